@@ -1,0 +1,72 @@
+import type { Card } from '../../src/client/types.js';
+
+/**
+ * Fault knobs of the reference server, for tests and demos. They are not part of the
+ * service: a test asks `POST /__demo/keys` for a publishable key of its own with a plan
+ * attached, so tests running side by side in two browsers never share faults or counters.
+ * Every knob counts per key. "Frames" count every SSE frame written on one connection,
+ * the `thread` frame included, `[DONE]` excluded.
+ */
+export interface FaultPlan {
+  /** Lifetime in seconds of access tokens minted for this key (default 900). */
+  tokenTtl?: number;
+  /** Reject the next N requests that carry a bearer token with 401, as if it were revoked. */
+  unauthorized?: number;
+  /** Reject the next N token exchanges for this key with 401. */
+  tokenExchangeFailures?: number;
+  /**
+   * Fail matching requests before they run: each entry fails the next `times` (default 1)
+   * requests whose path contains `path` (default: any messaging path).
+   */
+  fail?: Array<{
+    status: number;
+    code?: string;
+    times?: number;
+    path?: string;
+    /** Seconds, sent as `Retry-After`. */
+    retryAfter?: number;
+    /** Send this raw body (e.g. an HTML proxy page) instead of the error envelope. */
+    rawBody?: string;
+  }>;
+  /** Stream connections in order: connection i is cut after `dropAfter[i]` frames. */
+  dropAfter?: number[];
+  /** Milliseconds between streamed frames of a turn (default: the demo's typing pace). */
+  paceMs?: number;
+  /** Characters per token frame (default: one word per frame). */
+  chunkChars?: number;
+  /** Stop writing (connection left open) after N frames on the first stream connection. */
+  stallAfter?: number;
+  /** Write a frame whose data is not JSON after N frames on the first stream connection. */
+  malformedAfter?: number;
+  /** Write a frame of an unknown `type` after N frames on every stream connection. */
+  unknownFrameAfter?: number;
+  /** Write an `error` frame after N frames of the turn and end the stream with `[DONE]`. */
+  errorFrame?: {
+    after: number;
+    status?: number;
+    /** Which field carries the status: CONTRACT.md lets it be any of three. */
+    statusField?: 'status' | 'status_code' | 'code';
+    message?: string;
+  };
+  /** Replace the demo agent's replies, turn by turn; the last entry repeats. */
+  replies?: Array<{ text: string; cards?: Card[]; suggestions?: string[] }>;
+  /** Replace the welcome message. */
+  welcome?: string;
+  /** Replace the suggestions of the follow-up suggestions operation. */
+  suggestions?: string[];
+}
+
+/** What `GET /__demo/keys/{key}/stats` reports. */
+export interface KeyStats {
+  /** Agent turns actually run (a resumed or replayed turn is not run again). */
+  turnsRun: number;
+  tokensIssued: number;
+  streamConnections: number;
+  /** Every request made with this key's tokens (and the exchange itself), in order. */
+  requests: Array<{
+    method: string;
+    path: string;
+    lastEventId: string | null;
+    body: unknown;
+  }>;
+}

@@ -1,0 +1,42 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import lit from 'eslint-plugin-lit';
+import wc from 'eslint-plugin-wc';
+import litA11y from 'eslint-plugin-lit-a11y';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'custom-elements.json'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { lit, wc, 'lit-a11y': litA11y },
+    rules: {
+      ...lit.configs.recommended.rules,
+      ...wc.configs.recommended.rules,
+      ...litA11y.configs.recommended.rules,
+      // One sanitising point (STYLE.md #7): only markdown.ts may turn text into HTML.
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'lit/directives/unsafe-html.js', message: 'Only src/render/markdown.ts may produce HTML.' }] },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { property: 'innerHTML', message: 'Only src/render/markdown.ts may produce HTML.' },
+        { property: 'outerHTML', message: 'Only src/render/markdown.ts may produce HTML.' },
+        { property: 'insertAdjacentHTML', message: 'Only src/render/markdown.ts may produce HTML.' },
+      ],
+    },
+  },
+  {
+    files: ['src/render/markdown.ts'],
+    rules: { 'no-restricted-imports': 'off', 'no-restricted-properties': 'off' },
+  },
+);

@@ -1,0 +1,62 @@
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { playwrightLauncher } from '@web/test-runner-playwright';
+import { puppeteerLauncher } from '@web/test-runner-puppeteer';
+import { defaultReporter } from '@web/test-runner';
+import { tsImport } from 'tsx/esm/api';
+import { countReporter } from './test/support/count-reporter.mjs';
+
+// The reference server is TypeScript; tsx loads it here so the tests talk to the very code
+// `npm start` serves, over real HTTP on the test runner's own origin.
+const { createApp } = await tsImport('./demo/server/app.ts', import.meta.url);
+const { toNodeMiddleware, isReferencePath } = await tsImport('./demo/server/node.ts', import.meta.url);
+const serverMiddleware = toNodeMiddleware(createApp());
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+
+// Only system browsers exist here (TOOLCHAIN.md). `BROWSERS=chromium npm test` narrows a run.
+const only = process.env.BROWSERS?.split(',');
+const browsers = [
+  playwrightLauncher({
+    product: 'chromium',
+    launchOptions: {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  }),
+  puppeteerLauncher({
+    launchOptions: { browser: 'firefox', executablePath: FIREFOX, headless: true },
+  }),
+].filter((b) => !only || only.some((name) => b.name.toLowerCase().includes(name)));
+
+export default {
+  files: ['test/**/*.test.ts'],
+  nodeResolve: true,
+  concurrency: 2,
+  concurrentBrowsers: 2,
+  testsFinishTimeout: 240_000,
+  testFramework: { config: { timeout: 10_000 } },
+  browsers,
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
+  middleware: [
+    // Koa middleware: hand the raw request to the reference server when it owns the path.
+    async (ctx, next) => {
+      if (!isReferencePath(ctx.url)) return next();
+      ctx.respond = false;
+      await new Promise((resolve, reject) => {
+        ctx.res.once('close', resolve);
+        serverMiddleware(ctx.req, ctx.res, reject);
+      });
+    },
+  ],
+  reporters: [defaultReporter(), countReporter()],
+};
