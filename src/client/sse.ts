@@ -1,0 +1,139 @@
+import { createParser } from 'eventsource-parser';
+import { ApiError, isObject, isRetryableStatus, protocolError } from './errors.js';
+import { isMessage } from './guards.js';
+import type { ErrorFrame, MessageFrame, StreamFrame, ThreadFrame, TokenFrame, UnknownFrame } from './types.js';
+
+/** The frames a reader hands on; `error` frames are turned into a rejection instead. */
+export type DataFrame = ThreadFrame | TokenFrame | MessageFrame;
+
+export interface FrameCallbacks {
+  /** A `thread`, `event` or `message` frame, validated. */
+  onFrame(frame: DataFrame): void;
+  /** A frame of a type this client does not know. */
+  onUnknownFrame?(frame: UnknownFrame): void;
+  /** Any sign of life: a frame, a comment (keepalive) or `[DONE]`. Drives idle timeouts. */
+  onActivity?(): void;
+}
+
+/** `done`: the stream ended with `data: [DONE]`; `eof`: the body ended without it (a drop). */
+export type ReadOutcome = 'done' | 'eof';
+
+const KNOWN = new Set(['thread', 'event', 'message', 'error']);
+
+function isSeq(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0;
+}
+
+function statusOf(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string' && /^\d{3}$/.test(value)) return Number(value);
+  return null;
+}
+
+/**
+ * The ApiError an `error` frame stands for. CONTRACT.md lets the status sit under
+ * `status`, `status_code` or `code`; a non-numeric `code` (e.g. `rate_limited`) is the
+ * machine code instead.
+ */
+export function errorFromFrame(frame: ErrorFrame): ApiError {
+  const d = frame.data;
+  const status = statusOf(d.status) ?? statusOf(d.status_code) ?? statusOf(d.code);
+  const code = typeof d.code === 'string' && statusOf(d.code) === null && d.code ? d.code : 'stream';
+  return new ApiError({
+    kind: 'stream',
+    status,
+    code,
+    message: typeof d.message === 'string' && d.message ? d.message : 'The reply failed before it was complete.',
+    requestId: typeof d.request_id === 'string' ? d.request_id : null,
+    retryable: isRetryableStatus(status),
+  });
+}
+
+/**
+ * Parses the JSON of one frame and checks the fields this client relies on. Also usable
+ * for the WebSocket transport, which carries the same JSON frames.
+ */
+export function parseFrame(json: string): StreamFrame | UnknownFrame {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (e) {
+    throw protocolError('The service sent a stream frame that is not valid JSON.', e);
+  }
+  if (!isObject(value) || typeof value.type !== 'string') {
+    throw protocolError('The service sent a stream frame without a type.');
+  }
+  const { type, seq, data } = value;
+  if (!KNOWN.has(type)) return value as unknown as UnknownFrame;
+  if (!isObject(data)) throw protocolError(`The service sent a "${type}" frame without data.`);
+  const bad = (what: string): ApiError => protocolError(`The service sent a "${type}" frame ${what}.`);
+  switch (type) {
+    case 'thread':
+      if (typeof data.thread_id !== 'string' || !data.thread_id) throw bad('without a thread id');
+      break;
+    case 'event':
+      if (!isSeq(seq)) throw bad('without a sequence number');
+      if (data.text !== undefined && typeof data.text !== 'string') throw bad('with non-text content');
+      break;
+    case 'message':
+      if (!isSeq(seq)) throw bad('without a sequence number');
+      if (!isMessage(data)) throw bad('that is not a message');
+      break;
+    // 'error': every field of its data is optional.
+  }
+  return value as unknown as StreamFrame;
+}
+
+/**
+ * Reads SSE frames from a response body until `data: [DONE]` or the end of the body.
+ * Chunks may split anywhere, UTF-8 sequences included (the decoder streams); line
+ * splitting, CRLF, multi-line `data` and comments are eventsource-parser's job.
+ * Rejects with a `protocol` ApiError for a malformed frame, a `stream` ApiError for an
+ * `error` frame, or whatever reading the body threw (network failure, abort). The reader
+ * is always released: cancelled when reading stops early.
+ */
+export async function readFrames(body: ReadableStream<Uint8Array>, cb: FrameCallbacks): Promise<ReadOutcome> {
+  let outcome: ReadOutcome | null = null;
+  let failure: unknown = null;
+  const parser = createParser({
+    onEvent(event) {
+      if (outcome || failure) return;
+      try {
+        cb.onActivity?.();
+        if (event.data.trim() === '[DONE]') {
+          outcome = 'done';
+          return;
+        }
+        const frame = parseFrame(event.data);
+        if (frame.type === 'error') throw errorFromFrame(frame as ErrorFrame);
+        if (KNOWN.has(frame.type)) cb.onFrame(frame as DataFrame);
+        else cb.onUnknownFrame?.(frame);
+      } catch (e) {
+        failure = e;
+      }
+    },
+    onComment() {
+      if (!outcome && !failure) cb.onActivity?.();
+    },
+  });
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        finished = true;
+        parser.feed(decoder.decode());
+        break;
+      }
+      parser.feed(decoder.decode(value, { stream: true }));
+      if (failure || outcome) break;
+    }
+  } finally {
+    if (!finished) reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+  if (failure) throw failure;
+  return outcome ?? 'eof';
+}

@@ -1,0 +1,145 @@
+import { ApiError, errorFromException, errorFromResponse, isObject } from './errors.js';
+
+/** Where access tokens come from; the client builds this from its ClientConfig. */
+export interface TokenSource {
+  baseUrl: string;
+  publishableKey?: string;
+  accessToken?: string;
+  tokenProvider?: () => Promise<string>;
+  /** Timeout of one token exchange (ms). */
+  timeoutMs: number;
+}
+
+interface CachedToken {
+  value: string;
+  /** Epoch ms after which the token should be replaced; null when unknown (keep until a 401). */
+  refreshAt: number | null;
+}
+
+/** Reads `exp` (epoch seconds) from a JWT's payload without verifying it; null if absent. */
+export function jwtExpiry(token: string): number | null {
+  const part = token.split('.')[1];
+  if (!part) return null;
+  try {
+    const b64 = part.replace(/-/g, '+').replace(/_/g, '/');
+    const payload: unknown = JSON.parse(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4)));
+    return isObject(payload) && typeof payload.exp === 'number' ? payload.exp : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * When to replace a token that expires at `expiresAt` (epoch ms) and was obtained at `now`:
+ * once less than min(60 s, 10% of its lifetime) remains, so short-lived tokens are not
+ * refreshed constantly and long-lived ones are not used until the last second.
+ */
+export function refreshTime(expiresAt: number, now: number): number {
+  const lifetime = Math.max(0, expiresAt - now);
+  return expiresAt - Math.min(60_000, lifetime * 0.1);
+}
+
+/**
+ * Caches the access token, replaces it shortly before it expires, and shares one fetch
+ * between concurrent callers. Sources, in precedence order: `accessToken` (fixed, unless a
+ * `tokenProvider` is also given, which then supplies its replacements), `tokenProvider`,
+ * the `publishableKey` exchange. With none, requests go out without a token.
+ */
+export class TokenManager {
+  private cached: CachedToken | null = null;
+  private pending: Promise<CachedToken> | null = null;
+
+  constructor(private readonly source: TokenSource) {
+    if (source.accessToken) this.cached = this.toCached(source.accessToken, undefined, Date.now());
+  }
+
+  /** Whether a rejected token can be replaced (false for a fixed `accessToken`). */
+  get canRefresh(): boolean {
+    const s = this.source;
+    return !!s.tokenProvider || (!s.accessToken && !!s.publishableKey);
+  }
+
+  /** A usable token, or null when no token source is configured. */
+  async get(): Promise<string | null> {
+    const now = Date.now();
+    const c = this.cached;
+    if (c && (c.refreshAt === null || now < c.refreshAt || !this.canRefresh)) return c.value;
+    if (!this.canRefresh) return null;
+    if (!this.pending) {
+      this.pending = this.fetchToken().then(
+        (t) => {
+          this.cached = t;
+          this.pending = null;
+          return t;
+        },
+        (e: unknown) => {
+          this.pending = null;
+          throw e;
+        },
+      );
+    }
+    return (await this.pending).value;
+  }
+
+  /**
+   * Forgets the cached token after the service rejected it. Passing the rejected token
+   * keeps a replacement another request already fetched.
+   */
+  invalidate(token?: string | null): void {
+    if (!token || this.cached?.value === token) this.cached = null;
+  }
+
+  private toCached(value: string, expiresIn: number | undefined, now: number): CachedToken {
+    const exp = jwtExpiry(value);
+    const expiresAt = exp !== null ? exp * 1000 : expiresIn !== undefined ? now + expiresIn * 1000 : null;
+    return { value, refreshAt: expiresAt === null ? null : refreshTime(expiresAt, now) };
+  }
+
+  private async fetchToken(): Promise<CachedToken> {
+    const s = this.source;
+    if (s.tokenProvider) {
+      let value: unknown;
+      try {
+        value = await s.tokenProvider();
+      } catch (e) {
+        throw new ApiError({ kind: 'auth', message: 'Could not obtain an access token.', cause: e });
+      }
+      if (typeof value !== 'string' || !value) {
+        throw new ApiError({ kind: 'auth', message: 'The token provider returned no access token.' });
+      }
+      return this.toCached(value, undefined, Date.now());
+    }
+    return this.exchange(s.publishableKey as string);
+  }
+
+  /** `POST /management/v1/auth/token {publishable_key}` (CONTRACT.md). */
+  private async exchange(publishableKey: string): Promise<CachedToken> {
+    const timeout = AbortSignal.timeout(this.source.timeoutMs);
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(`${this.source.baseUrl}/management/v1/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ publishable_key: publishableKey }),
+        signal: timeout,
+      });
+      text = await res.text();
+    } catch (e) {
+      // Network trouble stays `network`/`timeout`: retrying may help, unlike a refused key.
+      throw errorFromException(e, undefined, () => timeout.aborted);
+    }
+    if (!res.ok) throw errorFromResponse(res, text, 'auth');
+    let body: unknown = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Reported below as an unusable answer.
+    }
+    if (!isObject(body) || typeof body.access_token !== 'string' || !body.access_token) {
+      throw new ApiError({ kind: 'auth', status: res.status, message: 'The service returned no usable access token.' });
+    }
+    const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : undefined;
+    return this.toCached(body.access_token, expiresIn, Date.now());
+  }
+}
