@@ -80,7 +80,8 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   if (value == null) return null;
   const v = value.trim();
   if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const at = Date.parse(v);
+  // An HTTP date always has a weekday/month name; Date.parse alone would take "-1" as a year.
+  const at = /[a-z]/i.test(v) ? Date.parse(v) : NaN;
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
