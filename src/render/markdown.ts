@@ -1,0 +1,510 @@
+/**
+ * THE single place where untrusted text becomes HTML (STYLE.md #7; eslint enforces it).
+ *
+ * Pipeline: marked (GFM) with raw HTML escaped -> DOMPurify with a strict allow-list and
+ * the shared URL allow-list -> DOM decoration (code copy buttons, scrollable tables) built
+ * with DOM APIs, never from strings.
+ *
+ * Each top-level markdown block is sanitised on its own. That is what lets the `markdown()`
+ * directive keep finished blocks' DOM while a reply streams, and it means an unbalanced tag
+ * in opt-in HTML cannot reach past its block. `renderMarkdown()` uses the very same
+ * per-block path, so an incremental render always equals a one-shot render.
+ *
+ * Markup the element's stylesheet should know (inside `part="text"`):
+ *   div.code-block > button.copy[data-copy] + pre > code.language-x
+ *   div.table-scroll[tabindex=0][role=region][aria-label] > table
+ *   span.task-checkbox (GFM task list state as a ☐/☑ glyph)
+ * Copy buttons are inert markup: the element delegates clicks to `handleCopyClick`.
+ */
+import { Marked, type Token, type Tokens, type TokensList } from 'marked';
+import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
+import { noChange } from 'lit';
+import { Directive, directive, PartType, type ElementPart, type PartInfo } from 'lit/directive.js';
+import { en } from '../i18n/strings.js';
+import { safeUrl } from './url.js';
+import { completeTail } from './tail.js';
+
+/** Name of the Trusted Types policy; hosts with a `trusted-types` CSP directive allow it. */
+export const TRUSTED_TYPES_POLICY_NAME = 'agent-chat';
+
+/** Texts that end up inside rendered markdown; take them from `Strings`. */
+export interface MarkdownLabels {
+  /** Copy button of a code block (`Strings.copyCode`). */
+  copyCode: string;
+  /** Accessible name of the scrolling region around a table (`Strings.tableLabel`). */
+  table: string;
+}
+
+export interface MarkdownOptions {
+  /** The text is an unfinished stream: complete the tail block instead of showing raw syntax. */
+  streaming?: boolean;
+  /** Render raw HTML as a sanitised formatting subset instead of literal text. */
+  allowHtml?: boolean;
+  labels?: MarkdownLabels;
+}
+
+/** TrustedHTML when the browser has Trusted Types, else a plain string. */
+export type SafeHtml = string | { toString(): string };
+
+const DEFAULT_LABELS: MarkdownLabels = { copyCode: en.copyCode, table: en.tableLabel };
+
+// --- Trusted Types -----------------------------------------------------------------------
+
+interface TrustedTypesFactory {
+  createPolicy(
+    name: string,
+    rules: { createHTML: (s: string) => string; createScriptURL: (s: string) => string },
+  ): { createHTML(s: string): SafeHtml; createScriptURL(s: string): unknown };
+}
+type Policy = ReturnType<TrustedTypesFactory['createPolicy']>;
+
+let policy: Policy | null | undefined;
+
+// Identity policy, kept private to this module: it only ever signs strings that DOMPurify
+// parses (inertly) or produced. Created lazily so pages without markdown never create it;
+// creation fails when the host's CSP does not list the name, or when a second copy of the
+// widget already took it. Then we fall back to strings (fine unless TT is enforced).
+function trustedPolicy(): Policy | null {
+  if (policy === undefined) {
+    const factory = (globalThis as { trustedTypes?: TrustedTypesFactory }).trustedTypes;
+    try {
+      policy = factory
+        ? factory.createPolicy(TRUSTED_TYPES_POLICY_NAME, { createHTML: (s) => s, createScriptURL: () => '' })
+        : null;
+    } catch {
+      policy = null;
+    }
+  }
+  return policy;
+}
+
+// --- DOMPurify ---------------------------------------------------------------------------
+
+const MARKDOWN_TAGS = [
+  'a', 'blockquote', 'br', 'code', 'del', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr',
+  'img', 'li', 'ol', 'p', 'pre', 'span', 's', 'strong', 'table', 'tbody', 'td', 'th',
+  'thead', 'tr', 'ul',
+];
+// Formatting only. Nothing interactive, embedding, styling or foreign-namespace (svg/math
+// are the usual mutation-XSS carriers).
+const HTML_SUBSET_TAGS = [
+  'abbr', 'b', 'caption', 'cite', 'dd', 'details', 'dfn', 'div', 'dl', 'dt', 'figcaption',
+  'figure', 'i', 'ins', 'kbd', 'mark', 'q', 'samp', 'small', 'sub', 'summary', 'sup',
+  'time', 'u', 'var',
+];
+const FORBIDDEN_TAGS = [
+  'base', 'button', 'embed', 'form', 'iframe', 'input', 'link', 'math', 'meta', 'object',
+  'option', 'script', 'select', 'style', 'svg', 'template', 'textarea', 'frame', 'frameset',
+  'portal', 'noscript', 'video', 'audio', 'source', 'track', 'canvas', 'dialog',
+];
+const ALLOWED_ATTRS = ['href', 'src', 'alt', 'title', 'class', 'start', 'align', 'lang', 'dir', 'datetime'];
+
+let purifier: DOMPurify | undefined;
+
+function getPurifier(): DOMPurify {
+  if (purifier) return purifier;
+  // A private instance: hooks on the shared default instance would leak into host code.
+  const p = createDOMPurify(window);
+  p.addHook('uponSanitizeAttribute', (_node, data) => {
+    if (data.attrName === 'href' || data.attrName === 'src') {
+      const url = safeUrl(data.attrValue);
+      if (url === null) data.keepAttr = false;
+      else data.attrValue = url;
+    } else if (data.attrName === 'class') {
+      // Only the classes marked emits; opt-in HTML must not borrow the widget's own ones.
+      data.attrValue = data.attrValue
+        .split(/\s+/)
+        .filter((c) => /^language-[\w#+.-]+$/.test(c) || c === 'task-checkbox')
+        .join(' ');
+      if (!data.attrValue) data.keepAttr = false;
+    }
+  });
+  p.addHook('afterSanitizeAttributes', (node) => {
+    if (node.nodeName === 'A' && node.hasAttribute('href')) {
+      node.setAttribute('target', '_blank');
+      node.setAttribute('rel', 'noopener noreferrer');
+    } else if (node.nodeName === 'IMG') {
+      node.setAttribute('loading', 'lazy');
+      if (!node.hasAttribute('alt')) node.setAttribute('alt', '');
+    }
+  });
+  purifier = p;
+  return p;
+}
+
+function purifyConfig(allowHtml: boolean): Config & { RETURN_DOM_FRAGMENT: true } {
+  const tt = trustedPolicy();
+  return {
+    ALLOWED_TAGS: allowHtml ? [...MARKDOWN_TAGS, ...HTML_SUBSET_TAGS] : MARKDOWN_TAGS,
+    ALLOWED_ATTR: ALLOWED_ATTRS,
+    FORBID_TAGS: FORBIDDEN_TAGS,
+    FORBID_ATTR: ['style', 'id', 'name'],
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+    ALLOW_UNKNOWN_PROTOCOLS: false,
+    RETURN_DOM_FRAGMENT: true,
+    // DOMPurify parses through this policy; without it, it would try to create its own
+    // `dompurify` policy, which a host allow-listing only `agent-chat` would refuse.
+    ...(tt ? { TRUSTED_TYPES_POLICY: tt as unknown as Config['TRUSTED_TYPES_POLICY'] } : {}),
+  };
+}
+
+// --- marked ------------------------------------------------------------------------------
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+const instances = new Map<boolean, Marked>();
+
+function getMarked(allowHtml: boolean): Marked {
+  let md = instances.get(allowHtml);
+  if (md) return md;
+  md = new Marked({ gfm: true });
+  md.use({
+    renderer: {
+      // Raw HTML is text by default: escaped here, it never reaches an HTML parser, so it
+      // cannot run, cannot swallow the rest of the reply and cannot trip host CSP reports.
+      html(token) {
+        if (allowHtml) return token.text;
+        return token.block ? `<p>${escapeHtml(token.text)}</p>\n` : escapeHtml(token.text);
+      },
+      link(token) {
+        const inner = this.parser.parseInline(token.tokens);
+        const href = safeUrl(token.href);
+        if (href === null) return inner;
+        const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
+        return `<a href="${escapeHtml(href)}"${title}>${inner}</a>`;
+      },
+      image(token) {
+        const src = safeUrl(token.href);
+        if (src === null) return escapeHtml(token.text);
+        const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
+        return `<img src="${escapeHtml(src)}" alt="${escapeHtml(token.text)}"${title}>`;
+      },
+      // marked emits a disabled <input>; no form controls in agent content.
+      checkbox({ checked }) {
+        return `<span class="task-checkbox">${checked ? '☑' : '☐'}</span> `;
+      },
+    },
+  });
+  if (!allowHtml) {
+    // Without an html block tokenizer a `<textarea>` or `<!--` opener is an inline token of
+    // a paragraph instead of a block running to its closing tag: the markdown after it
+    // still renders.
+    md.use({ tokenizer: { html: () => undefined } });
+  }
+  instances.set(allowHtml, md);
+  return md;
+}
+
+// --- blocks ------------------------------------------------------------------------------
+
+interface Block {
+  token: Token;
+  /** Offset of `token.raw` in the normalised text. */
+  start: number;
+}
+
+interface Lexed {
+  blocks: Block[];
+  links: TokensList['links'];
+  /** The offsets add up: every character of the source belongs to one token. */
+  complete: boolean;
+}
+
+function lexBlocks(md: Marked, src: string, offset = 0): Lexed {
+  const tokens = md.lexer(src);
+  const blocks: Block[] = [];
+  let pos = offset;
+  for (const token of tokens) {
+    if (token.type !== 'space') blocks.push({ token, start: pos });
+    pos += token.raw.length;
+  }
+  return { blocks, links: tokens.links, complete: pos - offset === src.length };
+}
+
+function hasLinks(links: TokensList['links']): boolean {
+  for (const _ in links) return true;
+  return false;
+}
+
+function normalize(text: string): string {
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+}
+
+/** Source to render for a block: the raw text, or the completed tail while streaming. */
+function blockSource(block: Block, isStreamingTail: boolean): string {
+  return isStreamingTail ? completeTail(block.token.raw, block.token.type) : block.token.raw;
+}
+
+function renderBlock(
+  md: Marked,
+  block: Block,
+  source: string,
+  links: TokensList['links'],
+  allowHtml: boolean,
+  labels: MarkdownLabels,
+): DocumentFragment {
+  let tokens: Token[] = [block.token];
+  if (source !== block.token.raw) {
+    // Re-lex the completed tail with the document's link definitions in scope.
+    const lexer = new md.Lexer(md.defaults);
+    Object.assign(lexer.tokens.links, links);
+    tokens = lexer.lex(source);
+  }
+  return sanitize(md.parser(tokens), allowHtml, labels);
+}
+
+function sanitize(html: string, allowHtml: boolean, labels: MarkdownLabels): DocumentFragment {
+  const p = getPurifier();
+  // DOMPurify returns its input untouched where it cannot run (no DOM); fail closed.
+  if (!p.isSupported) {
+    const frag = document.createDocumentFragment();
+    frag.append(html);
+    return frag;
+  }
+  const frag = p.sanitize(html, purifyConfig(allowHtml));
+  decorate(frag, labels);
+  return frag;
+}
+
+// Wrappers are added after sanitising, with DOM APIs: the allow-list never has to admit a
+// <button> or tabindex/role, so agent HTML (allowHtml) cannot bring its own.
+function decorate(root: DocumentFragment, labels: MarkdownLabels): void {
+  const doc = root.ownerDocument;
+  for (const pre of Array.from(root.querySelectorAll('pre'))) {
+    const wrapper = doc.createElement('div');
+    wrapper.className = 'code-block';
+    const button = doc.createElement('button');
+    button.type = 'button';
+    button.className = 'copy';
+    button.setAttribute('data-copy', '');
+    button.textContent = labels.copyCode;
+    pre.replaceWith(wrapper);
+    wrapper.append(button, pre);
+  }
+  for (const table of Array.from(root.querySelectorAll('table'))) {
+    const wrapper = doc.createElement('div');
+    wrapper.className = 'table-scroll';
+    // Focusable so keyboard users can scroll a wide table (WCAG 2.1.1, axe
+    // `scrollable-region-focusable`); a named region so the focus stop is announced.
+    wrapper.tabIndex = 0;
+    wrapper.setAttribute('role', 'region');
+    wrapper.setAttribute('aria-label', labels.table);
+    table.replaceWith(wrapper);
+    wrapper.append(table);
+  }
+}
+
+// --- one-shot ----------------------------------------------------------------------------
+
+/**
+ * Renders agent markdown to sanitised HTML (TrustedHTML when Trusted Types exist). Prefer
+ * the `markdown()` directive in templates; this is for one-off uses and tests.
+ */
+export function renderMarkdown(text: string, options: MarkdownOptions = {}): SafeHtml {
+  const allowHtml = options.allowHtml ?? false;
+  const labels = options.labels ?? DEFAULT_LABELS;
+  const md = getMarked(allowHtml);
+  const { blocks, links } = lexBlocks(md, normalize(text));
+  const container = document.createElement('div');
+  blocks.forEach((block, i) => {
+    const tail = !!options.streaming && i === blocks.length - 1;
+    container.append(renderBlock(md, block, blockSource(block, tail), links, allowHtml, labels));
+  });
+  const html = container.innerHTML;
+  const tt = trustedPolicy();
+  return tt ? tt.createHTML(html) : html;
+}
+
+// --- incremental directive ---------------------------------------------------------------
+
+interface RenderedBlock {
+  key: string;
+  nodes: ChildNode[];
+}
+
+class MarkdownDirective extends Directive {
+  private element: Element | undefined;
+  private rendered: RenderedBlock[] = [];
+  private settings = '';
+  private text = '';
+  private blocks: Block[] = [];
+  private links: TokensList['links'] = {};
+  /** Sticky once link definitions appear: they change earlier blocks, so lex everything. */
+  private fullLex = false;
+
+  constructor(partInfo: PartInfo) {
+    super(partInfo);
+    if (partInfo.type !== PartType.ELEMENT) {
+      throw new Error('markdown() belongs in element position: <div ${markdown(text)}></div>');
+    }
+  }
+
+  render(_text: string, _options?: MarkdownOptions): unknown {
+    return noChange;
+  }
+
+  override update(part: ElementPart, [rawText, options = {}]: Parameters<this['render']>): unknown {
+    const element = part.element;
+    const text = normalize(rawText ?? '');
+    const allowHtml = options.allowHtml ?? false;
+    const labels = options.labels ?? DEFAULT_LABELS;
+    const streaming = options.streaming ?? false;
+    const settings = `${allowHtml}\u0000${labels.copyCode}\u0000${labels.table}`;
+    const md = getMarked(allowHtml);
+
+    if (element !== this.element || settings !== this.settings) {
+      element.replaceChildren();
+      this.element = element;
+      this.settings = settings;
+      this.rendered = [];
+      this.blocks = [];
+      this.text = '';
+      this.fullLex = false;
+    }
+
+    this.lex(md, text, streaming);
+    const linksKey = this.fullLex ? JSON.stringify(this.links) + '\u0000' : '';
+
+    // Keys are the rendered source: a finished block keeps its DOM as long as its raw text
+    // is unchanged; the tail is re-rendered whenever its (completed) source changes.
+    const sources = this.blocks.map((block, i) => blockSource(block, streaming && i === this.blocks.length - 1));
+    const keys = sources.map((source) => linksKey + source);
+
+    let same = 0;
+    while (same < keys.length && same < this.rendered.length && this.rendered[same]!.key === keys[same]) same++;
+    for (const stale of this.rendered.splice(same)) for (const node of stale.nodes) node.remove();
+    for (let i = same; i < keys.length; i++) {
+      const frag = renderBlock(md, this.blocks[i]!, sources[i]!, this.links, allowHtml, labels);
+      const nodes = Array.from(frag.childNodes);
+      element.append(frag);
+      this.rendered.push({ key: keys[i]!, nodes });
+    }
+    return noChange;
+  }
+
+  // While streaming only the source from the last block on is lexed again, so the work per
+  // token does not grow with the reply. The final (non-streaming) render lexes everything,
+  // which corrects any block boundary the partial lex guessed differently.
+  private lex(md: Marked, text: string, streaming: boolean): void {
+    const previous = this.blocks;
+    if (streaming && !this.fullLex && previous.length > 0 && text.startsWith(this.text)) {
+      const from = previous[previous.length - 1]!.start;
+      const tail = lexBlocks(md, text.slice(from), from);
+      if (tail.complete && !hasLinks(tail.links)) {
+        this.blocks = previous.slice(0, -1).concat(tail.blocks);
+        this.text = text;
+        return;
+      }
+    }
+    const all = lexBlocks(md, text);
+    this.blocks = all.blocks;
+    this.links = all.links;
+    this.text = text;
+    if (hasLinks(all.links) || !all.complete) this.fullLex = true;
+  }
+}
+
+/**
+ * Renders agent markdown into the element it is bound to, incrementally:
+ * `<div part="text" ${markdown(message.text, {streaming, labels})}></div>`.
+ *
+ * The element's children belong to the directive. Blocks whose source did not change keep
+ * their DOM nodes (selection, focus and image loads survive new tokens); only the tail
+ * block is re-rendered while streaming.
+ */
+export const markdown = directive(MarkdownDirective);
+
+// --- helpers for the element ---------------------------------------------------------------
+
+/** Labels for rendered markdown from the widget's strings. */
+export function markdownLabels(strings: { copyCode: string; tableLabel: string }): MarkdownLabels {
+  return { copyCode: strings.copyCode, table: strings.tableLabel };
+}
+
+/**
+ * Click delegate for copy buttons inside rendered markdown. Returns true when the click was
+ * a copy. The label switches to `copiedLabel` for a moment and back.
+ */
+export function handleCopyClick(event: Event, copiedLabel: string, resetMs = 2000): boolean {
+  const target = event.composedPath()[0];
+  const button = target instanceof Element ? target.closest('button[data-copy]') : null;
+  const code = button?.parentElement?.querySelector('pre');
+  if (!button || !code) return false;
+  const original = button.textContent ?? '';
+  void navigator.clipboard?.writeText(code.textContent ?? '').then(
+    () => {
+      button.textContent = copiedLabel;
+      setTimeout(() => (button.textContent = original), resetMs);
+    },
+    () => {},
+  );
+  return true;
+}
+
+// --- plain text ----------------------------------------------------------------------------
+
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+// marked keeps character references in text tokens and lets the HTML parser decode them;
+// plain text never meets a parser, so decode the common ones here.
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, ref: string) => {
+    if (ref[0] !== '#') return NAMED_ENTITIES[ref.toLowerCase()] ?? m;
+    const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+  });
+}
+
+function inlineText(tokens: Token[] | undefined): string {
+  let out = '';
+  for (const t of (tokens ?? []) as Tokens.Generic[]) {
+    if (t.type === 'br') out += '\n';
+    else if (t.type === 'image') out += t.text as string;
+    else if (t.type === 'html' || t.type === 'codespan') out += t.text as string;
+    else if (t.tokens?.length) out += inlineText(t.tokens);
+    else if (t.type === 'checkbox') out += '';
+    else out += decodeEntities((t.text as string | undefined) ?? '');
+  }
+  return out;
+}
+
+function blockText(token: Tokens.Generic): string {
+  switch (token.type) {
+    case 'space':
+    case 'hr':
+    case 'def':
+      return '';
+    case 'code':
+    case 'html':
+      return token.text as string;
+    case 'list':
+      return (token.items as Tokens.Generic[])
+        .map((item) => (item.tokens ?? []).map(blockText).filter(Boolean).join('\n'))
+        .join('\n');
+    case 'table':
+      return [token.header as Token[], ...(token.rows as Token[][])]
+        .map((row) => row.map((cell) => inlineText((cell as Tokens.Generic).tokens)).join(', '))
+        .join('\n');
+    case 'blockquote':
+      return (token.tokens ?? []).map(blockText).filter(Boolean).join('\n');
+    default:
+      return token.tokens ? inlineText(token.tokens) : decodeEntities((token.text as string | undefined) ?? '');
+  }
+}
+
+/**
+ * Markdown to readable plain text (no markup, no HTML) for screen-reader announcements and
+ * conversation titles. Raw HTML stays as literal text, as it is shown.
+ */
+export function renderPlainText(markdownText: string): string {
+  const tokens = getMarked(false).lexer(normalize(markdownText));
+  return tokens
+    .map(blockText)
+    .filter((s) => s.trim() !== '')
+    .join('\n\n')
+    .trim();
+}
