@@ -1,0 +1,241 @@
+/**
+ * Built-in product/result card. `json_data.entity` keys are data, not schema
+ * (CONTRACT.md), so the view model looks for a title, image, price, link and description
+ * among common key names and lists every other scalar as a labelled field.
+ *
+ * Everything is bound as text through Lit; `rendered_jsx` is never read. No inline styles
+ * (the widget must work under `style-src 'self'`).
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Card, Scalar } from '../client/types.js';
+import type { Strings } from '../i18n/strings.js';
+import { safeUrl } from './url.js';
+
+export interface CardVariantGroup {
+  name: string;
+  options: string[];
+}
+
+export interface CardView {
+  title: string;
+  imageUrl: string | null;
+  imageAlt: string;
+  price: string;
+  url: string | null;
+  description: string;
+  badge: string;
+  fields: Array<[label: string, value: string]>;
+  variants: CardVariantGroup[];
+  recommended: boolean;
+  index: number | undefined;
+}
+
+export interface CardViewOptions {
+  /** BCP 47 tag for number and currency formatting; the browser's locale when absent. */
+  lang?: string;
+  /** Labels for boolean values. */
+  strings?: Pick<Strings, 'yes' | 'no'>;
+}
+
+// Compared after lower-casing and dropping `_`/`-`, so `image_url`, `imageUrl` and
+// `Image-URL` are one name. Earlier names win.
+const KEYS = {
+  title: ['title', 'name', 'productname', 'label', 'heading'],
+  image: ['image', 'imageurl', 'thumbnail', 'thumbnailurl', 'picture', 'photo', 'img'],
+  price: ['price', 'priceformatted', 'formattedprice', 'amount'],
+  currency: ['currency', 'currencycode'],
+  url: ['url', 'link', 'href', 'producturl'],
+  description: ['description', 'summary', 'subtitle'],
+  badge: ['badge', 'ribbon', 'tag'],
+} as const;
+
+const canon = (key: string) => key.toLowerCase().replace(/[-_\s]/g, '');
+
+function isScalar(value: unknown): value is Exclude<Scalar, null> {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+/** `unit_price` / `unitPrice` -> "Unit price". */
+export function humanizeKey(key: string): string {
+  const words = key
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/[_\-.]+/g, ' ')
+    .trim()
+    .split(/\s+/)
+    .map((w) => (w.length > 1 && w === w.toUpperCase() ? w : w.toLowerCase()));
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function formatNumber(value: number, lang: string | undefined, currency?: string): string {
+  try {
+    return new Intl.NumberFormat(lang, currency ? { style: 'currency', currency } : undefined).format(value);
+  } catch {
+    // Unknown locale or currency code from the agent's data: show the plain number.
+    return currency ? `${value} ${currency}` : String(value);
+  }
+}
+
+function scalarText(value: Exclude<Scalar, null>, opts: CardViewOptions): string {
+  if (typeof value === 'boolean') return value ? (opts.strings?.yes ?? 'Yes') : (opts.strings?.no ?? 'No');
+  if (typeof value === 'number') return formatNumber(value, opts.lang);
+  return value;
+}
+
+/** Builds the view model of the built-in card. Never throws on odd data. */
+export function cardView(card: Card, opts: CardViewOptions = {}): CardView {
+  const entity: Record<string, unknown> =
+    card?.json_data?.entity && typeof card.json_data.entity === 'object' ? card.json_data.entity : {};
+  const byCanon = new Map<string, string>();
+  for (const key of Object.keys(entity)) {
+    const value = entity[key];
+    if (!isScalar(value) || value === '') continue;
+    if (!byCanon.has(canon(key))) byCanon.set(canon(key), key);
+  }
+  const used = new Set<string>();
+  const take = (names: readonly string[]): Exclude<Scalar, null> | undefined => {
+    for (const name of names) {
+      const key = byCanon.get(name);
+      if (key !== undefined) {
+        used.add(key);
+        return entity[key] as Exclude<Scalar, null>;
+      }
+    }
+    return undefined;
+  };
+
+  const title = take(KEYS.title);
+  const image = take(KEYS.image);
+  const rawPrice = take(KEYS.price);
+  const currency = take(KEYS.currency);
+  const url = take(KEYS.url);
+  const description = take(KEYS.description);
+  const badge = take(KEYS.badge);
+
+  let price = '';
+  if (typeof rawPrice === 'number') {
+    const code = typeof currency === 'string' && /^[a-z]{3}$/i.test(currency) ? currency.toUpperCase() : undefined;
+    price = formatNumber(rawPrice, opts.lang, code);
+  } else if (typeof rawPrice === 'string') {
+    const numeric = /^\s*-?\d+(\.\d+)?\s*$/.test(rawPrice) ? Number(rawPrice) : NaN;
+    const code = typeof currency === 'string' && /^[a-z]{3}$/i.test(currency) ? currency.toUpperCase() : undefined;
+    price = Number.isFinite(numeric) && code ? formatNumber(numeric, opts.lang, code) : rawPrice;
+  }
+  // A currency with no price to go with it is just another field.
+  const currencyKey = KEYS.currency.map((name) => byCanon.get(name)).find((key) => key !== undefined);
+  if (rawPrice === undefined && currencyKey !== undefined) used.delete(currencyKey);
+
+  const fields: Array<[string, string]> = [];
+  for (const key of Object.keys(entity)) {
+    const value = entity[key];
+    if (used.has(key) || !isScalar(value) || value === '') continue;
+    fields.push([humanizeKey(key), scalarText(value, opts)]);
+  }
+
+  const variants: CardVariantGroup[] = [];
+  for (const group of Array.isArray(card?.json_data?.sub_entities) ? card.json_data.sub_entities : []) {
+    const items = Array.isArray(group?.items) ? group.items : [];
+    const options = items
+      .map((item) =>
+        Object.values(item && typeof item === 'object' ? item : {})
+          .filter(isScalar)
+          .filter((v) => v !== '')
+          .map((v) => scalarText(v, opts))
+          .join(' · '),
+      )
+      .filter(Boolean);
+    if (options.length) variants.push({ name: humanizeKey(String(group?.name ?? '')), options });
+  }
+
+  const titleText = title === undefined ? '' : scalarText(title, opts);
+  return {
+    title: titleText,
+    imageUrl: typeof image === 'string' ? safeUrl(image) : null,
+    imageAlt: titleText,
+    price,
+    url: typeof url === 'string' ? safeUrl(url) : null,
+    description: description === undefined ? '' : scalarText(description, opts),
+    badge: badge === undefined ? '' : scalarText(badge, opts),
+    fields,
+    variants,
+    recommended: card?.is_recommended === true,
+    index: typeof card?.index === 'number' && Number.isFinite(card.index) ? card.index : undefined,
+  };
+}
+
+/** Cards in `index` order; stable, cards without an index last. Does not mutate. */
+export function sortCards<T extends { index?: number | undefined }>(cards: readonly T[]): T[] {
+  const key = (c: T) => (typeof c.index === 'number' && Number.isFinite(c.index) ? c.index : Infinity);
+  return cards
+    .map((card, position) => ({ card, position }))
+    .sort((a, b) => key(a.card) - key(b.card) || a.position - b.position)
+    .map(({ card }) => card);
+}
+
+export interface RenderCardOptions {
+  /**
+   * Called when the card's link is activated, with the native event: call
+   * `event.preventDefault()` to keep the link from opening (the host vetoed the click).
+   */
+  onClick?: (event: MouseEvent, view: CardView) => void;
+}
+
+/**
+ * The built-in card. Parts: `card` (+ `card-recommended`), `card-image`, `card-title`,
+ * `card-price`, `card-fields`, `card-variants`; classes `card-badge`, `card-description`,
+ * `card-badge-custom`, `card-variant` for the element's stylesheet.
+ */
+export function renderCard(view: CardView, strings: Strings, opts: RenderCardOptions = {}): TemplateResult {
+  const onClick = opts.onClick ? (event: MouseEvent) => opts.onClick!(event, view) : undefined;
+  const titleText = view.title || (view.url ? strings.cardLink : '');
+  const title = view.url
+    ? html`<a href=${view.url} target="_blank" rel="noopener noreferrer" @click=${onClick}>${titleText}</a>`
+    : titleText;
+  return html`<article part=${view.recommended ? 'card card-recommended' : 'card'} class="card">
+    ${view.imageUrl
+      ? html`<img part="card-image" src=${view.imageUrl} alt=${view.imageAlt} loading="lazy" decoding="async" />`
+      : nothing}
+    ${view.recommended ? html`<span class="card-badge">${strings.recommended}</span>` : nothing}
+    ${view.badge ? html`<span class="card-badge-custom">${view.badge}</span>` : nothing}
+    ${titleText ? html`<p part="card-title" class="card-title">${title}</p>` : nothing}
+    ${view.price ? html`<p part="card-price" class="card-price">${view.price}</p>` : nothing}
+    ${view.description ? html`<p class="card-description">${view.description}</p>` : nothing}
+    ${view.fields.length
+      ? html`<dl part="card-fields">
+          ${view.fields.map(([label, value]) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`)}
+        </dl>`
+      : nothing}
+    ${view.variants.length
+      ? html`<div part="card-variants">
+          ${view.variants.map(
+            (group) =>
+              html`<div class="card-variant" role="group" aria-label=${group.name}>
+                <span aria-hidden="true">${group.name}</span>
+                <ul>
+                  ${group.options.map((option) => html`<li>${option}</li>`)}
+                </ul>
+              </div>`,
+          )}
+        </div>`
+      : nothing}
+  </article>`;
+}
+
+/**
+ * Cards of one message as a labelled list (part `cards`), sorted by `index`; `custom`
+ * is the host's `cardRenderer` (null/undefined falls back to the built-in card).
+ */
+export function renderCards(
+  cards: readonly Card[],
+  strings: Strings,
+  opts: RenderCardOptions & CardViewOptions & { custom?: (card: Card) => unknown } = {},
+): TemplateResult | typeof nothing {
+  if (!cards.length) return nothing;
+  return html`<ul part="cards" class="cards" aria-label=${strings.cardsLabel}>
+    ${sortCards(cards).map((card) => {
+      const custom = opts.custom?.(card);
+      return html`<li>${custom ?? renderCard(cardView(card, { strings, ...opts }), strings, opts)}</li>`;
+    })}
+  </ul>`;
+}
