@@ -1,7 +1,70 @@
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import { DemoAgent, loadCatalog } from './agent.js';
+import { authRoutes, bearerAuth } from './auth.js';
+import { demoKeyRoutes } from './demo-keys.js';
+import type { Deps } from './env.js';
+import { ApiError, errorResponse } from './errors.js';
+import { messagingRoutes } from './messaging.js';
+import { MAX_BODY_BYTES } from './schemas.js';
+import { newRequestId, Store } from './store.js';
 
-export function createApp(): Hono {
+export { DEMO_PUBLISHABLE_KEY } from './store.js';
+
+export interface AppOptions {
+  /** Milliseconds between streamed frames: the demo agent's typing pace (default 25). */
+  paceMs?: number;
+}
+
+/**
+ * The reference messaging server: the service's messaging surface and token exchange with a
+ * scripted demo agent, plus the `/__demo` fault knobs. Each call builds an independent
+ * instance (own store, own signing secret); nothing happens at import.
+ */
+export function createApp(options: AppOptions = {}): Hono {
+  const deps: Deps = {
+    store: new Store(),
+    agent: new DemoAgent(loadCatalog()),
+    secret: crypto.getRandomValues(new Uint8Array(32)),
+    paceMs: options.paceMs ?? 25,
+  };
   const app = new Hono();
-  app.get('/messaging/v1/welcome-message', (c) => c.json({ welcome_message: 'Hi' }));
+
+  app.use(requestId({ headerName: 'x-request-id', generator: newRequestId }));
+  // A widget on another origin must reach a locally run server, and read the request id.
+  app.use(
+    cors({
+      origin: '*',
+      allowMethods: ['GET', 'POST', 'PATCH', 'OPTIONS'],
+      allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID', 'Accept', 'x-request-id'],
+      exposeHeaders: ['x-request-id', 'Retry-After'],
+      maxAge: 600,
+    }),
+  );
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => errorResponse(c, new ApiError(413, 'payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`)),
+    }),
+  );
+
+  app.route('/', authRoutes(deps));
+  app.route('/', demoKeyRoutes(deps));
+  app.use('/messaging/*', bearerAuth(deps));
+  app.route('/messaging/v1', messagingRoutes(deps));
+
+  app.notFound((c) => errorResponse(c, new ApiError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}.`)));
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return errorResponse(c, error);
+    if (error instanceof HTTPException) {
+      return errorResponse(c, new ApiError(error.status as 400, error.status === 413 ? 'payload_too_large' : 'bad_request', error.message));
+    }
+    console.error('reference server: unhandled error', error);
+    return errorResponse(c, new ApiError(500, 'internal_error', 'Something went wrong on our side.'));
+  });
+
   return app;
 }

@@ -47,6 +47,8 @@ export interface FaultPlan {
     /** Which field carries the status: CONTRACT.md lets it be any of three. */
     statusField?: 'status' | 'status_code' | 'code';
     message?: string;
+    /** How many streamed turns of this key fail this way (default 1; later turns run normally). */
+    times?: number;
   };
   /** Replace the demo agent's replies, turn by turn; the last entry repeats. */
   replies?: Array<{ text: string; cards?: Card[]; suggestions?: string[] }>;

@@ -1,0 +1,144 @@
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { ApiError, errorResponse } from './errors.js';
+import type { Deps } from './env.js';
+import { tokenBodySchema } from './schemas.js';
+import type { KeyRecord } from './store.js';
+import { parseBody } from './validate.js';
+
+const DEFAULT_TOKEN_TTL_S = 900;
+const ISSUER = 'agent-chat-reference-server';
+
+interface TokenClaims extends JWTPayload {
+  /** The publishable key the token was minted from; fault plans and stats hang off it. */
+  pk?: string;
+}
+
+const DEFAULT_CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'auth.invalid_token',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  422: 'validation_error',
+  429: 'rate_limited',
+  500: 'internal_error',
+  502: 'bad_gateway',
+  503: 'service_unavailable',
+  504: 'gateway_timeout',
+};
+
+/**
+ * The `fail` knob: the first entry with budget left whose `path` matches fails this
+ * request. Without `path` an entry matches messaging requests only, never token exchange.
+ */
+export function injectedFailure(c: Context, key: KeyRecord): Response | undefined {
+  const path = c.req.path;
+  const entries = key.plan.fail ?? [];
+  for (const [i, entry] of entries.entries()) {
+    if (key.budget.fail[i]! <= 0) continue;
+    const matches = entry.path !== undefined ? path.includes(entry.path) : path.startsWith('/messaging/');
+    if (!matches) continue;
+    key.budget.fail[i]! -= 1;
+    if (entry.retryAfter !== undefined) c.header('Retry-After', String(entry.retryAfter));
+    const status = entry.status as 400;
+    if (entry.rawBody !== undefined) {
+      const type = entry.rawBody.trimStart().startsWith('<') ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8';
+      return c.body(entry.rawBody, status, { 'content-type': type });
+    }
+    const code = entry.code ?? DEFAULT_CODES[entry.status] ?? 'error';
+    return errorResponse(c, new ApiError(status, code, `Injected failure (${entry.status}).`));
+  }
+  return undefined;
+}
+
+async function recordRequest(c: Context, deps: Deps, key: KeyRecord): Promise<void> {
+  let body: unknown = null;
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    // Read as text: Hono caches it, so the route can still read (and validate) it afterwards.
+    const raw = await c.req.text();
+    try {
+      body = raw ? (JSON.parse(raw) as unknown) : null;
+    } catch {
+      body = raw;
+    }
+  }
+  deps.store.recordRequest(key, {
+    method: c.req.method,
+    path: c.req.path,
+    lastEventId: c.req.header('last-event-id') ?? null,
+    body,
+  });
+}
+
+export function authRoutes(deps: Deps): Hono {
+  const app = new Hono();
+
+  app.post('/management/v1/auth/token', async (c) => {
+    const { publishable_key } = await parseBody(c, tokenBodySchema);
+    const key = deps.store.key(publishable_key);
+    if (!key) throw new ApiError(401, 'auth.invalid_key', 'The publishable key is not valid.');
+    await recordRequest(c, deps, key);
+    if (key.budget.tokenExchangeFailures > 0) {
+      key.budget.tokenExchangeFailures -= 1;
+      throw new ApiError(401, 'auth.invalid_key', 'The publishable key was rejected.');
+    }
+    const injected = injectedFailure(c, key);
+    if (injected) return injected;
+
+    const ttl = key.plan.tokenTtl ?? DEFAULT_TOKEN_TTL_S;
+    const now = Date.now() / 1000;
+    // JWT times are whole seconds; round a positive lifetime up so a short test token is
+    // never shorter than asked, and a zero lifetime down so it is expired on arrival.
+    const exp = ttl > 0 ? Math.ceil(now + ttl) : Math.floor(now);
+    const token = await new SignJWT({ pk: key.key } satisfies TokenClaims)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(ISSUER)
+      .setSubject(key.agentId)
+      .setIssuedAt(Math.floor(now))
+      .setExpirationTime(exp)
+      .setJti(crypto.randomUUID())
+      .sign(deps.secret);
+    key.stats.tokensIssued += 1;
+    return c.json({ access_token: token, token_type: 'Bearer', expires_in: ttl });
+  });
+
+  return app;
+}
+
+/** Every messaging request: a valid bearer token first, then the key's injected faults. */
+export function bearerAuth(deps: Deps): MiddlewareHandler {
+  return async (c, next) => {
+    const header = c.req.header('authorization') ?? '';
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const challenge = { 'WWW-Authenticate': 'Bearer' };
+    if (!match) throw new ApiError(401, 'auth.missing_token', 'An access token is required: Authorization: Bearer <token>.', null, challenge);
+
+    let claims: TokenClaims;
+    try {
+      ({ payload: claims } = await jwtVerify<TokenClaims>(match[1]!, deps.secret, { algorithms: ['HS256'], issuer: ISSUER }));
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) {
+        // The signature was good, so the request still belongs to its key's log.
+        const key = deps.store.key(String((error.payload as TokenClaims).pk));
+        if (key) await recordRequest(c, deps, key);
+        throw new ApiError(401, 'auth.token_expired', 'The access token has expired.', null, challenge);
+      }
+      throw new ApiError(401, 'auth.invalid_token', 'The access token is not valid.', null, challenge);
+    }
+    const key = claims.pk ? deps.store.key(claims.pk) : undefined;
+    if (!key || key.agentId !== claims.sub) throw new ApiError(401, 'auth.invalid_token', 'The access token is not valid.', null, challenge);
+
+    await recordRequest(c, deps, key);
+    if (key.budget.unauthorized > 0) {
+      key.budget.unauthorized -= 1;
+      throw new ApiError(401, 'auth.invalid_token', 'The access token has been revoked.', null, challenge);
+    }
+    const injected = injectedFailure(c, key);
+    if (injected) return injected;
+
+    c.set('caller', { key, agentId: key.agentId });
+    await next();
+  };
+}

@@ -1,0 +1,28 @@
+import type { DemoAgent } from './agent.js';
+import type { KeyRecord, Store } from './store.js';
+
+/** Everything one app instance owns; two apps in one process share nothing. */
+export interface Deps {
+  store: Store;
+  agent: DemoAgent;
+  /** HS256 key of this instance, random per process start: tokens never outlive a restart. */
+  secret: Uint8Array;
+  /** Default milliseconds between streamed frames (a key's `paceMs` overrides it). */
+  paceMs: number;
+}
+
+/** What the auth middleware learned from the bearer token. */
+export interface Caller {
+  key: KeyRecord;
+  /** The token's `sub`: the agent every thread of this request must belong to. */
+  agentId: string;
+}
+
+// Declared on Hono's own variable map rather than as an app Env type, so `createApp()` stays
+// a plain `Hono` that the Vite and test-runner adapters accept as is.
+declare module 'hono' {
+  interface ContextVariableMap {
+    requestId: string;
+    caller: Caller;
+  }
+}

@@ -1,0 +1,223 @@
+import { Hono } from 'hono';
+import type { Message } from '../../src/client/types.js';
+import { ApiError, notFound, validationError } from './errors.js';
+import type { Caller, Deps } from './env.js';
+import {
+  channelBodySchema,
+  channelSchema,
+  followupBodySchema,
+  rerunBodySchema,
+  sendBodySchema,
+  type RerunBodyParsed,
+  type SendBody,
+} from './schemas.js';
+import { streamTurn } from './sse.js';
+import { AGENT_VERSIONS, liveVersion, newHexId, type AgentVersion, type ThreadRecord } from './store.js';
+import { startTurn, type Turn, type TurnResult } from './turn.js';
+import { parseBody, pathId } from './validate.js';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const titleFrom = (text: string): string => (text.length > 80 ? `${text.slice(0, 77)}...` : text);
+
+/** The messaging surface, mounted under `/messaging/v1` behind bearer auth. */
+export function messagingRoutes(deps: Deps): Hono {
+  const app = new Hono();
+  const { store, agent } = deps;
+
+  const paceOf = (caller: Caller): number => caller.key.plan.paceMs ?? deps.paceMs;
+
+  const findThread = (caller: Caller, id: string): ThreadRecord => {
+    const thread = store.thread(caller.agentId, id);
+    if (!thread) throw notFound('Thread');
+    return thread;
+  };
+
+  /** The body's thread, or a new one: the service has no separate create-thread call. */
+  const threadFor = (caller: Caller, body: SendBody): ThreadRecord =>
+    body.thread_id
+      ? findThread(caller, body.thread_id)
+      : store.createThread({ agentId: caller.agentId, userId: body.user_id, title: titleFrom(body.text) });
+
+  const versionOf = (thread: ThreadRecord): AgentVersion =>
+    AGENT_VERSIONS.find((v) => v.id === thread.versionId) ?? liveVersion();
+
+  const unwrap = (result: TurnResult): Message => {
+    if (result.ok) return result.message;
+    throw new ApiError(result.status === 409 ? 409 : 500, result.status === 409 ? 'conflict' : 'internal_error', result.message);
+  };
+
+  app.post('/messages', async (c) => {
+    const caller = c.get('caller');
+    const body = await parseBody(c, sendBodySchema);
+    const thread = threadFor(caller, body);
+    // A short think before answering, so a REST client's typing indicator is visible in the demo.
+    await sleep(Math.min(paceOf(caller) * 4, 400));
+    const turn = startTurn({
+      store,
+      agent,
+      key: caller.key,
+      thread,
+      text: body.text,
+      userId: body.user_id,
+      imageUrl: body.image_url,
+      variables: body.agent_variables,
+      version: versionOf(thread),
+      paceMs: 0,
+    });
+    return c.json({ thread_id: thread.id, message: unwrap(await turn.result) });
+  });
+
+  app.post('/messages/stream', async (c) => {
+    const caller = c.get('caller');
+    const body = await parseBody(c, sendBodySchema);
+    const plan = caller.key.plan;
+    const lastEventId = c.req.header('last-event-id');
+
+    let turn: Turn;
+    let after = -1;
+    if (lastEventId !== undefined) {
+      if (!/^\d{1,15}$/.test(lastEventId.trim())) {
+        throw validationError([{ message: 'Must be a non-negative integer (the last seq received).', field: 'Last-Event-ID' }]);
+      }
+      after = Number(lastEventId.trim());
+      // Resume attaches to the turn the client lost; it never starts a new one.
+      const thread = body.thread_id ? store.thread(caller.agentId, body.thread_id) : undefined;
+      const latest = thread?.latestTurn;
+      if (!latest || latest.userText !== body.text) {
+        throw new ApiError(409, 'stream.not_resumable', 'There is no turn of this thread to resume for this message.');
+      }
+      turn = latest;
+    } else {
+      const thread = threadFor(caller, body);
+      const failNow = plan.errorFrame !== undefined && caller.key.budget.errorFrames > 0;
+      if (failNow) caller.key.budget.errorFrames -= 1;
+      turn = startTurn({
+        store,
+        agent,
+        key: caller.key,
+        thread,
+        text: body.text,
+        userId: body.user_id,
+        imageUrl: body.image_url,
+        variables: body.agent_variables,
+        version: versionOf(thread),
+        paceMs: paceOf(caller),
+        chunkChars: plan.chunkChars,
+        errorFrame: failNow ? plan.errorFrame : undefined,
+      });
+    }
+    const connection = caller.key.stats.streamConnections;
+    caller.key.stats.streamConnections += 1;
+    return streamTurn(c, turn, { after, plan, connection });
+  });
+
+  app.post('/threads/:threadId/rerun', async (c) => {
+    const caller = c.get('caller');
+    const sourceId = pathId(c.req.param('threadId'), 'thread_id');
+    const body = await parseBody(c, rerunBodySchema);
+    const source = findThread(caller, sourceId);
+    const version = pinnedVersion(body);
+    const interactionId = body.interaction_id.toLowerCase();
+    const at = source.messages.findIndex((m) => m.id === interactionId);
+    if (at < 0) throw notFound('Interaction');
+
+    // A branch, not an edit: the new thread gets copies, the source keeps its own history.
+    const branch = store.createThread({
+      agentId: caller.agentId,
+      userId: body.user_id ?? source.userId,
+      title: source.title,
+      version,
+    });
+    branch.branchedFrom = { threadId: source.id, interactionId };
+    store.append(branch, ...structuredClone(source.messages.slice(0, at)));
+    const turn = startTurn({
+      store,
+      agent,
+      key: caller.key,
+      thread: branch,
+      text: body.text,
+      userId: branch.userId,
+      imageUrl: body.image_url,
+      variables: body.agent_variables,
+      version,
+      paceMs: 0,
+    });
+    return c.json({ thread_id: branch.id, message: unwrap(await turn.result) });
+  });
+
+  app.get('/threads/:threadId/messages', (c) => {
+    const thread = findThread(c.get('caller'), pathId(c.req.param('threadId'), 'thread_id'));
+    return c.json(thread.messages);
+  });
+
+  app.get('/welcome-message', (c) => {
+    const plan = c.get('caller').key.plan;
+    // The template keeps its {{placeholders}}: this operation has no body to fill them from.
+    return c.json({ welcome_message: plan.welcome ?? agent.welcomeTemplate() });
+  });
+
+  app.post('/followup-suggestions', async (c) => {
+    const plan = c.get('caller').key.plan;
+    const body = await parseBody(c, followupBodySchema, {});
+    return c.json({ suggestions: plan.suggestions ?? agent.suggestionsFor(body.context) });
+  });
+
+  app.post('/channels/:channel/threads', async (c) => {
+    const caller = c.get('caller');
+    const channel = channelSchema.safeParse(c.req.param('channel'));
+    if (!channel.success) throw notFound('Channel');
+    const body = await parseBody(c, channelBodySchema);
+    let thread: ThreadRecord;
+    if (body.thread_id) {
+      thread = findThread(caller, body.thread_id);
+      // Binding someone else's conversation to your phone would leak it: same 404 as a missing one.
+      if (thread.userId !== body.user_id) throw notFound('Thread');
+    } else {
+      thread = store.createThread({ agentId: caller.agentId, userId: body.user_id, title: null });
+    }
+    const channelName = channel.data === 'sms' ? 'SMS' : 'WhatsApp';
+    const opening: Message = {
+      id: newHexId(),
+      created_at: new Date().toISOString(),
+      text:
+        `Hi! This is ${body.agent_display_name ?? 'the Trailhead shop assistant'}. ` +
+        `We can continue our conversation here on ${channelName}: just reply to this message.`,
+      sender: { type: 'agent' },
+      receiver: { type: 'user', id: body.user_id },
+      cards: [],
+      followup_suggestions: [],
+      input_tokens: 0,
+      output_tokens: 0,
+    };
+    store.append(thread, opening);
+    thread.channels.push({ channel: channel.data, phoneNumber: body.phone_number, boundAt: opening.created_at! });
+    return c.json({
+      thread_id: thread.id,
+      channel: channel.data,
+      phone_number: body.phone_number,
+      status: 'sent',
+      message: opening,
+    });
+  });
+
+  return app;
+}
+
+/** `version_id` and `version_tag` pin a rerun; when both are given they must agree. */
+function pinnedVersion(body: RerunBodyParsed): AgentVersion {
+  let version: AgentVersion | undefined;
+  if (body.version_id) {
+    version = AGENT_VERSIONS.find((v) => v.id === body.version_id!.toLowerCase());
+    if (!version) throw notFound('Agent version');
+  }
+  if (body.version_tag) {
+    const byTag = AGENT_VERSIONS.find((v) => v.tag === body.version_tag);
+    if (!byTag) throw notFound('Agent version');
+    if (version && version !== byTag) {
+      throw validationError([{ message: 'Names a different version than version_id.', field: 'version_tag' }]);
+    }
+    version = byTag;
+  }
+  return version ?? liveVersion();
+}
