@@ -18,6 +18,16 @@ export interface Strings {
   openChat: string;
   jumpToLatest: string;
   retry: string;
+  /** Closes a notice. */
+  dismiss: string;
+  /** Under a reply the reader stopped. */
+  stopped: string;
+  /** Under a reply whose stream failed. */
+  interrupted: string;
+  /** Under a message written offline, until it is sent. */
+  queued: string;
+  /** Announced with the launcher's unread dot. */
+  unread: string;
   regenerate: string;
   edit: string;
   attachImage: string;
@@ -83,6 +93,11 @@ export const en: Strings = {
   openChat: 'Open chat',
   jumpToLatest: 'Jump to latest',
   retry: 'Retry',
+  dismiss: 'Dismiss',
+  stopped: 'Stopped',
+  interrupted: 'Interrupted',
+  queued: 'Waiting for connection…',
+  unread: 'New message',
   regenerate: 'Regenerate',
   edit: 'Edit',
   attachImage: 'Attach image',
@@ -139,6 +154,11 @@ export const de: Strings = {
   openChat: 'Chat öffnen',
   jumpToLatest: 'Zur neuesten Nachricht',
   retry: 'Erneut versuchen',
+  dismiss: 'Ausblenden',
+  stopped: 'Angehalten',
+  interrupted: 'Unterbrochen',
+  queued: 'Wartet auf Verbindung…',
+  unread: 'Neue Nachricht',
   regenerate: 'Neu generieren',
   edit: 'Bearbeiten',
   attachImage: 'Bild anhängen',
@@ -197,6 +217,11 @@ export const fr: Strings = {
   openChat: 'Ouvrir le chat',
   jumpToLatest: 'Aller au dernier message',
   retry: 'Réessayer',
+  dismiss: 'Fermer',
+  stopped: 'Arrêté',
+  interrupted: 'Interrompu',
+  queued: 'En attente de connexion…',
+  unread: 'Nouveau message',
   regenerate: 'Régénérer',
   edit: 'Modifier',
   attachImage: 'Joindre une image',
@@ -255,6 +280,11 @@ export const es: Strings = {
   openChat: 'Abrir chat',
   jumpToLatest: 'Ir al último mensaje',
   retry: 'Reintentar',
+  dismiss: 'Descartar',
+  stopped: 'Detenido',
+  interrupted: 'Interrumpido',
+  queued: 'Esperando conexión…',
+  unread: 'Mensaje nuevo',
   regenerate: 'Regenerar',
   edit: 'Editar',
   attachImage: 'Adjuntar imagen',
@@ -313,6 +343,11 @@ export const ja: Strings = {
   openChat: 'チャットを開く',
   jumpToLatest: '最新のメッセージへ',
   retry: '再試行',
+  dismiss: '閉じる',
+  stopped: '停止しました',
+  interrupted: '中断されました',
+  queued: '接続を待っています…',
+  unread: '新着メッセージ',
   regenerate: '再生成',
   edit: '編集',
   attachImage: '画像を添付',
@@ -371,6 +406,11 @@ export const ar: Strings = {
   openChat: 'فتح الدردشة',
   jumpToLatest: 'الانتقال إلى أحدث رسالة',
   retry: 'إعادة المحاولة',
+  dismiss: 'إغلاق',
+  stopped: 'تم الإيقاف',
+  interrupted: 'انقطع الرد',
+  queued: 'في انتظار الاتصال…',
+  unread: 'رسالة جديدة',
   regenerate: 'إعادة الإنشاء',
   edit: 'تعديل',
   attachImage: 'إرفاق صورة',
