@@ -331,6 +331,7 @@ class MarkdownDirective extends Directive {
   private rendered: RenderedBlock[] = [];
   private settings = '';
   private text = '';
+  private streaming = false;
   private blocks: Block[] = [];
   private links: TokensList['links'] = {};
   /** Sticky once link definitions appear: they change earlier blocks, so lex everything. */
@@ -366,6 +367,9 @@ class MarkdownDirective extends Directive {
       this.fullLex = false;
     }
 
+    // Lit calls update() on every host render; an unchanged message costs nothing.
+    if (text === this.text && streaming === this.streaming && this.rendered.length > 0) return noChange;
+    this.streaming = streaming;
     this.lex(md, text, streaming);
     const linksKey = this.fullLex ? JSON.stringify(this.links) + '\u0000' : '';
 
