@@ -1,0 +1,35 @@
+import { AgentClient, isApiError, type ApiError, type ClientConfig } from '../../src/client/index.js';
+import type { FaultPlan, KeyStats } from '../../demo/server/faults.js';
+import { BASE_URL, createKey, keyStats } from '../support/server.js';
+
+export { BASE_URL, createKey, keyStats };
+
+export const REPLY = 'The quick brown fox jumps over the lazy dog, twice: déjà vu 👋.';
+export const STREAM_PATH = '/messaging/v1/messages/stream';
+
+/** A key with a fast, known reply, plus a client on it. */
+export async function setup(
+  plan: FaultPlan = {},
+  config: Partial<ClientConfig> = {},
+): Promise<{ key: string; client: AgentClient }> {
+  const key = await createKey({ paceMs: 2, replies: [{ text: REPLY }], ...plan });
+  const client = new AgentClient({ baseUrl: BASE_URL, publishableKey: key, ...config });
+  return { key, client };
+}
+
+/** The rejection of `promise` as an ApiError; fails the test if it resolves or throws anything else. */
+export async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (e) {
+    if (isApiError(e)) return e;
+    throw new Error(`expected an ApiError, got ${String(e)}`);
+  }
+  throw new Error('expected a rejection');
+}
+
+export function streamRequests(stats: KeyStats): KeyStats['requests'] {
+  return stats.requests.filter((r) => r.path === STREAM_PATH);
+}
+
+export const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

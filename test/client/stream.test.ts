@@ -1,0 +1,226 @@
+import { expect } from '@open-wc/testing';
+import type { ApiError, StreamHandlers, UnknownFrame } from '../../src/client/index.js';
+import type { FaultPlan } from '../../demo/server/faults.js';
+import { REPLY, keyStats, rejection, setup, streamRequests, wait } from './helpers.js';
+
+const USER = 'user-stream-test';
+const FAST = { backoffMs: 5 };
+
+/** Records what a UI would see of one streamed turn. */
+function recorder() {
+  const rec = {
+    threads: [] as string[],
+    text: '',
+    seqs: [] as number[],
+    messages: 0,
+    reconnects: [] as Array<{ attempt: number; error: ApiError; lastSeq: number }>,
+    unknown: [] as UnknownFrame[],
+  };
+  const handlers: StreamHandlers = {
+    onThread: (id) => rec.threads.push(id),
+    onToken: (t, seq) => {
+      rec.text += t;
+      rec.seqs.push(seq);
+    },
+    onMessage: (_m, seq) => {
+      rec.messages++;
+      rec.seqs.push(seq);
+    },
+    onReconnecting: (attempt, error) => rec.reconnects.push({ attempt, error, lastSeq: rec.seqs.at(-1) ?? 0 }),
+    onUnknownFrame: (f) => rec.unknown.push(f),
+  };
+  return { rec, handlers };
+}
+
+async function resumeCase(dropAfter: number[], extra: FaultPlan = {}): Promise<void> {
+  const { client, key } = await setup({ dropAfter, ...extra });
+  const { rec, handlers } = recorder();
+  const result = await client.stream({ text: 'Resume me', user_id: USER }, handlers, FAST);
+
+  expect(rec.text).to.equal(REPLY);
+  expect(result.message?.text).to.equal(REPLY);
+  expect(rec.threads).to.deep.equal([result.threadId]);
+  expect(rec.messages).to.equal(1);
+  // Strictly increasing: no delta was delivered twice.
+  rec.seqs.forEach((s, i) => i > 0 && expect(s).to.be.greaterThan(rec.seqs[i - 1]!));
+  expect(rec.reconnects.map((r) => r.attempt)).to.deep.equal(dropAfter.map((_, i) => i + 1));
+
+  const stats = await keyStats(key);
+  expect(stats.turnsRun).to.equal(1);
+  const reqs = streamRequests(stats);
+  expect(reqs).to.have.length(dropAfter.length + 1);
+  expect(reqs[0]?.lastEventId).to.equal(null);
+  expect(reqs[0]?.body).to.deep.equal({ text: 'Resume me', user_id: USER });
+  reqs.slice(1).forEach((r, i) => {
+    expect(r.lastEventId, `Last-Event-ID of resume ${i + 1}`).to.equal(String(rec.reconnects[i]!.lastSeq));
+    expect(r.body).to.deep.equal({ text: 'Resume me', user_id: USER, thread_id: result.threadId });
+  });
+}
+
+describe('stream resume', () => {
+  it('resumes a drop right after the thread frame with Last-Event-ID 0', async () => {
+    await resumeCase([1]);
+  });
+  it('resumes a drop after the first delta', async () => {
+    await resumeCase([2]);
+  });
+  it('resumes a drop in the middle of the turn', async () => {
+    await resumeCase([5]);
+  });
+  it('resumes several drops in a row', async () => {
+    await resumeCase([3, 2, 4, 1]);
+  });
+  it('resumes with one character per frame (multibyte characters split across frames)', async () => {
+    await resumeCase([4, 6], { chunkChars: 1 });
+  });
+
+  it('retries a drop before the thread frame as a plain request', async () => {
+    const { client, key } = await setup({ dropAfter: [0] });
+    const { rec, handlers } = recorder();
+    const result = await client.stream({ text: 'Early', user_id: USER }, handlers, FAST);
+    expect(rec.text).to.equal(REPLY);
+    expect(rec.threads).to.deep.equal([result.threadId]);
+    const reqs = streamRequests(await keyStats(key));
+    expect(reqs.map((r) => r.lastEventId)).to.deep.equal([null, null]);
+    expect(reqs[1]?.body).to.deep.equal({ text: 'Early', user_id: USER });
+  });
+
+  it('gives up after maxRetries and reports the drop', async () => {
+    const { client, key } = await setup({ dropAfter: [2, 2, 2, 2, 2, 2] });
+    const { rec, handlers } = recorder();
+    const e = await rejection(client.stream({ text: 'Never', user_id: USER }, handlers, { ...FAST, maxRetries: 2 }));
+    expect(e).to.include({ kind: 'stream', code: 'stream', retryable: true });
+    expect(rec.reconnects.map((r) => r.attempt)).to.deep.equal([1, 2]);
+    expect(streamRequests(await keyStats(key))).to.have.length(3);
+  });
+
+  it('treats a stalled stream as a drop after idleTimeoutMs and resumes', async () => {
+    const { client, key } = await setup({ stallAfter: 3 });
+    const { rec, handlers } = recorder();
+    const result = await client.stream({ text: 'Stall', user_id: USER }, handlers, { ...FAST, idleTimeoutMs: 300 });
+    expect(result.message?.text).to.equal(REPLY);
+    expect(rec.text).to.equal(REPLY);
+    expect(rec.reconnects).to.have.length(1);
+    expect(rec.reconnects[0]?.error.kind).to.equal('timeout');
+    const stats = await keyStats(key);
+    expect(stats.turnsRun).to.equal(1);
+    expect(streamRequests(stats)[1]?.lastEventId).to.equal(String(rec.reconnects[0]!.lastSeq));
+  });
+
+  it('reports a timeout when a stalled stream cannot be resumed', async () => {
+    const { client } = await setup({ stallAfter: 2 });
+    const e = await rejection(
+      client.stream({ text: 'Stall', user_id: USER }, {}, { ...FAST, idleTimeoutMs: 200, maxRetries: 0 }),
+    );
+    expect(e).to.include({ kind: 'timeout', code: 'timeout' });
+  });
+});
+
+describe('stream failures', () => {
+  for (const statusField of ['status', 'status_code', 'code'] as const) {
+    it(`ends with a stream error read from data.${statusField}, without resuming`, async () => {
+      const { client, key } = await setup({ errorFrame: { after: 3, status: 503, statusField, message: 'Agent crashed' } });
+      const { rec, handlers } = recorder();
+      const e = await rejection(client.stream({ text: 'Fail', user_id: USER }, handlers, FAST));
+      expect(e).to.include({ kind: 'stream', status: 503, retryable: true });
+      expect(rec.reconnects).to.have.length(0);
+      expect(streamRequests(await keyStats(key))).to.have.length(1);
+    });
+  }
+
+  it('marks an error frame with a client status as not retryable', async () => {
+    const { client } = await setup({ errorFrame: { after: 2, status: 400, statusField: 'status_code' } });
+    const e = await rejection(client.stream({ text: 'Fail', user_id: USER }, {}, FAST));
+    expect(e).to.include({ kind: 'stream', status: 400, retryable: false });
+  });
+
+  it('rejects a malformed frame with a protocol error and does not retry', async () => {
+    const { client, key } = await setup({ malformedAfter: 3 });
+    const e = await rejection(client.stream({ text: 'Bad', user_id: USER }, {}, FAST));
+    expect(e).to.include({ kind: 'protocol', code: 'protocol' });
+    expect(streamRequests(await keyStats(key))).to.have.length(1);
+  });
+
+  it('passes unknown frames on and keeps the text intact', async () => {
+    const { client } = await setup({ unknownFrameAfter: 2 });
+    const { rec, handlers } = recorder();
+    await client.stream({ text: 'Unknown', user_id: USER }, handlers, FAST);
+    expect(rec.text).to.equal(REPLY);
+    expect(rec.unknown.map((f) => f.type)).to.deep.equal(['progress']);
+  });
+
+  it('retries a 503 before streaming and honours Retry-After', async () => {
+    const { client, key } = await setup({ fail: [{ status: 503, code: 'unavailable', retryAfter: 1, path: '/messages/stream' }] });
+    const { rec, handlers } = recorder();
+    const started = performance.now();
+    const result = await client.stream({ text: 'Later', user_id: USER }, handlers, FAST);
+    expect(performance.now() - started).to.be.greaterThan(900);
+    expect(result.message?.text).to.equal(REPLY);
+    expect(rec.reconnects[0]?.error).to.include({ kind: 'http', status: 503, code: 'unavailable', retryAfterMs: 1000 });
+    const reqs = streamRequests(await keyStats(key));
+    expect(reqs.map((r) => r.lastEventId)).to.deep.equal([null, null]);
+  });
+
+  it('retries a 429 before streaming', async () => {
+    const { client } = await setup({ fail: [{ status: 429, code: 'rate_limited', path: '/messages/stream' }] });
+    const { rec, handlers } = recorder();
+    await client.stream({ text: 'Busy', user_id: USER }, handlers, FAST);
+    expect(rec.reconnects[0]?.error).to.include({ status: 429, code: 'rate_limited' });
+  });
+
+  it('does not retry a 4xx before streaming', async () => {
+    const { client, key } = await setup({ fail: [{ status: 409, code: 'conflict', path: '/messages/stream' }] });
+    const e = await rejection(client.stream({ text: 'No', user_id: USER }, {}, FAST));
+    expect(e).to.include({ kind: 'http', status: 409, code: 'conflict', retryable: false });
+    expect(streamRequests(await keyStats(key))).to.have.length(1);
+  });
+
+  it('refreshes the token after a 401 on the stream request', async () => {
+    const { client, key } = await setup({ unauthorized: 1 });
+    const { rec, handlers } = recorder();
+    await client.stream({ text: 'Auth', user_id: USER }, handlers, FAST);
+    expect(rec.text).to.equal(REPLY);
+    expect((await keyStats(key)).tokensIssued).to.equal(2);
+  });
+
+  it('rejects with abort when cancelled mid-stream, and stops', async () => {
+    const { client, key } = await setup({ paceMs: 30 });
+    const ctrl = new AbortController();
+    let tokens = 0;
+    const e = await rejection(
+      client.stream(
+        { text: 'Cancel', user_id: USER },
+        {
+          onToken: () => {
+            if (++tokens === 2) ctrl.abort();
+          },
+        },
+        { ...FAST, signal: ctrl.signal },
+      ),
+    );
+    expect(e).to.include({ kind: 'abort', code: 'abort' });
+    expect(tokens).to.equal(2);
+    await wait(100);
+    expect(streamRequests(await keyStats(key))).to.have.length(1);
+  });
+
+  it('rejects with abort when cancelled during the backoff', async () => {
+    const { client, key } = await setup({ dropAfter: [2] });
+    const ctrl = new AbortController();
+    const e = await rejection(
+      client.stream(
+        { text: 'Cancel', user_id: USER },
+        { onReconnecting: () => ctrl.abort() },
+        { backoffMs: 5000, signal: ctrl.signal },
+      ),
+    );
+    expect(e.kind).to.equal('abort');
+    expect(streamRequests(await keyStats(key))).to.have.length(1);
+  });
+
+  it('rejects with abort at once for an already aborted signal', async () => {
+    const { client } = await setup();
+    const e = await rejection(client.stream({ text: 'x', user_id: USER }, {}, { signal: AbortSignal.abort() }));
+    expect(e.kind).to.equal('abort');
+  });
+});
