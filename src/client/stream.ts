@@ -24,6 +24,7 @@ export interface StreamOptions extends RequestOptions {
   backoffMs?: number;
   /** No frame or keepalive for this long counts as a drop (ms), default 45000. */
   idleTimeoutMs?: number;
+  // `timeoutMs` (inherited) bounds each connection's wait for response headers; default: the client's.
 }
 
 /**
@@ -67,6 +68,7 @@ export async function streamTurn(
   opts: StreamOptions = {},
 ): Promise<StreamResult> {
   const { signal: caller, maxRetries = 4, backoffMs = 400, idleTimeoutMs = 45_000 } = opts;
+  const connectTimeoutMs = opts.timeoutMs ?? ctx.timeoutMs;
   let threadId: string | null = body.thread_id ?? null;
   const announced = new Set<string>();
   /** Set once a `thread` frame arrived: from then on, retries are resumes. */
@@ -78,12 +80,13 @@ export async function streamTurn(
     const ctrl = new AbortController();
     let idle = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const arm = (): void => {
+    /** (Re)starts the countdown after which this connection counts as dropped. */
+    const arm = (ms = idleTimeoutMs): void => {
       clearTimeout(timer);
       timer = setTimeout(() => {
         idle = true;
-        ctrl.abort(new DOMException('Stream idle', 'TimeoutError'));
-      }, idleTimeoutMs);
+        ctrl.abort(new DOMException('Stream timed out', 'TimeoutError'));
+      }, ms);
     };
     const signal = caller ? AbortSignal.any([caller, ctrl.signal]) : ctrl.signal;
     let error: ApiError;
@@ -92,14 +95,14 @@ export async function streamTurn(
       const headers = init.headers as Record<string, string>;
       headers.accept = 'text/event-stream';
       if (resumable) headers['last-event-id'] = String(lastSeq);
-      arm();
+      arm(connectTimeoutMs); // until the response headers arrive
       const res = await send(ctx, '/messaging/v1/messages/stream', init, signal);
       if (!res.body || !/^text\/event-stream/i.test(res.headers.get('content-type') ?? '')) {
         throw protocolError('The service did not answer with an event stream.');
       }
       arm();
       const outcome = await readFrames(res.body, {
-        onActivity: arm,
+        onActivity: () => arm(),
         onUnknownFrame: (f) => handlers.onUnknownFrame?.(f),
         onFrame(frame) {
           if (frame.type === 'thread') {
@@ -139,7 +142,10 @@ export async function streamTurn(
     if (attempt >= maxRetries) throw error;
     handlers.onReconnecting?.(attempt + 1, error);
     try {
-      await sleep(backoffDelay(attempt + 1, backoffMs, error.retryAfterMs), caller);
+      const delay = backoffDelay(attempt + 1, backoffMs, error.retryAfterMs);
+      // Even a 0 ms timer waits ~1 s in a throttled background tab; skip it when not needed.
+      if (delay > 0) await sleep(delay, caller);
+      else if (caller?.aborted) throw caller.reason;
     } catch (e) {
       throw errorFromException(e, caller, () => false);
     }

@@ -1,10 +1,11 @@
 import { expect } from '@open-wc/testing';
-import type { ApiError, StreamHandlers, UnknownFrame } from '../../src/client/index.js';
+import { backoffDelay, type ApiError, type StreamHandlers, type UnknownFrame } from '../../src/client/index.js';
 import type { FaultPlan } from '../../demo/server/faults.js';
 import { REPLY, keyStats, rejection, setup, streamRequests, wait } from './helpers.js';
 
 const USER = 'user-stream-test';
-const FAST = { backoffMs: 5 };
+// No backoff: a hidden page's timers are throttled to ~1 s (backoffDelay has its own tests).
+const FAST = { backoffMs: 0 };
 
 /** Records what a UI would see of one streamed turn. */
 function recorder() {
@@ -222,5 +223,24 @@ describe('stream failures', () => {
     const { client } = await setup();
     const e = await rejection(client.stream({ text: 'x', user_id: USER }, {}, { signal: AbortSignal.abort() }));
     expect(e.kind).to.equal('abort');
+  });
+});
+
+describe('backoffDelay', () => {
+  it('grows exponentially with jitter in [ceiling/2, ceiling]', () => {
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      const ceiling = 400 * 2 ** (attempt - 1);
+      for (let i = 0; i < 50; i++) {
+        const d = backoffDelay(attempt, 400, null);
+        expect(d).to.be.within(ceiling / 2, ceiling);
+      }
+    }
+  });
+  it('is capped at 10 s', () => {
+    expect(backoffDelay(20, 400, null)).to.be.at.most(10_000);
+  });
+  it('uses Retry-After when given', () => {
+    expect(backoffDelay(1, 400, 3000)).to.equal(3000);
+    expect(backoffDelay(3, 400, 0)).to.equal(0);
   });
 });
