@@ -75,6 +75,19 @@ export async function streamTurn(
   let resumable = false;
   let lastSeq = 0;
   let message: Message | null = null;
+  /**
+   * A handler that throws is a bug in the caller, not a dropped connection: it ends the
+   * stream and the promise rejects with that very exception (no resume, no ApiError).
+   */
+  let handlerFailed = false;
+  const guard = (call: () => void): void => {
+    try {
+      call();
+    } catch (e) {
+      handlerFailed = true;
+      throw e;
+    }
+  };
 
   for (let attempt = 0; ; attempt++) {
     const ctrl = new AbortController();
@@ -103,14 +116,14 @@ export async function streamTurn(
       arm();
       const outcome = await readFrames(res.body, {
         onActivity: () => arm(),
-        onUnknownFrame: (f) => handlers.onUnknownFrame?.(f),
+        onUnknownFrame: (f) => guard(() => handlers.onUnknownFrame?.(f)),
         onFrame(frame) {
           if (frame.type === 'thread') {
             threadId = frame.data.thread_id;
             resumable = true;
             if (!announced.has(threadId)) {
               announced.add(threadId);
-              handlers.onThread?.(threadId);
+              guard(() => handlers.onThread?.(frame.data.thread_id));
             }
             return;
           }
@@ -118,10 +131,10 @@ export async function streamTurn(
           if (frame.seq <= lastSeq) return;
           lastSeq = frame.seq;
           if (frame.type === 'event') {
-            if (frame.data.text) handlers.onToken?.(frame.data.text, frame.seq);
+            if (frame.data.text) guard(() => handlers.onToken?.(frame.data.text as string, frame.seq));
           } else {
             message = frame.data;
-            handlers.onMessage?.(frame.data, frame.seq);
+            guard(() => handlers.onMessage?.(frame.data, frame.seq));
           }
         },
       });
@@ -131,6 +144,7 @@ export async function streamTurn(
       }
       error = dropError();
     } catch (e) {
+      if (handlerFailed) throw e;
       error = errorFromException(e, caller, () => idle);
       // A thrown `stream` error is an error frame: the turn failed, resuming replays the
       // failure. Protocol, auth and 4xx failures would only repeat; aborts are final.

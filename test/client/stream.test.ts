@@ -219,6 +219,17 @@ describe('stream failures', () => {
     expect(streamRequests(await keyStats(key))).to.have.length(1);
   });
 
+  it('rejects with the exception a handler threw, without resuming', async () => {
+    const { client, key } = await setup();
+    const bug = new Error('handler bug');
+    let caught: unknown;
+    await client
+      .stream({ text: 'Bug', user_id: USER }, { onToken: () => { throw bug; } }, FAST)
+      .catch((e: unknown) => (caught = e));
+    expect(caught).to.equal(bug);
+    expect(streamRequests(await keyStats(key))).to.have.length(1);
+  });
+
   it('rejects with abort at once for an already aborted signal', async () => {
     const { client } = await setup();
     const e = await rejection(client.stream({ text: 'x', user_id: USER }, {}, { signal: AbortSignal.abort() }));
