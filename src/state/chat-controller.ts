@@ -1,0 +1,443 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { AgentClient } from '../client/client.js';
+import { ApiError, isApiError } from '../client/errors.js';
+import type { AgentVariables, Message, SendMessageBody } from '../client/types.js';
+import { isHexId } from '../client/types.js';
+import {
+  type ChatMessage,
+  fillPlaceholders,
+  fromTranscript,
+  fromWire,
+  localKey,
+} from './messages.js';
+import { type Notice, type RetryAction, errorDetail, noticeFor } from './notice.js';
+import { type PersistMode, type ThreadStorage, anonymousUserId, createStorage, storageScope } from './storage.js';
+
+/** CONTRACT.md's status union; `render()` branches on it, never on loose flags. */
+export type ChatStatus = 'idle' | 'connecting' | 'streaming' | 'reconnecting' | 'error';
+
+export type ThreadReason = 'created' | 'rerun' | 'restored' | 'switched' | 'reset';
+
+export interface ChatConfig {
+  baseUrl: string;
+  publishableKey?: string;
+  accessToken?: string;
+  tokenProvider?: () => Promise<string>;
+  userId?: string;
+  threadId?: string;
+  transport: 'sse' | 'rest';
+  agentVariables?: AgentVariables;
+  persist: PersistMode;
+  suggestionContext?: Record<string, unknown>;
+}
+
+type Host = ReactiveControllerHost & HTMLElement;
+
+/**
+ * Owns the conversation: loading, the running turn and its stream, errors and persistence.
+ * The element reads its fields in `render()` and forwards user actions to its methods.
+ * Every request has its own AbortController; all of them end when the host disconnects.
+ */
+export class ChatController implements ReactiveController {
+  status: ChatStatus = 'idle';
+  messages: ChatMessage[] = [];
+  welcome = '';
+  /** Starter suggestions, shown before the first message. */
+  starters: string[] = [];
+  notice: Notice | null = null;
+  threadId: string | null = null;
+  /** The composer's text; kept here so no failure can lose it. */
+  draft = '';
+  /** The last completed reply, for the polite live region: one announcement per reply. */
+  announcement = '';
+  /** True once welcome or transcript have been loaded for the current configuration. */
+  ready = false;
+
+  private client: AgentClient | null = null;
+  private storage: ThreadStorage | null = null;
+  private config: ChatConfig | null = null;
+  private userId = '';
+  private turn: AbortController | null = null;
+  private loading: AbortController | null = null;
+  private frame = 0;
+  private waitingForOnline: (() => void) | null = null;
+  /** The text of a send that has not reached the service yet (offline, or failed). */
+  private unsent: ChatMessage | null = null;
+
+  constructor(private readonly host: Host) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    // Reconnecting after a move in the DOM: reload what the disconnect aborted.
+    if (this.config && !this.ready) void this.load();
+  }
+
+  hostDisconnected(): void {
+    this.turn?.abort();
+    this.loading?.abort();
+    this.turn = this.loading = null;
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.stopWaitingForOnline();
+    if (this.status !== 'idle') this.status = 'idle';
+    this.ready = false;
+  }
+
+  get busy(): boolean {
+    return this.status === 'connecting' || this.status === 'streaming' || this.status === 'reconnecting';
+  }
+
+  get currentUserId(): string {
+    return this.userId;
+  }
+
+  /** Applies a new configuration; a change of service, credential or thread reloads. */
+  configure(config: ChatConfig): void {
+    const previous = this.config;
+    this.config = config;
+    const credential = config.accessToken ? 'token' : (config.publishableKey ?? 'provider');
+    const scopeChanged =
+      !previous ||
+      previous.baseUrl !== config.baseUrl ||
+      previous.publishableKey !== config.publishableKey ||
+      previous.accessToken !== config.accessToken ||
+      previous.tokenProvider !== config.tokenProvider ||
+      previous.persist !== config.persist;
+
+    if (scopeChanged) {
+      this.client = new AgentClient({
+        baseUrl: config.baseUrl,
+        publishableKey: config.publishableKey,
+        accessToken: config.accessToken,
+        tokenProvider: config.tokenProvider,
+      });
+      this.storage = createStorage(config.persist, storageScope(config.baseUrl, credential));
+      const saved = this.storage.read();
+      this.draft = saved.draft ?? this.draft;
+      this.userId = config.userId || saved.userId || anonymousUserId();
+      if (!config.userId && saved.userId !== this.userId) this.storage.write({ userId: this.userId });
+      this.threadId = config.threadId ?? saved.threadId ?? null;
+      void this.load(config.threadId ? 'switched' : 'restored');
+      return;
+    }
+
+    if (config.userId && config.userId !== this.userId) this.userId = config.userId;
+    if (config.threadId && config.threadId !== this.threadId) {
+      this.switchThread(config.threadId, 'switched');
+    }
+  }
+
+  /** Welcome message, then either the thread's transcript or the starter suggestions. */
+  async load(reason: ThreadReason | null = null): Promise<void> {
+    const client = this.client;
+    if (!client || !this.config) return;
+    this.loading?.abort();
+    const controller = (this.loading = new AbortController());
+    const { signal } = controller;
+    this.ready = false;
+    this.notice = null;
+    this.status = 'connecting';
+    this.host.requestUpdate();
+
+    const threadId = this.threadId && isHexId(this.threadId) ? this.threadId : null;
+    if (this.threadId && !threadId) this.forgetThread();
+
+    try {
+      const [welcome, transcript] = await Promise.all([
+        client.welcomeMessage({ signal }),
+        threadId ? this.fetchTranscript(client, threadId, signal) : Promise.resolve(null),
+      ]);
+      this.welcome = fillPlaceholders(welcome, this.variables());
+      if (transcript) {
+        this.messages = fromTranscript(transcript);
+        if (reason) this.emitThread(threadId, null, reason);
+      } else {
+        this.messages = [];
+      }
+      if (this.messages.length === 0) {
+        this.starters = await client.followupSuggestions(this.suggestionContext(), { signal });
+      }
+      this.status = 'idle';
+      this.ready = true;
+      this.emit('agent-chat-ready', { threadId: this.threadId });
+    } catch (error) {
+      if (signal.aborted) return;
+      this.fail(error, 'load');
+    } finally {
+      if (this.loading === controller) this.loading = null;
+      this.host.requestUpdate();
+    }
+  }
+
+  /** A stored thread that the service no longer knows is not an error: start afresh. */
+  private async fetchTranscript(client: AgentClient, threadId: string, signal: AbortSignal): Promise<Message[] | null> {
+    try {
+      return await client.transcript(threadId, { signal });
+    } catch (error) {
+      if (isApiError(error) && error.status === 404) {
+        this.forgetThread();
+        return null;
+      }
+      throw error;
+    }
+  }
+
+  setDraft(text: string): void {
+    this.draft = text;
+    this.storage?.write({ draft: text });
+  }
+
+  /**
+   * Sends one turn. Resolves when the turn has ended, however it ended; failures become a
+   * notice (and `agent-chat-error`), never a rejection the host must catch.
+   */
+  async send(text: string, imageUrl?: string): Promise<void> {
+    const trimmed = text.trim();
+    if (!this.client || !this.config || !trimmed || this.busy) return;
+    if (this.draft.trim() === trimmed) this.setDraft('');
+    const user: ChatMessage = {
+      key: localKey('user'),
+      role: 'user',
+      text: trimmed,
+      cards: [],
+      suggestions: [],
+      createdAt: new Date().toISOString(),
+      imageUrl,
+      state: 'done',
+    };
+    this.messages = [...this.messages, user];
+    await this.runTurn(user);
+  }
+
+  private async runTurn(user: ChatMessage): Promise<void> {
+    const client = this.client;
+    const config = this.config;
+    if (!client || !config) return;
+    this.notice = null;
+    this.starters = [];
+    this.unsent = null;
+    this.stopWaitingForOnline();
+
+    if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+      // Keep the message in the log, marked as waiting; it goes out when the browser is back.
+      user.state = 'queued';
+      this.unsent = user;
+      this.notice = { kind: 'offline', details: [], retry: 'send' };
+      this.status = 'error';
+      this.waitForOnline();
+      this.host.requestUpdate();
+      return;
+    }
+    user.state = 'done';
+
+    const reply: ChatMessage = { key: localKey('agent'), role: 'agent', text: '', cards: [], suggestions: [], state: 'streaming' };
+    this.messages = [...this.messages, reply];
+    const controller = (this.turn = new AbortController());
+    const { signal } = controller;
+    this.status = 'connecting';
+    this.host.requestUpdate();
+
+    const body: SendMessageBody = { text: user.text, user_id: this.userId };
+    if (this.threadId) body.thread_id = this.threadId;
+    if (user.imageUrl) body.image_url = user.imageUrl;
+    if (config.agentVariables) body.agent_variables = config.agentVariables;
+
+    let accepted = false;
+    try {
+      let final: Message | null;
+      if (config.transport === 'rest') {
+        const response = await client.send(body, { signal });
+        accepted = true;
+        this.adoptThread(response.thread_id);
+        final = response.message;
+      } else {
+        const result = await client.stream(
+          body,
+          {
+            onThread: (id) => {
+              accepted = true;
+              this.adoptThread(id);
+            },
+            onToken: (delta) => {
+              reply.text += delta;
+              if (this.status !== 'streaming') {
+                this.status = 'streaming';
+                this.host.requestUpdate();
+              }
+              this.scheduleUpdate();
+            },
+            onReconnecting: () => {
+              this.status = 'reconnecting';
+              this.host.requestUpdate();
+            },
+          },
+          { signal },
+        );
+        final = result.message;
+      }
+      this.complete(reply, user, final);
+    } catch (error) {
+      const remove = (...gone: ChatMessage[]) => (this.messages = this.messages.filter((m) => !gone.includes(m)));
+      if (signal.aborted) {
+        reply.state = 'stopped';
+        this.status = 'idle';
+        if (!reply.text) remove(reply);
+      } else if (!accepted) {
+        // The service never took the turn: take it back out of the log and give the text
+        // back to the composer, so nothing the reader typed is lost.
+        remove(reply, user);
+        this.unsent = user;
+        this.restoreDraft(user.text);
+        this.fail(error, 'send');
+      } else {
+        reply.state = 'interrupted';
+        if (!reply.text) remove(reply);
+        // The turn exists on the service and may have finished there: retry reloads it.
+        this.fail(error, 'load');
+      }
+    } finally {
+      if (this.turn === controller) this.turn = null;
+      cancelAnimationFrame(this.frame);
+      this.frame = 0;
+      this.host.requestUpdate();
+    }
+  }
+
+  private complete(reply: ChatMessage, user: ChatMessage, final: Message | null): void {
+    if (final) {
+      const settled = fromWire(final, 0);
+      Object.assign(reply, settled, { key: reply.key, role: 'agent', state: 'done' });
+      // The user message of a turn carries the interaction id too (edit needs it).
+      user.id ??= final.id;
+    } else {
+      reply.state = 'done';
+    }
+    this.messages = [...this.messages];
+    this.status = 'idle';
+    this.announcement = reply.text;
+    const message: Message = final ?? { id: reply.id ?? '', text: reply.text, sender: { type: 'agent' }, cards: [] };
+    this.emit('agent-chat-message', { message, threadId: this.threadId });
+  }
+
+  stop(): void {
+    this.turn?.abort();
+  }
+
+  /** The notice's action: resend what failed, or reload the conversation. */
+  retry(): void {
+    const action: RetryAction = this.notice?.retry ?? null;
+    const unsent = this.unsent;
+    if (action === 'send' && unsent) {
+      if (this.messages.includes(unsent)) {
+        void this.runTurn(unsent);
+      } else {
+        if (this.draft.trim() === unsent.text) this.setDraft('');
+        this.messages = [...this.messages, unsent];
+        void this.runTurn(unsent);
+      }
+    } else if (action === 'load') {
+      void this.load();
+    }
+  }
+
+  dismissNotice(): void {
+    this.notice = null;
+    if (this.status === 'error') this.status = 'idle';
+    this.host.requestUpdate();
+  }
+
+  /** Starts over: the next message creates a new thread. */
+  newThread(): void {
+    const previous = this.threadId;
+    this.turn?.abort();
+    this.forgetThread();
+    this.messages = [];
+    this.notice = null;
+    this.unsent = null;
+    this.stopWaitingForOnline();
+    this.emitThread(null, previous, 'reset');
+    void this.load();
+  }
+
+  switchThread(threadId: string, reason: ThreadReason): void {
+    const previous = this.threadId;
+    this.turn?.abort();
+    this.threadId = threadId;
+    this.storage?.write({ threadId });
+    this.messages = [];
+    this.emitThread(threadId, previous, reason);
+    void this.load();
+  }
+
+  private adoptThread(threadId: string): void {
+    if (threadId === this.threadId) return;
+    const previous = this.threadId;
+    this.threadId = threadId;
+    this.storage?.write({ threadId });
+    this.emitThread(threadId, previous, 'created');
+  }
+
+  private forgetThread(): void {
+    this.threadId = null;
+    this.storage?.clear(['threadId']);
+  }
+
+  private restoreDraft(text: string): void {
+    const current = this.draft.trim();
+    this.setDraft(!current ? text : current === text ? this.draft : `${text}\n${this.draft}`);
+  }
+
+  private fail(error: unknown, retry: RetryAction): void {
+    const apiError = isApiError(error)
+      ? error
+      : new ApiError({ kind: 'protocol', message: error instanceof Error ? error.message : String(error) });
+    this.notice = noticeFor(apiError, retry);
+    this.status = 'error';
+    this.emit('agent-chat-error', errorDetail(apiError));
+    if (this.notice.kind === 'offline' || this.notice.kind === 'network') this.waitForOnline();
+  }
+
+  /** Offline failures retry by themselves once the browser is back online. */
+  private waitForOnline(): void {
+    if (this.waitingForOnline || typeof window === 'undefined') return;
+    const onOnline = () => {
+      this.stopWaitingForOnline();
+      if (this.notice?.retry) this.retry();
+    };
+    window.addEventListener('online', onOnline);
+    this.waitingForOnline = () => window.removeEventListener('online', onOnline);
+  }
+
+  private stopWaitingForOnline(): void {
+    this.waitingForOnline?.();
+    this.waitingForOnline = null;
+  }
+
+  /** Tokens arrive faster than frames: one render per animation frame is enough. */
+  private scheduleUpdate(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.host.requestUpdate();
+    });
+  }
+
+  private variables(): Record<string, unknown> {
+    const vars = this.config?.agentVariables;
+    return { ...(vars?.static ?? {}), ...(vars?.dynamic ?? {}) };
+  }
+
+  private suggestionContext(): Record<string, unknown> {
+    const page = typeof location !== 'undefined' ? { url: location.href, title: document.title } : {};
+    return { ...page, ...(this.config?.suggestionContext ?? {}) };
+  }
+
+  private emitThread(threadId: string | null, previousThreadId: string | null, reason: ThreadReason): void {
+    this.emit('agent-chat-thread', { threadId, previousThreadId, reason });
+  }
+
+  private emit(type: string, detail: unknown): void {
+    this.host.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+}

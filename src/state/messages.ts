@@ -1,0 +1,71 @@
+import type { Card, Message } from '../client/types.js';
+
+export type Role = 'user' | 'agent';
+
+/**
+ * One entry of the visible conversation. `key` is local and unique; `id` is the service's
+ * id, which a user message and the agent reply of one turn share, so it cannot be a key.
+ */
+export interface ChatMessage {
+  key: string;
+  id?: string;
+  role: Role;
+  text: string;
+  cards: Card[];
+  suggestions: string[];
+  createdAt?: string;
+  imageUrl?: string;
+  /**
+   * `streaming` while tokens arrive; `stopped` when the reader pressed stop and
+   * `interrupted` when the stream failed: both keep the partial text. `queued`: a user
+   * message written offline, sent when the connection returns.
+   */
+  state: 'done' | 'streaming' | 'stopped' | 'interrupted' | 'queued';
+}
+
+let counter = 0;
+export function localKey(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}`;
+}
+
+export function roleOf(message: Message): Role {
+  return message.sender?.type === 'user' ? 'user' : 'agent';
+}
+
+export function fromWire(message: Message, position: number): ChatMessage {
+  const role = roleOf(message);
+  return {
+    key: `${role}:${message.id}:${position}`,
+    id: message.id,
+    role,
+    text: message.text ?? '',
+    cards: Array.isArray(message.cards) ? message.cards : [],
+    suggestions: Array.isArray(message.followup_suggestions) ? message.followup_suggestions : [],
+    createdAt: message.created_at,
+    imageUrl: typeof (message as { image_url?: unknown }).image_url === 'string'
+      ? (message as { image_url?: string }).image_url
+      : undefined,
+    state: 'done',
+  };
+}
+
+/**
+ * A transcript as the service returns it. Entries that only carry the welcome message are
+ * the agent's greeting, which the widget shows separately.
+ */
+export function fromTranscript(messages: Message[]): ChatMessage[] {
+  return messages
+    .filter((m) => m && typeof m === 'object' && (m.text || m.cards?.length || !m.welcome_message))
+    .map(fromWire);
+}
+
+/** `{{name}}` placeholders of the welcome message, filled from `agent_variables`. */
+export function fillPlaceholders(template: string, values: Record<string, unknown>): string {
+  const filled = template.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_, name: string) => {
+    const value = values[name];
+    return value == null ? '' : String(value);
+  });
+  // An unfilled placeholder should read naturally: "Hi !" becomes "Hi!".
+  return filled.replace(/[ \t]+([!?.,;:])/g, '$1').replace(/[ \t]{2,}/g, ' ');
+}

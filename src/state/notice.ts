@@ -1,0 +1,74 @@
+import { ApiError } from '../client/errors.js';
+
+/** What went wrong, in the terms a reader needs: each kind has its own wording and action. */
+export type NoticeKind =
+  | 'offline'
+  | 'network'
+  | 'auth'
+  | 'validation'
+  | 'rate-limit'
+  | 'server'
+  | 'timeout'
+  | 'stream'
+  | 'config'
+  | 'generic';
+
+/** What the retry button does: resend the failed text, reload the conversation, or nothing. */
+export type RetryAction = 'send' | 'load' | null;
+
+export interface Notice {
+  kind: NoticeKind;
+  /** Per-field messages from the error envelope, shown under the notice. */
+  details: string[];
+  retry: RetryAction;
+  /** When the server asked to wait (Retry-After), retry is offered after this time. */
+  retryAt?: number;
+  error?: ApiError;
+}
+
+export function noticeKind(error: ApiError): NoticeKind {
+  switch (error.kind) {
+    case 'network':
+      return typeof navigator !== 'undefined' && navigator.onLine === false ? 'offline' : 'network';
+    case 'auth':
+      return 'auth';
+    case 'timeout':
+      return 'timeout';
+    case 'stream':
+      return error.status === 429 ? 'rate-limit' : 'stream';
+    case 'protocol':
+      return 'stream';
+    case 'http':
+      if (error.status === 429) return 'rate-limit';
+      if (error.status === 401 || error.status === 403) return 'auth';
+      if (error.status !== null && error.status >= 500) return 'server';
+      if (error.status === 400 || error.status === 413 || error.status === 422) return 'validation';
+      return 'generic';
+    default:
+      return 'generic';
+  }
+}
+
+export function noticeFor(error: ApiError, retry: RetryAction): Notice {
+  const kind = noticeKind(error);
+  return {
+    kind,
+    error,
+    details: error.details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)),
+    // A request the server judged invalid fails the same way again; the reader edits instead.
+    retry: kind === 'validation' ? null : retry,
+    retryAt: error.retryAfterMs != null ? Date.now() + error.retryAfterMs : undefined,
+  };
+}
+
+/** The payload of `agent-chat-error`, as CONTRACT.md names it. */
+export function errorDetail(error: ApiError) {
+  return {
+    // A malformed stream is, to the host, a stream failure like any other.
+    code: error.kind === 'protocol' ? 'stream' : error.code,
+    message: error.message,
+    status: error.status,
+    requestId: error.requestId,
+    retryable: error.retryable,
+  };
+}
