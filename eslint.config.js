@@ -36,6 +36,11 @@ export default tseslint.config(
     },
   },
   {
+    // Chai's property assertions (`expect(x).to.be.true`) read as bare expressions.
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-unused-expressions': 'off' },
+  },
+  {
     files: ['src/render/markdown.ts'],
     rules: { 'no-restricted-imports': 'off', 'no-restricted-properties': 'off' },
   },

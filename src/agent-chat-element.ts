@@ -1,0 +1,695 @@
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import { live } from 'lit/directives/live.js';
+import type { AgentVariables, Card, Channel, Message } from './client/types.js';
+import { isHexId } from './client/types.js';
+import { type Strings, isRtl, resolveStrings } from './i18n/index.js';
+import { cardView, renderCard, sortCards } from './render/cards.js';
+import { handleCopyClick, markdown, markdownLabels, type MarkdownLabels } from './render/markdown.js';
+import { renderSuggestions } from './render/suggestions.js';
+import { icons } from './render/icons.js';
+import { type ChatStatus, ChatController } from './state/chat-controller.js';
+import type { ChatMessage } from './state/messages.js';
+import type { Notice } from './state/notice.js';
+import type { PersistMode } from './state/storage.js';
+import { styles } from './styles/agent-chat.styles.js';
+
+export type Transport = 'sse' | 'rest' | 'websocket';
+export type Mode = 'inline' | 'launcher';
+export type Theme = 'light' | 'dark' | 'auto';
+export type CardRenderer = (card: Card) => TemplateResult | HTMLElement | null | undefined;
+
+const TRANSPORTS: readonly string[] = ['sse', 'rest', 'websocket'];
+const PERSIST: readonly string[] = ['local', 'session', 'none'];
+
+/** Bad JSON in `agent-variables` must not throw out of the attribute setter. */
+const jsonConverter = {
+  fromAttribute(value: string | null): AgentVariables | undefined | Error {
+    if (value == null || value.trim() === '') return undefined;
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        return new Error('agent-variables must be a JSON object like {"static": {...}, "dynamic": {...}}');
+      }
+      return parsed as AgentVariables;
+    } catch {
+      return new Error('agent-variables is not valid JSON');
+    }
+  },
+};
+
+/**
+ * An embeddable chat with a conversational agent: streams replies, renders markdown and
+ * product cards, keeps the thread across reloads. Works inline or as a floating launcher.
+ *
+ * @summary Chat with a conversational agent, from one script tag.
+ *
+ * @fires agent-chat-ready - `{threadId}` after the welcome message or transcript has loaded.
+ * @fires agent-chat-send - `{text, threadId, imageUrl}` before a message is sent; cancelable.
+ * @fires agent-chat-message - `{message, threadId}` when an agent reply is complete.
+ * @fires agent-chat-thread - `{threadId, previousThreadId, reason}`; reason is `created`, `rerun`, `restored`, `switched` or `reset`.
+ * @fires agent-chat-error - `{code, message, status, requestId, retryable}`.
+ * @fires agent-chat-suggestion - `{text}` before a suggestion is sent; cancelable.
+ * @fires agent-chat-card-click - `{card, url}`; cancelable: by default a card link opens in a new tab.
+ * @fires agent-chat-open - The launcher panel opened.
+ * @fires agent-chat-close - The launcher panel closed.
+ *
+ * @csspart panel - The chat surface (the floating panel in launcher mode).
+ * @csspart header - The header bar.
+ * @csspart heading - The title in the header.
+ * @csspart new-button - The "new conversation" button.
+ * @csspart close-button - Closes the launcher panel.
+ * @csspart launcher - The round launcher button.
+ * @csspart log - The `role="log"` message list.
+ * @csspart welcome - The welcome message.
+ * @csspart message - Every message; also `message-user` or `message-agent`.
+ * @csspart message-user - A message the user wrote.
+ * @csspart message-agent - A reply of the agent.
+ * @csspart bubble - The bubble of one message.
+ * @csspart text - The rendered markdown of one message.
+ * @csspart meta - Time and state under a message.
+ * @csspart cards - The row of cards of a reply.
+ * @csspart card - One card; the recommended one also has `card-recommended`.
+ * @csspart card-recommended - The card the agent recommends.
+ * @csspart card-image - A card's image.
+ * @csspart card-title - A card's title.
+ * @csspart card-price - A card's price.
+ * @csspart card-fields - A card's other fields.
+ * @csspart card-variants - A card's variant groups.
+ * @csspart suggestions - The group of suggestion chips.
+ * @csspart suggestion - One suggestion chip.
+ * @csspart typing - The "agent is typing" indicator.
+ * @csspart jump-to-latest - The "jump to latest" button shown when scrolled up.
+ * @csspart error - The error notice.
+ * @csspart retry-button - The notice's retry button.
+ * @csspart composer - The form with the text field and buttons.
+ * @csspart input - The text field.
+ * @csspart send-button - The send button.
+ * @csspart stop-button - The button that stops a streaming reply.
+ *
+ * @cssprop --agent-chat-accent - Accent colour: user bubbles, buttons, links. Default `#4f46e5`.
+ * @cssprop --agent-chat-accent-text - Text on the accent colour. Default `#ffffff`.
+ * @cssprop --agent-chat-background - Panel background. Default `#ffffff` (dark: `#15171c`).
+ * @cssprop --agent-chat-surface - Agent bubbles and subtle surfaces. Default `#f3f4f6`.
+ * @cssprop --agent-chat-text - Text colour. Default `#111827`.
+ * @cssprop --agent-chat-muted-text - Secondary text. Default `#5b6170`.
+ * @cssprop --agent-chat-border - Borders. Default `#d9dce3`.
+ * @cssprop --agent-chat-danger - Error accents. Default `#b42318`.
+ * @cssprop --agent-chat-danger-surface - Error notice background. Default `#fef3f2`.
+ * @cssprop --agent-chat-radius - Corner radius of panel, bubbles and cards. Default `14px`.
+ * @cssprop --agent-chat-font - Font family. Default: the system UI font.
+ * @cssprop --agent-chat-font-size - Base font size. Default `15px`.
+ * @cssprop --agent-chat-spacing - Base spacing. Default `12px`.
+ * @cssprop --agent-chat-max-width - Maximum width of the conversation column. Default `760px`.
+ * @cssprop --agent-chat-launcher-size - Diameter of the launcher button. Default `56px`.
+ * @cssprop --agent-chat-panel-width - Launcher panel width. Default `400px`.
+ * @cssprop --agent-chat-panel-height - Launcher panel height. Default `640px`.
+ * @cssprop --agent-chat-shadow - Shadow of the launcher and its panel.
+ * @cssprop --agent-chat-focus-ring - Focus outline colour. Default `#2563eb`.
+ * @cssprop --agent-chat-code-background - Code block background. Default `#0f172a`.
+ * @cssprop --agent-chat-code-text - Code block text. Default `#e2e8f0`.
+ * @cssprop --agent-chat-z-index - Stacking order of the launcher. Default `2147483000`.
+ */
+export class AgentChat extends LitElement {
+  static override styles = styles;
+
+  /** Service base address; the reference's paths are appended to it. Required. */
+  @property({ attribute: 'base-url', reflect: true }) baseUrl = '';
+
+  /** Browser-safe key, exchanged for an access token. */
+  @property({ attribute: 'publishable-key' }) publishableKey = '';
+
+  /** A ready access token minted by the host; wins over `publishable-key`. */
+  @property({ attribute: 'access-token' }) accessToken = '';
+
+  /** End-user id sent as `user_id`; when empty an anonymous id is generated once and kept. */
+  @property({ attribute: 'user-id' }) userId = '';
+
+  /** Open this thread (24 hex characters). Read `threadId` for the thread in use. */
+  @property({ attribute: 'thread-id' }) threadIdAttribute = '';
+
+  /** `sse` (stream), `rest` (one JSON response) or `websocket`. */
+  @property() transport: Transport = 'sse';
+
+  /** `{static, dynamic}` sent as `agent_variables`; the attribute takes JSON. */
+  @property({ attribute: 'agent-variables', converter: jsonConverter }) agentVariables?: AgentVariables | Error;
+
+  /** `inline` fills its box; `launcher` is a floating button that opens a panel. */
+  @property({ reflect: true }) mode: Mode = 'inline';
+
+  /**
+   * Launcher mode: whether the panel is open (attribute `open`). The property has another
+   * name because `open()` is a method (CONTRACT.md).
+   */
+  @property({ type: Boolean, reflect: true, attribute: 'open' }) isOpen = false;
+
+  /** `local`, `session` or `none`: where thread id, user id and draft are kept. */
+  @property() persist: PersistMode = 'local';
+
+  /** UI language; right-to-left languages switch the layout. Defaults to the page's language. */
+  @property() override lang = '';
+
+  /** `light`, `dark` or `auto` (follows the system). */
+  @property({ reflect: true }) theme: Theme = 'auto';
+
+  /** Title in the header. Defaults to the localized "Chat". */
+  @property() heading = '';
+
+  /** Composer placeholder. Defaults to a localized text. */
+  @property() placeholder = '';
+
+  /** Comma list of hand-off channels offered, e.g. `whatsapp,sms`. */
+  @property() channels = '';
+
+  /** Sent as `agent_display_name` on channel hand-off; shown as the agent's name. */
+  @property({ attribute: 'agent-display-name' }) agentDisplayName = '';
+
+  /** Host-supplied tokens; called again after a 401. */
+  @property({ attribute: false }) tokenProvider?: () => Promise<string>;
+
+  /** Sent as `context` to the follow-up suggestions operation, with the page URL and title. */
+  @property({ attribute: false }) suggestionContext?: Record<string, unknown>;
+
+  /** Uploads an image and returns a signed URL sent as `image_url`. */
+  @property({ attribute: false }) uploadImage?: (file: File) => Promise<string>;
+
+  /** Custom card rendering; `null`/`undefined` falls back to the built-in card. */
+  @property({ attribute: false }) cardRenderer?: CardRenderer;
+
+  /** Overrides of any UI text. */
+  @property({ attribute: false }) strings: Partial<Strings> = {};
+
+  /**
+   * Render the sanitised HTML subset in agent text instead of showing raw HTML as text.
+   * Off by default: see the README's security notes.
+   */
+  @property({ type: Boolean, attribute: 'allow-html' }) allowHtml = false;
+
+  @state() private unread = false;
+  @state() private showJump = false;
+
+  @query('textarea') private input?: HTMLTextAreaElement;
+  @query('.log') private log?: HTMLElement;
+  @query('.launcher') private launcherButton?: HTMLButtonElement;
+
+  private readonly chat = new ChatController(this);
+  private text!: Strings;
+  private labels!: MarkdownLabels;
+  private direction: 'ltr' | 'rtl' = 'ltr';
+  private locale = 'en';
+  private configProblems: string[] = [];
+  private stickToBottom = true;
+  private lastScrollHeight = 0;
+
+  constructor() {
+    super();
+    this.addEventListener('agent-chat-message', () => {
+      if (this.mode === 'launcher' && !this.isOpen) this.unread = true;
+    });
+    // Copy buttons come from the markdown renderer; one delegated listener serves them all.
+    this.addEventListener('click', (event) => handleCopyClick(event, this.text.copied));
+  }
+
+  /** The thread in use; changes as the conversation moves. */
+  get threadId(): string | null {
+    return this.chat.threadId;
+  }
+
+  /** The visible conversation, oldest first. Read-only. */
+  get messages(): readonly ChatMessage[] {
+    return this.chat.messages;
+  }
+
+  /** `idle`, `connecting`, `streaming`, `reconnecting` or `error`. */
+  get status(): ChatStatus {
+    return this.chat.status;
+  }
+
+  /** Sends a message as if the user had typed it. Fires `agent-chat-send` first. */
+  async send(text: string, options: { imageUrl?: string } = {}): Promise<void> {
+    const trimmed = text.trim();
+    if (!trimmed || this.chat.busy) return;
+    const allowed = this.dispatch('agent-chat-send', { text: trimmed, threadId: this.chat.threadId, imageUrl: options.imageUrl ?? null }, true);
+    if (!allowed) return;
+    await this.chat.send(trimmed, options.imageUrl);
+  }
+
+  /** Starts a new conversation; the next message creates a new thread. */
+  newThread(): void {
+    this.chat.newThread();
+  }
+
+  /** Opens the launcher panel and moves focus into it. */
+  open(): void {
+    this.setOpen(true);
+  }
+
+  /** Closes the launcher panel and returns focus to the launcher button. */
+  close(): void {
+    this.setOpen(false);
+  }
+
+  toggle(): void {
+    this.setOpen(!this.isOpen);
+  }
+
+  /** Moves focus to the text field. */
+  focusInput(): void {
+    this.input?.focus();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('lang') || changed.has('strings') || !this.text) {
+      const lang = this.lang || document.documentElement.lang || navigator.language || 'en';
+      this.text = resolveStrings(lang, this.strings);
+      this.labels = markdownLabels(this.text);
+      this.direction = isRtl(lang) ? 'rtl' : 'ltr';
+      this.locale = lang;
+    }
+    const configKeys = [
+      'baseUrl',
+      'publishableKey',
+      'accessToken',
+      'tokenProvider',
+      'userId',
+      'threadIdAttribute',
+      'transport',
+      'agentVariables',
+      'persist',
+      'suggestionContext',
+    ] as const;
+    if (configKeys.some((key) => changed.has(key))) this.applyConfig();
+  }
+
+  /** Validates the host's configuration; problems become a notice and a warning, never a throw. */
+  private applyConfig(): void {
+    const problems: string[] = [];
+    if (!this.baseUrl) problems.push('base-url is required');
+    else {
+      try {
+        new URL(this.baseUrl, location.href);
+      } catch {
+        problems.push(`base-url "${this.baseUrl}" is not a URL`);
+      }
+    }
+    if (!this.accessToken && !this.publishableKey && !this.tokenProvider) {
+      problems.push('one of publishable-key, access-token or tokenProvider is required');
+    }
+    let transport: 'sse' | 'rest' = 'sse';
+    if (!TRANSPORTS.includes(this.transport)) problems.push(`transport "${this.transport}" is not one of sse, rest, websocket`);
+    else if (this.transport === 'rest') transport = 'rest';
+    else if (this.transport === 'websocket') {
+      console.warn('<agent-chat>: transport="websocket" is not available in this version; using sse.');
+    }
+    const variables = this.agentVariables instanceof Error ? undefined : this.agentVariables;
+    if (this.agentVariables instanceof Error) problems.push(this.agentVariables.message);
+    const threadId = this.threadIdAttribute.trim();
+    if (threadId && !isHexId(threadId)) problems.push(`thread-id "${threadId}" is not a 24-character hex id`);
+    const persist: PersistMode = PERSIST.includes(this.persist) ? this.persist : 'local';
+    if (persist !== this.persist) problems.push(`persist "${this.persist}" is not one of local, session, none`);
+
+    for (const problem of problems) console.warn(`<agent-chat>: ${problem}`);
+    this.configProblems = problems;
+    // Missing service or credentials leave nothing to talk to; other problems fall back.
+    if (!this.baseUrl || problems.some((p) => p.startsWith('base-url') || p.startsWith('one of'))) return;
+
+    this.chat.configure({
+      baseUrl: new URL(this.baseUrl, location.href).href.replace(/\/+$/, ''),
+      publishableKey: this.publishableKey || undefined,
+      accessToken: this.accessToken || undefined,
+      tokenProvider: this.tokenProvider,
+      userId: this.userId || undefined,
+      threadId: threadId && isHexId(threadId) ? threadId : undefined,
+      transport,
+      agentVariables: variables,
+      persist,
+      suggestionContext: this.suggestionContext,
+    });
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (changed.has('isOpen') && changed.get('isOpen') !== undefined) {
+      if (this.isOpen) this.focusInput();
+      else this.launcherButton?.focus();
+    }
+    this.followLog();
+  }
+
+  /** Auto-scroll follows the conversation only while the reader is at the bottom. */
+  private followLog(): void {
+    const log = this.log;
+    if (!log) return;
+    const grew = log.scrollHeight > this.lastScrollHeight;
+    this.lastScrollHeight = log.scrollHeight;
+    if (this.stickToBottom) {
+      log.scrollTop = log.scrollHeight;
+    } else if (grew && !this.showJump) {
+      this.showJump = true;
+    }
+  }
+
+  private onScroll(): void {
+    const log = this.log;
+    if (!log) return;
+    this.stickToBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 32;
+    if (this.stickToBottom && this.showJump) this.showJump = false;
+  }
+
+  private jumpToLatest(): void {
+    const log = this.log;
+    if (!log) return;
+    this.stickToBottom = true;
+    this.showJump = false;
+    const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
+    log.scrollTo({ top: log.scrollHeight, behavior: reduce ? 'auto' : 'smooth' });
+    this.focusInput();
+  }
+
+  private setOpen(open: boolean): void {
+    if (open === this.isOpen) return;
+    this.isOpen = open;
+    if (open) this.unread = false;
+    this.dispatch(open ? 'agent-chat-open' : 'agent-chat-close', {});
+  }
+
+  private dispatch(type: string, detail: unknown, cancelable = false): boolean {
+    return this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
+  }
+
+  private onSubmit(event: Event): void {
+    event.preventDefault();
+    const text = this.input?.value ?? this.chat.draft;
+    if (!text.trim()) return;
+    void this.send(text);
+  }
+
+  private onInput(event: Event): void {
+    const area = event.target as HTMLTextAreaElement;
+    this.chat.setDraft(area.value);
+    this.fitInput(area);
+    this.requestUpdate();
+  }
+
+  /** Grows the field with its text up to the CSS max-height (CSSOM, so strict CSP allows it). */
+  private fitInput(area: HTMLTextAreaElement): void {
+    area.style.height = 'auto';
+    area.style.height = `${area.scrollHeight + 2}px`;
+  }
+
+  private onKeyDown(event: KeyboardEvent): void {
+    // Enter sends, Shift+Enter adds a line; an IME composition's Enter is not ours.
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      if (!this.chat.busy) this.onSubmit(event);
+    }
+  }
+
+  private onPanelKeyDown(event: KeyboardEvent): void {
+    if (event.key !== 'Escape') return;
+    if (this.chat.busy && event.target === this.input) {
+      this.chat.stop();
+      return;
+    }
+    if (this.mode === 'launcher' && this.isOpen) {
+      event.stopPropagation();
+      this.close();
+    }
+  }
+
+  private onSuggestion(text: string): void {
+    if (!this.dispatch('agent-chat-suggestion', { text }, true)) return;
+    void this.send(text);
+  }
+
+  private onCardClick(event: Event, card: Card, url: string | null): void {
+    if (!this.dispatch('agent-chat-card-click', { card, url }, true)) event.preventDefault();
+  }
+
+  /** Arrow keys move between cards of a row, as in a listbox. */
+  private onCardsKeyDown(event: KeyboardEvent): void {
+    if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
+    const row = event.currentTarget as HTMLElement;
+    const targets = Array.from(row.querySelectorAll<HTMLElement>('[part~="card"] a[href]'));
+    const index = targets.findIndex((t) => t.contains(this.shadowRoot!.activeElement));
+    const forward = (event.key === 'ArrowRight') !== (this.direction === 'rtl');
+    const next = targets[index + (forward ? 1 : -1)];
+    if (next) {
+      event.preventDefault();
+      next.focus();
+      next.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    }
+  }
+
+  protected override render() {
+    const t = this.text;
+    const launcher = this.mode === 'launcher';
+    return html`
+      ${launcher ? this.renderLauncher() : nothing}
+      <section
+        part="panel"
+        class="panel"
+        id="panel"
+        role=${launcher ? 'dialog' : 'region'}
+        aria-label=${this.heading || t.heading}
+        dir=${this.direction}
+        lang=${this.lang || nothing}
+        ?hidden=${launcher && !this.isOpen}
+        @keydown=${this.onPanelKeyDown}
+      >
+        ${this.renderHeader(launcher)} ${this.renderConfigNotice()}
+        <div class="log-wrap">
+          <div
+            part="log"
+            class="log"
+            role="log"
+            aria-live="off"
+            aria-label=${t.messageListLabel}
+            tabindex="0"
+            @scroll=${this.onScroll}
+          >
+            ${this.renderWelcome()}
+            ${repeat(this.chat.messages, (m) => m.key, (m, i) => this.renderMessage(m, i === this.chat.messages.length - 1))}
+            ${this.renderTyping()} ${this.renderSuggestionsRow()}
+          </div>
+          ${this.showJump
+            ? html`<button part="jump-to-latest" class="jump" type="button" @click=${this.jumpToLatest}>
+                ${icons.arrowDown} ${t.jumpToLatest}
+              </button>`
+            : nothing}
+        </div>
+        ${this.renderNotice(this.chat.notice)} ${this.renderComposer()}
+        <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">
+          ${this.chat.announcement ? t.announce(t.agentName, this.chat.announcement) : ''}
+        </div>
+      </section>
+    `;
+  }
+
+  private renderLauncher() {
+    const t = this.text;
+    return html`<button
+      part="launcher"
+      class="launcher"
+      type="button"
+      aria-expanded=${this.isOpen ? 'true' : 'false'}
+      aria-controls="panel"
+      aria-label=${this.isOpen ? t.close : t.openChat}
+      @click=${this.toggle}
+    >
+      ${this.isOpen ? icons.close : icons.chat}
+      ${this.unread ? html`<span class="unread"><span class="sr-only">${t.unread}</span></span>` : nothing}
+    </button>`;
+  }
+
+  private renderHeader(launcher: boolean) {
+    const t = this.text;
+    return html`<header part="header">
+      <h2 part="heading">${this.heading || t.heading}</h2>
+      <button
+        part="new-button"
+        class="icon-button"
+        type="button"
+        title=${t.newConversation}
+        aria-label=${t.newConversation}
+        @click=${this.newThread}
+      >
+        ${icons.plus}
+      </button>
+      ${launcher
+        ? html`<button part="close-button" class="icon-button" type="button" aria-label=${t.close} title=${t.close} @click=${this.close}>
+            ${icons.close}
+          </button>`
+        : nothing}
+    </header>`;
+  }
+
+  private renderConfigNotice() {
+    if (!this.configProblems.length) return nothing;
+    return html`<div part="error" class="notice" role="alert">
+      <div class="notice-text">
+        <strong>${this.text.errorConfiguration()}</strong>
+        <ul>
+          ${this.configProblems.map((p) => html`<li>${p}</li>`)}
+        </ul>
+      </div>
+    </div>`;
+  }
+
+  private renderWelcome() {
+    if (!this.chat.welcome) return nothing;
+    return html`<div part="welcome message message-agent" class="message agent welcome">
+      <div part="bubble" class="bubble">
+        <div part="text" class="text" ${markdown(this.chat.welcome, { allowHtml: this.allowHtml, labels: this.labels })}></div>
+      </div>
+    </div>`;
+  }
+
+  private renderMessage(m: ChatMessage, latest: boolean) {
+    const t = this.text;
+    const streaming = m.state === 'streaming';
+    if (streaming && !m.text) return nothing;
+    const meta =
+      m.state === 'stopped'
+        ? t.stopped
+        : m.state === 'interrupted'
+          ? t.interrupted
+          : m.state === 'queued'
+            ? t.queued
+            : '';
+    return html`<article
+      part="message message-${m.role}"
+      class="message ${m.role} ${m.state}"
+      aria-busy=${streaming ? 'true' : 'false'}
+      aria-label=${m.role === 'user' ? t.userName : t.agentName}
+    >
+      <div part="bubble" class="bubble">
+        ${m.imageUrl ? html`<img class="attachment" src=${m.imageUrl} alt=${t.attachedImage} loading="lazy" />` : nothing}
+        ${m.role === 'user'
+          ? html`<div part="text" class="text">${m.text}</div>`
+          : html`<div part="text" class="text" ${markdown(m.text, { streaming, allowHtml: this.allowHtml, labels: this.labels })}></div>`}
+      </div>
+      ${m.cards.length ? this.renderCards(m.cards) : nothing}
+      ${meta || m.createdAt
+        ? html`<div part="meta" class="meta">${meta || this.formatTime(m.createdAt)}</div>`
+        : nothing}
+      ${latest && m.role === 'agent' && m.state === 'done' && m.suggestions.length && !this.chat.busy
+        ? renderSuggestions(m.suggestions, t, { onSelect: (s) => this.onSuggestion(s) })
+        : nothing}
+    </article>`;
+  }
+
+  private renderCards(cards: Card[]) {
+    const t = this.text;
+    return html`<ul part="cards" class="cards" aria-label=${t.cardsLabel} @keydown=${this.onCardsKeyDown}>
+      ${sortCards(cards).map((card) => {
+        const custom = this.cardRenderer?.(card);
+        const view = custom == null ? cardView(card, { lang: this.locale, strings: t }) : null;
+        return html`<li>
+          ${view ? renderCard(view, t, { onClick: (event) => this.onCardClick(event, card, view.url) }) : custom}
+        </li>`;
+      })}
+    </ul>`;
+  }
+
+  private renderTyping() {
+    const last = this.chat.messages.at(-1);
+    const waiting = this.chat.busy && !(last?.role === 'agent' && last.text);
+    if (!waiting) return nothing;
+    return html`<div part="typing" class="typing" role="status" aria-label=${this.chat.status === 'reconnecting' ? this.text.reconnecting : this.text.typing}>
+      <span></span><span></span><span></span>
+    </div>`;
+  }
+
+  private renderSuggestionsRow() {
+    if (this.chat.messages.length || !this.chat.starters.length) return nothing;
+    return renderSuggestions(this.chat.starters, this.text, { onSelect: (s) => this.onSuggestion(s) });
+  }
+
+  private renderNotice(notice: Notice | null) {
+    if (!notice) return nothing;
+    const t = this.text;
+    return html`<div part="error" class="notice" role="alert">
+      <div class="notice-text">
+        <strong>${this.noticeText(notice)}</strong>
+        ${notice.details.length
+          ? html`<ul>
+              ${notice.details.map((d) => html`<li>${d}</li>`)}
+            </ul>`
+          : nothing}
+      </div>
+      <div class="actions">
+        ${notice.retry
+          ? html`<button part="retry-button" class="text-button retry" type="button" @click=${() => this.chat.retry()}>
+              ${t.retry}
+            </button>`
+          : nothing}
+        <button class="icon-button" type="button" aria-label=${t.dismiss} title=${t.dismiss} @click=${() => this.chat.dismissNotice()}>
+          ${icons.close}
+        </button>
+      </div>
+    </div>`;
+  }
+
+  private renderComposer() {
+    const t = this.text;
+    const busy = this.chat.busy;
+    return html`<form part="composer" @submit=${this.onSubmit}>
+      <textarea
+        part="input"
+        rows="1"
+        .value=${live(this.chat.draft)}
+        placeholder=${this.placeholder || t.placeholder}
+        aria-label=${t.inputLabel}
+        @input=${this.onInput}
+        @keydown=${this.onKeyDown}
+      ></textarea>
+      ${busy
+        ? html`<button part="stop-button" class="stop" type="button" aria-label=${t.stop} title=${t.stop} @click=${() => this.chat.stop()}>
+            ${icons.stop}
+          </button>`
+        : html`<button part="send-button" class="send" type="submit" aria-label=${t.send} title=${t.send} ?disabled=${!this.chat.draft.trim()}>
+            ${icons.send}
+          </button>`}
+    </form>`;
+  }
+
+  private noticeText(notice: Notice): string {
+    const t = this.text;
+    switch (notice.kind) {
+      case 'offline':
+        return t.errorOffline;
+      case 'network':
+        return t.errorNetwork;
+      case 'auth':
+        return t.errorAuth;
+      case 'validation':
+        return t.errorValidation();
+      case 'rate-limit':
+        return t.errorRateLimited(notice.retryAt ? Math.max(1, Math.ceil((notice.retryAt - Date.now()) / 1000)) : undefined);
+      case 'server':
+        return t.errorServer;
+      case 'timeout':
+        return t.errorTimeout;
+      case 'stream':
+        return t.errorStreamInterrupted;
+      case 'config':
+        return t.errorConfiguration();
+      default:
+        return t.errorGeneric;
+    }
+  }
+
+  private formatTime(iso: string | undefined): string {
+    if (!iso) return '';
+    const date = new Date(iso);
+    if (Number.isNaN(date.getTime())) return '';
+    try {
+      return new Intl.DateTimeFormat(this.locale, { hour: 'numeric', minute: '2-digit' }).format(date);
+    } catch {
+      return date.toLocaleTimeString();
+    }
+  }
+}
+
+export type { Channel, Message };
