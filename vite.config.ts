@@ -8,6 +8,19 @@ function referenceServer(): Plugin {
     name: 'agent-chat-reference-server',
     configureServer(server) {
       server.middlewares.use(toNodeMiddleware(createApp()));
+      // The demo page lives in demo/; the bare address should land on it.
+      server.middlewares.use((req, res, next) => {
+        if (req.url !== '/' && req.url !== '/index.html') return next();
+        res.statusCode = 302;
+        res.setHeader('location', '/demo/');
+        res.end();
+      });
+      server.httpServer?.once('listening', () => {
+        const urls = server.resolvedUrls?.local ?? [];
+        setTimeout(() => {
+          for (const url of urls) server.config.logger.info(`  Demo: ${url}demo/  (reference server on the same port)`);
+        }, 50);
+      });
     },
     configurePreviewServer(server) {
       server.middlewares.use(toNodeMiddleware(createApp()));

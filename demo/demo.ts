@@ -1,0 +1,52 @@
+import type { AgentChat } from '../src/agent-chat.js';
+
+const inline = document.querySelector<AgentChat>('#inline')!;
+const launcher = document.querySelector<AgentChat>('#launcher')!;
+const controls = document.querySelector<HTMLFormElement>('#controls')!;
+const events = document.querySelector<HTMLElement>('#events')!;
+const both = [inline, launcher];
+
+// The playground maps each control to the attribute of the same name on both widgets.
+controls.addEventListener('input', (event) => {
+  const field = event.target as HTMLInputElement;
+  if (field.name === 'accent') {
+    for (const el of both) el.style.setProperty('--agent-chat-accent', field.value);
+    return;
+  }
+  if (!field.name) return;
+  const targets = field.name === 'heading' || field.name === 'agent-variables' ? [inline] : both;
+  for (const el of targets) {
+    if (field.value) el.setAttribute(field.name, field.value);
+    else el.removeAttribute(field.name);
+  }
+});
+
+document.querySelector('#new-thread')!.addEventListener('click', () => inline.newThread());
+document.querySelector('#toggle-launcher')!.addEventListener('click', () => launcher.toggle());
+document.querySelector('#page-theme')!.addEventListener('click', (event) => {
+  const root = document.documentElement;
+  const dark = root.dataset.page !== 'dark';
+  root.dataset.page = dark ? 'dark' : 'light';
+  (event.target as HTMLButtonElement).textContent = dark ? 'Light page' : 'Dark page';
+});
+
+// Show what a host page receives.
+for (const type of [
+  'agent-chat-ready',
+  'agent-chat-send',
+  'agent-chat-message',
+  'agent-chat-thread',
+  'agent-chat-error',
+  'agent-chat-suggestion',
+  'agent-chat-card-click',
+  'agent-chat-open',
+  'agent-chat-close',
+]) {
+  document.addEventListener(type, (event) => {
+    const detail = JSON.stringify((event as CustomEvent).detail, (key, value) =>
+      key === 'message' && value && typeof value === 'object' ? { id: value.id, text: String(value.text).slice(0, 40) + '…' } : value,
+    );
+    const id = (event.target as HTMLElement).id;
+    events.textContent = `${id} ${type} ${detail}\n${events.textContent ?? ''}`.slice(0, 4000);
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * Produces the README's screenshots from the running demo: `npm run screenshots`.
+ * Starts the demo (Vite + reference server) on a free port, drives system Chromium with
+ * playwright-core, and writes PNGs to docs/screenshots/.
+ */
+import { mkdir } from 'node:fs/promises';
+import { chromium, type Page } from 'playwright-core';
+import { createServer } from 'vite';
+
+const OUT = 'docs/screenshots';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+async function chat(page: Page, selector: string, text: string): Promise<void> {
+  await page.locator(`${selector} >> [part="input"]`).fill(text);
+  await page.locator(`${selector} >> [part="send-button"]`).click();
+  await page.waitForFunction((sel) => (document.querySelector(sel) as { status?: string } | null)?.status === 'idle', selector);
+  await page.waitForTimeout(300);
+}
+
+async function main(): Promise<void> {
+  await mkdir(OUT, { recursive: true });
+  const server = await createServer({ server: { port: 0 }, logLevel: 'error' });
+  await server.listen();
+  const base = server.resolvedUrls!.local[0]!;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  try {
+    const shoot = async (name: string, setup: (page: Page) => Promise<void>, viewport = { width: 1180, height: 860 }) => {
+      const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+      const page = await context.newPage();
+      await page.goto(`${base}demo/`);
+      await page.waitForFunction(() => (document.querySelector('#inline') as { status?: string } | null)?.status === 'idle');
+      await setup(page);
+      await page.screenshot({ path: `${OUT}/${name}.png` });
+      await context.close();
+      console.log(`${OUT}/${name}.png`);
+    };
+
+    await shoot('inline', async (page) => {
+      await chat(page, '#inline', 'Which running shoes do you recommend under 150?');
+    });
+    await shoot('dark', async (page) => {
+      await page.selectOption('select[name="theme"]', 'dark');
+      await page.click('#page-theme');
+      await chat(page, '#inline', 'Compare your rain jackets');
+    });
+    await shoot('rtl', async (page) => {
+      await page.selectOption('select[name="lang"]', 'ar');
+      await chat(page, '#inline', 'مرحبا');
+    });
+    await shoot(
+      'launcher',
+      async (page) => {
+        await page.evaluate(() => (document.querySelector('#launcher') as unknown as { open(): void }).open());
+        await page.waitForFunction(() => (document.querySelector('#launcher') as { status?: string } | null)?.status === 'idle');
+        await chat(page, '#launcher', 'Show me backpacks');
+      },
+      { width: 1180, height: 860 },
+    );
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+await main();
