@@ -1,0 +1,76 @@
+import { oneEvent, waitUntil } from '@open-wc/testing';
+import '../../src/agent-chat.js';
+import type { AgentChat } from '../../src/agent-chat.js';
+import { BASE_URL } from './server.js';
+
+const mounted = new Set<HTMLElement>();
+
+/**
+ * Puts an `<agent-chat>` on the page the way a host would (attributes first, then into the
+ * document) and waits for `agent-chat-ready` unless told not to.
+ */
+export async function mount(
+  attrs: Record<string, string>,
+  props: Partial<AgentChat> = {},
+  { ready = true } = {},
+): Promise<AgentChat> {
+  const el = document.createElement('agent-chat');
+  el.setAttribute('base-url', BASE_URL);
+  el.setAttribute('persist', 'none');
+  for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
+  Object.assign(el, props);
+  const loaded = ready ? oneEvent(el, 'agent-chat-ready') : null;
+  document.body.append(el);
+  mounted.add(el);
+  if (loaded) await loaded;
+  await el.updateComplete;
+  return el;
+}
+
+export function unmountAll(): void {
+  for (const el of mounted) el.remove();
+  mounted.clear();
+}
+
+export function $(el: AgentChat, selector: string): HTMLElement | null {
+  return el.shadowRoot!.querySelector<HTMLElement>(selector);
+}
+
+export function $$(el: AgentChat, selector: string): HTMLElement[] {
+  return Array.from(el.shadowRoot!.querySelectorAll<HTMLElement>(selector));
+}
+
+export function input(el: AgentChat): HTMLTextAreaElement {
+  return $(el, '[part="input"]') as HTMLTextAreaElement;
+}
+
+/** Types like a user: the value changes and an `input` event fires. */
+export async function type(el: AgentChat, text: string): Promise<void> {
+  const field = input(el);
+  field.focus();
+  field.value = text;
+  field.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+  await el.updateComplete;
+}
+
+/** Types and presses the send button; resolves when the turn has ended. */
+export async function sendByUser(el: AgentChat, text: string): Promise<void> {
+  await type(el, text);
+  ($(el, '[part="send-button"]') as HTMLButtonElement).click();
+  await waitUntil(() => el.status !== 'connecting' && el.status !== 'streaming' && el.status !== 'reconnecting', 'turn did not end', { timeout: 8000 });
+  await el.updateComplete;
+}
+
+export async function until(predicate: () => unknown, message = 'condition not met', timeout = 8000): Promise<void> {
+  await waitUntil(predicate, message, { timeout, interval: 10 });
+}
+
+export function agentTexts(el: AgentChat): string[] {
+  return $$(el, '.message.agent:not(.welcome) [part="text"]').map((n) => n.textContent!.trim());
+}
+
+export function collect<T = unknown>(el: EventTarget, type: string): T[] {
+  const seen: T[] = [];
+  el.addEventListener(type, (e) => seen.push((e as CustomEvent<T>).detail));
+  return seen;
+}
