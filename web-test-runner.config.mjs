@@ -34,7 +34,22 @@ const browsers = [
     },
   }),
   puppeteerLauncher({
-    launchOptions: { browser: 'firefox', executablePath: FIREFOX, headless: true },
+    launchOptions: {
+      browser: 'firefox',
+      executablePath: FIREFOX,
+      headless: true,
+      // Test files run in tabs side by side; Firefox throttles the timers and animation
+      // frames of the tabs it considers hidden to about once a second, which turns every
+      // timing in a test into a guess. Tests must see what a visible page sees.
+      extraPrefsFirefox: {
+        'dom.min_background_timeout_value': 4,
+        'dom.min_background_timeout_value_without_budget_throttling': 4,
+        'dom.timeout.enable_budget_timer_throttling': false,
+        'dom.timeout.throttling_delay': 0,
+        'layout.throttled_frame_rate': 60,
+        'dom.suspend_inactive.enabled': false,
+      },
+    },
   }),
 ].filter((b) => !only || only.some((name) => b.name.toLowerCase().includes(name)));
 

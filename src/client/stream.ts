@@ -22,6 +22,11 @@ export interface StreamOptions extends RequestOptions {
   maxRetries?: number;
   /** Base of the exponential backoff with jitter (ms), default 400. Retry-After wins. */
   backoffMs?: number;
+  /**
+   * A Retry-After longer than this (ms, default 10000) is not waited out silently: the
+   * error surfaces with `retryAfterMs`, so the reader learns why and when to try again.
+   */
+  maxRetryAfterMs?: number;
   /** No frame or keepalive for this long counts as a drop (ms), default 45000. */
   idleTimeoutMs?: number;
   // `timeoutMs` (inherited) bounds each connection's wait for response headers; default: the client's.
@@ -38,6 +43,17 @@ export interface StreamResult {
 }
 
 const MAX_BACKOFF_MS = 10_000;
+
+/**
+ * A request that failed before the service named its thread may or may not have started a
+ * turn. Repeating it is safe only when the service said it did not take it (408, 429, 503)
+ * or the connection never carried an answer; a 500, 502 or 504 may have run the turn, and
+ * a second POST would run it again.
+ */
+function safeToRepeat(error: ApiError): boolean {
+  if (error.kind === 'network' || error.kind === 'timeout') return true;
+  return error.status === 408 || error.status === 429 || error.status === 503;
+}
 
 /** Exponential backoff with jitter for retry `attempt` (1-based); Retry-After wins when given. */
 export function backoffDelay(attempt: number, baseMs: number, retryAfterMs: number | null): number {
@@ -67,7 +83,7 @@ export async function streamTurn(
   handlers: StreamHandlers,
   opts: StreamOptions = {},
 ): Promise<StreamResult> {
-  const { signal: caller, maxRetries = 4, backoffMs = 400, idleTimeoutMs = 45_000 } = opts;
+  const { signal: caller, maxRetries = 4, backoffMs = 400, idleTimeoutMs = 45_000, maxRetryAfterMs = 10_000 } = opts;
   const connectTimeoutMs = opts.timeoutMs ?? ctx.timeoutMs;
   let threadId: string | null = body.thread_id ?? null;
   const announced = new Set<string>();
@@ -149,11 +165,13 @@ export async function streamTurn(
       // A thrown `stream` error is an error frame: the turn failed, resuming replays the
       // failure. Protocol, auth and 4xx failures would only repeat; aborts are final.
       if (error.kind === 'stream' || !error.retryable) throw error;
+      if (!resumable && !safeToRepeat(error)) throw error;
     } finally {
       clearTimeout(timer);
       ctrl.abort();
     }
     if (attempt >= maxRetries) throw error;
+    if (error.retryAfterMs !== null && error.retryAfterMs > maxRetryAfterMs) throw error;
     handlers.onReconnecting?.(attempt + 1, error);
     try {
       const delay = backoffDelay(attempt + 1, backoffMs, error.retryAfterMs);

@@ -169,6 +169,22 @@ describe('stream failures', () => {
     expect(rec.reconnects[0]?.error).to.include({ status: 429, code: 'rate_limited' });
   });
 
+  it('does not repeat a POST that failed with 500 before the thread frame (it may have run)', async () => {
+    const { client, key } = await setup({ fail: [{ status: 500, path: '/messages/stream' }] });
+    const e = await rejection(client.stream({ text: 'Once', user_id: USER }, {}, FAST));
+    expect(e).to.include({ kind: 'http', status: 500, retryable: true });
+    expect(streamRequests(await keyStats(key))).to.have.length(1);
+  });
+
+  it('surfaces a Retry-After longer than maxRetryAfterMs instead of waiting silently', async () => {
+    const { client, key } = await setup({ fail: [{ status: 429, code: 'rate_limited', retryAfter: 30, path: '/messages/stream' }] });
+    const started = performance.now();
+    const e = await rejection(client.stream({ text: 'Wait', user_id: USER }, {}, FAST));
+    expect(performance.now() - started).to.be.lessThan(5000);
+    expect(e).to.include({ status: 429, code: 'rate_limited', retryAfterMs: 30_000 });
+    expect(streamRequests(await keyStats(key))).to.have.length(1);
+  });
+
   it('does not retry a 4xx before streaming', async () => {
     const { client, key } = await setup({ fail: [{ status: 409, code: 'conflict', path: '/messages/stream' }] });
     const e = await rejection(client.stream({ text: 'No', user_id: USER }, {}, FAST));

@@ -54,11 +54,11 @@ describe('<agent-chat> errors', () => {
     expect($(el, '[part="retry-button"]')).to.exist;
   });
 
-  it('rate limit: says to wait', async () => {
-    const key = await createKey({ fail: [{ status: 429, code: 'rate_limited', retryAfter: 3, path: '/messages/stream' }] });
+  it('rate limit: a long Retry-After is not waited out silently; the notice says how long', async () => {
+    const key = await createKey({ fail: [{ status: 429, code: 'rate_limited', retryAfter: 30, path: '/messages/stream' }] });
     const el = await mount({ 'publishable-key': key });
     await sendByUser(el, 'hi');
-    expect($(el, '[part="error"]')!.textContent).to.match(/Too many messages/);
+    expect($(el, '[part="error"]')!.textContent).to.match(/Too many messages. Try again in (29|30) s/);
     expect(input(el).value).to.equal('hi');
   });
 
