@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import { createApp } from './demo/server/app.js';
 import { toNodeMiddleware } from './demo/server/node.js';
+import { minifyLiterals } from './scripts/vite-minify-literals.js';
 
 /** `npm start`: the demo page and the reference messaging server on one port. */
 function referenceServer(): Plugin {
@@ -30,7 +31,7 @@ function referenceServer(): Plugin {
 
 export default defineConfig({
   root: '.',
-  plugins: [referenceServer()],
+  plugins: [referenceServer(), minifyLiterals()],
   server: { port: 5173, open: false },
   build: {
     target: 'es2022',
