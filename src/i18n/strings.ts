@@ -35,6 +35,8 @@ export interface Strings {
   /** Alt text of an image the user attached. */
   attachedImage: string;
   recommended: string;
+  /** Read out after a card option that is out of stock. */
+  unavailable: string;
   copyCode: string;
   copied: string;
   /** Accessible name of the horizontally scrolling region around a table. */
@@ -104,6 +106,7 @@ export const en: Strings = {
   removeAttachment: 'Remove attachment',
   attachedImage: 'Attached image',
   recommended: 'Recommended',
+  unavailable: 'unavailable',
   copyCode: 'Copy',
   copied: 'Copied',
   tableLabel: 'Table',
@@ -165,6 +168,7 @@ export const de: Strings = {
   removeAttachment: 'Anhang entfernen',
   attachedImage: 'Angehängtes Bild',
   recommended: 'Empfohlen',
+  unavailable: 'nicht verfügbar',
   copyCode: 'Kopieren',
   copied: 'Kopiert',
   tableLabel: 'Tabelle',
@@ -228,6 +232,7 @@ export const fr: Strings = {
   removeAttachment: 'Retirer la pièce jointe',
   attachedImage: 'Image jointe',
   recommended: 'Recommandé',
+  unavailable: 'indisponible',
   copyCode: 'Copier',
   copied: 'Copié',
   tableLabel: 'Tableau',
@@ -291,6 +296,7 @@ export const es: Strings = {
   removeAttachment: 'Quitar adjunto',
   attachedImage: 'Imagen adjunta',
   recommended: 'Recomendado',
+  unavailable: 'no disponible',
   copyCode: 'Copiar',
   copied: 'Copiado',
   tableLabel: 'Tabla',
@@ -354,6 +360,7 @@ export const ja: Strings = {
   removeAttachment: '添付を削除',
   attachedImage: '添付画像',
   recommended: 'おすすめ',
+  unavailable: '在庫なし',
   copyCode: 'コピー',
   copied: 'コピーしました',
   tableLabel: '表',
@@ -417,6 +424,7 @@ export const ar: Strings = {
   removeAttachment: 'إزالة المرفق',
   attachedImage: 'صورة مرفقة',
   recommended: 'موصى به',
+  unavailable: 'غير متوفر',
   copyCode: 'نسخ',
   copied: 'تم النسخ',
   tableLabel: 'جدول',

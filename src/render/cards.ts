@@ -11,9 +11,15 @@ import type { Card, Scalar } from '../client/types.js';
 import type { Strings } from '../i18n/strings.js';
 import { safeUrl } from './url.js';
 
+export interface CardVariantOption {
+  label: string;
+  /** False when the item carries a `false` flag such as `in_stock: false`. */
+  available: boolean;
+}
+
 export interface CardVariantGroup {
   name: string;
-  options: string[];
+  options: CardVariantOption[];
 }
 
 export interface CardView {
@@ -136,15 +142,18 @@ export function cardView(card: Card, opts: CardViewOptions = {}): CardView {
   const variants: CardVariantGroup[] = [];
   for (const group of Array.isArray(card?.json_data?.sub_entities) ? card.json_data.sub_entities : []) {
     const items = Array.isArray(group?.items) ? group.items : [];
+    // Flags like `in_stock: true` read badly as "42 · Yes": a false flag marks the option
+    // unavailable instead, and true flags say nothing.
     const options = items
-      .map((item) =>
-        Object.values(item && typeof item === 'object' ? item : {})
-          .filter(isScalar)
-          .filter((v) => v !== '')
+      .map((item) => {
+        const values = Object.values(item && typeof item === 'object' ? item : {}).filter(isScalar);
+        const label = values
+          .filter((v) => v !== '' && typeof v !== 'boolean')
           .map((v) => scalarText(v, opts))
-          .join(' · '),
-      )
-      .filter(Boolean);
+          .join(' · ');
+        return { label, available: !values.includes(false) };
+      })
+      .filter((o) => o.label);
     if (options.length) variants.push({ name: humanizeKey(String(group?.name ?? '')), options });
   }
 
@@ -213,7 +222,11 @@ export function renderCard(view: CardView, strings: Strings, opts: RenderCardOpt
               html`<div class="card-variant" role="group" aria-label=${group.name}>
                 <span aria-hidden="true">${group.name}</span>
                 <ul>
-                  ${group.options.map((option) => html`<li>${option}</li>`)}
+                  ${group.options.map((option) =>
+                    option.available
+                      ? html`<li>${option.label}</li>`
+                      : html`<li class="unavailable">${option.label}<span class="sr-only"> (${strings.unavailable})</span></li>`,
+                  )}
                 </ul>
               </div>`,
           )}

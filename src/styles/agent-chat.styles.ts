@@ -572,6 +572,12 @@ export const styles = css`
     border-radius: 999px;
   }
 
+  .card-variant li.unavailable {
+    color: var(--_muted);
+    text-decoration: line-through;
+    border-style: dashed;
+  }
+
   /* ---- suggestions ---- */
   .suggestions {
     display: flex;
@@ -598,7 +604,8 @@ export const styles = css`
   .jump {
     position: absolute;
     inset-block-end: 10px;
-    inset-inline-start: 50%;
+    /* Physical on purpose: centred is centred in either direction. */
+    left: 50%;
     transform: translateX(-50%);
     display: inline-flex;
     align-items: center;
@@ -610,11 +617,6 @@ export const styles = css`
     background: var(--_bg);
     box-shadow: var(--_shadow);
     font-size: 0.88em;
-  }
-
-  :host(:dir(rtl)) .jump,
-  .panel[dir='rtl'] .jump {
-    transform: translateX(50%);
   }
 
   .notice {

@@ -96,15 +96,23 @@ describe('cardView', () => {
       json_data: {
         entity: { title: 'Shirt' },
         sub_entities: [
-          { name: 'sizes', items: [{ size: 'S' }, { size: 'M', stock: 3 }, { note: null }] },
+          { name: 'sizes', items: [{ size: 'S' }, { size: 'M', stock: 3 }, { note: null }, { size: 'L', in_stock: false }, { size: 'XL', in_stock: true }] },
           { name: 'color_options', items: [{ color: 'Blue', hex: '#00f' }] },
           { name: 'empty', items: [] },
         ],
       },
     });
     expect(v.variants).to.deep.equal([
-      { name: 'Sizes', options: ['S', 'M · 3'] },
-      { name: 'Color options', options: ['Blue · #00f'] },
+      {
+        name: 'Sizes',
+        options: [
+          { label: 'S', available: true },
+          { label: 'M · 3', available: true },
+          { label: 'L', available: false },
+          { label: 'XL', available: true },
+        ],
+      },
+      { name: 'Color options', options: [{ label: 'Blue · #00f', available: true }] },
     ]);
   });
 
