@@ -45,15 +45,15 @@ const jsonConverter = {
  *
  * @summary Chat with a conversational agent, from one script tag.
  *
- * @fires agent-chat-ready - `{threadId}` after the welcome message or transcript has loaded.
- * @fires agent-chat-send - `{text, threadId, imageUrl}` before a message is sent; cancelable.
- * @fires agent-chat-message - `{message, threadId}` when an agent reply is complete.
- * @fires agent-chat-thread - `{threadId, previousThreadId, reason}`; reason is `created`, `rerun`, `restored`, `switched` or `reset`.
- * @fires agent-chat-error - `{code, message, status, requestId, retryable}`.
- * @fires agent-chat-suggestion - `{text}` before a suggestion is sent; cancelable.
- * @fires agent-chat-card-click - `{card, url}`; cancelable: by default a card link opens in a new tab.
- * @fires agent-chat-open - The launcher panel opened.
- * @fires agent-chat-close - The launcher panel closed.
+ * @fires {CustomEvent<ReadyDetail>} agent-chat-ready - `{threadId}` after the welcome message or transcript has loaded.
+ * @fires {CustomEvent<SendDetail>} agent-chat-send - `{text, threadId, imageUrl}` before a message is sent; cancelable.
+ * @fires {CustomEvent<MessageDetail>} agent-chat-message - `{message, threadId}` when an agent reply is complete.
+ * @fires {CustomEvent<ThreadDetail>} agent-chat-thread - `{threadId, previousThreadId, reason}`; reason is `created`, `rerun`, `restored`, `switched` or `reset`.
+ * @fires {CustomEvent<ErrorDetail>} agent-chat-error - `{code, message, status, requestId, retryable}`.
+ * @fires {CustomEvent<SuggestionDetail>} agent-chat-suggestion - `{text}` before a suggestion is sent; cancelable.
+ * @fires {CustomEvent<CardClickDetail>} agent-chat-card-click - `{card, url}`; cancelable: by default a card link opens in a new tab.
+ * @fires {CustomEvent<EmptyDetail>} agent-chat-open - The launcher panel opened.
+ * @fires {CustomEvent<EmptyDetail>} agent-chat-close - The launcher panel closed.
  *
  * @csspart panel - The chat surface (the floating panel in launcher mode).
  * @csspart header - The header bar.

@@ -4,6 +4,7 @@
  * another name or subclass it.
  */
 import { AgentChat } from './agent-chat-element.js';
+import type { AgentChatEventMap } from './events.js';
 
 export { AgentChat };
 
@@ -13,4 +14,8 @@ declare global {
   interface HTMLElementTagNameMap {
     'agent-chat': AgentChat;
   }
+  // The events bubble and are composed, so any element (or an ancestor of the widget) may
+  // hear them: `addEventListener('agent-chat-message', (e) => e.detail.message)` is typed.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a merge, not a new type
+  interface HTMLElementEventMap extends AgentChatEventMap {}
 }

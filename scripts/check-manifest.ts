@@ -1,0 +1,87 @@
+/**
+ * `npm run check:manifest` (after `npm run build`): custom-elements.json, generated from the
+ * element's JSDoc, must describe every public name of CONTRACT.md. A name missing here is
+ * missing for IDEs, Storybook and framework wrappers too, so this fails CI.
+ */
+import { readFileSync } from 'node:fs';
+import { ATTRIBUTES, CSS_PROPERTIES, EVENTS, METHODS, PARTS, PROPERTIES, Report } from './contract.ts';
+
+interface Named {
+  name: string;
+  description?: string;
+  type?: { text: string };
+}
+interface Attribute extends Named {
+  fieldName?: string;
+}
+interface Member extends Named {
+  kind: 'field' | 'method';
+  privacy?: 'public' | 'private' | 'protected';
+}
+interface Declaration extends Named {
+  kind: string;
+  customElement?: boolean;
+  tagName?: string;
+  attributes?: Attribute[];
+  members?: Member[];
+  events?: Named[];
+  cssParts?: Named[];
+  cssProperties?: Named[];
+}
+interface Manifest {
+  schemaVersion: string;
+  modules: { path: string; declarations?: Declaration[]; exports?: { kind: string; name: string }[] }[];
+}
+
+const path = new URL('../custom-elements.json', import.meta.url);
+let manifest: Manifest;
+try {
+  manifest = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
+} catch (error) {
+  console.error(`check:manifest: cannot read custom-elements.json (run \`npm run build\` first): ${String(error)}`);
+  process.exit(1);
+}
+
+const report = new Report('check:manifest');
+const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.customElement && d.tagName === 'agent-chat');
+const registered = manifest.modules.some((m) => m.exports?.some((e) => e.kind === 'custom-element-definition' && e.name === 'agent-chat'));
+report.expect(registered, 'no custom-element-definition export for <agent-chat>');
+if (!element) {
+  report.expect(false, 'no declaration with tagName "agent-chat"');
+  report.finish();
+  process.exit();
+}
+
+const names = (list: Named[] | undefined) => new Set((list ?? []).map((x) => x.name));
+const attributes = new Map((element.attributes ?? []).map((a) => [a.name, a]));
+const members = new Map((element.members ?? []).map((m) => [m.name, m]));
+const events = new Map((element.events ?? []).map((e) => [e.name, e]));
+const parts = names(element.cssParts);
+const cssProperties = names(element.cssProperties);
+
+for (const [attribute, property] of Object.entries(ATTRIBUTES)) {
+  const entry = attributes.get(attribute);
+  report.expect(!!entry, `attribute \`${attribute}\` is missing`);
+  if (entry) report.expect(entry.fieldName === property, `attribute \`${attribute}\` reflects to \`${entry.fieldName}\`, not \`${property}\``);
+  report.expect(members.get(property)?.kind === 'field', `property \`${property}\` (attribute \`${attribute}\`) is missing`);
+}
+for (const property of PROPERTIES) report.expect(members.get(property)?.kind === 'field', `property \`${property}\` is missing`);
+for (const method of METHODS) report.expect(members.get(method)?.kind === 'method', `method \`${method}()\` is missing`);
+
+for (const name of EVENTS) {
+  const event = events.get(name);
+  report.expect(!!event, `event \`${name}\` is missing (add \`@fires {CustomEvent<Detail>} ${name} - ...\`)`);
+  if (!event) continue;
+  report.expect(!!event.description, `event \`${name}\` has no description`);
+  report.expect(/^CustomEvent<.+>$/.test(event.type?.text ?? ''), `event \`${name}\` has no detail type (\`{CustomEvent<Detail>}\`)`);
+}
+for (const name of events.keys()) report.expect(name.startsWith('agent-chat-'), `event \`${name}\` is not prefixed \`agent-chat-\``);
+
+for (const part of PARTS) report.expect(parts.has(part), `CSS part \`${part}\` is missing (add \`@csspart ${part} - ...\`)`);
+for (const property of CSS_PROPERTIES) report.expect(cssProperties.has(property), `CSS custom property \`${property}\` is missing`);
+for (const property of cssProperties) report.expect(property.startsWith('--agent-chat-'), `CSS custom property \`${property}\` is not named \`--agent-chat-*\``);
+
+// Private members are implementation, not API (custom-elements-manifest.config.mjs drops them).
+for (const member of members.values()) report.expect(member.privacy !== 'private' && member.privacy !== 'protected', `${member.privacy} member \`${member.name}\` leaked`);
+
+report.finish();

@@ -1,0 +1,135 @@
+/**
+ * The public names CONTRACT.md fixes, copied here because the contract lives outside this
+ * repository (../shared in the workspace, absent in CI). Keep in step with CONTRACT.md:
+ * names may be added, never renamed or removed without a deprecation path.
+ */
+
+/** The attribute table, with the property each attribute reflects to. */
+export const ATTRIBUTES: Record<string, string> = {
+  'base-url': 'baseUrl',
+  'publishable-key': 'publishableKey',
+  'access-token': 'accessToken',
+  'user-id': 'userId',
+  // `threadId` is the read-only thread in use; the attribute feeds `threadIdAttribute`.
+  'thread-id': 'threadIdAttribute',
+  transport: 'transport',
+  'agent-variables': 'agentVariables',
+  mode: 'mode',
+  // `open()` is a method, so the `open` attribute reflects to `isOpen`.
+  open: 'isOpen',
+  persist: 'persist',
+  lang: 'lang',
+  theme: 'theme',
+  heading: 'heading',
+  placeholder: 'placeholder',
+  channels: 'channels',
+  'agent-display-name': 'agentDisplayName',
+};
+
+/** Properties without an attribute, and the read-only ones. */
+export const PROPERTIES = [
+  'tokenProvider',
+  'agentVariables',
+  'suggestionContext',
+  'uploadImage',
+  'cardRenderer',
+  'strings',
+  'threadId',
+  'messages',
+  'status',
+];
+
+export const METHODS = ['send', 'newThread', 'open', 'close', 'toggle', 'focusInput'];
+
+export const EVENTS = [
+  'agent-chat-ready',
+  'agent-chat-send',
+  'agent-chat-message',
+  'agent-chat-thread',
+  'agent-chat-error',
+  'agent-chat-suggestion',
+  'agent-chat-card-click',
+  'agent-chat-open',
+  'agent-chat-close',
+  'agent-chat-channel',
+];
+
+export const PARTS = [
+  'panel',
+  'header',
+  'heading',
+  'close-button',
+  'launcher',
+  'log',
+  'welcome',
+  'message',
+  'message-user',
+  'message-agent',
+  'bubble',
+  'text',
+  'meta',
+  'cards',
+  'card',
+  'card-recommended',
+  'card-image',
+  'card-title',
+  'card-price',
+  'card-fields',
+  'card-variants',
+  'suggestions',
+  'suggestion',
+  'composer',
+  'input',
+  'send-button',
+  'stop-button',
+  'attach-button',
+  'attachment',
+  'typing',
+  'error',
+  'retry-button',
+  'regenerate-button',
+  'edit-button',
+  'branch-nav',
+  'channel-button',
+  'channel-form',
+  'history-button',
+  'history',
+  'jump-to-latest',
+];
+
+/** "accent, background, surface, text, muted text, radius, font, spacing, max width, launcher size". */
+export const CSS_PROPERTIES = [
+  '--agent-chat-accent',
+  '--agent-chat-background',
+  '--agent-chat-surface',
+  '--agent-chat-text',
+  '--agent-chat-muted-text',
+  '--agent-chat-radius',
+  '--agent-chat-font',
+  '--agent-chat-spacing',
+  '--agent-chat-max-width',
+  '--agent-chat-launcher-size',
+];
+
+/** Collects failures per topic and prints them; `finish()` sets the exit code. */
+export class Report {
+  private readonly failures: string[] = [];
+  private checks = 0;
+
+  constructor(private readonly title: string) {}
+
+  expect(ok: boolean, failure: string): void {
+    this.checks++;
+    if (!ok) this.failures.push(failure);
+  }
+
+  finish(): void {
+    if (this.failures.length) {
+      console.error(`${this.title}: ${this.failures.length} of ${this.checks} checks failed`);
+      for (const f of this.failures) console.error(`  - ${f}`);
+      process.exitCode = 1;
+    } else {
+      console.log(`${this.title}: all ${this.checks} checks passed`);
+    }
+  }
+}

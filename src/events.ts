@@ -1,0 +1,98 @@
+/**
+ * The events `<agent-chat>` fires (CONTRACT.md), as types. Every one is a `CustomEvent` with
+ * `bubbles: true` and `composed: true`, so a listener on the element, an ancestor or the
+ * document receives it. Types only: importing this module costs nothing at runtime.
+ *
+ * @example
+ * ```ts
+ * chat.addEventListener('agent-chat-message', (event) => {
+ *   event.detail.message.text; // typed: HTMLElementEventMap includes AgentChatEventMap
+ * });
+ * ```
+ */
+import type { Card, Channel, Message } from './client/types.js';
+import type { ThreadReason } from './state/chat-controller.js';
+
+/** `agent-chat-ready`: welcome message or transcript have loaded. */
+export interface ReadyDetail {
+  /** The open thread, or `null` before the first message of a new conversation. */
+  threadId: string | null;
+}
+
+/** `agent-chat-send` (cancelable): a message is about to be sent. */
+export interface SendDetail {
+  text: string;
+  threadId: string | null;
+  /** The signed URL returned by `uploadImage`, when an image is attached. */
+  imageUrl: string | null;
+}
+
+/** `agent-chat-message`: an agent reply is complete. */
+export interface MessageDetail {
+  /** The reply as the service sent it (text, cards, follow-up suggestions, ids). */
+  message: Message;
+  threadId: string | null;
+}
+
+/** `agent-chat-thread`: the thread in use changed. */
+export interface ThreadDetail {
+  /** The new thread; `null` after `reset` (the next message creates one). */
+  threadId: string | null;
+  previousThreadId: string | null;
+  reason: ThreadReason;
+}
+
+/** `agent-chat-error`: a request failed and the user sees a notice. */
+export interface ErrorDetail {
+  /** The error envelope's code, or `network`, `stream`, `auth`, `timeout`, `http_<status>`. */
+  code: string;
+  message: string;
+  /** HTTP status, when there was a response. */
+  status: number | null;
+  /** The service's request id, for support tickets. */
+  requestId: string | null;
+  /** Whether trying again may succeed (the notice then offers a retry). */
+  retryable: boolean;
+}
+
+/** `agent-chat-suggestion` (cancelable): a suggestion chip is about to be sent. */
+export interface SuggestionDetail {
+  text: string;
+}
+
+/**
+ * `agent-chat-card-click` (cancelable): a card was activated. Without `preventDefault()` a
+ * card with a safe URL opens it in a new tab.
+ */
+export interface CardClickDetail {
+  card: Card;
+  /** The card's link after the URL allow-list, or `null` when it has none. */
+  url: string | null;
+}
+
+/** `agent-chat-channel`: the conversation was handed off to a messaging channel. */
+export interface ChannelDetail {
+  channel: Channel;
+  threadId: string;
+  /** E.164, as the user entered it. */
+  phoneNumber: string;
+}
+
+/** `agent-chat-open` / `agent-chat-close` carry no data. */
+export type EmptyDetail = Record<string, never>;
+
+/** Event name to event type, for `addEventListener` overloads and framework wrappers. */
+export interface AgentChatEventMap {
+  'agent-chat-ready': CustomEvent<ReadyDetail>;
+  'agent-chat-send': CustomEvent<SendDetail>;
+  'agent-chat-message': CustomEvent<MessageDetail>;
+  'agent-chat-thread': CustomEvent<ThreadDetail>;
+  'agent-chat-error': CustomEvent<ErrorDetail>;
+  'agent-chat-suggestion': CustomEvent<SuggestionDetail>;
+  'agent-chat-card-click': CustomEvent<CardClickDetail>;
+  'agent-chat-open': CustomEvent<EmptyDetail>;
+  'agent-chat-close': CustomEvent<EmptyDetail>;
+  'agent-chat-channel': CustomEvent<ChannelDetail>;
+}
+
+export type AgentChatEventName = keyof AgentChatEventMap;
