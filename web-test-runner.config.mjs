@@ -4,6 +4,7 @@ import { puppeteerLauncher } from '@web/test-runner-puppeteer';
 import { defaultReporter } from '@web/test-runner';
 import { tsImport } from 'tsx/esm/api';
 import { countReporter } from './test/support/count-reporter.mjs';
+import { reactEsmPlugin } from './test/react/esm-plugin.mjs';
 
 // The reference server is TypeScript; tsx loads it here so the tests talk to the very code
 // `npm start` serves, over real HTTP on the test runner's own origin.
@@ -61,7 +62,8 @@ export default {
   testsFinishTimeout: 240_000,
   testFramework: { config: { timeout: 10_000 } },
   browsers,
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
+  // reactEsmPlugin: React is CommonJS; test/react/ imports it as ES modules through this.
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), reactEsmPlugin()],
   middleware: [
     // Koa middleware: hand the raw request to the reference server when it owns the path.
     async (ctx, next) => {

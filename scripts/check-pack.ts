@@ -1,0 +1,65 @@
+/**
+ * `npm run check:pack` (after `npm run build`): what `npm publish` would upload. Every entry
+ * point of package.json must be in the tarball, nothing from the sources, tests, demo or
+ * node_modules, and the whole stays small.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Report } from './contract.ts';
+
+interface PackResult {
+  files: { path: string; size: number }[];
+  size: number;
+  unpackedSize: number;
+  entryCount: number;
+}
+
+const MAX_UNPACKED = 2 * 1024 * 1024;
+const REQUIRED = [
+  'package.json',
+  'README.md',
+  'LICENSE',
+  'custom-elements.json',
+  'dist/agent-chat.js',
+  'dist/lib/index.js',
+  'dist/lib/index.d.ts',
+  'dist/lib/agent-chat.js',
+  'dist/lib/events.d.ts',
+  'dist/lib/client/index.js',
+  'dist/lib/client/index.d.ts',
+  'dist/lib/react/index.js',
+  'dist/lib/react/index.d.ts',
+];
+const FORBIDDEN = /^(src|test|demo|scripts|docs|node_modules|coverage|\.ci|\.github)\/|\.tsbuildinfo$|^\.env/;
+
+const root = new URL('..', import.meta.url);
+const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+  cwd: root,
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'ignore'],
+});
+const [pack] = JSON.parse(out) as PackResult[];
+if (!pack) throw new Error('npm pack printed no result');
+const files = new Set(pack.files.map((f) => f.path));
+
+const report = new Report('check:pack');
+for (const path of REQUIRED) report.expect(files.has(path), `${path} is not in the package (run \`npm run build\` first?)`);
+for (const path of files) report.expect(!FORBIDDEN.test(path), `${path} must not be published`);
+
+// Every target of "exports", "main" and "types" must ship, or an import fails after install.
+const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as Record<string, unknown>;
+const targets = new Set<string>();
+const collect = (value: unknown): void => {
+  if (typeof value === 'string') targets.add(value.replace(/^\.\//, ''));
+  else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+};
+collect(manifest.exports);
+collect([manifest.main, manifest.module, manifest.types, manifest.customElements]);
+for (const target of targets) report.expect(files.has(target), `package.json points at ${target}, which is not in the package`);
+
+report.expect(
+  pack.unpackedSize < MAX_UNPACKED,
+  `unpacked size ${(pack.unpackedSize / 1024).toFixed(0)} KB exceeds ${MAX_UNPACKED / 1024} KB`,
+);
+console.log(`check:pack: ${pack.entryCount} files, ${(pack.size / 1024).toFixed(0)} KB packed, ${(pack.unpackedSize / 1024).toFixed(0)} KB unpacked`);
+report.finish();
