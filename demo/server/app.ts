@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { DemoAgent, loadCatalog } from './agent.js';
 import { authRoutes, bearerAuth } from './auth.js';
+import { cspRoutes } from './csp.js';
 import { demoKeyRoutes } from './demo-keys.js';
 import type { Deps } from './env.js';
 import { ApiError, errorResponse } from './errors.js';
@@ -53,6 +54,7 @@ export function createApp(options: AppOptions = {}): Hono {
 
   app.route('/', authRoutes(deps));
   app.route('/', demoKeyRoutes(deps));
+  app.route('/', cspRoutes());
   app.use('/messaging/*', bearerAuth(deps));
   app.route('/messaging/v1', messagingRoutes(deps));
 

@@ -1,0 +1,122 @@
+import { expect } from '@open-wc/testing';
+import type { AgentChat } from '../../src/agent-chat.js';
+import type { RecordedViolation } from '../../demo/csp.js';
+import { createKey } from '../support/server.js';
+import { $, $$, sendByUser, until } from '../support/element.js';
+import { corpusMarkdown, hostileCards, PAYLOADS } from './corpus.js';
+import { installTrap, problemsIn, visibleText } from './inspect.js';
+
+/**
+ * The widget on a page served with a strict CSP and Trusted Types enforced
+ * (`/__demo/csp/<page>`: demo/csp.html with the header of demo/server/csp.ts). The page
+ * loads the widget's source from this origin, compiled on request by the test runner.
+ * Violations are read twice: the page's `securitypolicyviolation` events, and the reports
+ * the browser posted to the page's `report-uri`, which the reference server keeps.
+ */
+describe('strict CSP + Trusted Types page', function () {
+  this.timeout(20_000);
+  const frames: HTMLIFrameElement[] = [];
+  afterEach(() => {
+    for (const f of frames.splice(0)) f.remove();
+  });
+
+  type PageWindow = Window & { cspViolations?: RecordedViolation[]; cspReady?: boolean; trustedTypes?: unknown };
+
+  async function openPage(query: Record<string, string>): Promise<{ id: string; win: PageWindow; el: AgentChat }> {
+    const id = `csp-${Math.random().toString(36).slice(2)}`;
+    const frame = document.createElement('iframe');
+    frame.style.width = '480px';
+    frame.style.height = '640px';
+    frame.src = `/__demo/csp/${id}?${new URLSearchParams(query)}`;
+    document.body.append(frame);
+    frames.push(frame);
+    await until(() => (frame.contentWindow as PageWindow | null)?.cspReady, 'the CSP page did not load the widget', 10_000);
+    const win = frame.contentWindow as PageWindow;
+    const el = win.document.querySelector('agent-chat') as AgentChat;
+    return { id, win, el };
+  }
+
+  async function reports(id: string): Promise<Array<Record<string, unknown>>> {
+    const res = await fetch(`/__demo/csp/${id}/reports`);
+    return ((await res.json()) as Array<{ 'csp-report'?: Record<string, unknown> }>).map((r) => r['csp-report'] ?? r);
+  }
+
+  it('the page really enforces: deliberate violations are seen as events and as reports', async () => {
+    const { id, win } = await openPage({ probe: '' });
+    const directives = () => win.cspViolations!.map((v) => v.directive);
+    expect(directives()).to.include('style-src-attr');
+    if (win.trustedTypes) {
+      expect(directives()).to.include('require-trusted-types-for');
+      expect(() => {
+        win.document.createElement('div').innerHTML = '<b>x</b>';
+      }).to.throw();
+    }
+    await until(async () => (await reports(id)).some((r) => r['effective-directive'] === 'style-src-attr' || r['violated-directive'] === 'style-src-attr'), 'no report posted', 8000);
+  });
+
+  async function hostileConversation(query: Record<string, string>, { noViolations = true } = {}): Promise<void> {
+    const corpus = corpusMarkdown();
+    const key = await createKey({
+      paceMs: 0,
+      chunkChars: 24,
+      welcome: corpus.text,
+      suggestions: [...PAYLOADS.slice(0, 6)],
+      replies: [
+        { text: corpus.text, cards: hostileCards(), suggestions: [...PAYLOADS.slice(6, 12)] },
+        { text: `Plain **bold** answer with a [safe link](https://ok.example/) and a table\n\n| a | b |\n|---|---|\n| 1 | 2 |` },
+      ],
+    });
+    const { id, win, el } = await openPage({ key, ...query });
+    const trap = installTrap(win);
+    await until(() => $(el, '.welcome [part="text"]')?.textContent, 'welcome not shown');
+
+    // A starter suggestion, then a typed message: a whole conversation.
+    await until(() => $$(el, '[part="suggestion"]').length === 6, 'starters not shown');
+    $$(el, '[part="suggestion"]')[0]!.click();
+    await until(() => el.messages.some((m) => m.role === 'agent' && m.state === 'done') && el.status === 'idle', 'first reply');
+    await el.updateComplete;
+    expect($$(el, '[part~="card"]')).to.have.length(3);
+    await sendByUser(el, 'and now something normal');
+    await until(() => el.messages.filter((m) => m.role === 'agent' && m.state === 'done').length === 2, 'second reply');
+    await el.updateComplete;
+
+    // It works: markdown rendered through the `agent-chat` policy, the table, the link.
+    const last = $$(el, '.message.agent:not(.welcome) [part="text"]').at(-1)!;
+    expect(last.querySelector('strong')!.textContent).to.equal('bold');
+    expect(last.querySelector('table')).to.exist;
+    expect(last.querySelector('a')!.getAttribute('href')).to.equal('https://ok.example/');
+    expect(visibleText(el.shadowRoot!, corpus.block.at(-1)!)).to.equal(true);
+    expect(visibleText(el.shadowRoot!, 'THE-END')).to.equal(true);
+
+    await new Promise((resolve) => setTimeout(resolve, 500)); // late image errors, report posts
+    expect(problemsIn(el.shadowRoot!)).to.deep.equal([]);
+    expect(trap.calls(), 'payload executed').to.equal(0);
+    if (!noViolations) return;
+    expect(win.cspViolations, 'securitypolicyviolation events').to.deep.equal([]);
+    expect(await reports(id), 'report-uri posts').to.deep.equal([]);
+  }
+
+  it('a hostile conversation causes no violation and no execution, and the chat works', async () => {
+    await hostileConversation({});
+  });
+
+  it('the same with allow-html: no execution, the chat works (violations: see the next test)', async () => {
+    await hostileConversation({ 'allow-html': '' }, { noViolations: false });
+  });
+
+  // KNOWN BUG (src/render/markdown.ts, not fixed here; fails in Chromium only): with
+  // `allow-html`, agent HTML is parsed by DOMPurify through DOMParser, and Chromium checks
+  // that inert document against the host's CSP: every inline handler and <style> in agent
+  // HTML is reported as a violation (script-src-attr, style-src-elem, style-src-attr) on
+  // the host page and posted to its report-uri, although nothing runs and the sanitised
+  // output is clean. Without `allow-html` there are none (previous tests).
+  it('KNOWN BUG: with allow-html, hostile HTML must not trigger CSP reports on the host page', async () => {
+    const key = await createKey({ welcome: 'Hi <img src=x onerror=__xss()> <style>p{}</style> <b style="color:red">b</b> end' });
+    const { id, win, el } = await openPage({ key, 'allow-html': '' });
+    await until(() => $(el, '.welcome [part="text"]')?.textContent, 'welcome not shown');
+    expect($(el, '.welcome [part="text"] b')).to.exist;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(win.cspViolations!.map((v) => `${v.directive} from ${v.sourceFile.replace(location.origin, '')}`)).to.deep.equal([]);
+    expect(await reports(id)).to.deep.equal([]);
+  });
+});
