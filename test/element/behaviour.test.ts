@@ -1,0 +1,116 @@
+import { expect } from '@open-wc/testing';
+import type { Card } from '../../src/client/types.js';
+import { createKey, keyStats } from '../support/server.js';
+import { $, $$, agentTexts, input, mount, sendByUser, type, unmountAll, until } from '../support/element.js';
+
+const product = (index: number, recommended = false): Card => ({
+  index,
+  is_recommended: recommended,
+  json_data: {
+    entity: { title: `Product ${index}`, price: 10 + index, currency: 'USD', url: `https://shop.example/p/${index}` },
+    sub_entities: [{ name: 'Sizes', items: [{ size: 'M', in_stock: true }, { size: 'L', in_stock: false }] }],
+  },
+});
+
+/** The browser's own online flag, as the page sees it. */
+function setOnline(online: boolean): void {
+  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
+  if (online) window.dispatchEvent(new Event('online'));
+}
+
+describe('<agent-chat> behaviour', () => {
+  afterEach(() => {
+    delete (navigator as { onLine?: boolean }).onLine;
+    unmountAll();
+  });
+
+  it('an offline send waits in the log and goes out when the connection returns', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'Back online' }] });
+    const el = await mount({ 'publishable-key': key });
+    setOnline(false);
+    await sendByUser(el, 'written offline');
+    expect(el.status).to.equal('error');
+    expect($(el, '[part="error"]')!.textContent).to.contain('offline');
+    expect($(el, '.message.user.queued')!.textContent).to.contain('written offline');
+    expect((await keyStats(key)).requests.filter((r) => r.path.endsWith('/stream'))).to.have.length(0);
+
+    setOnline(true);
+    await until(() => agentTexts(el)[0] === 'Back online' && el.status === 'idle');
+    expect($$(el, '.message.user')).to.have.length(1);
+    expect($(el, '.message.user.queued')).to.be.null;
+    expect($(el, '[part="error"]')).to.be.null;
+  });
+
+  it('keeps the draft across a reload', async () => {
+    const key = await createKey({});
+    localStorage.clear();
+    const first = await mount({ 'publishable-key': key, persist: 'local' });
+    await type(first, 'half-written question');
+    first.remove();
+    const second = await mount({ 'publishable-key': key, persist: 'local' });
+    expect(input(second).value).to.equal('half-written question');
+    localStorage.clear();
+  });
+
+  it('stops following the stream when the reader scrolls up, and offers a jump to the latest', async () => {
+    const long = Array.from({ length: 60 }, (_, i) => `Line ${i} of a long answer.`).join('\n\n');
+    const key = await createKey({ paceMs: 15, chunkChars: 12, replies: [{ text: long }] });
+    const el = await mount({ 'publishable-key': key });
+    el.style.height = '320px';
+    await type(el, 'tell me everything');
+    ($(el, '[part="send-button"]') as HTMLButtonElement).click();
+    const log = $(el, '[part="log"]')!;
+    await until(() => log.scrollHeight > log.clientHeight + 200, 'log overflows');
+    expect(log.scrollHeight - log.scrollTop - log.clientHeight).to.be.lessThan(40);
+    log.scrollTop = 0;
+    log.dispatchEvent(new Event('scroll'));
+    await until(() => $(el, '[part="jump-to-latest"]'), 'jump button');
+    expect(log.scrollTop).to.be.lessThan(50);
+    await until(() => el.status === 'idle');
+    const top = log.scrollTop;
+    await el.updateComplete;
+    expect(log.scrollTop).to.equal(top);
+    $(el, '[part="jump-to-latest"]')!.click();
+    await until(() => log.scrollHeight - log.scrollTop - log.clientHeight < 40, 'scrolled to the end');
+  });
+
+  it('moves between cards with the arrow keys', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'Cards', cards: [product(0), product(1, true), product(2)] }] });
+    const el = await mount({ 'publishable-key': key });
+    await sendByUser(el, 'show');
+    const links = $$(el, '[part~="card"] a[href]');
+    links[0]!.focus();
+    links[0]!.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, composed: true }));
+    expect(el.shadowRoot!.activeElement).to.equal(links[1]);
+    links[1]!.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true, composed: true }));
+    expect(el.shadowRoot!.activeElement).to.equal(links[0]);
+    expect($$(el, '.card-variant li.unavailable').map((li) => li.textContent)).to.deep.equal(['L (unavailable)', 'L (unavailable)', 'L (unavailable)']);
+  });
+
+  it('has no axe violations with cards, suggestions and an error notice on screen', async () => {
+    const key = await createKey({
+      paceMs: 0,
+      replies: [{ text: 'Here are **two**:\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nlet x = 1;\n```', cards: [product(0, true), product(1)], suggestions: ['More', 'Less'] }],
+      fail: [{ status: 500, path: '/messages/stream', times: 1 }],
+    });
+    const el = await mount({ 'publishable-key': key });
+    await sendByUser(el, 'first try fails');
+    ($(el, '[part="retry-button"]') as HTMLButtonElement).click();
+    await until(() => el.status === 'idle' && agentTexts(el).length === 1);
+    await sendByUser(el, 'x'.repeat(5000));
+    expect($(el, '[part="error"]')).to.exist;
+    expect($(el, '[part~="card"]')).to.exist;
+    expect($(el, '[part="suggestion"]')).to.exist;
+    await expect(el).to.be.accessible();
+  });
+
+  it('has no axe violations as an open launcher in dark mode and right to left', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'مرحبا' }] });
+    const el = await mount({ 'publishable-key': key, mode: 'launcher', theme: 'dark', lang: 'ar' });
+    await expect(el).to.be.accessible();
+    el.open();
+    await el.updateComplete;
+    await sendByUser(el, 'hi');
+    await expect(el).to.be.accessible();
+  });
+});
