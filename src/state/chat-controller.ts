@@ -92,6 +92,11 @@ export class ChatController implements ReactiveController {
     return this.userId;
   }
 
+  /** The client of the current configuration, for operations outside a turn (hand-off). */
+  get api(): AgentClient | null {
+    return this.client;
+  }
+
   /** Applies a new configuration; a change of service, credential or thread reloads. */
   configure(config: ChatConfig): void {
     const previous = this.config;
