@@ -1,0 +1,39 @@
+// Bench harness, loaded first (classic script) by every bench page. It observes, it does
+// not change what a page does:
+// - long tasks (> 50 ms) from page load on, in `window.__bench.longTasks`;
+// - fetch() is wrapped so the moment the chunk carrying the final `message` frame of an
+//   SSE stream arrives is recorded in `__bench.messageFrameAt` (same for every page, so the
+//   widget, the floor and the naive renderer are timed from the same event).
+(() => {
+  const bench = (window.__bench = { longTasks: [], messageFrameAt: 0, frames: 0 });
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) bench.longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {
+    /* no longtask support */
+  }
+  const original = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const response = await original(input, init);
+    const type = response.headers.get('content-type') ?? '';
+    if (!type.includes('text/event-stream') || !response.body) return response;
+    const decoder = new TextDecoder();
+    let tail = '';
+    const probe = new TransformStream({
+      transform(chunk, controller) {
+        const text = tail + decoder.decode(chunk, { stream: true });
+        if (text.includes('"type":"message"')) bench.messageFrameAt = performance.now();
+        tail = text.slice(-32);
+        controller.enqueue(chunk);
+      },
+    });
+    return new Response(response.body.pipeThrough(probe), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+  /** Resolves at the next animation frame callback, with its performance.now(). */
+  bench.nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now())));
+})();

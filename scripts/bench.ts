@@ -1,0 +1,524 @@
+/**
+ * Performance benchmarks: `npm run bench` (not part of CI; takes a few minutes).
+ *
+ * Builds the production bundle into a temporary directory, serves it with the bench pages
+ * (demo/bench/) and the reference server (createApp()) from one plain Node HTTP server on a
+ * free port, and drives headless system Chromium through playwright-core:
+ *
+ *  1. Streaming a ~3,000-token markdown reply (`replies` + `paceMs: 0`, one word per frame)
+ *     into (a) the widget, (b) a floor page that only appends raw deltas to a <pre>,
+ *     (c) a naive page that re-parses (marked) and re-renders (DOMPurify + innerHTML) the
+ *     whole message on every token. Main-thread time from CDP Performance.getMetrics,
+ *     long tasks (> 50 ms) from a PerformanceObserver, and the time from the arrival of the
+ *     final `message` frame to the next animation frame after the DOM settled.
+ *  2. Restoring a 500-message transcript (250 turns created over REST from Node).
+ *  3. JS heap after forced GC across 20 launcher open/close cycles and across 50 turns.
+ *
+ * Medians of BENCH_RUNS runs (default 5). Everything it starts it stops; a watchdog ends
+ * the process if anything hangs.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { createApp } from '../demo/server/app.js';
+import { toNodeMiddleware } from '../demo/server/node.js';
+import { chunkText } from '../demo/server/turn.js';
+
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const WATCHDOG_MS = 20 * 60_000;
+const ROOT = resolve(import.meta.dirname, '..');
+
+// --- the reply ----------------------------------------------------------------------------
+
+const WORDS =
+  'the trail runner weighs less than most road shoes and keeps its grip on wet rock because the lugs are deep and widely spaced so mud sheds quickly while the midsole stays firm over long descents'.split(
+    ' ',
+  );
+
+function words(n: number, seed: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(WORDS[(seed * 7 + i * 3) % WORDS.length]!);
+  return out.join(' ');
+}
+
+/** Markdown with paragraphs, lists, code and a table per section, ~`tokens` word frames long. */
+function buildReply(tokens: number): string {
+  const sections: string[] = [];
+  let s = 0;
+  const count = (text: string) => chunkText(text).length;
+  while (count(sections.join('\n\n')) < tokens) {
+    s++;
+    sections.push(
+      [
+        `## Section ${s}: ${words(4, s)}`,
+        `${words(45, s)}, with **${words(3, s + 1)}** and *${words(2, s + 2)}* and \`code_${s}\`. ${words(30, s + 3)}.`,
+        [1, 2, 3, 4, 5].map((i) => `- ${words(8, s + i)}`).join('\n'),
+        [1, 2, 3].map((i) => `${i}. ${words(10, s + i * 2)} [link](https://example.com/${s}/${i})`).join('\n'),
+        '```ts\n' +
+          [1, 2, 3, 4, 5, 6].map((i) => `const value${i} = compute(${i}, "${words(2, s + i)}");`).join('\n') +
+          '\n```',
+        '| Model | Weight | Drop | Price |\n|---|---:|---:|---:|\n' +
+          [1, 2, 3, 4].map((i) => `| ${words(2, s + i)} | ${200 + i * 10} g | ${i + 4} mm | ${90 + i * 15} |`).join('\n'),
+        `> ${words(20, s + 5)}.`,
+      ].join('\n\n'),
+    );
+  }
+  return sections.join('\n\n');
+}
+
+const REPLY = buildReply(3000);
+const REPLY_TOKENS = chunkText(REPLY).length;
+const REPLY_TABLES = (REPLY.match(/\|---\|/g) ?? []).length;
+
+// --- server -------------------------------------------------------------------------------
+
+const STATIC: Record<string, string> = {
+  '/node_modules/marked/lib/marked.esm.js': 'node_modules/marked/lib/marked.esm.js',
+  '/node_modules/dompurify/dist/purify.es.mjs': 'node_modules/dompurify/dist/purify.es.mjs',
+};
+const TYPES: Record<string, string> = { html: 'text/html', js: 'text/javascript', mjs: 'text/javascript', map: 'application/json' };
+
+async function startServer(distDir: string) {
+  const reference = toNodeMiddleware(createApp());
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    let file: string | undefined = STATIC[path];
+    if (!file && /^\/demo\/bench\/[\w-]+\.(html|js)$/.test(path)) file = join(ROOT, path);
+    if (!file && /^\/dist\/agent-chat\.js(\.map)?$/.test(path)) file = join(distDir, path.slice('/dist/'.length));
+    if (file) {
+      readFile(resolve(ROOT, file)).then(
+        (body) => {
+          res.writeHead(200, { 'content-type': TYPES[file!.split('.').pop()!] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+          res.end(body);
+        },
+        () => {
+          res.writeHead(404).end();
+        },
+      );
+      return;
+    }
+    reference(req, res, (error) => {
+      res.writeHead(error ? 500 : 404).end();
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  const close = () =>
+    new Promise<void>((done) => {
+      server.closeAllConnections();
+      server.close(() => done());
+    });
+  return { base: `http://127.0.0.1:${port}`, close };
+}
+
+async function api<T>(base: string, path: string, body: unknown, token?: string): Promise<T> {
+  const response = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+const newKey = async (base: string, plan: object) =>
+  (await api<{ publishable_key: string }>(base, '/__demo/keys', plan)).publishable_key;
+
+// --- measuring ----------------------------------------------------------------------------
+
+type Metrics = Record<string, number>;
+
+async function metrics(cdp: CDPSession): Promise<Metrics> {
+  const { metrics: list } = await cdp.send('Performance.getMetrics');
+  return Object.fromEntries(list.map((m) => [m.name, m.value]));
+}
+
+/** Busy time deltas in ms (CDP reports seconds). */
+function busy(before: Metrics, after: Metrics) {
+  const d = (name: string) => ((after[name] ?? 0) - (before[name] ?? 0)) * 1000;
+  return { task: d('TaskDuration'), script: d('ScriptDuration'), layout: d('LayoutDuration'), style: d('RecalcStyleDuration') };
+}
+
+async function heap(cdp: CDPSession): Promise<{ heap: number; nodes: number; listeners: number }> {
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  const m = await metrics(cdp);
+  return { heap: usedSize, nodes: m.Nodes ?? 0, listeners: m.JSEventListeners ?? 0 };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+interface PageSetup {
+  context: BrowserContext;
+  page: Page;
+  cdp: CDPSession;
+}
+
+async function openPage(browser: Browser, base: string, name: string): Promise<PageSetup> {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[${name}] page error: ${error.message}`));
+  await page.goto(`${base}/demo/bench/${name}.html`);
+  await page.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady === true);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  return { context, page, cdp };
+}
+
+const settle = (page: Page) =>
+  page.evaluate(async () => {
+    const b = (window as unknown as { __bench: { nextFrame(): Promise<number> } }).__bench;
+    await b.nextFrame();
+    await b.nextFrame();
+    await new Promise((r) => setTimeout(r, 100));
+  });
+
+// --- 1. streaming ---------------------------------------------------------------------------
+
+type Variant = 'widget' | 'floor' | 'naive';
+
+interface StreamRun {
+  task: number;
+  script: number;
+  layout: number;
+  style: number;
+  longTasks: number;
+  longestTask: number;
+  /** From the arrival of the final `message` frame to the next frame after the DOM settled. */
+  finalPaint: number;
+  /** From send to that frame. */
+  total: number;
+  check: string;
+}
+
+async function streamRun(browser: Browser, base: string, variant: Variant): Promise<StreamRun> {
+  const { context, page, cdp } = await openPage(browser, base, variant);
+  try {
+    const key = await newKey(base, { replies: [{ text: REPLY }], paceMs: 0 });
+    if (variant === 'widget') {
+      await page.evaluate(async (k) => {
+        const w = window as unknown as { mountWidget(a: object): Promise<HTMLElement>; el: HTMLElement };
+        w.el = await w.mountWidget({ 'base-url': '/', 'publishable-key': k, persist: 'none', 'user-id': 'bench-user' });
+      }, key);
+    }
+    await settle(page);
+    const before = await metrics(cdp);
+    const r = await page.evaluate(
+      async ({ variant, key, text }) => {
+        type Bench = { longTasks: Array<{ start: number; duration: number }>; messageFrameAt: number; nextFrame(): Promise<number> };
+        type Widget = HTMLElement & { send(t: string): void; status: string; updateComplete: Promise<unknown> };
+        const w = window as unknown as { __bench: Bench; el: Widget; runTurn(k: string, t: string): Promise<void> };
+        const b = w.__bench;
+        const t0 = performance.now();
+        let check = '';
+        if (variant === 'widget') {
+          const el = w.el;
+          const done = new Promise((r) => el.addEventListener('agent-chat-message', r, { once: true }));
+          el.send(text);
+          await done;
+          while (el.status !== 'idle') await b.nextFrame();
+          await el.updateComplete;
+        } else {
+          await w.runTurn(key, text);
+        }
+        const t1 = await b.nextFrame();
+        if (variant === 'widget') {
+          const texts = w.el.shadowRoot!.querySelectorAll('[part~="message-agent"] [part~="text"]');
+          const last = texts[texts.length - 1];
+          check = `tables=${last?.querySelectorAll('table').length ?? 0} chars=${last?.textContent?.length ?? 0}`;
+        } else if (variant === 'naive') {
+          const out = document.getElementById('out')!;
+          check = `tables=${out.querySelectorAll('table').length} chars=${out.textContent?.length ?? 0}`;
+        } else {
+          check = `chars=${document.getElementById('out')!.textContent?.length ?? 0}`;
+        }
+        const longTasks = b.longTasks.filter((t) => t.start >= t0 - 1);
+        return {
+          total: t1 - t0,
+          finalPaint: b.messageFrameAt ? t1 - b.messageFrameAt : NaN,
+          longTasks: longTasks.length,
+          longestTask: Math.max(0, ...longTasks.map((t) => t.duration)),
+          check,
+        };
+      },
+      { variant, key, text: 'Tell me everything about trail shoes.' },
+    );
+    const after = await metrics(cdp);
+    return { ...busy(before, after), ...r };
+  } finally {
+    await context.close();
+  }
+}
+
+// --- 2. restore -----------------------------------------------------------------------------
+
+const TURN_REPLIES = [
+  { text: `Here is what I found:\n\n- ${words(8, 1)}\n- ${words(8, 2)}\n- ${words(8, 3)}\n\n${words(30, 4)}.` },
+  { text: `${words(40, 5)}.\n\n\`\`\`sh\nnpm install agent-chat\n\`\`\`\n\n${words(15, 6)}.` },
+  { text: `| Item | Price |\n|---|---:|\n| ${words(2, 7)} | 120 |\n| ${words(2, 8)} | 95 |\n\n${words(25, 9)}.` },
+];
+
+async function createLongThread(base: string, turns: number) {
+  const key = await newKey(base, { replies: TURN_REPLIES, paceMs: 0, chunkChars: 100_000 });
+  const { access_token: token } = await api<{ access_token: string }>(base, '/management/v1/auth/token', { publishable_key: key });
+  let threadId: string | undefined;
+  for (let i = 0; i < turns; i++) {
+    const body = { text: `Question ${i + 1}: ${words(6, i)}?`, user_id: 'bench-user', ...(threadId ? { thread_id: threadId } : {}) };
+    const r = await api<{ thread_id: string }>(base, '/messaging/v1/messages', body, token);
+    threadId = r.thread_id;
+  }
+  return { key, threadId: threadId! };
+}
+
+interface RestoreRun {
+  rendered: number;
+  transcriptFetch: number;
+  task: number;
+  script: number;
+  layout: number;
+  style: number;
+  longTasks: number;
+  longestTask: number;
+  messages: number;
+}
+
+async function restoreRun(browser: Browser, base: string, key: string, threadId: string): Promise<RestoreRun> {
+  const { context, page, cdp } = await openPage(browser, base, 'widget');
+  try {
+    await settle(page);
+    const before = await metrics(cdp);
+    const r = await page.evaluate(
+      async ({ key, threadId }) => {
+        type Bench = { longTasks: Array<{ start: number; duration: number }>; nextFrame(): Promise<number> };
+        type Widget = HTMLElement & { updateComplete: Promise<unknown> };
+        const w = window as unknown as { __bench: Bench; mountWidget(a: object): Promise<Widget> };
+        const t0 = performance.now();
+        const el = await w.mountWidget({ 'base-url': '/', 'publishable-key': key, 'thread-id': threadId, 'user-id': 'bench-user', persist: 'none' });
+        await el.updateComplete;
+        const t1 = await w.__bench.nextFrame();
+        const fetches = performance
+          .getEntriesByType('resource')
+          .filter((e) => e.name.includes(`/threads/${threadId}/messages`) && e.startTime >= t0) as PerformanceResourceTiming[];
+        const longTasks = w.__bench.longTasks.filter((t) => t.start >= t0 - 1);
+        return {
+          rendered: t1 - t0,
+          transcriptFetch: fetches.length ? fetches[fetches.length - 1]!.responseEnd - fetches[fetches.length - 1]!.startTime : NaN,
+          longTasks: longTasks.length,
+          longestTask: Math.max(0, ...longTasks.map((t) => t.duration)),
+          messages: el.shadowRoot!.querySelectorAll('[part~="message"]').length,
+        };
+      },
+      { key, threadId },
+    );
+    const after = await metrics(cdp);
+    return { ...busy(before, after), ...r };
+  } finally {
+    await context.close();
+  }
+}
+
+// --- 3. memory ------------------------------------------------------------------------------
+
+interface Sample {
+  heap: number;
+  nodes: number;
+  listeners: number;
+}
+
+async function launcherCycles(browser: Browser, base: string, cycles: number): Promise<Sample[]> {
+  const { context, page, cdp } = await openPage(browser, base, 'widget');
+  try {
+    const key = await newKey(base, { paceMs: 0 });
+    await page.evaluate(async (k) => {
+      const w = window as unknown as { mountWidget(a: object): Promise<HTMLElement>; el: HTMLElement };
+      w.el = await w.mountWidget({ 'base-url': '/', 'publishable-key': k, persist: 'none', mode: 'launcher', 'user-id': 'bench-user' });
+    }, key);
+    await settle(page);
+    const samples: Sample[] = [await heap(cdp)];
+    for (let i = 0; i < cycles; i++) {
+      await page.evaluate(async () => {
+        type Widget = HTMLElement & { open(): void; close(): void; updateComplete: Promise<unknown> };
+        const w = window as unknown as { el: Widget; __bench: { nextFrame(): Promise<number> } };
+        w.el.open();
+        await w.el.updateComplete;
+        await w.__bench.nextFrame();
+        await w.__bench.nextFrame();
+        w.el.close();
+        await w.el.updateComplete;
+        await w.__bench.nextFrame();
+      });
+      samples.push(await heap(cdp));
+    }
+    return samples;
+  } finally {
+    await context.close();
+  }
+}
+
+async function turnCycles(browser: Browser, base: string, turns: number): Promise<Sample[]> {
+  const { context, page, cdp } = await openPage(browser, base, 'widget');
+  try {
+    const key = await newKey(base, { replies: TURN_REPLIES, paceMs: 0, chunkChars: 24 });
+    await page.evaluate(async (k) => {
+      const w = window as unknown as { mountWidget(a: object): Promise<HTMLElement>; el: HTMLElement };
+      w.el = await w.mountWidget({ 'base-url': '/', 'publishable-key': k, persist: 'none', 'user-id': 'bench-user' });
+    }, key);
+    await settle(page);
+    const samples: Sample[] = [await heap(cdp)];
+    for (let i = 0; i < turns; i++) {
+      await page.evaluate(async (n) => {
+        type Widget = HTMLElement & { send(t: string): void; status: string; updateComplete: Promise<unknown> };
+        const w = window as unknown as { el: Widget; __bench: { nextFrame(): Promise<number> } };
+        const done = new Promise((r) => w.el.addEventListener('agent-chat-message', r, { once: true }));
+        w.el.send(`Question ${n}`);
+        await done;
+        while (w.el.status !== 'idle') await w.__bench.nextFrame();
+        await w.el.updateComplete;
+        await w.__bench.nextFrame();
+      }, i + 1);
+      samples.push(await heap(cdp));
+    }
+    return samples;
+  } finally {
+    await context.close();
+  }
+}
+
+// --- report ---------------------------------------------------------------------------------
+
+const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(n < 10 ? 1 : 0)} ms` : 'n/a');
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
+const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
+
+async function machine(browser: Browser) {
+  let model = cpus()[0]?.model ?? 'unknown';
+  try {
+    const info = await readFile('/proc/cpuinfo', 'utf8');
+    model = /model name\s*:\s*(.*)/.exec(info)?.[1] ?? model;
+  } catch {
+    /* not Linux */
+  }
+  return `${cpus().length} CPUs (${model}), Node ${process.version}, Chromium ${browser.version()}, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`;
+}
+
+async function main(): Promise<void> {
+  const watchdog = setTimeout(() => {
+    console.error(`bench: watchdog fired after ${WATCHDOG_MS / 60000} min; exiting.`);
+    process.exit(2);
+  }, WATCHDOG_MS);
+  watchdog.unref();
+
+  const distDir = await mkdtemp(join(tmpdir(), 'agent-chat-bench-'));
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let browser: Browser | undefined;
+  try {
+    console.log('bench: building the production bundle…');
+    await build({ root: ROOT, logLevel: 'warn', build: { outDir: distDir, emptyOutDir: true } });
+    server = await startServer(distDir);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    const base = server.base;
+    console.log(`bench: ${await machine(browser)}`);
+    console.log(`bench: reply of ${REPLY_TOKENS} token frames, ${REPLY.length} chars, ${REPLY_TABLES} tables; ${RUNS} runs each`);
+
+    // Warm-up (JIT, caches), not counted.
+    for (const v of ['widget', 'floor', 'naive'] as const) await streamRun(browser, base, v);
+
+    const runs: Record<Variant, StreamRun[]> = { widget: [], floor: [], naive: [] };
+    for (let i = 0; i < RUNS; i++) {
+      for (const v of ['widget', 'floor', 'naive'] as const) {
+        const r = await streamRun(browser, base, v);
+        runs[v].push(r);
+        console.log(`  stream ${v} #${i + 1}: task ${ms(r.task)}, long tasks ${r.longTasks} (max ${ms(r.longestTask)}), final paint ${ms(r.finalPaint)}, total ${ms(r.total)}  [${r.check}]`);
+      }
+    }
+
+    console.log('bench: creating a 250-turn thread…');
+    const t = performance.now();
+    const thread = await createLongThread(base, 250);
+    console.log(`  created in ${ms(performance.now() - t)}`);
+    await restoreRun(browser, base, thread.key, thread.threadId); // warm-up
+    const restores: RestoreRun[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const r = await restoreRun(browser, base, thread.key, thread.threadId);
+      restores.push(r);
+      console.log(`  restore #${i + 1}: rendered ${ms(r.rendered)} (transcript fetch ${ms(r.transcriptFetch)}), ${r.messages} messages, long tasks ${r.longTasks} (max ${ms(r.longestTask)})`);
+    }
+
+    console.log('bench: memory…');
+    const launcher = await launcherCycles(browser, base, 20);
+    const turns = await turnCycles(browser, base, 50);
+
+    // Tables.
+    const m = (v: Variant, f: (r: StreamRun) => number) => median(runs[v].map(f));
+    const rows: Array<[string, (r: StreamRun) => number, (n: number) => string]> = [
+      ['Main-thread task time', (r) => r.task, ms],
+      ['  of which script (CDP ScriptDuration)', (r) => r.script, ms],
+      ['  of which layout', (r) => r.layout, ms],
+      ['  of which style recalc', (r) => r.style, ms],
+      ['Long tasks (> 50 ms)', (r) => r.longTasks, (n) => String(n)],
+      ['Longest task', (r) => r.longestTask, ms],
+      ['Last frame → final paint', (r) => r.finalPaint, ms],
+      ['Send → final paint', (r) => r.total, ms],
+    ];
+    const out: string[] = [];
+    out.push(`Machine: ${await machine(browser)}`);
+    out.push(`Reply: ${REPLY_TOKENS} token frames (${REPLY.length} chars, ${REPLY_TABLES} tables), paceMs 0; medians of ${RUNS} runs.`);
+    out.push('');
+    out.push('| Streaming (median) | widget | floor | naive | widget / floor | naive / floor |');
+    out.push('|---|---:|---:|---:|---:|---:|');
+    for (const [label, f, fmt] of rows) {
+      const w = m('widget', f), fl = m('floor', f), n = m('naive', f);
+      out.push(`| ${label} | ${fmt(w)} | ${fmt(fl)} | ${fmt(n)} | ${ratio(w, fl)} | ${ratio(n, fl)} |`);
+    }
+    out.push(`| Render check (last run) | ${runs.widget.at(-1)!.check} | ${runs.floor.at(-1)!.check} | ${runs.naive.at(-1)!.check} | | |`);
+    out.push('');
+    const rm = (f: (r: RestoreRun) => number) => median(restores.map(f));
+    out.push('| Restore 500 messages (median) | value |');
+    out.push('|---|---:|');
+    out.push(`| Mount → rendered (next frame) | ${ms(rm((r) => r.rendered))} |`);
+    out.push(`| of which transcript fetch | ${ms(rm((r) => r.transcriptFetch))} |`);
+    out.push(`| Main-thread task time | ${ms(rm((r) => r.task))} (script ${ms(rm((r) => r.script))}, layout ${ms(rm((r) => r.layout))}, style ${ms(rm((r) => r.style))}) |`);
+    out.push(`| Long tasks / longest | ${rm((r) => r.longTasks)} / ${ms(rm((r) => r.longestTask))} |`);
+    out.push(`| [part~=message] elements rendered | ${restores.at(-1)!.messages} |`);
+    out.push('');
+    out.push('| Memory (after forced GC) | first | last | change | DOM nodes first → last | listeners first → last |');
+    out.push('|---|---:|---:|---:|---:|---:|');
+    const memRow = (label: string, a: Sample, b: Sample) =>
+      `| ${label} | ${mb(a.heap)} | ${mb(b.heap)} | ${((b.heap / a.heap - 1) * 100).toFixed(1)}% | ${a.nodes} → ${b.nodes} | ${a.listeners} → ${b.listeners} |`;
+    out.push(memRow('Launcher open/close, cycle 1 → 20', launcher[1]!, launcher[20]!));
+    out.push(memRow('Turns, turn 1 → 50', turns[1]!, turns[50]!));
+    const slope = (xs: Sample[], from: number, to: number) => (xs[to]!.heap - xs[from]!.heap) / (to - from);
+    out.push('');
+    out.push(
+      `Heap growth per turn: turns 1-10 ${(slope(turns, 1, 11) / 1024).toFixed(1)} KB, turns 40-50 ${(slope(turns, 40, 50) / 1024).toFixed(1)} KB; ` +
+        `DOM nodes per turn ${((turns[50]!.nodes - turns[1]!.nodes) / 49).toFixed(0)}.`,
+    );
+    console.log('\n' + out.join('\n'));
+  } finally {
+    await browser?.close().catch(() => {});
+    await server?.close().catch(() => {});
+    await rm(distDir, { recursive: true, force: true });
+    clearTimeout(watchdog);
+  }
+}
+
+await main();
