@@ -10,6 +10,8 @@ import {
   fromWire,
   localKey,
 } from './messages.js';
+import { type BranchEvent, type BranchPosition, addBranch, branchPosition } from './branches.js';
+import { type HistoryEntry, remove as removeEntry, touch } from './history.js';
 import { type Notice, type RetryAction, errorDetail, noticeFor } from './notice.js';
 import { type PersistMode, type ThreadStorage, anonymousUserId, createStorage, storageScope } from './storage.js';
 
@@ -29,6 +31,9 @@ export interface ChatConfig {
   agentVariables?: AgentVariables;
   persist: PersistMode;
   suggestionContext?: Record<string, unknown>;
+  /** Pin reruns to an agent version (preview use). */
+  versionId?: string;
+  versionTag?: string;
 }
 
 type Host = ReactiveControllerHost & HTMLElement;
@@ -52,6 +57,9 @@ export class ChatController implements ReactiveController {
   announcement = '';
   /** True once welcome or transcript have been loaded for the current configuration. */
   ready = false;
+  /** Threads this browser has had with this agent, newest first. */
+  history: HistoryEntry[] = [];
+  private branches: BranchEvent[] = [];
 
   private client: AgentClient | null = null;
   private storage: ThreadStorage | null = null;
@@ -120,6 +128,8 @@ export class ChatController implements ReactiveController {
       this.storage = createStorage(config.persist, storageScope(config.baseUrl, credential));
       const saved = this.storage.read();
       this.draft = saved.draft ?? this.draft;
+      this.history = Array.isArray(saved.history) ? saved.history : [];
+      this.branches = Array.isArray(saved.branches) ? saved.branches : [];
       this.userId = config.userId || saved.userId || anonymousUserId();
       if (!config.userId && saved.userId !== this.userId) this.storage.write({ userId: this.userId });
       this.threadId = config.threadId ?? saved.threadId ?? null;
@@ -157,6 +167,7 @@ export class ChatController implements ReactiveController {
       if (transcript) {
         this.messages = fromTranscript(transcript);
         if (reason) this.emitThread(threadId, null, reason);
+        if (this.history.some((e) => e.id === threadId)) this.recordActivity(this.messages.at(-1)?.createdAt);
       } else {
         this.messages = [];
       }
@@ -321,6 +332,7 @@ export class ChatController implements ReactiveController {
     this.messages = [...this.messages];
     this.status = 'idle';
     this.announcement = reply.text;
+    this.recordActivity();
     const message: Message = final ?? { id: reply.id ?? '', text: reply.text, sender: { type: 'agent' }, cards: [] };
     this.emit('agent-chat-message', { message, threadId: this.threadId });
   }
@@ -381,6 +393,90 @@ export class ChatController implements ReactiveController {
     this.threadId = threadId;
     this.storage?.write({ threadId });
     this.emitThread(threadId, previous, 'created');
+  }
+
+  /** The alternatives for one turn (its index among user messages) of the viewed thread. */
+  branchAt(turn: number): BranchPosition | null {
+    return this.threadId ? branchPosition(this.branches, this.threadId, turn) : null;
+  }
+
+  /**
+   * Regenerates the reply of turn `turn` (`replyId` is its interaction id), or re-asks it
+   * with edited text. The service answers with a NEW thread branched from this one; the
+   * view switches to it and the relation is kept for the branch navigator.
+   */
+  async rerun(turn: number, replyId: string, text: string): Promise<void> {
+    const client = this.client;
+    const source = this.threadId;
+    const trimmed = text.trim();
+    if (!client || !source || !trimmed || this.busy) return;
+    const userIndex = this.userMessageIndex(turn);
+    if (userIndex < 0) return;
+    const before = this.messages;
+    const user: ChatMessage = { ...before[userIndex]!, key: localKey('user'), text: trimmed, id: undefined };
+    const reply: ChatMessage = { key: localKey('agent'), role: 'agent', text: '', cards: [], suggestions: [], state: 'streaming' };
+    this.messages = [...before.slice(0, userIndex), user, reply];
+    this.notice = null;
+    const controller = (this.turn = new AbortController());
+    this.status = 'connecting';
+    this.host.requestUpdate();
+    try {
+      const response = await client.rerun(
+        source,
+        {
+          interaction_id: replyId,
+          text: trimmed,
+          user_id: this.userId,
+          ...(user.imageUrl ? { image_url: user.imageUrl } : {}),
+          ...(this.config?.versionId ? { version_id: this.config.versionId } : {}),
+          ...(this.config?.versionTag ? { version_tag: this.config.versionTag } : {}),
+        },
+        { signal: controller.signal },
+      );
+      this.branches = addBranch(this.branches, { from: source, turn, to: response.thread_id });
+      this.threadId = response.thread_id;
+      this.storage?.write({ threadId: response.thread_id, branches: this.branches });
+      this.emitThread(response.thread_id, source, 'rerun');
+      this.complete(reply, user, response.message);
+    } catch (error) {
+      this.messages = before;
+      if (controller.signal.aborted) {
+        this.status = 'idle';
+      } else {
+        // An edit that did not go through is the reader's text: keep it in the composer.
+        if (trimmed !== before[userIndex]!.text) this.restoreDraft(trimmed);
+        this.fail(error, null);
+      }
+    } finally {
+      if (this.turn === controller) this.turn = null;
+      this.host.requestUpdate();
+    }
+  }
+
+  /** Shows another alternative of a turn: that thread's transcript. */
+  showBranch(threadId: string): void {
+    if (threadId !== this.threadId) this.switchThread(threadId, 'switched');
+  }
+
+  removeFromHistory(threadId: string): void {
+    this.history = removeEntry(this.history, threadId);
+    this.storage?.write({ history: this.history });
+    this.host.requestUpdate();
+  }
+
+  /** Position in `messages` of the user message of turn `turn`. */
+  private userMessageIndex(turn: number): number {
+    let seen = -1;
+    return this.messages.findIndex((m) => m.role === 'user' && ++seen === turn);
+  }
+
+  private recordActivity(at?: string): void {
+    const threadId = this.threadId;
+    const first = this.messages.find((m) => m.role === 'user');
+    if (!threadId || !first) return;
+    const when = at ? new Date(at) : new Date();
+    this.history = touch(this.history, threadId, first.text, Number.isNaN(when.getTime()) ? new Date() : when);
+    this.storage?.write({ history: this.history });
   }
 
   private forgetThread(): void {

@@ -4,12 +4,17 @@
  * on one page (or one origin) never read each other's threads.
  */
 
+import type { BranchEvent } from './branches.js';
+import type { HistoryEntry } from './history.js';
+
 export type PersistMode = 'local' | 'session' | 'none';
 
 export interface PersistedState {
   threadId?: string;
   userId?: string;
   draft?: string;
+  history?: HistoryEntry[];
+  branches?: BranchEvent[];
 }
 
 export interface ThreadStorage {

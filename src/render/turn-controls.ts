@@ -1,0 +1,65 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Strings } from '../i18n/strings.js';
+import type { BranchPosition } from '../state/branches.js';
+import { icons } from './icons.js';
+
+type Labels = Pick<Strings, 'regenerate' | 'edit' | 'previousVersion' | 'nextVersion' | 'versionPosition'>;
+
+/** "‹ 2 / 3 ›": moves between the alternatives of one turn. */
+export function renderBranchNav(position: BranchPosition | null, strings: Labels, onPick: (threadId: string) => void) {
+  if (!position) return nothing;
+  const { threads, index } = position;
+  const previous = threads[index - 1];
+  const next = threads[index + 1];
+  return html`<div part="branch-nav" class="branch-nav" role="group" aria-label=${strings.versionPosition(index + 1, threads.length)}>
+    <button
+      type="button"
+      class="icon-button small"
+      aria-label=${strings.previousVersion}
+      title=${strings.previousVersion}
+      ?disabled=${!previous}
+      @click=${() => previous && onPick(previous)}
+    >
+      ${icons.chevronStart}
+    </button>
+    <span aria-hidden="true">${index + 1} / ${threads.length}</span>
+    <button
+      type="button"
+      class="icon-button small"
+      aria-label=${strings.nextVersion}
+      title=${strings.nextVersion}
+      ?disabled=${!next}
+      @click=${() => next && onPick(next)}
+    >
+      ${icons.chevronEnd}
+    </button>
+  </div>`;
+}
+
+export function renderRegenerate(strings: Labels, disabled: boolean, onClick: () => void): TemplateResult {
+  return html`<button
+    part="regenerate-button"
+    class="icon-button small"
+    type="button"
+    aria-label=${strings.regenerate}
+    title=${strings.regenerate}
+    ?disabled=${disabled}
+    @click=${onClick}
+  >
+    ${icons.refresh}
+  </button>`;
+}
+
+export function renderEditButton(strings: Labels, disabled: boolean, onClick: () => void): TemplateResult {
+  return html`<button
+    part="edit-button"
+    class="icon-button small"
+    type="button"
+    aria-label=${strings.edit}
+    title=${strings.edit}
+    ?disabled=${disabled}
+    @click=${onClick}
+  >
+    ${icons.pencil}
+  </button>`;
+}

@@ -1,0 +1,114 @@
+import { expect } from '@open-wc/testing';
+import { createKey, keyStats } from '../support/server.js';
+import { $, $$, agentTexts, collect, mount, sendByUser, unmountAll, until } from '../support/element.js';
+
+const userTexts = (el: HTMLElement & { shadowRoot: ShadowRoot | null }) =>
+  Array.from(el.shadowRoot!.querySelectorAll('.message.user [part="text"]')).map((n) => n.textContent!.trim());
+
+describe('<agent-chat> regenerate, edit, branches and history', () => {
+  afterEach(() => {
+    unmountAll();
+    localStorage.clear();
+  });
+
+  it('regenerates a reply into a new thread and navigates between the versions, across a reload', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'First answer' }, { text: 'Second answer' }] });
+    localStorage.clear();
+    const el = await mount({ 'publishable-key': key, persist: 'local', 'version-tag': 'v1.1-preview' });
+    await sendByUser(el, 'question');
+    const original = el.threadId!;
+    const replyId = el.messages[1]!.id;
+    const threads = collect<{ threadId: string; previousThreadId: string; reason: string }>(el, 'agent-chat-thread');
+
+    $(el, '[part="regenerate-button"]')!.click();
+    await until(() => el.status === 'idle' && agentTexts(el)[0] === 'Second answer');
+    expect(userTexts(el)).to.deep.equal(['question']);
+    expect(el.threadId).not.to.equal(original);
+    expect(threads[0]).to.include({ reason: 'rerun', previousThreadId: original, threadId: el.threadId });
+    const rerun = (await keyStats(key)).requests.find((r) => r.path.endsWith('/rerun'))!;
+    expect(rerun.path).to.equal(`/messaging/v1/threads/${original}/rerun`);
+    expect(rerun.body).to.deep.include({ interaction_id: replyId, text: 'question', version_tag: 'v1.1-preview' });
+    expect(rerun.body).not.to.have.property('agent_id');
+    await el.updateComplete;
+    expect($(el, '[part="branch-nav"]')!.textContent!.replace(/\s+/g, ' ')).to.contain('2 / 2');
+
+    // Back to the original version, and the navigator still knows both after a reload.
+    ($(el, '[part="branch-nav"] button') as HTMLButtonElement).click();
+    await until(() => el.threadId === original && agentTexts(el)[0] === 'First answer');
+    el.remove();
+    const again = await mount({ 'publishable-key': key, persist: 'local' });
+    expect(again.threadId).to.equal(original);
+    expect($(again, '[part="branch-nav"]')!.textContent!.replace(/\s+/g, ' ')).to.contain('1 / 2');
+    ($(again, '[part="branch-nav"] button:last-of-type') as HTMLButtonElement).click();
+    await until(() => agentTexts(again)[0] === 'Second answer');
+  });
+
+  it('edits a user message: Enter resends as a rerun of the reply that followed', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'One' }, { text: 'Two' }, { text: 'Edited reply' }] });
+    const el = await mount({ 'publishable-key': key });
+    await sendByUser(el, 'first');
+    await sendByUser(el, 'second');
+    const secondReply = el.messages[3]!.id;
+    const source = el.threadId;
+
+    $$(el, '[part="edit-button"]')[1]!.click();
+    await el.updateComplete;
+    const editor = $(el, '.edit-input') as HTMLTextAreaElement;
+    expect(el.shadowRoot!.activeElement).to.equal(editor);
+    editor.value = 'second, edited';
+    editor.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+    editor.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
+    await until(() => el.status === 'idle' && agentTexts(el)[1] === 'Edited reply');
+    expect(userTexts(el)).to.deep.equal(['first', 'second, edited']);
+    expect(el.threadId).not.to.equal(source);
+    const rerun = (await keyStats(key)).requests.find((r) => r.path.endsWith('/rerun'))!;
+    expect(rerun.body).to.deep.include({ interaction_id: secondReply, text: 'second, edited' });
+  });
+
+  it('Escape cancels an edit without sending', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'One' }] });
+    const el = await mount({ 'publishable-key': key });
+    await sendByUser(el, 'keep me');
+    $(el, '[part="edit-button"]')!.click();
+    await el.updateComplete;
+    const editor = $(el, '.edit-input') as HTMLTextAreaElement;
+    editor.value = 'changed';
+    editor.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+    editor.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    await el.updateComplete;
+    expect($(el, '.edit-input')).to.be.null;
+    expect(userTexts(el)).to.deep.equal(['keep me']);
+    expect((await keyStats(key)).requests.some((r) => r.path.endsWith('/rerun'))).to.be.false;
+  });
+
+  it('lists earlier conversations, opens one and removes one', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'Reply' }] });
+    localStorage.clear();
+    const el = await mount({ 'publishable-key': key, persist: 'local' });
+    await sendByUser(el, 'About shoes');
+    const first = el.threadId;
+    el.newThread();
+    await until(() => el.status === 'idle' && el.messages.length === 0);
+    await sendByUser(el, 'About jackets');
+
+    $(el, '[part="history-button"]')!.click();
+    await el.updateComplete;
+    const titles = () => $$(el, '.history-title').map((n) => n.textContent!.trim());
+    expect(titles()).to.deep.equal(['About jackets', 'About shoes']);
+    expect(el.shadowRoot!.activeElement?.closest('[part="history"]')).to.exist;
+
+    const threads = collect<{ reason: string; threadId: string }>(el, 'agent-chat-thread');
+    $$(el, '.history-open')[1]!.click();
+    await until(() => el.threadId === first && userTexts(el)[0] === 'About shoes');
+    expect(threads[0]).to.include({ reason: 'switched', threadId: first });
+
+    $(el, '[part="history-button"]')!.click();
+    await el.updateComplete;
+    ($$(el, '[part="history"] li .icon-button')[0] as HTMLButtonElement).click();
+    await el.updateComplete;
+    expect(titles()).to.have.length(1);
+    el.shadowRoot!.querySelector('[part="history"]')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    await el.updateComplete;
+    expect($(el, '[part="history"]')).to.be.null;
+  });
+});

@@ -1,0 +1,61 @@
+import { expect } from '@open-wc/testing';
+import { addBranch, branchPosition, type BranchEvent } from '../../src/state/branches.js';
+import { relativeTime, remove, titleFrom, touch } from '../../src/state/history.js';
+
+describe('branch relations', () => {
+  it('has no navigator for a thread without branches', () => {
+    expect(branchPosition([], 'T', 0)).to.equal(null);
+  });
+
+  it('groups reruns of one turn, seen from any member', () => {
+    let events: BranchEvent[] = [];
+    events = addBranch(events, { from: 'T', turn: 1, to: 'T2' });
+    events = addBranch(events, { from: 'T2', turn: 1, to: 'T3' });
+    for (const [thread, index] of [['T', 0], ['T2', 1], ['T3', 2]] as const) {
+      expect(branchPosition(events, thread, 1)).to.deep.equal({ threads: ['T', 'T2', 'T3'], index });
+    }
+    // Turns before the branch point are shared history: no navigator there.
+    expect(branchPosition(events, 'T3', 0)).to.equal(null);
+  });
+
+  it('a branch made at a later turn shows its source at earlier turns', () => {
+    let events: BranchEvent[] = [];
+    events = addBranch(events, { from: 'T', turn: 1, to: 'T2' });
+    events = addBranch(events, { from: 'T2', turn: 3, to: 'T4' });
+    expect(branchPosition(events, 'T4', 1)).to.deep.equal({ threads: ['T', 'T2'], index: 1 });
+    expect(branchPosition(events, 'T4', 3)).to.deep.equal({ threads: ['T2', 'T4'], index: 1 });
+    expect(branchPosition(events, 'T', 3)).to.equal(null);
+  });
+
+  it('records each new thread once', () => {
+    const once = addBranch([], { from: 'T', turn: 0, to: 'T2' });
+    expect(addBranch(once, { from: 'T', turn: 0, to: 'T2' })).to.have.length(1);
+  });
+});
+
+describe('thread history', () => {
+  it('keeps the first title, moves active threads to the top and removes on request', () => {
+    let list = touch([], 'a', 'First question about shoes', new Date('2026-01-01T10:00:00Z'));
+    list = touch(list, 'b', 'Another one', new Date('2026-01-01T11:00:00Z'));
+    list = touch(list, 'a', 'a later message', new Date('2026-01-01T12:00:00Z'));
+    expect(list.map((e) => [e.id, e.title])).to.deep.equal([
+      ['a', 'First question about shoes'],
+      ['b', 'Another one'],
+    ]);
+    expect(remove(list, 'a').map((e) => e.id)).to.deep.equal(['b']);
+  });
+
+  it('shortens long titles to one line', () => {
+    const title = titleFrom(`line one\n${'x'.repeat(200)}`);
+    expect(title).to.have.length(80);
+    expect(title).not.to.contain('\n');
+  });
+
+  it('says when, in the UI language', () => {
+    const now = Date.parse('2026-01-10T12:00:00Z');
+    expect(relativeTime('2026-01-10T11:55:00Z', 'en', now)).to.equal('5 minutes ago');
+    expect(relativeTime('2026-01-09T12:00:00Z', 'en', now)).to.equal('yesterday');
+    expect(relativeTime('2026-01-09T12:00:00Z', 'de', now)).to.equal('gestern');
+    expect(relativeTime('not a date', 'en', now)).to.equal('');
+  });
+});
