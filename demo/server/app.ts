@@ -11,6 +11,7 @@ import type { Deps } from './env.js';
 import { ApiError, errorResponse } from './errors.js';
 import { messagingRoutes } from './messaging.js';
 import { MAX_BODY_BYTES } from './schemas.js';
+import { attachSessionServer, type SessionServer, type UpgradeServer } from './session.js';
 import { newRequestId, Store } from './store.js';
 
 export { DEMO_PUBLISHABLE_KEY } from './store.js';
@@ -20,18 +21,41 @@ export interface AppOptions {
   paceMs?: number;
 }
 
+export interface ReferenceServer {
+  /** The HTTP routes: hand it to a Node adapter (node.ts) or call `app.fetch`. */
+  app: Hono;
+  /**
+   * Serves the WebSocket session (`/messaging/v1/session`, session.ts) on a Node HTTP
+   * server, sharing the app's store, keys and tokens. Other upgrades are left alone.
+   */
+  attachSessions(server: UpgradeServer): SessionServer;
+}
+
 /**
- * The reference messaging server: the service's messaging surface and token exchange with a
- * scripted demo agent, plus the `/__demo` fault knobs. Each call builds an independent
- * instance (own store, own signing secret); nothing happens at import.
+ * The reference server with both transports: the HTTP app and the WebSocket session over
+ * one shared state. Each call builds an independent instance.
  */
-export function createApp(options: AppOptions = {}): Hono {
+export function createReferenceServer(options: AppOptions = {}): ReferenceServer {
   const deps: Deps = {
     store: new Store(),
     agent: new DemoAgent(loadCatalog()),
     secret: crypto.getRandomValues(new Uint8Array(32)),
     paceMs: options.paceMs ?? 25,
   };
+  return { app: buildApp(deps), attachSessions: (server) => attachSessionServer(server, deps) };
+}
+
+/**
+ * The reference messaging server: the service's messaging surface and token exchange with a
+ * scripted demo agent, plus the `/__demo` fault knobs. Each call builds an independent
+ * instance (own store, own signing secret); nothing happens at import. HTTP only: use
+ * `createReferenceServer()` for the WebSocket session too.
+ */
+export function createApp(options: AppOptions = {}): Hono {
+  return createReferenceServer(options).app;
+}
+
+function buildApp(deps: Deps): Hono {
   const app = new Hono();
 
   app.use(requestId({ headerName: 'x-request-id', generator: newRequestId }));

@@ -107,6 +107,31 @@ export function authRoutes(deps: Deps): Hono {
   return app;
 }
 
+export interface TokenCheck {
+  /** Set whenever the signature was good, an expired token included. */
+  key?: KeyRecord;
+  /** Set when the token must be refused (401 with this code). */
+  error?: ApiError;
+}
+
+/** Verifies an access token (HTTP bearer or WebSocket `auth` frame alike). */
+export async function checkToken(deps: Deps, token: string): Promise<TokenCheck> {
+  const invalid = new ApiError(401, 'auth.invalid_token', 'The access token is not valid.');
+  let claims: TokenClaims;
+  try {
+    ({ payload: claims } = await jwtVerify<TokenClaims>(token, deps.secret, { algorithms: ['HS256'], issuer: ISSUER }));
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) {
+      const key = deps.store.key(String((error.payload as TokenClaims).pk));
+      return { key, error: new ApiError(401, 'auth.token_expired', 'The access token has expired.') };
+    }
+    return { error: invalid };
+  }
+  const key = claims.pk ? deps.store.key(claims.pk) : undefined;
+  if (!key || key.agentId !== claims.sub) return { error: invalid };
+  return { key };
+}
+
 /** Every messaging request: a valid bearer token first, then the key's injected faults. */
 export function bearerAuth(deps: Deps): MiddlewareHandler {
   return async (c, next) => {
@@ -115,22 +140,11 @@ export function bearerAuth(deps: Deps): MiddlewareHandler {
     const challenge = { 'WWW-Authenticate': 'Bearer' };
     if (!match) throw new ApiError(401, 'auth.missing_token', 'An access token is required: Authorization: Bearer <token>.', null, challenge);
 
-    let claims: TokenClaims;
-    try {
-      ({ payload: claims } = await jwtVerify<TokenClaims>(match[1]!, deps.secret, { algorithms: ['HS256'], issuer: ISSUER }));
-    } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) {
-        // The signature was good, so the request still belongs to its key's log.
-        const key = deps.store.key(String((error.payload as TokenClaims).pk));
-        if (key) await recordRequest(c, deps, key);
-        throw new ApiError(401, 'auth.token_expired', 'The access token has expired.', null, challenge);
-      }
-      throw new ApiError(401, 'auth.invalid_token', 'The access token is not valid.', null, challenge);
-    }
-    const key = claims.pk ? deps.store.key(claims.pk) : undefined;
-    if (!key || key.agentId !== claims.sub) throw new ApiError(401, 'auth.invalid_token', 'The access token is not valid.', null, challenge);
-
-    await recordRequest(c, deps, key);
+    const checked = await checkToken(deps, match[1]!);
+    // An expired token's signature was good, so the request still belongs to its key's log.
+    if (checked.key) await recordRequest(c, deps, checked.key);
+    if (checked.error) throw new ApiError(401, checked.error.code, checked.error.message, null, challenge);
+    const key = checked.key!;
     if (key.budget.unauthorized > 0) {
       key.budget.unauthorized -= 1;
       throw new ApiError(401, 'auth.invalid_token', 'The access token has been revoked.', null, challenge);

@@ -28,7 +28,11 @@ export interface FaultPlan {
     /** Send this raw body (e.g. an HTML proxy page) instead of the error envelope. */
     rawBody?: string;
   }>;
-  /** Stream connections in order: connection i is cut after `dropAfter[i]` frames. */
+  /**
+   * Stream connections in order: connection i is cut after `dropAfter[i]` frames. WebSocket
+   * sessions are counted on their own (session.ts): session i is terminated after
+   * `dropAfter[i]` turn frames, or right after `auth` (before `ready`) when it is 0.
+   */
   dropAfter?: number[];
   /** Milliseconds between streamed frames of a turn (default: the demo's typing pace). */
   paceMs?: number;
@@ -64,6 +68,8 @@ export interface KeyStats {
   turnsRun: number;
   tokensIssued: number;
   streamConnections: number;
+  /** WebSocket sessions that got past the upgrade (session.ts); `dropAfter` indexes these for sockets. */
+  socketConnections: number;
   /** Every request made with this key's tokens (and the exchange itself), in order. */
   requests: Array<{
     method: string;

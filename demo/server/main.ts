@@ -1,11 +1,21 @@
+import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
-import { createApp, DEMO_PUBLISHABLE_KEY } from './app.js';
+import { createReferenceServer, DEMO_PUBLISHABLE_KEY } from './app.js';
+import { SESSION_PATH } from './session.js';
 
 /** `npm run server`: the reference server alone, for a widget served from anywhere else. */
 const port = Number(process.env.PORT ?? 8787);
+const reference = createReferenceServer();
 
-serve({ fetch: createApp().fetch, port }, (info) => {
+const server = serve({ fetch: reference.app.fetch, port }, (info) => {
   console.log(`Reference server: http://localhost:${info.port}`);
+  console.log(`WebSocket session (provisional): ws://localhost:${info.port}/messaging/v1/session`);
   console.log(`Demo publishable key: ${DEMO_PUBLISHABLE_KEY}`);
   console.log('Fault knobs for tests live under /__demo (not part of the service).');
+});
+reference.attachSessions(server as Server);
+// Alone, nobody else takes upgrades: refuse other paths instead of leaving them hanging.
+server.on('upgrade', (req, socket) => {
+  if ((req.url ?? '').split('?')[0] === SESSION_PATH) return;
+  socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
 });

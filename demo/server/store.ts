@@ -149,7 +149,7 @@ export class Store {
       key,
       agentId,
       plan,
-      stats: { turnsRun: 0, tokensIssued: 0, streamConnections: 0, requests: [] },
+      stats: { turnsRun: 0, tokensIssued: 0, streamConnections: 0, socketConnections: 0, requests: [] },
       budget: {
         unauthorized: plan.unauthorized ?? 0,
         tokenExchangeFailures: plan.tokenExchangeFailures ?? 0,
