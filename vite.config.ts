@@ -1,5 +1,5 @@
 import { defineConfig, type Plugin } from 'vite';
-import { createApp } from './demo/server/app.js';
+import { createReferenceServer } from './demo/server/app.js';
 import { toNodeMiddleware } from './demo/server/node.js';
 import { minifyLiterals } from './scripts/vite-minify-literals.js';
 
@@ -8,7 +8,10 @@ function referenceServer(): Plugin {
   return {
     name: 'agent-chat-reference-server',
     configureServer(server) {
-      server.middlewares.use(toNodeMiddleware(createApp()));
+      const reference = createReferenceServer();
+      server.middlewares.use(toNodeMiddleware(reference.app));
+      // The WebSocket session; Vite's HMR socket and other upgrades are left alone.
+      if (server.httpServer) reference.attachSessions(server.httpServer);
       // The demo page lives in demo/; the bare address should land on it.
       server.middlewares.use((req, res, next) => {
         if (req.url !== '/' && req.url !== '/index.html') return next();
@@ -24,7 +27,9 @@ function referenceServer(): Plugin {
       });
     },
     configurePreviewServer(server) {
-      server.middlewares.use(toNodeMiddleware(createApp()));
+      const reference = createReferenceServer();
+      server.middlewares.use(toNodeMiddleware(reference.app));
+      reference.attachSessions(server.httpServer);
     },
   };
 }

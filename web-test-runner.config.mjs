@@ -8,9 +8,12 @@ import { reactEsmPlugin } from './test/react/esm-plugin.mjs';
 
 // The reference server is TypeScript; tsx loads it here so the tests talk to the very code
 // `npm start` serves, over real HTTP on the test runner's own origin.
-const { createApp } = await tsImport('./demo/server/app.ts', import.meta.url);
+const { createReferenceServer } = await tsImport('./demo/server/app.ts', import.meta.url);
 const { toNodeMiddleware, isReferencePath } = await tsImport('./demo/server/node.ts', import.meta.url);
-const serverMiddleware = toNodeMiddleware(createApp());
+const reference = createReferenceServer();
+const serverMiddleware = toNodeMiddleware(reference.app);
+/** The WebSocket session (`/messaging/v1/session`) on the runner's own server; other upgrades are left alone. */
+const referenceSessions = { name: 'reference-server-sessions', serverStart: ({ server }) => reference.attachSessions(server) };
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
@@ -63,7 +66,7 @@ export default {
   testFramework: { config: { timeout: 10_000 } },
   browsers,
   // reactEsmPlugin: React is CommonJS; test/react/ imports it as ES modules through this.
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), reactEsmPlugin()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), reactEsmPlugin(), referenceSessions],
   middleware: [
     // Koa middleware: hand the raw request to the reference server when it owns the path.
     async (ctx, next) => {
