@@ -3,6 +3,7 @@ import { isMessage, isStringArray } from './guards.js';
 import { requestJson, type HttpContext, type RequestOptions } from './http.js';
 import { streamTurn, type StreamHandlers, type StreamOptions, type StreamResult } from './stream.js';
 import { TokenManager } from './token.js';
+import { streamOverSocket } from './websocket.js';
 import type {
   Channel,
   ChannelThreadBody,
@@ -58,6 +59,14 @@ export class AgentClient {
   /** `POST /messaging/v1/messages/stream`, resumed across dropped connections. */
   stream(body: SendMessageBody, handlers: StreamHandlers, opts?: StreamOptions): Promise<StreamResult> {
     return streamTurn(this.ctx, body, handlers, opts);
+  }
+
+  /**
+   * The same turn over the WebSocket session (`transport="websocket"`, CONTRACT.md,
+   * provisional): same handlers, options, result and resume guarantees as `stream`.
+   */
+  streamSocket(body: SendMessageBody, handlers: StreamHandlers, opts?: StreamOptions): Promise<StreamResult> {
+    return streamOverSocket(this.ctx, body, handlers, opts);
   }
 
   /** `POST /messaging/v1/threads/{threadId}/rerun`; the response names the NEW thread. */
