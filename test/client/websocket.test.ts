@@ -1,0 +1,369 @@
+import { expect } from '@open-wc/testing';
+import { AgentClient, sessionUrl, type ApiError, type StreamHandlers, type UnknownFrame } from '../../src/client/index.js';
+import type { FaultPlan, KeyStats } from '../../demo/server/faults.js';
+import { tokenFor } from '../support/server.js';
+import { BASE_URL, REPLY, keyStats, rejection, setup, wait } from './helpers.js';
+
+const USER = 'user-socket-test';
+// No backoff: a hidden page's timers are throttled to ~1 s (backoffDelay has its own tests).
+const FAST = { backoffMs: 0 };
+
+/** The turn and resume frames the server received over sockets, in order. */
+const socketRequests = (stats: KeyStats): KeyStats['requests'] => stats.requests.filter((r) => r.method === 'WS');
+
+function recorder() {
+  const rec = {
+    threads: [] as string[],
+    text: '',
+    seqs: [] as number[],
+    messages: 0,
+    reconnects: [] as Array<{ attempt: number; error: ApiError; lastSeq: number }>,
+    unknown: [] as UnknownFrame[],
+  };
+  const handlers: StreamHandlers = {
+    onThread: (id) => rec.threads.push(id),
+    onToken: (t, seq) => {
+      rec.text += t;
+      rec.seqs.push(seq);
+    },
+    onMessage: (_m, seq) => {
+      rec.messages++;
+      rec.seqs.push(seq);
+    },
+    onReconnecting: (attempt, error) => rec.reconnects.push({ attempt, error, lastSeq: rec.seqs.at(-1) ?? 0 }),
+    onUnknownFrame: (f) => rec.unknown.push(f),
+  };
+  return { rec, handlers };
+}
+
+describe('websocket transport', () => {
+  it('builds the session URL from the base URL (http -> ws, https -> wss)', () => {
+    expect(sessionUrl('http://example.test/api')).to.equal('ws://example.test/api/messaging/v1/session');
+    expect(sessionUrl('https://example.test')).to.equal('wss://example.test/messaging/v1/session');
+  });
+
+  it('gives the same text and message as SSE, in one socket and one turn', async () => {
+    const sse = await setup();
+    const ws = await setup();
+    const a = recorder();
+    const b = recorder();
+    const viaSse = await sse.client.stream({ text: 'Same?', user_id: USER }, a.handlers, FAST);
+    const viaWs = await ws.client.streamSocket({ text: 'Same?', user_id: USER }, b.handlers, FAST);
+
+    expect(b.rec.text).to.equal(REPLY);
+    expect(a.rec.text).to.equal(REPLY);
+    expect(viaWs.message?.text).to.equal(viaSse.message?.text);
+    expect(b.rec.seqs).to.deep.equal(a.rec.seqs);
+    expect(b.rec.threads).to.deep.equal([viaWs.threadId]);
+    expect(b.rec.messages).to.equal(1);
+    expect(b.rec.reconnects).to.have.length(0);
+
+    const stats = await keyStats(ws.key);
+    expect(stats).to.include({ turnsRun: 1, socketConnections: 1, streamConnections: 0 });
+    expect(socketRequests(stats)).to.deep.equal([
+      { method: 'WS', path: '/messaging/v1/session', lastEventId: null, body: { type: 'message', data: { text: 'Same?', user_id: USER } } },
+    ]);
+  });
+
+  it('continues a thread it is given', async () => {
+    const { client, key } = await setup({ replies: [{ text: 'one' }, { text: 'two' }] });
+    const first = await client.streamSocket({ text: 'First', user_id: USER }, {}, FAST);
+    const second = await client.streamSocket({ text: 'Second', user_id: USER, thread_id: first.threadId }, {}, FAST);
+    expect(second.threadId).to.equal(first.threadId);
+    expect(second.message?.text).to.equal('two');
+    expect((await client.transcript(first.threadId)).map((m) => m.text)).to.deep.equal(['First', 'one', 'Second', 'two']);
+    expect((await keyStats(key)).turnsRun).to.equal(2);
+  });
+});
+
+async function resumeCase(dropAfter: number[], extra: FaultPlan = {}): Promise<void> {
+  const { client, key } = await setup({ dropAfter, ...extra });
+  const { rec, handlers } = recorder();
+  const result = await client.streamSocket({ text: 'Resume me', user_id: USER }, handlers, FAST);
+
+  expect(rec.text).to.equal(REPLY);
+  expect(result.message?.text).to.equal(REPLY);
+  expect(rec.threads).to.deep.equal([result.threadId]);
+  expect(rec.messages).to.equal(1);
+  rec.seqs.forEach((s, i) => i > 0 && expect(s).to.be.greaterThan(rec.seqs[i - 1]!));
+  expect(rec.reconnects.map((r) => r.attempt)).to.deep.equal(dropAfter.map((_, i) => i + 1));
+  rec.reconnects.forEach((r) => expect(r.error).to.include({ kind: 'stream', retryable: true }));
+
+  const stats = await keyStats(key);
+  expect(stats.turnsRun).to.equal(1);
+  expect(stats.socketConnections).to.equal(dropAfter.length + 1);
+  const reqs = socketRequests(stats);
+  expect(reqs).to.have.length(dropAfter.length + 1);
+  expect(reqs[0]?.body).to.deep.equal({ type: 'message', data: { text: 'Resume me', user_id: USER } });
+  reqs.slice(1).forEach((r, i) => {
+    const last = rec.reconnects[i]!.lastSeq;
+    expect(r.lastEventId, `last_event_id of resume ${i + 1}`).to.equal(String(last));
+    expect(r.body).to.deep.equal({ type: 'resume', thread_id: result.threadId, last_event_id: last });
+  });
+}
+
+describe('websocket resume', () => {
+  it('resumes a drop right after the thread frame with last_event_id 0', async () => {
+    await resumeCase([1]);
+  });
+  it('resumes a drop after the first delta', async () => {
+    await resumeCase([2]);
+  });
+  it('resumes a drop in the middle of the turn', async () => {
+    await resumeCase([5]);
+  });
+  it('resumes a drop after the last delta, before the message', async () => {
+    // REPLY is 13 words: thread + 13 deltas = 14 frames.
+    await resumeCase([14]);
+  });
+  it('resumes several drops in a row', async () => {
+    await resumeCase([3, 2, 4, 1]);
+  });
+  it('resumes with one character per frame (multibyte characters split across frames)', async () => {
+    await resumeCase([4, 6], { chunkChars: 1 });
+  });
+
+  it('sends the turn again when the socket dropped before it went out (before ready)', async () => {
+    const { client, key } = await setup({ dropAfter: [0, 0] });
+    const { rec, handlers } = recorder();
+    const result = await client.streamSocket({ text: 'Early', user_id: USER }, handlers, FAST);
+    expect(rec.text).to.equal(REPLY);
+    expect(rec.threads).to.deep.equal([result.threadId]);
+    expect(rec.reconnects.map((r) => r.attempt)).to.deep.equal([1, 2]);
+    const stats = await keyStats(key);
+    expect(stats.turnsRun).to.equal(1);
+    expect(socketRequests(stats).map((r) => (r.body as { type: string }).type)).to.deep.equal(['message']);
+  });
+
+  it('gives up after maxRetries and reports the drop', async () => {
+    const { client, key } = await setup({ dropAfter: [2, 2, 2, 2, 2, 2] });
+    const { rec, handlers } = recorder();
+    const e = await rejection(client.streamSocket({ text: 'Never', user_id: USER }, handlers, { ...FAST, maxRetries: 2 }));
+    expect(e).to.include({ kind: 'stream', code: 'stream', retryable: true });
+    expect(rec.reconnects.map((r) => r.attempt)).to.deep.equal([1, 2]);
+    expect(socketRequests(await keyStats(key))).to.have.length(3);
+  });
+
+  it('treats a stalled socket as a drop after idleTimeoutMs and resumes', async () => {
+    const { client, key } = await setup({ stallAfter: 3 });
+    const { rec, handlers } = recorder();
+    const result = await client.streamSocket({ text: 'Stall', user_id: USER }, handlers, { ...FAST, idleTimeoutMs: 300 });
+    expect(result.message?.text).to.equal(REPLY);
+    expect(rec.text).to.equal(REPLY);
+    expect(rec.reconnects).to.have.length(1);
+    expect(rec.reconnects[0]?.error.kind).to.equal('timeout');
+    const stats = await keyStats(key);
+    expect(stats.turnsRun).to.equal(1);
+    expect(socketRequests(stats)[1]?.lastEventId).to.equal(String(rec.reconnects[0]!.lastSeq));
+  });
+
+  it('reports a timeout when a stalled socket cannot be resumed', async () => {
+    const { client } = await setup({ stallAfter: 2 });
+    const e = await rejection(client.streamSocket({ text: 'Stall', user_id: USER }, {}, { ...FAST, idleTimeoutMs: 200, maxRetries: 0 }));
+    expect(e).to.include({ kind: 'timeout', code: 'timeout' });
+  });
+});
+
+describe('websocket auth', () => {
+  it('refreshes the token once after a 401 on auth', async () => {
+    const { client, key } = await setup({ unauthorized: 1 });
+    const { rec, handlers } = recorder();
+    await client.streamSocket({ text: 'Auth', user_id: USER }, handlers, FAST);
+    expect(rec.text).to.equal(REPLY);
+    expect(rec.reconnects).to.have.length(0);
+    const stats = await keyStats(key);
+    expect(stats).to.include({ tokensIssued: 2, turnsRun: 1, socketConnections: 1 });
+  });
+
+  it('reports an auth error when the fresh token is refused too', async () => {
+    const { client, key } = await setup({ unauthorized: 2 });
+    const e = await rejection(client.streamSocket({ text: 'Auth', user_id: USER }, {}, FAST));
+    expect(e).to.include({ kind: 'auth', status: 401, code: 'auth.invalid_token', retryable: false });
+    expect(e.requestId).to.match(/^req_/);
+    const stats = await keyStats(key);
+    expect(stats).to.include({ tokensIssued: 2, turnsRun: 0, socketConnections: 0 });
+  });
+
+  it('does not retry a fixed token the service refuses', async () => {
+    const client = new AgentClient({ baseUrl: BASE_URL, accessToken: 'not-a-token' });
+    const e = await rejection(client.streamSocket({ text: 'Auth', user_id: USER }, {}, FAST));
+    expect(e).to.include({ kind: 'auth', status: 401, code: 'auth.invalid_token' });
+  });
+
+  it('uses a host-supplied token provider', async () => {
+    const { key } = await setup();
+    let calls = 0;
+    const client = new AgentClient({ baseUrl: BASE_URL, tokenProvider: () => (calls++, tokenFor(key)) });
+    const result = await client.streamSocket({ text: 'Provided', user_id: USER }, {}, FAST);
+    expect(result.message?.text).to.equal(REPLY);
+    expect(calls).to.equal(1);
+  });
+});
+
+describe('websocket failures', () => {
+  it('reports a validation error as a 422 with details, like the HTTP route', async () => {
+    const { client, key } = await setup();
+    const viaWs = await rejection(client.streamSocket({ text: '', user_id: USER }, {}, FAST));
+    const viaSse = await rejection(client.stream({ text: '', user_id: USER }, {}, FAST));
+    expect(viaWs).to.include({ kind: 'http', status: 422, code: 'validation_error', retryable: false });
+    expect(viaWs.details).to.deep.equal(viaSse.details);
+    expect(viaWs.details.map((d) => d.field)).to.deep.equal(['text']);
+    expect((await keyStats(key)).turnsRun).to.equal(0);
+  });
+
+  it('reports an unknown thread as a 404', async () => {
+    const { client } = await setup();
+    const e = await rejection(client.streamSocket({ text: 'Hi', user_id: USER, thread_id: 'a'.repeat(24) }, {}, FAST));
+    expect(e).to.include({ kind: 'http', status: 404, code: 'not_found' });
+  });
+
+  for (const statusField of ['status', 'status_code', 'code'] as const) {
+    it(`ends with a stream error read from data.${statusField}, without resuming`, async () => {
+      const { client, key } = await setup({ errorFrame: { after: 3, status: 503, statusField, message: 'Agent crashed' } });
+      const { rec, handlers } = recorder();
+      const e = await rejection(client.streamSocket({ text: 'Fail', user_id: USER }, handlers, FAST));
+      expect(e).to.include({ kind: 'stream', status: 503, retryable: true, message: 'Agent crashed' });
+      expect(rec.reconnects).to.have.length(0);
+      expect(socketRequests(await keyStats(key))).to.have.length(1);
+    });
+  }
+
+  it('rejects a malformed frame with a protocol error and does not retry', async () => {
+    const { client, key } = await setup({ malformedAfter: 3 });
+    const e = await rejection(client.streamSocket({ text: 'Bad', user_id: USER }, {}, FAST));
+    expect(e).to.include({ kind: 'protocol', code: 'protocol' });
+    expect(socketRequests(await keyStats(key))).to.have.length(1);
+  });
+
+  it('passes unknown frames on and keeps the text intact', async () => {
+    const { client } = await setup({ unknownFrameAfter: 2 });
+    const { rec, handlers } = recorder();
+    await client.streamSocket({ text: 'Unknown', user_id: USER }, handlers, FAST);
+    expect(rec.text).to.equal(REPLY);
+    expect(rec.unknown.map((f) => f.type)).to.deep.equal(['progress']);
+  });
+
+  it('rejects with abort when cancelled mid-turn, and stops', async () => {
+    const { client, key } = await setup({ paceMs: 30 });
+    const ctrl = new AbortController();
+    let tokens = 0;
+    const e = await rejection(
+      client.streamSocket(
+        { text: 'Cancel', user_id: USER },
+        { onToken: () => void (++tokens === 2 && ctrl.abort()) },
+        { ...FAST, signal: ctrl.signal },
+      ),
+    );
+    expect(e).to.include({ kind: 'abort', code: 'abort' });
+    expect(tokens).to.equal(2);
+    await wait(100);
+    const stats = await keyStats(key);
+    expect(socketRequests(stats)).to.have.length(1);
+    expect(stats.socketConnections).to.equal(1);
+  });
+
+  it('rejects with abort when cancelled during the backoff', async () => {
+    const { client, key } = await setup({ dropAfter: [2] });
+    const ctrl = new AbortController();
+    const e = await rejection(
+      client.streamSocket({ text: 'Cancel', user_id: USER }, { onReconnecting: () => ctrl.abort() }, { backoffMs: 5000, signal: ctrl.signal }),
+    );
+    expect(e.kind).to.equal('abort');
+    expect(socketRequests(await keyStats(key))).to.have.length(1);
+  });
+
+  it('rejects with abort at once for an already aborted signal', async () => {
+    const { client } = await setup();
+    const e = await rejection(client.streamSocket({ text: 'x', user_id: USER }, {}, { signal: AbortSignal.abort() }));
+    expect(e.kind).to.equal('abort');
+  });
+
+  it('rejects with the exception a handler threw, without resuming', async () => {
+    const { client, key } = await setup();
+    const bug = new Error('handler bug');
+    let caught: unknown;
+    await client
+      .streamSocket({ text: 'Bug', user_id: USER }, { onToken: () => { throw bug; } }, FAST)
+      .catch((e: unknown) => (caught = e));
+    expect(caught).to.equal(bug);
+    expect(socketRequests(await keyStats(key))).to.have.length(1);
+  });
+
+  it('reports an unreachable service as a network error after the retries', async () => {
+    const client = new AgentClient({ baseUrl: 'http://127.0.0.1:9', accessToken: 'x' });
+    const { rec, handlers } = recorder();
+    const e = await rejection(client.streamSocket({ text: 'x', user_id: USER }, handlers, { ...FAST, maxRetries: 1 }));
+    expect(e).to.include({ kind: 'network', retryable: true });
+    expect(rec.reconnects).to.have.length(1);
+  });
+});
+
+/** The server side of the provisional protocol, spoken raw (README "WebSocket session"). */
+describe('websocket session protocol (reference server)', () => {
+  const url = sessionUrl(BASE_URL);
+
+  function open(): Promise<{ ws: WebSocket; frames: Array<Record<string, unknown>>; next: () => Promise<Record<string, unknown>>; closed: Promise<CloseEvent> }> {
+    const ws = new WebSocket(url);
+    const frames: Array<Record<string, unknown>> = [];
+    const waiting: Array<(f: Record<string, unknown>) => void> = [];
+    ws.onmessage = (ev) => {
+      const f = JSON.parse(ev.data as string) as Record<string, unknown>;
+      const w = waiting.shift();
+      if (w) w(f);
+      else frames.push(f);
+    };
+    const next = () => new Promise<Record<string, unknown>>((r) => (frames.length ? r(frames.shift()!) : waiting.push(r)));
+    const closed = new Promise<CloseEvent>((r) => ws.addEventListener('close', r));
+    return new Promise((resolve, reject) => {
+      ws.onopen = () => resolve({ ws, frames, next, closed });
+      ws.onerror = reject;
+    });
+  }
+
+  it('answers a first frame that is not auth with 401 and closes 4401', async () => {
+    const s = await open();
+    s.ws.send(JSON.stringify({ type: 'message', data: { text: 'hi', user_id: USER } }));
+    const f = await s.next();
+    expect(f).to.nested.include({ type: 'error', 'data.status': 401, 'data.code': 'auth.missing_token' });
+    expect((await s.closed).code).to.equal(4401);
+  });
+
+  it('answers ping, refuses a second turn while one runs, then ends the turn with done', async () => {
+    const { key } = await setup({ paceMs: 20 });
+    const s = await open();
+    s.ws.send(JSON.stringify({ type: 'auth', token: await tokenFor(key) }));
+    expect(await s.next()).to.deep.equal({ type: 'ready' });
+    s.ws.send(JSON.stringify({ type: 'ping' }));
+    expect(await s.next()).to.deep.equal({ type: 'pong' });
+    s.ws.send(JSON.stringify({ type: 'message', data: { text: 'One', user_id: USER } }));
+    const thread = await s.next();
+    expect(thread.type).to.equal('thread');
+    s.ws.send(JSON.stringify({ type: 'message', data: { text: 'Two', user_id: USER } }));
+    s.ws.send('not json');
+    const seen: Array<Record<string, unknown>> = [];
+    for (let f = await s.next(); f.type !== 'done'; f = await s.next()) seen.push(f);
+    const errors = seen.filter((f) => f.type === 'error').map((f) => (f.data as { code: string }).code);
+    expect(errors).to.deep.equal(['session.busy', 'invalid_json']);
+    expect(seen.at(-1)?.type).to.equal('message');
+    // The socket stays open; a resume of the finished turn replays it without running it again.
+    const lastSeq = seen.at(-1)!.seq as number;
+    s.ws.send(JSON.stringify({ type: 'resume', thread_id: (thread.data as { thread_id: string }).thread_id, last_event_id: lastSeq - 1 }));
+    expect(await s.next()).to.deep.equal(thread);
+    expect(await s.next()).to.deep.equal(seen.at(-1));
+    expect(await s.next()).to.deep.equal({ type: 'done' });
+    expect((await keyStats(key)).turnsRun).to.equal(1);
+    s.ws.close();
+  });
+
+  it('refuses a resume with a bad last_event_id (422) and one with no turn (409)', async () => {
+    const { key } = await setup();
+    const s = await open();
+    s.ws.send(JSON.stringify({ type: 'auth', token: await tokenFor(key) }));
+    await s.next();
+    s.ws.send(JSON.stringify({ type: 'resume', thread_id: 'b'.repeat(24), last_event_id: -1 }));
+    expect(await s.next()).to.nested.include({ 'data.status': 422, 'data.code': 'validation_error', 'data.details[0].field': 'last_event_id' });
+    s.ws.send(JSON.stringify({ type: 'resume', thread_id: 'b'.repeat(24), last_event_id: 0 }));
+    expect(await s.next()).to.nested.include({ 'data.status': 409, 'data.code': 'stream.not_resumable' });
+    s.ws.close();
+  });
+});
