@@ -27,7 +27,7 @@ export interface ChatConfig {
   tokenProvider?: () => Promise<string>;
   userId?: string;
   threadId?: string;
-  transport: 'sse' | 'rest';
+  transport: 'sse' | 'rest' | 'websocket';
   agentVariables?: AgentVariables;
   persist: PersistMode;
   suggestionContext?: Record<string, unknown>;
@@ -268,7 +268,9 @@ export class ChatController implements ReactiveController {
         this.adoptThread(response.thread_id);
         final = response.message;
       } else {
-        const result = await client.stream(
+        // Both transports resume a dropped connection the same way and share the handlers.
+        const stream = config.transport === 'websocket' ? client.streamSocket.bind(client) : client.stream.bind(client);
+        const result = await stream(
           body,
           {
             onThread: (id) => {
