@@ -7,6 +7,7 @@ import { DemoAgent, loadCatalog } from './agent.js';
 import { authRoutes, bearerAuth } from './auth.js';
 import { cspRoutes } from './csp.js';
 import { demoKeyRoutes } from './demo-keys.js';
+import { demoUploadRoutes } from './uploads.js';
 import type { Deps } from './env.js';
 import { ApiError, errorResponse } from './errors.js';
 import { messagingRoutes } from './messaging.js';
@@ -69,6 +70,8 @@ function buildApp(deps: Deps): Hono {
       maxAge: 600,
     }),
   );
+  // Before the service's body limit: demo uploads have their own (uploads.ts).
+  app.route('/', demoUploadRoutes());
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
