@@ -13,6 +13,10 @@ import { type ChatStatus, ChatController } from './state/chat-controller.js';
 import type { ChatMessage } from './state/messages.js';
 import type { Notice } from './state/notice.js';
 import type { PersistMode } from './state/storage.js';
+import { Attachments, firstFile } from './state/attachment.js';
+import { HandOff, parseChannels } from './state/channel.js';
+import { renderAttachControl, renderAttachment, renderDropHint } from './render/attachment.js';
+import { renderChannelButton, renderChannelForm } from './render/channel-form.js';
 import { styles } from './styles/agent-chat.styles.js';
 
 export type Transport = 'sse' | 'rest' | 'websocket';
@@ -54,6 +58,7 @@ const jsonConverter = {
  * @fires {CustomEvent<CardClickDetail>} agent-chat-card-click - `{card, url}`; cancelable: by default a card link opens in a new tab.
  * @fires {CustomEvent<EmptyDetail>} agent-chat-open - The launcher panel opened.
  * @fires {CustomEvent<EmptyDetail>} agent-chat-close - The launcher panel closed.
+ * @fires {CustomEvent<ChannelDetail>} agent-chat-channel - `{channel, threadId, phoneNumber}` after a WhatsApp/SMS hand-off succeeded.
  *
  * @csspart panel - The chat surface (the floating panel in launcher mode).
  * @csspart header - The header bar.
@@ -87,6 +92,10 @@ const jsonConverter = {
  * @csspart input - The text field.
  * @csspart send-button - The send button.
  * @csspart stop-button - The button that stops a streaming reply.
+ * @csspart attach-button - Opens the image picker (only when `uploadImage` is set).
+ * @csspart attachment - The attached image's preview in the composer, with its remove button.
+ * @csspart channel-button - Opens the WhatsApp/SMS hand-off form (only with `channels`).
+ * @csspart channel-form - The hand-off form, and its confirmation.
  *
  * @cssprop --agent-chat-accent - Accent colour: user bubbles, buttons, links. Default `#4f46e5`.
  * @cssprop --agent-chat-accent-text - Text on the accent colour. Default `#ffffff`.
@@ -194,6 +203,13 @@ export class AgentChat extends LitElement {
   @query('.launcher') private launcherButton?: HTMLButtonElement;
 
   private readonly chat = new ChatController(this);
+  private readonly attachments = new Attachments(this);
+  private readonly handOff = new HandOff(this);
+  /** `channels` parsed: the hand-off channels offered, in the host's order. */
+  private offeredChannels: ReturnType<typeof parseChannels> = [];
+  /** An image is being dragged over the panel. */
+  @state() private dropping = false;
+  private dragDepth = 0;
   private text!: Strings;
   private labels!: MarkdownLabels;
   private direction: 'ltr' | 'rtl' = 'ltr';
@@ -209,6 +225,11 @@ export class AgentChat extends LitElement {
     });
     // Copy buttons come from the markdown renderer; one delegated listener serves them all.
     this.addEventListener('click', (event) => handleCopyClick(event, this.text.copied));
+    // Drag events from inside the shadow root are composed; the host sees them all.
+    this.addEventListener('dragenter', (event) => this.onDragEnter(event));
+    this.addEventListener('dragover', (event) => this.onDragOver(event));
+    this.addEventListener('dragleave', () => this.onDragLeave());
+    this.addEventListener('drop', (event) => this.onDrop(event));
   }
 
   /** The thread in use; changes as the conversation moves. */
@@ -226,9 +247,13 @@ export class AgentChat extends LitElement {
     return this.chat.status;
   }
 
-  /** Sends a message as if the user had typed it. Fires `agent-chat-send` first. */
+  /**
+   * Sends a message as if the user had typed it. Fires `agent-chat-send` first. With an
+   * `imageUrl` and no text, the localized `imageMessage` ("Image") is sent: the service
+   * requires text.
+   */
   async send(text: string, options: { imageUrl?: string } = {}): Promise<void> {
-    const trimmed = text.trim();
+    const trimmed = text.trim() || (options.imageUrl ? this.text.imageMessage : '');
     if (!trimmed || this.chat.busy) return;
     const allowed = this.dispatch('agent-chat-send', { text: trimmed, threadId: this.chat.threadId, imageUrl: options.imageUrl ?? null }, true);
     if (!allowed) return;
@@ -267,6 +292,7 @@ export class AgentChat extends LitElement {
       this.direction = isRtl(lang) ? 'rtl' : 'ltr';
       this.locale = lang;
     }
+    if (changed.has('channels')) this.applyChannels();
     const configKeys = [
       'baseUrl',
       'publishableKey',
@@ -380,6 +406,10 @@ export class AgentChat extends LitElement {
   private onSubmit(event: Event): void {
     event.preventDefault();
     const text = this.input?.value ?? this.chat.draft;
+    if (this.attachments.file) {
+      void this.sendWithAttachment();
+      return;
+    }
     if (!text.trim()) return;
     void this.send(text);
   }
@@ -441,6 +471,171 @@ export class AgentChat extends LitElement {
     }
   }
 
+  /* ---- attachments (state: src/state/attachment.ts, templates: src/render/attachment.ts) ---- */
+
+  private renderAttachControl() {
+    if (!this.uploadImage) return nothing;
+    return renderAttachControl(this.text, {
+      disabled: this.attachments.uploading,
+      onPick: () => this.renderRoot.querySelector<HTMLInputElement>('.file-input')?.click(),
+      onChange: (event) => this.onFileChange(event),
+    });
+  }
+
+  private renderAttachment() {
+    if (!this.uploadImage) return nothing;
+    return html`${renderAttachment(this.text, this.attachments, {
+      onRemove: () => this.removeAttachment(),
+      onDismissError: () => this.attachments.dismissError(),
+    })}${this.dropping ? renderDropHint(this.text) : nothing}`;
+  }
+
+  private removeAttachment(): void {
+    this.attachments.clear();
+    this.focusInput();
+  }
+
+  private onFileChange(event: Event): void {
+    const field = event.target as HTMLInputElement;
+    const file = firstFile(field.files);
+    // Cleared so that picking the same file again fires `change` again.
+    field.value = '';
+    if (file) this.attachments.attach(file);
+  }
+
+  private onPaste(event: ClipboardEvent): void {
+    if (!this.uploadImage) return;
+    const data = event.clipboardData;
+    const file = firstFile(data?.files);
+    if (!file?.type.startsWith('image/')) return;
+    // Clipboards from documents carry the text too: let that paste as usual.
+    if (!data?.types.includes('text/plain')) event.preventDefault();
+    this.attachments.attach(file);
+  }
+
+  private acceptsDrop(event: DragEvent): boolean {
+    if (!this.uploadImage || (this.mode === 'launcher' && !this.isOpen)) return false;
+    return Array.from(event.dataTransfer?.types ?? []).includes('Files');
+  }
+
+  private onDragEnter(event: DragEvent): void {
+    if (!this.acceptsDrop(event)) return;
+    event.preventDefault();
+    // enter/leave fire for every element crossed; the depth tells when the pointer has left.
+    this.dragDepth++;
+    this.dropping = true;
+  }
+
+  private onDragOver(event: DragEvent): void {
+    if (!this.acceptsDrop(event)) return;
+    // Without preventDefault here the browser refuses the drop (and may open the file).
+    event.preventDefault();
+    event.dataTransfer!.dropEffect = 'copy';
+    this.dropping = true;
+  }
+
+  private onDragLeave(): void {
+    if (!this.dropping) return;
+    this.dragDepth = Math.max(0, this.dragDepth - 1);
+    if (!this.dragDepth) this.dropping = false;
+  }
+
+  private onDrop(event: DragEvent): void {
+    this.dragDepth = 0;
+    this.dropping = false;
+    if (!this.acceptsDrop(event)) return;
+    event.preventDefault();
+    const file = firstFile(event.dataTransfer?.files);
+    if (file) this.attachments.attach(file);
+  }
+
+  /**
+   * Uploads through the host's function, then sends with the URL as `image_url`. A failed
+   * upload keeps text and attachment for a retry; the attachment goes once the message is in
+   * the log (the host may still cancel `agent-chat-send`, which keeps it).
+   */
+  private async sendWithAttachment(): Promise<void> {
+    const upload = this.uploadImage;
+    if (this.chat.busy || this.attachments.uploading) return;
+    if (!upload) {
+      this.attachments.clear();
+      return;
+    }
+    const url = await this.attachments.upload(upload);
+    if (!url) return;
+    // Read after the upload: the user may have kept typing meanwhile.
+    const text = this.input?.value ?? this.chat.draft;
+    const before = this.chat.messages.length;
+    const sent = this.send(text, { imageUrl: url });
+    if (this.chat.messages.length > before) this.attachments.clear();
+    await sent;
+  }
+
+  /* ---- channel hand-off (state: src/state/channel.ts, templates: src/render/channel-form.ts) ---- */
+
+  private applyChannels(): void {
+    this.offeredChannels = parseChannels(this.channels);
+    if (!this.offeredChannels.length && this.handOff.isOpen) this.handOff.close();
+  }
+
+  private renderChannelButton() {
+    if (!this.offeredChannels.length) return nothing;
+    return renderChannelButton(this.text, this.offeredChannels, {
+      expanded: this.handOff.isOpen,
+      onClick: () => void this.toggleChannelForm(),
+    });
+  }
+
+  private renderChannelForm() {
+    if (!this.offeredChannels.length) return nothing;
+    return renderChannelForm(this.text, this.handOff, this.offeredChannels, {
+      onChannel: (channel) => this.handOff.setChannel(channel),
+      onPhone: (value) => this.handOff.setPhone(value),
+      onSubmit: (event) => void this.submitChannel(event),
+      onCancel: () => this.closeChannelForm(),
+      onKeyDown: (event) => this.onChannelKeyDown(event),
+    });
+  }
+
+  private async toggleChannelForm(): Promise<void> {
+    if (this.handOff.isOpen) {
+      this.closeChannelForm();
+      return;
+    }
+    this.handOff.open(this.offeredChannels);
+    await this.updateComplete;
+    // The first field: the checked channel when there is a choice, else the phone number.
+    this.renderRoot.querySelector<HTMLInputElement>('#channel-form input:checked, #channel-phone')?.focus();
+  }
+
+  private closeChannelForm(): void {
+    this.handOff.close();
+    this.renderRoot.querySelector<HTMLElement>('[part="channel-button"]')?.focus();
+  }
+
+  private onChannelKeyDown(event: KeyboardEvent): void {
+    if (event.key !== 'Escape') return;
+    // Escape closes the form only, not the launcher panel around it.
+    event.stopPropagation();
+    this.closeChannelForm();
+  }
+
+  private async submitChannel(event: Event): Promise<void> {
+    event.preventDefault();
+    const result = await this.handOff.submit(this.chat.api, {
+      userId: this.chat.currentUserId,
+      agentDisplayName: this.agentDisplayName,
+      threadId: this.chat.threadId,
+    });
+    await this.updateComplete;
+    if (result) {
+      this.dispatch('agent-chat-channel', result);
+      this.renderRoot.querySelector<HTMLElement>('.channel-form.done button')?.focus();
+    } else if (this.handOff.invalid) {
+      this.renderRoot.querySelector<HTMLElement>('#channel-phone')?.focus();
+    }
+  }
+
   protected override render() {
     const t = this.text;
     const launcher = this.mode === 'launcher';
@@ -457,7 +652,7 @@ export class AgentChat extends LitElement {
         ?hidden=${launcher && !this.isOpen}
         @keydown=${this.onPanelKeyDown}
       >
-        ${this.renderHeader(launcher)} ${this.renderConfigNotice()}
+        ${this.renderHeader(launcher)} ${this.renderChannelForm()} ${this.renderConfigNotice()}
         <div class="log-wrap">
           <div
             part="log"
@@ -506,6 +701,7 @@ export class AgentChat extends LitElement {
     const t = this.text;
     return html`<header part="header">
       <h2 part="heading">${this.heading || t.heading}</h2>
+      ${this.renderChannelButton()}
       <button
         part="new-button"
         class="icon-button"
@@ -634,7 +830,8 @@ export class AgentChat extends LitElement {
   private renderComposer() {
     const t = this.text;
     const busy = this.chat.busy;
-    return html`<form part="composer" @submit=${this.onSubmit}>
+    return html`<form part="composer" class=${this.dropping ? 'dropping' : nothing} @submit=${this.onSubmit}>
+      ${this.renderAttachment()} ${this.renderAttachControl()}
       <textarea
         part="input"
         rows="1"
@@ -643,12 +840,13 @@ export class AgentChat extends LitElement {
         aria-label=${t.inputLabel}
         @input=${this.onInput}
         @keydown=${this.onKeyDown}
+        @paste=${this.onPaste}
       ></textarea>
       ${busy
         ? html`<button part="stop-button" class="stop" type="button" aria-label=${t.stop} title=${t.stop} @click=${() => this.chat.stop()}>
             ${icons.stop}
           </button>`
-        : html`<button part="send-button" class="send" type="submit" aria-label=${t.send} title=${t.send} ?disabled=${!this.chat.draft.trim()}>
+        : html`<button part="send-button" class="send" type="submit" aria-label=${t.send} title=${t.send} ?disabled=${!(this.chat.draft.trim() || this.attachments.file) || this.attachments.uploading}>
             ${icons.send}
           </button>`}
     </form>`;

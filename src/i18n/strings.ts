@@ -65,6 +65,33 @@ export interface Strings {
   channelSubmit: string;
   channelCancel: string;
   channelDone: (channel: string) => string;
+  /** The hand-off button and form title when more than one channel is offered. */
+  channelGeneric: string;
+  /** Legend of the channel choice (radio group). */
+  channelChoice: string;
+  /** Under the phone field: the format expected. */
+  channelPhoneHint: string;
+  /** The number is not a full international (E.164) number; nothing was sent. */
+  channelPhoneInvalid: string;
+  /** Consent line of the hand-off form. */
+  channelConsent: (channel: string) => string;
+  /** The service refused or failed the hand-off; its details follow. */
+  channelFailed: string;
+  /** Submit button while the hand-off request runs. */
+  channelSending: string;
+  /** Sent as the message text when the user sends an image without text (the service requires text). */
+  imageMessage: string;
+  /** An attached file is not PNG, JPEG, GIF or WebP. */
+  attachmentTypeError: (name: string) => string;
+  /** An attached file is larger than the limit. */
+  attachmentSizeError: (name: string, maxMegabytes: number) => string;
+  uploadingImage: string;
+  /** The host's upload function failed; `details` is its own message, when it gave one. */
+  uploadFailed: (details?: string) => string;
+  /** The upload returned an address that is not an http(s) URL. */
+  uploadInvalidUrl: string;
+  /** Shown while an image is dragged over the chat. */
+  dropImage: string;
   /** Screen-reader announcement of a complete message. */
   announce: (sender: string, text: string) => string;
   errorOffline: string;
@@ -131,6 +158,20 @@ export const en: Strings = {
   channelSubmit: 'Continue',
   channelCancel: 'Cancel',
   channelDone: (channel) => `The conversation continues on ${channel}.`,
+  channelGeneric: 'Continue on your phone',
+  channelChoice: 'Continue on',
+  channelPhoneHint: 'With country code, e.g. +1 415 555 0123',
+  channelPhoneInvalid: 'Enter the full number with its country code, starting with +.',
+  channelConsent: (channel) => `By continuing you agree to receive messages from us on ${channel} at this number.`,
+  channelFailed: 'The conversation could not be moved to your phone.',
+  channelSending: 'Sending…',
+  imageMessage: 'Image',
+  attachmentTypeError: (name) => `“${name}” is not a supported image. Use PNG, JPEG, GIF or WebP.`,
+  attachmentSizeError: (name, max) => `“${name}” is too large. Images can be up to ${max} MB.`,
+  uploadingImage: 'Uploading image…',
+  uploadFailed: (details) => withDetails('The image could not be uploaded.', details),
+  uploadInvalidUrl: 'The image could not be uploaded: the upload returned an unusable address.',
+  dropImage: 'Drop the image to attach it',
   announce: (sender, text) => `${sender}: ${text}`,
   errorOffline: 'You are offline. The message will be sent when the connection is back.',
   errorNetwork: 'Could not reach the service. Check your connection and try again.',
@@ -193,6 +234,20 @@ export const de: Strings = {
   channelSubmit: 'Fortsetzen',
   channelCancel: 'Abbrechen',
   channelDone: (channel) => `Das Gespräch wird auf ${channel} fortgesetzt.`,
+  channelGeneric: 'Auf dem Telefon fortsetzen',
+  channelChoice: 'Fortsetzen über',
+  channelPhoneHint: 'Mit Ländervorwahl, z. B. +49 151 12345678',
+  channelPhoneInvalid: 'Geben Sie die vollständige Nummer mit Ländervorwahl ein, beginnend mit +.',
+  channelConsent: (channel) => `Mit dem Fortfahren stimmen Sie zu, von uns Nachrichten über ${channel} an diese Nummer zu erhalten.`,
+  channelFailed: 'Das Gespräch konnte nicht auf Ihr Telefon verlegt werden.',
+  channelSending: 'Wird gesendet…',
+  imageMessage: 'Bild',
+  attachmentTypeError: (name) => `„${name}“ ist kein unterstütztes Bild. Verwenden Sie PNG, JPEG, GIF oder WebP.`,
+  attachmentSizeError: (name, max) => `„${name}“ ist zu groß. Bilder dürfen höchstens ${max} MB groß sein.`,
+  uploadingImage: 'Bild wird hochgeladen…',
+  uploadFailed: (details) => withDetails('Das Bild konnte nicht hochgeladen werden.', details),
+  uploadInvalidUrl: 'Das Bild konnte nicht hochgeladen werden: Der Upload lieferte eine unbrauchbare Adresse.',
+  dropImage: 'Bild hier ablegen, um es anzuhängen',
   announce: (sender, text) => `${sender}: ${text}`,
   errorOffline: 'Sie sind offline. Die Nachricht wird gesendet, sobald die Verbindung wieder steht.',
   errorNetwork: 'Der Dienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
@@ -257,6 +312,20 @@ export const fr: Strings = {
   channelSubmit: 'Continuer',
   channelCancel: 'Annuler',
   channelDone: (channel) => `La conversation se poursuit sur ${channel}.`,
+  channelGeneric: 'Continuer sur votre téléphone',
+  channelChoice: 'Continuer sur',
+  channelPhoneHint: 'Avec l’indicatif du pays, p. ex. +33 6 12 34 56 78',
+  channelPhoneInvalid: 'Saisissez le numéro complet avec l’indicatif du pays, commençant par +.',
+  channelConsent: (channel) => `En continuant, vous acceptez de recevoir nos messages sur ${channel} à ce numéro.`,
+  channelFailed: 'La conversation n’a pas pu être transférée sur votre téléphone.',
+  channelSending: 'Envoi…',
+  imageMessage: 'Image',
+  attachmentTypeError: (name) => `« ${name} » n’est pas une image prise en charge. Utilisez PNG, JPEG, GIF ou WebP.`,
+  attachmentSizeError: (name, max) => `« ${name} » est trop volumineux. Les images peuvent faire jusqu’à ${max} Mo.`,
+  uploadingImage: 'Envoi de l’image…',
+  uploadFailed: (details) => withDetails('L’image n’a pas pu être envoyée.', details),
+  uploadInvalidUrl: 'L’image n’a pas pu être envoyée : l’envoi a renvoyé une adresse inutilisable.',
+  dropImage: 'Déposez l’image pour la joindre',
   announce: (sender, text) => `${sender} : ${text}`,
   errorOffline: 'Vous êtes hors ligne. Le message sera envoyé dès le retour de la connexion.',
   errorNetwork: 'Impossible de joindre le service. Vérifiez votre connexion et réessayez.',
@@ -321,6 +390,20 @@ export const es: Strings = {
   channelSubmit: 'Continuar',
   channelCancel: 'Cancelar',
   channelDone: (channel) => `La conversación continúa en ${channel}.`,
+  channelGeneric: 'Continuar en tu teléfono',
+  channelChoice: 'Continuar en',
+  channelPhoneHint: 'Con el prefijo del país, p. ej. +34 612 34 56 78',
+  channelPhoneInvalid: 'Introduce el número completo con el prefijo del país, empezando por +.',
+  channelConsent: (channel) => `Al continuar, aceptas recibir nuestros mensajes por ${channel} en este número.`,
+  channelFailed: 'No se pudo pasar la conversación a tu teléfono.',
+  channelSending: 'Enviando…',
+  imageMessage: 'Imagen',
+  attachmentTypeError: (name) => `«${name}» no es una imagen compatible. Usa PNG, JPEG, GIF o WebP.`,
+  attachmentSizeError: (name, max) => `«${name}» es demasiado grande. Las imágenes pueden tener hasta ${max} MB.`,
+  uploadingImage: 'Subiendo imagen…',
+  uploadFailed: (details) => withDetails('No se pudo subir la imagen.', details),
+  uploadInvalidUrl: 'No se pudo subir la imagen: la subida devolvió una dirección no válida.',
+  dropImage: 'Suelta la imagen para adjuntarla',
   announce: (sender, text) => `${sender}: ${text}`,
   errorOffline: 'No tienes conexión. El mensaje se enviará cuando vuelva la conexión.',
   errorNetwork: 'No se pudo contactar con el servicio. Comprueba tu conexión e inténtalo de nuevo.',
@@ -385,6 +468,20 @@ export const ja: Strings = {
   channelSubmit: '続ける',
   channelCancel: 'キャンセル',
   channelDone: (channel) => `会話は${channel}で続きます。`,
+  channelGeneric: 'スマートフォンで続ける',
+  channelChoice: '続ける方法',
+  channelPhoneHint: '国番号から入力（例: +81 90 1234 5678）',
+  channelPhoneInvalid: '+ で始まる国番号付きの電話番号を入力してください。',
+  channelConsent: (channel) => `続行すると、この番号で${channel}のメッセージを受け取ることに同意したことになります。`,
+  channelFailed: '会話をスマートフォンに移せませんでした。',
+  channelSending: '送信中…',
+  imageMessage: '画像',
+  attachmentTypeError: (name) => `「${name}」は対応していない画像です。PNG、JPEG、GIF、WebP を使ってください。`,
+  attachmentSizeError: (name, max) => `「${name}」は大きすぎます。画像は ${max} MB までです。`,
+  uploadingImage: '画像をアップロード中…',
+  uploadFailed: (details) => withDetails('画像をアップロードできませんでした。', details),
+  uploadInvalidUrl: '画像をアップロードできませんでした: 使用できないアドレスが返されました。',
+  dropImage: 'ここに画像をドロップして添付',
   announce: (sender, text) => `${sender}：${text}`,
   errorOffline: 'オフラインです。接続が回復するとメッセージが送信されます。',
   errorNetwork: 'サービスに接続できません。接続を確認して、もう一度お試しください。',
@@ -449,6 +546,20 @@ export const ar: Strings = {
   channelSubmit: 'متابعة',
   channelCancel: 'إلغاء',
   channelDone: (channel) => `تستمر المحادثة عبر ${channel}.`,
+  channelGeneric: 'المتابعة على هاتفك',
+  channelChoice: 'المتابعة عبر',
+  channelPhoneHint: 'مع رمز الدولة، مثل ‎+966 50 123 4567',
+  channelPhoneInvalid: 'أدخل الرقم كاملًا مع رمز الدولة، بدءًا بعلامة +.',
+  channelConsent: (channel) => `بالمتابعة، توافق على تلقي رسائل منا عبر ${channel} على هذا الرقم.`,
+  channelFailed: 'تعذّر نقل المحادثة إلى هاتفك.',
+  channelSending: 'جارٍ الإرسال…',
+  imageMessage: 'صورة',
+  attachmentTypeError: (name) => `«${name}» ليست صورة مدعومة. استخدم PNG أو JPEG أو GIF أو WebP.`,
+  attachmentSizeError: (name, max) => `«${name}» كبيرة جدًا. الحد الأقصى لحجم الصور ${max} ميغابايت.`,
+  uploadingImage: 'جارٍ رفع الصورة…',
+  uploadFailed: (details) => withDetails('تعذّر رفع الصورة.', details),
+  uploadInvalidUrl: 'تعذّر رفع الصورة: أعاد الرفع عنوانًا غير صالح.',
+  dropImage: 'أفلت الصورة لإرفاقها',
   announce: (sender, text) => `${sender}: ${text}`,
   errorOffline: 'أنت غير متصل. سيتم إرسال الرسالة عند عودة الاتصال.',
   errorNetwork: 'تعذّر الوصول إلى الخدمة. تحقق من اتصالك وحاول مرة أخرى.',

@@ -721,6 +721,260 @@ export const styles = css`
     cursor: default;
   }
 
+  /* ---- attachments ---- */
+  /* The preview, its error and the drop hint take a row of their own above the text field. */
+  form[part='composer'] {
+    flex-wrap: wrap;
+  }
+
+  form[part='composer'].dropping {
+    outline: 2px dashed var(--_accent);
+    outline-offset: -6px;
+    background: color-mix(in srgb, var(--_accent) 8%, var(--_bg));
+  }
+
+  .attach {
+    display: inline-grid;
+    place-items: center;
+    width: 44px;
+    height: 44px;
+    flex: none;
+    border: 1px solid var(--_border);
+    border-radius: 12px;
+    background: var(--_bg);
+    color: var(--_muted);
+  }
+
+  .attach:hover:not(:disabled) {
+    color: var(--_text);
+    background: var(--_surface);
+  }
+
+  .attach:disabled {
+    opacity: 0.45;
+    cursor: default;
+  }
+
+  .attachment-preview,
+  .attachment-error,
+  .drop-hint {
+    flex: 1 0 100%;
+    min-width: 0;
+  }
+
+  .attachment-preview {
+    display: flex;
+    align-items: center;
+    gap: 10px;
+    padding: 6px;
+    padding-inline-start: 6px;
+    border: 1px solid var(--_border);
+    border-radius: 12px;
+    background: var(--_surface);
+  }
+
+  .attachment-preview img {
+    width: 48px;
+    height: 48px;
+    flex: none;
+    object-fit: cover;
+    border-radius: 8px;
+    background: var(--_bg);
+  }
+
+  .attachment-preview.uploading img {
+    opacity: 0.6;
+  }
+
+  .attachment-name {
+    flex: 1;
+    min-width: 0;
+    overflow-wrap: anywhere;
+    font-size: 0.9em;
+  }
+
+  .attachment-status {
+    display: block;
+    color: var(--_muted);
+  }
+
+  .attachment-status:empty {
+    display: none;
+  }
+
+  .attachment-error {
+    display: flex;
+    align-items: center;
+    gap: 8px;
+    padding: 4px;
+    padding-inline-start: 10px;
+    border: 1px solid color-mix(in srgb, var(--_danger) 40%, transparent);
+    border-radius: 10px;
+    background: var(--_danger-surface);
+    color: var(--_danger);
+    font-size: 0.9em;
+  }
+
+  .attachment-error > span {
+    flex: 1;
+    min-width: 0;
+  }
+
+  .drop-hint {
+    display: flex;
+    align-items: center;
+    justify-content: center;
+    gap: 6px;
+    min-height: 36px;
+    color: var(--_accent);
+    font-weight: 600;
+  }
+
+  /* ---- channel hand-off ---- */
+  /* Also a <form>: undo the composer's form rules. */
+  .channel-form {
+    display: flex;
+    flex-direction: column;
+    align-items: stretch;
+    gap: 6px;
+    flex: none;
+    max-height: 60%;
+    overflow-y: auto;
+    padding: var(--_space);
+    border-top: 0;
+    border-bottom: 1px solid var(--_border);
+    background: var(--_surface);
+    font-size: 0.92em;
+  }
+
+  .channel-form p {
+    margin: 0;
+  }
+
+  .channel-title {
+    margin: 0;
+    font-size: 1.05em;
+    font-weight: 650;
+  }
+
+  .channel-choice {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 4px 16px;
+    margin: 0;
+    padding: 0;
+    border: 0;
+  }
+
+  .channel-choice legend {
+    padding: 0;
+    margin-bottom: 2px;
+    color: var(--_muted);
+  }
+
+  .channel-choice label {
+    display: inline-flex;
+    align-items: center;
+    gap: 6px;
+    min-height: 32px;
+    cursor: pointer;
+  }
+
+  .channel-choice input {
+    width: 18px;
+    height: 18px;
+    margin: 0;
+    accent-color: var(--_accent);
+  }
+
+  .channel-label {
+    font-weight: 600;
+  }
+
+  .channel-phone {
+    min-height: 44px;
+    padding: 8px 12px;
+    border: 1px solid var(--_border);
+    border-radius: 10px;
+    background: var(--_bg);
+    color: var(--_text);
+    font: inherit;
+    /* Numbers read left to right in every language; align with the surrounding text. */
+    text-align: start;
+  }
+
+  .panel[dir='rtl'] .channel-phone {
+    text-align: end;
+  }
+
+  .channel-phone[aria-invalid='true'] {
+    border-color: var(--_danger);
+    box-shadow: 0 0 0 1px var(--_danger);
+  }
+
+  .channel-hint,
+  .channel-consent {
+    color: var(--_muted);
+    font-size: 0.92em;
+  }
+
+  .channel-error {
+    color: var(--_danger);
+  }
+
+  div.channel-error {
+    padding: 8px 10px;
+    border: 1px solid color-mix(in srgb, var(--_danger) 40%, transparent);
+    border-radius: 10px;
+    background: var(--_danger-surface);
+    color: var(--_text);
+  }
+
+  div.channel-error strong {
+    color: var(--_danger);
+  }
+
+  div.channel-error ul {
+    margin: 4px 0 0;
+    padding-inline-start: 1.2em;
+  }
+
+  .channel-actions {
+    display: flex;
+    justify-content: flex-end;
+    gap: 8px;
+    margin-top: 4px;
+  }
+
+  .channel-actions .text-button {
+    min-height: 36px;
+  }
+
+  .channel-actions .primary {
+    border-color: var(--_accent);
+    background: var(--_accent);
+    color: var(--_accent-text);
+    font-weight: 600;
+  }
+
+  .channel-actions .primary:disabled {
+    opacity: 0.6;
+    cursor: default;
+  }
+
+  .channel-done {
+    font-weight: 600;
+  }
+
+  @media (forced-colors: active) {
+    .attach,
+    .attachment-preview,
+    .channel-phone,
+    .channel-actions .primary {
+      border: 1px solid CanvasText;
+    }
+  }
+
   /* ---- launcher ---- */
   :host([mode='launcher']) {
     position: fixed;
