@@ -156,6 +156,22 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
+/**
+ * Report hygiene, not the security barrier (DOMPurify still decides what survives):
+ * Chromium checks even DOMPurify's inert parse against the host page's CSP, so inline
+ * handlers, style attributes and <style>/<script> elements in opt-in HTML would be
+ * reported as violations on the host. They are dropped before any parser sees them.
+ */
+function withoutInlineCode(html: string): string {
+  return html
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
+    // An unclosed opener loses only itself: what follows stays visible as text.
+    .replace(/<\/?(?:script|style)\b[^>]*>?/gi, '')
+    .replace(/<[a-z][^>]*>?/gi, (tag) =>
+      tag.replace(/[\s/](?:on[\w-]*|style)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?(?=[\s/>]|$)/gi, ''),
+    );
+}
+
 const instances = new Map<boolean, Marked>();
 
 function getMarked(allowHtml: boolean): Marked {
@@ -167,7 +183,7 @@ function getMarked(allowHtml: boolean): Marked {
       // Raw HTML is text by default: escaped here, it never reaches an HTML parser, so it
       // cannot run, cannot swallow the rest of the reply and cannot trip host CSP reports.
       html(token) {
-        if (allowHtml) return token.text;
+        if (allowHtml) return withoutInlineCode(token.text);
         return token.block ? `<p>${escapeHtml(token.text)}</p>\n` : escapeHtml(token.text);
       },
       link(token) {
