@@ -8,6 +8,8 @@ import { type Strings, isRtl, resolveStrings } from './i18n/index.js';
 import { cardView, renderCard, sortCards } from './render/cards.js';
 import { handleCopyClick, markdown, markdownLabels, type MarkdownLabels } from './render/markdown.js';
 import { renderSuggestions } from './render/suggestions.js';
+import { renderHistory } from './render/history.js';
+import { renderBranchNav, renderEditButton, renderRegenerate } from './render/turn-controls.js';
 import { icons } from './render/icons.js';
 import { type ChatStatus, ChatController } from './state/chat-controller.js';
 import type { ChatMessage } from './state/messages.js';
@@ -96,6 +98,11 @@ const jsonConverter = {
  * @csspart attachment - The attached image's preview in the composer, with its remove button.
  * @csspart channel-button - Opens the WhatsApp/SMS hand-off form (only with `channels`).
  * @csspart channel-form - The hand-off form, and its confirmation.
+ * @csspart regenerate-button - Regenerates an agent reply as a new branch of the thread.
+ * @csspart edit-button - Edits a user message; the edited text is re-asked as a new branch.
+ * @csspart branch-nav - "‹ 2 / 3 ›": moves between the versions of a turn.
+ * @csspart history-button - Opens the list of earlier conversations.
+ * @csspart history - The list of earlier conversations with this agent.
  *
  * @cssprop --agent-chat-accent - Accent colour: user bubbles, buttons, links. Default `#4f46e5`.
  * @cssprop --agent-chat-accent-text - Text on the accent colour. Default `#ffffff`.
@@ -174,6 +181,12 @@ export class AgentChat extends LitElement {
   /** Sent as `agent_display_name` on channel hand-off; shown as the agent's name. */
   @property({ attribute: 'agent-display-name' }) agentDisplayName = '';
 
+  /** Pin regenerate and edit to this agent version id (preview use). */
+  @property({ attribute: 'version-id' }) versionId = '';
+
+  /** Pin regenerate and edit to this agent version tag, e.g. `v3.2` (preview use). */
+  @property({ attribute: 'version-tag' }) versionTag = '';
+
   /** Host-supplied tokens; called again after a 401. */
   @property({ attribute: false }) tokenProvider?: () => Promise<string>;
 
@@ -197,6 +210,9 @@ export class AgentChat extends LitElement {
 
   @state() private unread = false;
   @state() private showJump = false;
+  @state() private historyOpen = false;
+  /** The user message being edited, and the editor's text. */
+  @state() private editing: { key: string; text: string } | null = null;
 
   @query('textarea') private input?: HTMLTextAreaElement;
   @query('.log') private log?: HTMLElement;
@@ -210,6 +226,8 @@ export class AgentChat extends LitElement {
   /** An image is being dragged over the panel. */
   @state() private dropping = false;
   private dragDepth = 0;
+  /** Per message key: its turn (index among user messages) and the reply that answers it. */
+  private turns = new Map<string, { turn: number; replyId?: string }>();
   private text!: Strings;
   private labels!: MarkdownLabels;
   private direction: 'ltr' | 'rtl' = 'ltr';
@@ -304,8 +322,11 @@ export class AgentChat extends LitElement {
       'agentVariables',
       'persist',
       'suggestionContext',
+      'versionId',
+      'versionTag',
     ] as const;
     if (configKeys.some((key) => changed.has(key))) this.applyConfig();
+    this.turns = turnsOf(this.chat.messages);
   }
 
   /** Validates the host's configuration; problems become a notice and a warning, never a throw. */
@@ -322,12 +343,8 @@ export class AgentChat extends LitElement {
     if (!this.accessToken && !this.publishableKey && !this.tokenProvider) {
       problems.push('one of publishable-key, access-token or tokenProvider is required');
     }
-    let transport: 'sse' | 'rest' = 'sse';
-    if (!TRANSPORTS.includes(this.transport)) problems.push(`transport "${this.transport}" is not one of sse, rest, websocket`);
-    else if (this.transport === 'rest') transport = 'rest';
-    else if (this.transport === 'websocket') {
-      console.warn('<agent-chat>: transport="websocket" is not available in this version; using sse.');
-    }
+    const transport = TRANSPORTS.includes(this.transport) ? this.transport : 'sse';
+    if (transport !== this.transport) problems.push(`transport "${this.transport}" is not one of sse, rest, websocket`);
     const variables = this.agentVariables instanceof Error ? undefined : this.agentVariables;
     if (this.agentVariables instanceof Error) problems.push(this.agentVariables.message);
     const threadId = this.threadIdAttribute.trim();
@@ -351,10 +368,18 @@ export class AgentChat extends LitElement {
       agentVariables: variables,
       persist,
       suggestionContext: this.suggestionContext,
+      versionId: this.versionId || undefined,
+      versionTag: this.versionTag || undefined,
     });
   }
 
-  protected override updated(changed: PropertyValues<this>): void {
+  protected override updated(changed: PropertyValues): void {
+    if (changed.has('editing') && this.editing && !changed.get('editing')) {
+      this.renderRoot.querySelector<HTMLTextAreaElement>('.edit-input')?.focus();
+    }
+    if (changed.has('historyOpen') && this.historyOpen) {
+      this.renderRoot.querySelector<HTMLElement>('.history button')?.focus();
+    }
     if (changed.has('isOpen') && changed.get('isOpen') !== undefined) {
       if (this.isOpen) this.focusInput();
       else this.launcherButton?.focus();
@@ -437,6 +462,11 @@ export class AgentChat extends LitElement {
 
   private onPanelKeyDown(event: KeyboardEvent): void {
     if (event.key !== 'Escape') return;
+    if (this.historyOpen) {
+      event.stopPropagation();
+      this.closeHistory();
+      return;
+    }
     if (this.chat.busy && event.target === this.input) {
       this.chat.stop();
       return;
@@ -445,6 +475,52 @@ export class AgentChat extends LitElement {
       event.stopPropagation();
       this.close();
     }
+  }
+
+  private regenerate(reply: ChatMessage): void {
+    const info = this.turns.get(reply.key);
+    const user = this.chat.messages.filter((m) => m.role === 'user')[info?.turn ?? -1];
+    if (!info?.replyId || !user) return;
+    void this.chat.rerun(info.turn, info.replyId, user.text);
+  }
+
+  private submitEdit(event: Event, user: ChatMessage): void {
+    event.preventDefault();
+    const info = this.turns.get(user.key);
+    const text = this.editing?.text.trim();
+    if (!info?.replyId || !text) return;
+    this.editing = null;
+    void this.chat.rerun(info.turn, info.replyId, text);
+  }
+
+  private onEditKeyDown(event: KeyboardEvent, user: ChatMessage): void {
+    // Escape inside the editor cancels the edit only; it must not close the launcher too.
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      this.cancelEdit();
+    } else if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      this.submitEdit(event, user);
+    }
+  }
+
+  private cancelEdit(): void {
+    this.editing = null;
+    this.focusInput();
+  }
+
+  private toggleHistory(): void {
+    this.historyOpen = !this.historyOpen;
+  }
+
+  private closeHistory(): void {
+    this.historyOpen = false;
+    this.renderRoot.querySelector<HTMLElement>('[part="history-button"]')?.focus();
+  }
+
+  private pickHistory(threadId: string): void {
+    this.historyOpen = false;
+    if (threadId !== this.chat.threadId) this.chat.switchThread(threadId, 'switched');
+    this.focusInput();
   }
 
   private onSuggestion(text: string): void {
@@ -667,6 +743,15 @@ export class AgentChat extends LitElement {
             ${repeat(this.chat.messages, (m) => m.key, (m, i) => this.renderMessage(m, i === this.chat.messages.length - 1))}
             ${this.renderTyping()} ${this.renderSuggestionsRow()}
           </div>
+          ${this.historyOpen
+            ? renderHistory(this.chat.history, t, {
+                current: this.chat.threadId,
+                locale: this.locale,
+                onPick: (id) => this.pickHistory(id),
+                onRemove: (id) => this.chat.removeFromHistory(id),
+                onClose: () => this.closeHistory(),
+              })
+            : nothing}
           ${this.showJump
             ? html`<button part="jump-to-latest" class="jump" type="button" @click=${this.jumpToLatest}>
                 ${icons.arrowDown} ${t.jumpToLatest}
@@ -675,7 +760,7 @@ export class AgentChat extends LitElement {
         </div>
         ${this.renderNotice(this.chat.notice)} ${this.renderComposer()}
         <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">
-          ${this.chat.announcement ? t.announce(t.agentName, this.chat.announcement) : ''}
+          ${this.chat.announcement ? t.announce(this.agentDisplayName || t.agentName, this.chat.announcement) : ''}
         </div>
       </section>
     `;
@@ -702,6 +787,17 @@ export class AgentChat extends LitElement {
     return html`<header part="header">
       <h2 part="heading">${this.heading || t.heading}</h2>
       ${this.renderChannelButton()}
+      <button
+        part="history-button"
+        class="icon-button"
+        type="button"
+        title=${t.history}
+        aria-label=${t.history}
+        aria-expanded=${this.historyOpen ? 'true' : 'false'}
+        @click=${this.toggleHistory}
+      >
+        ${icons.history}
+      </button>
       <button
         part="new-button"
         class="icon-button"
@@ -757,22 +853,56 @@ export class AgentChat extends LitElement {
       part="message message-${m.role}"
       class="message ${m.role} ${m.state}"
       aria-busy=${streaming ? 'true' : 'false'}
-      aria-label=${m.role === 'user' ? t.userName : t.agentName}
+      aria-label=${m.role === 'user' ? t.userName : this.agentDisplayName || t.agentName}
     >
       <div part="bubble" class="bubble">
         ${m.imageUrl ? html`<img class="attachment" src=${m.imageUrl} alt=${t.attachedImage} loading="lazy" />` : nothing}
         ${m.role === 'user'
-          ? html`<div part="text" class="text">${m.text}</div>`
+          ? this.editing?.key === m.key
+            ? this.renderEditor(m)
+            : html`<div part="text" class="text">${m.text}</div>`
           : html`<div part="text" class="text" ${markdown(m.text, { streaming, allowHtml: this.allowHtml, labels: this.labels })}></div>`}
       </div>
       ${m.cards.length ? this.renderCards(m.cards) : nothing}
-      ${meta || m.createdAt
-        ? html`<div part="meta" class="meta">${meta || this.formatTime(m.createdAt)}</div>`
-        : nothing}
+      <div part="meta" class="meta">
+        <span>${meta || this.formatTime(m.createdAt)}</span>${this.renderTurnControls(m)}
+      </div>
       ${latest && m.role === 'agent' && m.state === 'done' && m.suggestions.length && !this.chat.busy
         ? renderSuggestions(m.suggestions, t, { onSelect: (s) => this.onSuggestion(s) })
         : nothing}
     </article>`;
+  }
+
+  /** Regenerate, edit and the branch navigator, for finished turns that have ids. */
+  private renderTurnControls(m: ChatMessage) {
+    const info = this.turns.get(m.key);
+    if (!info?.replyId || m.state === 'streaming' || m.state === 'queued' || !this.chat.threadId) return nothing;
+    const t = this.text;
+    const busy = this.chat.busy;
+    if (m.role === 'user') {
+      if (this.editing?.key === m.key) return nothing;
+      return renderEditButton(t, busy, () => (this.editing = { key: m.key, text: m.text }));
+    }
+    return html`${renderRegenerate(t, busy, () => this.regenerate(m))}
+    ${renderBranchNav(this.chat.branchAt(info.turn), t, (id) => this.chat.showBranch(id))}`;
+  }
+
+  private renderEditor(m: ChatMessage) {
+    const t = this.text;
+    const editing = this.editing!;
+    return html`<form class="edit-form" @submit=${(e: Event) => this.submitEdit(e, m)}>
+      <textarea
+        class="edit-input"
+        aria-label=${t.edit}
+        .value=${live(editing.text)}
+        @input=${(e: Event) => (this.editing = { key: m.key, text: (e.target as HTMLTextAreaElement).value })}
+        @keydown=${(e: KeyboardEvent) => this.onEditKeyDown(e, m)}
+      ></textarea>
+      <div class="edit-actions">
+        <button type="button" class="text-button" @click=${this.cancelEdit}>${t.cancel}</button>
+        <button type="submit" class="text-button primary" ?disabled=${!editing.text.trim()}>${t.save}</button>
+      </div>
+    </form>`;
   }
 
   private renderCards(cards: Card[]) {
@@ -891,3 +1021,19 @@ export class AgentChat extends LitElement {
 }
 
 export type { Channel, Message };
+
+/** Each message's turn and the id of the reply that answers it (what a rerun needs). */
+function turnsOf(messages: readonly ChatMessage[]): Map<string, { turn: number; replyId?: string }> {
+  const turns = new Map<string, { turn: number; replyId?: string }>();
+  let turn = -1;
+  messages.forEach((m, i) => {
+    if (m.role === 'user') {
+      turn += 1;
+      const next = messages[i + 1];
+      turns.set(m.key, { turn, replyId: next?.role === 'agent' && next.state === 'done' ? next.id : undefined });
+    } else if (turn >= 0) {
+      turns.set(m.key, { turn, replyId: m.state === 'done' ? m.id : undefined });
+    }
+  });
+  return turns;
+}

@@ -54,6 +54,9 @@ export interface Strings {
   welcomeLabel: string;
   suggestionsLabel: string;
   history: string;
+  removeConversation: string;
+  save: string;
+  cancel: string;
   historyEmpty: string;
   untitledConversation: string;
   previousVersion: string;
@@ -148,6 +151,9 @@ export const en: Strings = {
   welcomeLabel: 'Welcome message',
   suggestionsLabel: 'Suggested replies',
   history: 'Conversations',
+  removeConversation: 'Remove conversation',
+  save: 'Save',
+  cancel: 'Cancel',
   historyEmpty: 'No earlier conversations',
   untitledConversation: 'Untitled conversation',
   previousVersion: 'Previous version',
@@ -224,6 +230,9 @@ export const de: Strings = {
   welcomeLabel: 'Begrüßung',
   suggestionsLabel: 'Vorgeschlagene Antworten',
   history: 'Gespräche',
+  removeConversation: 'Gespräch entfernen',
+  save: 'Speichern',
+  cancel: 'Abbrechen',
   historyEmpty: 'Keine früheren Gespräche',
   untitledConversation: 'Unbenanntes Gespräch',
   previousVersion: 'Vorherige Version',
@@ -302,6 +311,9 @@ export const fr: Strings = {
   welcomeLabel: 'Message d’accueil',
   suggestionsLabel: 'Réponses suggérées',
   history: 'Conversations',
+  removeConversation: 'Supprimer la conversation',
+  save: 'Enregistrer',
+  cancel: 'Annuler',
   historyEmpty: 'Aucune conversation précédente',
   untitledConversation: 'Conversation sans titre',
   previousVersion: 'Version précédente',
@@ -380,6 +392,9 @@ export const es: Strings = {
   welcomeLabel: 'Mensaje de bienvenida',
   suggestionsLabel: 'Respuestas sugeridas',
   history: 'Conversaciones',
+  removeConversation: 'Eliminar conversación',
+  save: 'Guardar',
+  cancel: 'Cancelar',
   historyEmpty: 'No hay conversaciones anteriores',
   untitledConversation: 'Conversación sin título',
   previousVersion: 'Versión anterior',
@@ -458,6 +473,9 @@ export const ja: Strings = {
   welcomeLabel: 'ウェルカムメッセージ',
   suggestionsLabel: '返信の候補',
   history: '会話履歴',
+  removeConversation: '会話を削除',
+  save: '保存',
+  cancel: 'キャンセル',
   historyEmpty: '以前の会話はありません',
   untitledConversation: '無題の会話',
   previousVersion: '前のバージョン',
@@ -536,6 +554,9 @@ export const ar: Strings = {
   welcomeLabel: 'رسالة الترحيب',
   suggestionsLabel: 'ردود مقترحة',
   history: 'المحادثات',
+  removeConversation: 'إزالة المحادثة',
+  save: 'حفظ',
+  cancel: 'إلغاء',
   historyEmpty: 'لا توجد محادثات سابقة',
   untitledConversation: 'محادثة بلا عنوان',
   previousVersion: 'الإصدار السابق',

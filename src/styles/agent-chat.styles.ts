@@ -248,6 +248,168 @@ export const styles = css`
     color: var(--_danger);
   }
 
+  /* ---- turn controls, editor ---- */
+  .meta {
+    display: flex;
+    align-items: center;
+    gap: 4px;
+    min-height: 24px;
+  }
+
+  .meta:empty {
+    display: none;
+  }
+
+  .icon-button.small {
+    min-width: 28px;
+    min-height: 28px;
+    padding: 4px;
+  }
+
+  .icon-button.small svg {
+    width: 16px;
+    height: 16px;
+  }
+
+  .icon-button:disabled {
+    opacity: 0.4;
+    cursor: default;
+  }
+
+  .message .meta .icon-button {
+    opacity: 0.7;
+  }
+
+  .message:hover .meta .icon-button:not(:disabled),
+  .message .meta .icon-button:focus-visible {
+    opacity: 1;
+  }
+
+  .branch-nav {
+    display: inline-flex;
+    align-items: center;
+    gap: 2px;
+    font-variant-numeric: tabular-nums;
+  }
+
+  .panel[dir='rtl'] .flip {
+    transform: scaleX(-1);
+    transform-origin: center;
+  }
+
+  .edit-form {
+    display: flex;
+    flex-direction: column;
+    gap: 6px;
+    min-width: min(420px, 70vw);
+  }
+
+  .edit-input {
+    width: 100%;
+    min-height: 64px;
+    max-height: 200px;
+    padding: 8px 10px;
+    border: 1px solid var(--_border);
+    border-radius: 10px;
+    background: var(--_bg);
+    color: var(--_text);
+    font: inherit;
+    resize: vertical;
+  }
+
+  .edit-actions {
+    display: flex;
+    justify-content: flex-end;
+    gap: 6px;
+  }
+
+  /* The editor sits in the user's accent-coloured bubble. */
+  .edit-form .text-button {
+    color: var(--_text);
+  }
+
+  .edit-form .text-button.primary {
+    color: var(--_accent);
+    border-color: var(--_bg);
+    font-weight: 600;
+  }
+
+  /* ---- history ---- */
+  .history {
+    position: absolute;
+    inset: 0;
+    z-index: 2;
+    display: flex;
+    flex-direction: column;
+    background: var(--_bg);
+    overflow: hidden;
+  }
+
+  .history-head {
+    display: flex;
+    align-items: center;
+    padding: 8px var(--_space);
+    border-bottom: 1px solid var(--_border);
+  }
+
+  .history-head h3 {
+    flex: 1;
+    margin: 0;
+    font-size: 1em;
+  }
+
+  .history-list {
+    flex: 1;
+    overflow-y: auto;
+    margin: 0;
+    padding: 6px;
+    list-style: none;
+  }
+
+  .history-list li {
+    display: flex;
+    align-items: center;
+    gap: 4px;
+  }
+
+  .history-open {
+    flex: 1;
+    min-width: 0;
+    display: flex;
+    flex-direction: column;
+    align-items: flex-start;
+    gap: 2px;
+    min-height: 44px;
+    padding: 6px 10px;
+    border: 0;
+    border-radius: 10px;
+    background: transparent;
+    text-align: start;
+  }
+
+  .history-open:hover,
+  .history-open[aria-current='true'] {
+    background: var(--_surface);
+  }
+
+  .history-title {
+    max-width: 100%;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+    font-weight: 550;
+  }
+
+  .history-date {
+    font-size: 0.82em;
+    color: var(--_muted);
+  }
+
+  .history-empty {
+    margin: var(--_space);
+    color: var(--_muted);
+  }
+
   /* ---- markdown ---- */
   .text > :first-child {
     margin-top: 0;
