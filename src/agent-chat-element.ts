@@ -6,7 +6,7 @@ import type { AgentVariables, Card, Channel, Message } from './client/types.js';
 import { isHexId } from './client/types.js';
 import { type Strings, isRtl, resolveStrings } from './i18n/index.js';
 import { cardView, renderCard, sortCards } from './render/cards.js';
-import { handleCopyClick, markdown, markdownLabels, type MarkdownLabels } from './render/markdown.js';
+import { handleCopyClick, markdown, markdownLabels, renderPlainText, type MarkdownLabels } from './render/markdown.js';
 import { renderSuggestions } from './render/suggestions.js';
 import { renderHistory } from './render/history.js';
 import { renderBranchNav, renderEditButton, renderRegenerate } from './render/turn-controls.js';
@@ -213,6 +213,14 @@ export class AgentChat extends LitElement {
   @state() private historyOpen = false;
   /** The user message being edited, and the editor's text. */
   @state() private editing: { key: string; text: string } | null = null;
+  /**
+   * What the polite status region says: the last completed reply as plain text, then how
+   * many suggested replies came with it. Fixed when the reply completes, so later renders
+   * (suggestions hidden while the next turn runs) never change it and re-announce it.
+   */
+  @state() private liveText = '';
+  /** A message control that a re-render took away while focused, to focus again once it is back. */
+  private pendingFocus: { index: number; label: string; group: string } | null = null;
 
   @query('textarea') private input?: HTMLTextAreaElement;
   @query('.log') private log?: HTMLElement;
@@ -240,6 +248,7 @@ export class AgentChat extends LitElement {
     super();
     this.addEventListener('agent-chat-message', () => {
       if (this.mode === 'launcher' && !this.isOpen) this.unread = true;
+      this.announceReply();
     });
     // Copy buttons come from the markdown renderer; one delegated listener serves them all.
     this.addEventListener('click', (event) => handleCopyClick(event, this.text.copied));
@@ -373,7 +382,82 @@ export class AgentChat extends LitElement {
     });
   }
 
+  /**
+   * Re-rendering may remove or disable the focused control (send becomes stop, a chip or the
+   * retry button goes away, a version switch replaces the messages). The browser would then
+   * drop focus to <body>, which sends keyboard and screen-reader users back to the top of the
+   * page; put it somewhere sensible instead. `updated()` may still move it on purpose.
+   */
+  protected override update(changed: PropertyValues): void {
+    const before = this.focusAnchor();
+    super.update(changed);
+    if (before && lostFocus(before.element)) this.rescueFocus(before);
+  }
+
+  private focusAnchor(): FocusAnchor | null {
+    const element = this.shadowRoot?.activeElement as HTMLElement | null | undefined;
+    if (!element) return null;
+    const message = element.closest<HTMLElement>('.log > .message');
+    return {
+      element,
+      index: message ? this.messageElements().indexOf(message) : -1,
+      label: element.getAttribute('aria-label') ?? '',
+      group: element.closest('[role="group"]')?.getAttribute('part') ?? '',
+      inMeta: !!element.closest('.meta'),
+      inHistory: !!element.closest('.history'),
+      inChannelForm: !!element.closest('#channel-form'),
+    };
+  }
+
+  private rescueFocus(anchor: FocusAnchor): void {
+    const root = this.renderRoot;
+    if (this.mode === 'launcher' && !this.isOpen) {
+      this.launcherButton?.focus();
+      return;
+    }
+    let target: HTMLElement | null | undefined = null;
+    if (anchor.inMeta && anchor.index >= 0) {
+      // A turn control (regenerate, edit, version arrows): the same control of the same
+      // message, else another one of its controls, else the message itself.
+      const message = this.messageElements()[anchor.index];
+      if (message) {
+        target = turnControl(message, anchor.label, anchor.group);
+      } else {
+        // The messages are reloading (another version of the thread): come back when they are there.
+        this.pendingFocus = { index: anchor.index, label: anchor.label, group: anchor.group };
+      }
+    } else if (anchor.inHistory && this.historyOpen) {
+      // A removed entry: the next entry's same button, else the list's close button.
+      const history = root.querySelector<HTMLElement>('.history');
+      target = history?.querySelector<HTMLElement>('.history-list button') ?? history?.querySelector<HTMLElement>('button');
+    } else if (anchor.inChannelForm) {
+      const form = root.querySelector<HTMLElement>('#channel-form');
+      target = form?.querySelector<HTMLElement>('#channel-phone, button:not(:disabled)');
+    }
+    (target ?? this.input)?.focus();
+  }
+
+  /** After a version switch the messages come back; focus returns to the control that was used. */
+  private restorePendingFocus(): void {
+    const pending = this.pendingFocus;
+    if (!pending) return;
+    if (this.shadowRoot?.activeElement !== this.input) {
+      this.pendingFocus = null;
+      return;
+    }
+    if (!this.chat.messages.length) return;
+    this.pendingFocus = null;
+    const message = this.messageElements()[pending.index];
+    if (message) turnControl(message, pending.label, pending.group).focus();
+  }
+
+  /** The welcome message and every rendered message, in order (what the arrow keys move through). */
+  private messageElements(): HTMLElement[] {
+    return Array.from(this.renderRoot.querySelectorAll<HTMLElement>('.log > .message'));
+  }
+
   protected override updated(changed: PropertyValues): void {
+    this.restorePendingFocus();
     if (changed.has('editing') && this.editing && !changed.get('editing')) {
       this.renderRoot.querySelector<HTMLTextAreaElement>('.edit-input')?.focus();
     }
@@ -441,6 +525,8 @@ export class AgentChat extends LitElement {
 
   private onInput(event: Event): void {
     const area = event.target as HTMLTextAreaElement;
+    // Typing means the reader has moved on; do not pull focus out of the field later.
+    this.pendingFocus = null;
     this.chat.setDraft(area.value);
     this.fitInput(area);
     this.requestUpdate();
@@ -475,6 +561,48 @@ export class AgentChat extends LitElement {
       event.stopPropagation();
       this.close();
     }
+  }
+
+  /** Escape on the launcher button closes the open panel, as it does inside the panel. */
+  private onLauncherKeyDown(event: KeyboardEvent): void {
+    if (event.key === 'Escape' && this.isOpen) {
+      event.stopPropagation();
+      this.close();
+    }
+  }
+
+  /**
+   * On the log or on a message, ArrowUp/ArrowDown move between messages, Home/End go to the
+   * first/last; from the log itself ArrowUp starts at the latest message. Keys pressed on a
+   * control inside a message (links, cards, buttons) keep their own meaning.
+   */
+  private onLogKeyDown(event: KeyboardEvent): void {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const log = event.currentTarget as HTMLElement;
+    const messages = this.messageElements();
+    const onLog = event.target === log;
+    const index = messages.indexOf(event.target as HTMLElement);
+    if ((!onLog && index < 0) || !messages.length) return;
+    let next: HTMLElement | undefined;
+    if (event.key === 'ArrowUp') next = onLog ? messages.at(-1) : messages[index - 1];
+    else if (event.key === 'ArrowDown') next = onLog ? messages[0] : messages[index + 1];
+    else if (event.key === 'Home') next = messages[0];
+    else if (event.key === 'End') next = messages.at(-1);
+    if (!next) return;
+    event.preventDefault();
+    next.focus();
+  }
+
+  /** The polite region's text for the reply that just completed (see `liveText`). */
+  private announceReply(): void {
+    const reply = this.chat.messages.at(-1);
+    if (reply?.role !== 'agent') return;
+    const t = this.text;
+    // Plain text: a screen reader must not read out "asterisk asterisk" or table pipes.
+    const parts = [t.announce(this.agentDisplayName || t.agentName, renderPlainText(this.chat.announcement || reply.text))];
+    const suggestions = reply.suggestions.filter((s) => typeof s === 'string' && s.trim() !== '').length;
+    if (suggestions) parts.push(t.suggestionsAvailable(suggestions));
+    this.liveText = parts.join(' ');
   }
 
   private regenerate(reply: ChatMessage): void {
@@ -738,6 +866,7 @@ export class AgentChat extends LitElement {
             aria-label=${t.messageListLabel}
             tabindex="0"
             @scroll=${this.onScroll}
+            @keydown=${this.onLogKeyDown}
           >
             ${this.renderWelcome()}
             ${repeat(this.chat.messages, (m) => m.key, (m, i) => this.renderMessage(m, i === this.chat.messages.length - 1))}
@@ -759,9 +888,7 @@ export class AgentChat extends LitElement {
             : nothing}
         </div>
         ${this.renderNotice(this.chat.notice)} ${this.renderComposer()}
-        <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">
-          ${this.chat.announcement ? t.announce(this.agentDisplayName || t.agentName, this.chat.announcement) : ''}
-        </div>
+        <div class="sr-only announcer" role="status" aria-live="polite" aria-atomic="true">${this.liveText}</div>
       </section>
     `;
   }
@@ -776,6 +903,7 @@ export class AgentChat extends LitElement {
       aria-controls="panel"
       aria-label=${this.isOpen ? t.close : t.openChat}
       @click=${this.toggle}
+      @keydown=${this.onLauncherKeyDown}
     >
       ${this.isOpen ? icons.close : icons.chat}
       ${this.unread ? html`<span class="unread"><span class="sr-only">${t.unread}</span></span>` : nothing}
@@ -830,11 +958,11 @@ export class AgentChat extends LitElement {
 
   private renderWelcome() {
     if (!this.chat.welcome) return nothing;
-    return html`<div part="welcome message message-agent" class="message agent welcome">
+    return html`<article part="welcome message message-agent" class="message agent welcome" tabindex="-1" aria-label=${this.text.welcomeLabel}>
       <div part="bubble" class="bubble">
         <div part="text" class="text" ${markdown(this.chat.welcome, { allowHtml: this.allowHtml, labels: this.labels })}></div>
       </div>
-    </div>`;
+    </article>`;
   }
 
   private renderMessage(m: ChatMessage, latest: boolean) {
@@ -854,8 +982,9 @@ export class AgentChat extends LitElement {
       class="message ${m.role} ${m.state}"
       aria-busy=${streaming ? 'true' : 'false'}
       aria-label=${m.role === 'user' ? t.userName : this.agentDisplayName || t.agentName}
+      tabindex="-1"
     >
-      <div part="bubble" class="bubble">
+      <div part="bubble" class="bubble ${this.editing?.key === m.key ? 'editing' : ''}">
         ${m.imageUrl ? html`<img class="attachment" src=${m.imageUrl} alt=${t.attachedImage} loading="lazy" />` : nothing}
         ${m.role === 'user'
           ? this.editing?.key === m.key
@@ -1021,6 +1150,38 @@ export class AgentChat extends LitElement {
 }
 
 export type { Channel, Message };
+
+/** Where focus was before an update, to find the nearest equivalent if the update takes it away. */
+interface FocusAnchor {
+  element: HTMLElement;
+  /** Index among the log's messages (-1 outside them). */
+  index: number;
+  label: string;
+  /** `part` of the group the control was in (the branch navigator). */
+  group: string;
+  inMeta: boolean;
+  inHistory: boolean;
+  inChannelForm: boolean;
+}
+
+/**
+ * The nearest equivalent of a turn control that went away: the same control, else another
+ * of its group (the other version arrow), else another control of the turn, else the message.
+ */
+function turnControl(message: HTMLElement, label: string, group: string): HTMLElement {
+  const controls = Array.from(message.querySelectorAll<HTMLButtonElement>('.meta button')).filter((b) => !b.disabled);
+  return (
+    controls.find((b) => b.getAttribute('aria-label') === label) ??
+    (group ? controls.find((b) => b.closest('[role="group"]')?.getAttribute('part') === group) : undefined) ??
+    controls[0] ??
+    message
+  );
+}
+
+/** Removed, hidden or disabled: the browser no longer keeps focus there. */
+function lostFocus(element: HTMLElement): boolean {
+  return !element.isConnected || (element as HTMLButtonElement).disabled === true || !!element.closest('[hidden]');
+}
 
 /** Each message's turn and the id of the reply that answers it (what a rerun needs). */
 function turnsOf(messages: readonly ChatMessage[]): Map<string, { turn: number; replyId?: string }> {

@@ -97,6 +97,8 @@ export interface Strings {
   dropImage: string;
   /** Screen-reader announcement of a complete message. */
   announce: (sender: string, text: string) => string;
+  /** Announced after a reply that came with suggestion chips: how many there are. */
+  suggestionsAvailable: (count: number) => string;
   errorOffline: string;
   errorNetwork: string;
   errorAuth: string;
@@ -179,6 +181,7 @@ export const en: Strings = {
   uploadInvalidUrl: 'The image could not be uploaded: the upload returned an unusable address.',
   dropImage: 'Drop the image to attach it',
   announce: (sender, text) => `${sender}: ${text}`,
+  suggestionsAvailable: (count) => (count === 1 ? '1 suggested reply' : `${count} suggested replies`),
   errorOffline: 'You are offline. The message will be sent when the connection is back.',
   errorNetwork: 'Could not reach the service. Check your connection and try again.',
   errorAuth: 'The chat could not sign in. Please reload the page.',
@@ -258,6 +261,7 @@ export const de: Strings = {
   uploadInvalidUrl: 'Das Bild konnte nicht hochgeladen werden: Der Upload lieferte eine unbrauchbare Adresse.',
   dropImage: 'Bild hier ablegen, um es anzuhängen',
   announce: (sender, text) => `${sender}: ${text}`,
+  suggestionsAvailable: (count) => (count === 1 ? '1 vorgeschlagene Antwort' : `${count} vorgeschlagene Antworten`),
   errorOffline: 'Sie sind offline. Die Nachricht wird gesendet, sobald die Verbindung wieder steht.',
   errorNetwork: 'Der Dienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
   errorAuth: 'Die Anmeldung des Chats ist fehlgeschlagen. Bitte laden Sie die Seite neu.',
@@ -339,6 +343,7 @@ export const fr: Strings = {
   uploadInvalidUrl: 'L’image n’a pas pu être envoyée : l’envoi a renvoyé une adresse inutilisable.',
   dropImage: 'Déposez l’image pour la joindre',
   announce: (sender, text) => `${sender} : ${text}`,
+  suggestionsAvailable: (count) => (count === 1 ? '1 réponse suggérée' : `${count} réponses suggérées`),
   errorOffline: 'Vous êtes hors ligne. Le message sera envoyé dès le retour de la connexion.',
   errorNetwork: 'Impossible de joindre le service. Vérifiez votre connexion et réessayez.',
   errorAuth: 'La connexion du chat a échoué. Veuillez recharger la page.',
@@ -420,6 +425,7 @@ export const es: Strings = {
   uploadInvalidUrl: 'No se pudo subir la imagen: la subida devolvió una dirección no válida.',
   dropImage: 'Suelta la imagen para adjuntarla',
   announce: (sender, text) => `${sender}: ${text}`,
+  suggestionsAvailable: (count) => (count === 1 ? '1 respuesta sugerida' : `${count} respuestas sugeridas`),
   errorOffline: 'No tienes conexión. El mensaje se enviará cuando vuelva la conexión.',
   errorNetwork: 'No se pudo contactar con el servicio. Comprueba tu conexión e inténtalo de nuevo.',
   errorAuth: 'El chat no pudo iniciar sesión. Vuelve a cargar la página.',
@@ -501,6 +507,7 @@ export const ja: Strings = {
   uploadInvalidUrl: '画像をアップロードできませんでした: 使用できないアドレスが返されました。',
   dropImage: 'ここに画像をドロップして添付',
   announce: (sender, text) => `${sender}：${text}`,
+  suggestionsAvailable: (count) => `返信の候補が${count}件あります`,
   errorOffline: 'オフラインです。接続が回復するとメッセージが送信されます。',
   errorNetwork: 'サービスに接続できません。接続を確認して、もう一度お試しください。',
   errorAuth: 'チャットにサインインできませんでした。ページを再読み込みしてください。',
@@ -515,6 +522,16 @@ export const ja: Strings = {
   errorGeneric: '問題が発生しました。',
   errorConfiguration: (details) => withDetails('チャットが正しく設定されていません。', details),
 };
+
+/** Arabic counts agree with the noun in four forms (one, two, 3-10, 11-99) besides 100s. */
+function arabicSuggestions(count: number): string {
+  const rest = count % 100;
+  if (count === 1) return 'رد مقترح واحد';
+  if (count === 2) return 'ردّان مقترحان';
+  if (rest >= 3 && rest <= 10) return `${count} ردود مقترحة`;
+  if (rest >= 11) return `${count} ردًا مقترحًا`;
+  return `${count} رد مقترح`;
+}
 
 export const ar: Strings = {
   heading: 'الدردشة',
@@ -582,6 +599,7 @@ export const ar: Strings = {
   uploadInvalidUrl: 'تعذّر رفع الصورة: أعاد الرفع عنوانًا غير صالح.',
   dropImage: 'أفلت الصورة لإرفاقها',
   announce: (sender, text) => `${sender}: ${text}`,
+  suggestionsAvailable: arabicSuggestions,
   errorOffline: 'أنت غير متصل. سيتم إرسال الرسالة عند عودة الاتصال.',
   errorNetwork: 'تعذّر الوصول إلى الخدمة. تحقق من اتصالك وحاول مرة أخرى.',
   errorAuth: 'تعذّر تسجيل دخول الدردشة. يُرجى إعادة تحميل الصفحة.',

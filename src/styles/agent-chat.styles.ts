@@ -195,6 +195,17 @@ export const styles = css`
     margin-inline: auto;
   }
 
+  /* The log spans the panel, whose overflow would clip an outer ring at the sides. */
+  .log:focus-visible {
+    outline-offset: -2px;
+  }
+
+  /* Messages take focus from the arrow keys (tabindex -1); the ring sits in the log's padding. */
+  .message:focus-visible {
+    outline-offset: 4px;
+    border-radius: 6px;
+  }
+
   .message {
     display: flex;
     flex-direction: column;
@@ -227,6 +238,11 @@ export const styles = css`
 
   .message.user .bubble a {
     color: inherit;
+  }
+
+  /* The focus colour may be close to the accent: inside the user's bubble use its text colour. */
+  .message.user .bubble :focus-visible {
+    outline-color: var(--_accent-text);
   }
 
   .bubble img.attachment {
@@ -297,11 +313,15 @@ export const styles = css`
     transform-origin: center;
   }
 
+  /* Sized by the message, not the viewport: the widget may be narrow on a wide page. */
+  .bubble.editing {
+    width: min(85%, 480px);
+  }
+
   .edit-form {
     display: flex;
     flex-direction: column;
     gap: 6px;
-    min-width: min(420px, 70vw);
   }
 
   .edit-input {
@@ -392,11 +412,10 @@ export const styles = css`
     background: var(--_surface);
   }
 
+  /* Wraps rather than truncates: at 200% zoom an ellipsis would hide most of the title. */
   .history-title {
     max-width: 100%;
-    overflow: hidden;
-    text-overflow: ellipsis;
-    white-space: nowrap;
+    overflow-wrap: anywhere;
     font-weight: 550;
   }
 
@@ -643,6 +662,17 @@ export const styles = css`
 
   .card-title a:hover {
     text-decoration: underline;
+  }
+
+  /* The whole card is the link's target, so the whole card shows its focus. */
+  .card-title a:focus-visible {
+    outline: none;
+  }
+
+  .card-title a:focus-visible::after {
+    outline: 2px solid var(--_focus);
+    outline-offset: -2px;
+    border-radius: var(--_radius);
   }
 
   .card-title a::after {
@@ -1166,6 +1196,16 @@ export const styles = css`
     height: 26px;
   }
 
+  /*
+   * The launcher sits on the host page, whose colour is unknown: a halo in the widget's own
+   * background around the ring keeps the ring visible on light and dark pages alike.
+   */
+  .launcher:focus-visible {
+    box-shadow:
+      0 0 0 6px var(--_bg),
+      var(--_shadow);
+  }
+
   .unread {
     position: absolute;
     inset-block-start: 2px;
@@ -1205,7 +1245,9 @@ export const styles = css`
       border: 0;
     }
 
-    textarea {
+    textarea,
+    .edit-input,
+    .channel-phone {
       /* 16px or more keeps iOS from zooming into the page on focus. */
       font-size: max(16px, 1em);
     }
@@ -1217,19 +1259,73 @@ export const styles = css`
       animation: none;
     }
 
-    .log {
-      scroll-behavior: auto;
+    /* Nothing slides or glides: scrolling jumps (the element asks for 'auto' in script too). */
+    *,
+    *::before,
+    *::after {
+      animation-duration: 0s !important;
+      transition-duration: 0s !important;
+      scroll-behavior: auto !important;
     }
   }
 
+  /*
+   * Windows High Contrast and other forced colours replace backgrounds and drop shadows, so
+   * everything drawn only with a background or a shadow gets a border or a system colour.
+   */
   @media (forced-colors: active) {
     .bubble,
     .card,
     .suggestion,
     .launcher,
     .send,
-    .stop {
+    .stop,
+    .jump,
+    .typing,
+    .code-block,
+    .card-badge,
+    .card-badge-custom {
       border: 1px solid CanvasText;
+    }
+
+    .send,
+    .stop,
+    .launcher,
+    .text-button {
+      border-color: ButtonText;
+    }
+
+    [part~='card-recommended'] {
+      border: 3px double CanvasText;
+    }
+
+    .history-open[aria-current='true'] {
+      outline: 1px solid CanvasText;
+    }
+
+    .send:disabled,
+    .icon-button:disabled,
+    .text-button:disabled {
+      color: GrayText;
+      border-color: GrayText;
+    }
+
+    :focus-visible,
+    .message.user .bubble :focus-visible,
+    .card-title a:focus-visible::after {
+      outline: 2px solid Highlight;
+    }
+
+    /* Dots drawn as backgrounds would vanish: keep them, in system colours. */
+    .unread {
+      forced-color-adjust: none;
+      background: Highlight;
+      border-color: Canvas;
+    }
+
+    .typing span {
+      forced-color-adjust: none;
+      background: CanvasText;
     }
   }
 `;
