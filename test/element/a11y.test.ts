@@ -58,7 +58,6 @@ function setOnline(online: boolean): void {
  */
 async function richConversation(attrs: Record<string, string> = {}): Promise<AgentChat> {
   const key = await createKey({ paceMs: 0, replies: [{ text: 'First version' }, RICH_REPLY] });
-  localStorage.clear();
   delete (navigator as { onLine?: boolean }).onLine;
   const el = await mount(
     { 'publishable-key': key, persist: 'local', channels: 'whatsapp,sms', ...attrs },
@@ -93,7 +92,6 @@ describe('<agent-chat> axe: no violations', () => {
   afterEach(() => {
     delete (navigator as { onLine?: boolean }).onLine;
     unmountAll();
-    localStorage.clear();
   });
 
   it('inline, with cards, suggestions, code, a table, the branch navigator and an attachment preview', async () => {
@@ -246,7 +244,6 @@ describe('<agent-chat> reflow, zoom, targets and media', () => {
   afterEach(async () => {
     delete (navigator as { onLine?: boolean }).onLine;
     unmountAll();
-    localStorage.clear();
     await setViewport({ width: 800, height: 600 });
     await tryEmulate({ reducedMotion: 'no-preference', forcedColors: 'none' });
   });
