@@ -56,7 +56,7 @@ describe('<agent-chat> conversation', () => {
     expect(el.threadId).to.equal(threads[0]!.threadId);
     expect(input(el).value).to.equal('');
     // One polite announcement for the whole reply, not one per token.
-    expect($(el, '[role="status"][aria-live="polite"]')!.textContent).to.contain('One **two** three four five six');
+    expect($(el, '[role="status"][aria-live="polite"]')!.textContent).to.contain('One two three four five six');
   });
 
   it('keeps the user message and continues the same thread on the next turn', async () => {
