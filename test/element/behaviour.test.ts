@@ -111,6 +111,8 @@ describe('<agent-chat> behaviour', () => {
     el.open();
     await el.updateComplete;
     await sendByUser(el, 'hi');
+    // A fast turn ends inside the panel's 180 ms opening fade; axe would measure faded colours.
+    await until(() => el.shadowRoot!.getAnimations().length === 0, 'opening animation finished');
     await expect(el).to.be.accessible();
   });
 });
