@@ -43,13 +43,11 @@ describe('<agent-chat> behaviour', () => {
 
   it('keeps the draft across a reload', async () => {
     const key = await createKey({});
-    localStorage.clear();
     const first = await mount({ 'publishable-key': key, persist: 'local' });
     await type(first, 'half-written question');
     first.remove();
     const second = await mount({ 'publishable-key': key, persist: 'local' });
     expect(input(second).value).to.equal('half-written question');
-    localStorage.clear();
   });
 
   it('stops following the stream when the reader scrolls up, and offers a jump to the latest', async () => {

@@ -180,7 +180,6 @@ describe('<agent-chat> conversation', () => {
 
   it('restores the thread after a reload, keeping user and reply apart though they share an id', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'Stored **reply**' }] });
-    localStorage.clear();
     const first = await mount({ 'publishable-key': key, persist: 'local' });
     await sendByUser(first, 'remember me');
     const thread = first.threadId;
@@ -194,7 +193,6 @@ describe('<agent-chat> conversation', () => {
     expect(agentTexts(second)).to.deep.equal(['Stored reply']);
     expect(second.messages[0]!.id).to.equal(second.messages[1]!.id);
     expect(threads[0]).to.include({ reason: 'restored', threadId: thread });
-    localStorage.clear();
   });
 
   it('opens the thread named by thread-id', async () => {
@@ -222,7 +220,6 @@ describe('<agent-chat> conversation', () => {
 
   it('generates an anonymous user id once and keeps it', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'ok' }] });
-    localStorage.clear();
     const a = await mount({ 'publishable-key': key, persist: 'local' });
     await sendByUser(a, 'one');
     a.remove();
@@ -232,7 +229,6 @@ describe('<agent-chat> conversation', () => {
     expect(bodies).to.have.length(2);
     expect(bodies[0]).to.match(/^anon_[0-9a-f]{24}$/);
     expect(bodies[1]).to.equal(bodies[0]);
-    localStorage.clear();
   });
 
   it('sends the user-id attribute as user_id', async () => {

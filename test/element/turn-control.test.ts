@@ -8,12 +8,10 @@ const userTexts = (el: HTMLElement & { shadowRoot: ShadowRoot | null }) =>
 describe('<agent-chat> regenerate, edit, branches and history', () => {
   afterEach(() => {
     unmountAll();
-    localStorage.clear();
   });
 
   it('regenerates a reply into a new thread and navigates between the versions, across a reload', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'First answer' }, { text: 'Second answer' }] });
-    localStorage.clear();
     const el = await mount({ 'publishable-key': key, persist: 'local', 'version-tag': 'v1.1-preview' });
     await sendByUser(el, 'question');
     const original = el.threadId!;
@@ -83,7 +81,6 @@ describe('<agent-chat> regenerate, edit, branches and history', () => {
 
   it('lists earlier conversations, opens one and removes one', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'Reply' }] });
-    localStorage.clear();
     const el = await mount({ 'publishable-key': key, persist: 'local' });
     await sendByUser(el, 'About shoes');
     const first = el.threadId;

@@ -128,7 +128,6 @@ describe('resilience', () => {
   it('several instances on one page stay isolated', async () => {
     const keyA = await createKey({ paceMs: 0, replies: [{ text: 'Reply for A' }] });
     const keyB = await createKey({ paceMs: 0, replies: [{ text: 'Reply for B' }], fail: [{ status: 500, path: '/messages/stream' }] });
-    localStorage.clear();
     const a = await mount({ 'publishable-key': keyA, persist: 'local' });
     const b = await mount({ 'publishable-key': keyB, persist: 'local' });
     await sendByUser(a, 'to A');
@@ -140,6 +139,5 @@ describe('resilience', () => {
     expect(b.threadId).to.equal(null);
     expect(a.threadId).to.be.a('string');
     expect((await keyStats(keyB)).requests.filter((r) => r.path.endsWith('/stream'))).to.have.length(1);
-    localStorage.clear();
   });
 });
