@@ -49,7 +49,9 @@ export default defineConfig({
       fileName: () => 'agent-chat.js',
     },
     rolldownOptions: {
-      output: { minify: true, comments: false },
+      // Lazy chunks (the non-English string tables) sit beside agent-chat.js and are
+      // imported relative to it; the prefix says whose files they are on a shared CDN path.
+      output: { minify: true, comments: false, chunkFileNames: 'agent-chat-[name]-[hash].js' },
     },
   },
 });

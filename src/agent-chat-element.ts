@@ -4,7 +4,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import { live } from 'lit/directives/live.js';
 import type { AgentVariables, Card, Channel, Message } from './client/types.js';
 import { isHexId } from './client/types.js';
-import { type Strings, isRtl, resolveStrings } from './i18n/index.js';
+import { type Strings, hasStrings, isRtl, loadStrings, resolveStrings } from './i18n/index.js';
 import { cardView, renderCard, sortCards } from './render/cards.js';
 import { handleCopyClick, markdown, markdownLabels, renderPlainText, type MarkdownLabels } from './render/markdown.js';
 import { renderSuggestions } from './render/suggestions.js';
@@ -237,6 +237,8 @@ export class AgentChat extends LitElement {
   /** Per message key: its turn (index among user messages) and the reply that answers it. */
   private turns = new Map<string, { turn: number; replyId?: string }>();
   private text!: Strings;
+  /** The UI language's table arrived since `text` was resolved. */
+  private stringsStale = true;
   private labels!: MarkdownLabels;
   private direction: 'ltr' | 'rtl' = 'ltr';
   private locale = 'en';
@@ -311,9 +313,27 @@ export class AgentChat extends LitElement {
     this.input?.focus();
   }
 
+  private uiLang(): string {
+    return this.lang || document.documentElement.lang || navigator.language || 'en';
+  }
+
+  /**
+   * Holds an update until the table of the UI language has arrived (a chunk beside the
+   * script), so a German page never flashes English first.
+   */
+  protected override async scheduleUpdate(): Promise<void> {
+    const lang = this.uiLang();
+    if (!hasStrings(lang)) {
+      if (!(await loadStrings(lang))) console.warn(`<agent-chat>: the "${lang}" strings could not be loaded; using English.`);
+      this.stringsStale = true;
+    }
+    super.scheduleUpdate();
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('lang') || changed.has('strings') || !this.text) {
-      const lang = this.lang || document.documentElement.lang || navigator.language || 'en';
+    if (changed.has('lang') || changed.has('strings') || this.stringsStale) {
+      this.stringsStale = false;
+      const lang = this.uiLang();
       this.text = resolveStrings(lang, this.strings);
       this.labels = markdownLabels(this.text);
       this.direction = isRtl(lang) ? 'rtl' : 'ltr';

@@ -1,9 +1,21 @@
-import { ar, de, en, es, fr, ja, type Strings } from './strings.js';
+import { en, type Strings } from './strings.js';
 
 export type { Strings } from './strings.js';
 export { en } from './strings.js';
 
-const TABLES: Record<string, Strings> = { en, de, fr, es, ja, ar };
+/**
+ * English ships inline; the other tables are chunks beside the script, fetched relative to
+ * it when a widget needs them, so a page pays for the one language it shows.
+ */
+const LOADERS: Record<string, () => Promise<{ default: Strings }>> = {
+  de: () => import('./locales/de.js'),
+  fr: () => import('./locales/fr.js'),
+  es: () => import('./locales/es.js'),
+  ja: () => import('./locales/ja.js'),
+  ar: () => import('./locales/ar.js'),
+};
+
+const TABLES: Record<string, Strings> = { en };
 
 /** Primary subtags of languages written right to left. */
 const RTL = new Set(['ar', 'he', 'iw', 'fa', 'ur', 'ps', 'sd', 'ug', 'yi', 'dv', 'ckb']);
@@ -42,4 +54,28 @@ export function isRtl(lang: string | undefined): boolean {
 }
 
 /** Languages that ship with a complete table. */
-export const SUPPORTED_LANGUAGES = Object.keys(TABLES);
+export const SUPPORTED_LANGUAGES = ['en', ...Object.keys(LOADERS)];
+
+/** False while `lang` has a table that is not loaded yet (`resolveStrings` would fall back). */
+export function hasStrings(lang: string | undefined): boolean {
+  const key = primary(lang);
+  return key in TABLES || !(key in LOADERS);
+}
+
+/**
+ * Loads the table for `lang`; resolves at once for English and for languages without a
+ * table. A failed load (offline, blocked chunk) leaves English in place for this page, so
+ * it is not retried on every update, and resolves to false.
+ */
+export async function loadStrings(lang: string | undefined): Promise<boolean> {
+  const key = primary(lang);
+  const load = LOADERS[key];
+  if (!load || TABLES[key]) return true;
+  try {
+    TABLES[key] = (await load()).default;
+    return true;
+  } catch {
+    TABLES[key] = en;
+    return false;
+  }
+}

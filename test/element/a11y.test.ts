@@ -2,7 +2,16 @@ import { expect } from '@open-wc/testing';
 import { emulateMedia, setViewport } from '@web/test-runner-commands';
 import type { Card } from '../../src/client/types.js';
 import type { AgentChat } from '../../src/agent-chat.js';
-import { ar, de, en, es, fr, ja } from '../../src/i18n/strings.js';
+import { en } from '../../src/i18n/strings.js';
+import { ar } from '../../src/i18n/locales/ar.js';
+import { de } from '../../src/i18n/locales/de.js';
+import { es } from '../../src/i18n/locales/es.js';
+import { fr } from '../../src/i18n/locales/fr.js';
+import { ja } from '../../src/i18n/locales/ja.js';
+import { loadStrings } from '../../src/i18n/index.js';
+
+// The widget loads non-English tables on demand; these tests read them synchronously.
+for (const lang of ['de', 'fr', 'es', 'ja', 'ar']) await loadStrings(lang);
 import { styles } from '../../src/styles/agent-chat.styles.js';
 import { createKey } from '../support/server.js';
 import { $, $$, mount, sendByUser, type, unmountAll, until } from '../support/element.js';

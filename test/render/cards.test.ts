@@ -3,8 +3,9 @@ import { html, render, type TemplateResult } from 'lit';
 import type { Card } from '../../src/client/types.js';
 import { cardView, humanizeKey, renderCard, renderCards, sortCards } from '../../src/render/cards.js';
 import { renderSuggestions } from '../../src/render/suggestions.js';
-import { resolveStrings } from '../../src/i18n/index.js';
+import { loadStrings, resolveStrings } from '../../src/i18n/index.js';
 
+await loadStrings('de');
 const en = resolveStrings('en');
 const de = resolveStrings('de');
 

@@ -1,0 +1,99 @@
+import type { Strings } from '../strings.js';
+
+// Local on purpose: importing it from strings.ts would split English into a shared chunk
+// that every page then fetches separately.
+const withDetails = (text: string, details?: string) => (details ? `${text} ${details}` : text);
+
+export const ar: Strings = {
+  heading: 'الدردشة',
+  placeholder: 'اكتب رسالة…',
+  inputLabel: 'الرسالة',
+  send: 'إرسال',
+  stop: 'إيقاف',
+  typing: 'المساعد يكتب…',
+  newConversation: 'محادثة جديدة',
+  close: 'إغلاق الدردشة',
+  openChat: 'فتح الدردشة',
+  jumpToLatest: 'الانتقال إلى أحدث رسالة',
+  retry: 'إعادة المحاولة',
+  dismiss: 'إغلاق',
+  stopped: 'تم الإيقاف',
+  interrupted: 'انقطع الرد',
+  queued: 'في انتظار الاتصال…',
+  unread: 'رسالة جديدة',
+  regenerate: 'إعادة الإنشاء',
+  edit: 'تعديل',
+  attachImage: 'إرفاق صورة',
+  removeAttachment: 'إزالة المرفق',
+  attachedImage: 'صورة مرفقة',
+  recommended: 'موصى به',
+  unavailable: 'غير متوفر',
+  copyCode: 'نسخ',
+  copied: 'تم النسخ',
+  tableLabel: 'جدول',
+  cardsLabel: 'النتائج',
+  cardLink: 'عرض التفاصيل',
+  yes: 'نعم',
+  no: 'لا',
+  reconnecting: 'جارٍ إعادة الاتصال…',
+  messageListLabel: 'المحادثة',
+  agentName: 'المساعد',
+  userName: 'أنت',
+  welcomeLabel: 'رسالة الترحيب',
+  suggestionsLabel: 'ردود مقترحة',
+  history: 'المحادثات',
+  removeConversation: 'إزالة المحادثة',
+  save: 'حفظ',
+  cancel: 'إلغاء',
+  historyEmpty: 'لا توجد محادثات سابقة',
+  untitledConversation: 'محادثة بلا عنوان',
+  previousVersion: 'الإصدار السابق',
+  nextVersion: 'الإصدار التالي',
+  versionPosition: (current, total) => `الإصدار ${current} من ${total}`,
+  channelButton: (channel) => `المتابعة عبر ${channel}`,
+  channelPhoneLabel: 'رقم الهاتف',
+  channelSubmit: 'متابعة',
+  channelCancel: 'إلغاء',
+  channelDone: (channel) => `تستمر المحادثة عبر ${channel}.`,
+  channelGeneric: 'المتابعة على هاتفك',
+  channelChoice: 'المتابعة عبر',
+  channelPhoneHint: 'مع رمز الدولة، مثل ‎+966 50 123 4567',
+  channelPhoneInvalid: 'أدخل الرقم كاملًا مع رمز الدولة، بدءًا بعلامة +.',
+  channelConsent: (channel) => `بالمتابعة، توافق على تلقي رسائل منا عبر ${channel} على هذا الرقم.`,
+  channelFailed: 'تعذّر نقل المحادثة إلى هاتفك.',
+  channelSending: 'جارٍ الإرسال…',
+  imageMessage: 'صورة',
+  attachmentTypeError: (name) => `«${name}» ليست صورة مدعومة. استخدم PNG أو JPEG أو GIF أو WebP.`,
+  attachmentSizeError: (name, max) => `«${name}» كبيرة جدًا. الحد الأقصى لحجم الصور ${max} ميغابايت.`,
+  uploadingImage: 'جارٍ رفع الصورة…',
+  uploadFailed: (details) => withDetails('تعذّر رفع الصورة.', details),
+  uploadInvalidUrl: 'تعذّر رفع الصورة: أعاد الرفع عنوانًا غير صالح.',
+  dropImage: 'أفلت الصورة لإرفاقها',
+  announce: (sender, text) => `${sender}: ${text}`,
+  suggestionsAvailable: arabicSuggestions,
+  errorOffline: 'أنت غير متصل. سيتم إرسال الرسالة عند عودة الاتصال.',
+  errorNetwork: 'تعذّر الوصول إلى الخدمة. تحقق من اتصالك وحاول مرة أخرى.',
+  errorAuth: 'تعذّر تسجيل دخول الدردشة. يُرجى إعادة تحميل الصفحة.',
+  errorValidation: (details) => withDetails('تعذّرت معالجة الرسالة.', details),
+  errorServer: 'حدثت مشكلة في الخدمة. يُرجى المحاولة مرة أخرى.',
+  errorRateLimited: (seconds) =>
+    seconds
+      ? `رسائل كثيرة جدًا. حاول مرة أخرى بعد ${seconds} ثانية.`
+      : 'رسائل كثيرة جدًا. يُرجى الانتظار قليلًا.',
+  errorTimeout: 'استغرق الرد وقتًا طويلًا. يُرجى المحاولة مرة أخرى.',
+  errorStreamInterrupted: 'انقطع الرد.',
+  errorGeneric: 'حدث خطأ ما.',
+  errorConfiguration: (details) => withDetails('لم يتم إعداد الدردشة بشكل صحيح.', details),
+};
+
+/** Arabic counts agree with the noun in four forms (one, two, 3-10, 11-99) besides 100s. */
+function arabicSuggestions(count: number): string {
+  const rest = count % 100;
+  if (count === 1) return 'رد مقترح واحد';
+  if (count === 2) return 'ردّان مقترحان';
+  if (rest >= 3 && rest <= 10) return `${count} ردود مقترحة`;
+  if (rest >= 11) return `${count} ردًا مقترحًا`;
+  return `${count} رد مقترح`;
+}
+
+export default ar;
