@@ -45,6 +45,9 @@ const jsonConverter = {
   },
 };
 
+/** Messages rendered at once when a transcript loads, and per "show earlier" step. */
+const WINDOW = 40;
+
 /**
  * An embeddable chat with a conversational agent: streams replies, renders markdown and
  * product cards, keeps the thread across reloads. Works inline or as a floating launcher.
@@ -87,6 +90,7 @@ const jsonConverter = {
  * @csspart suggestions - The group of suggestion chips.
  * @csspart suggestion - One suggestion chip.
  * @csspart typing - The "agent is typing" indicator.
+ * @csspart load-earlier - Shows earlier messages of a long conversation (also on scrolling to the top).
  * @csspart jump-to-latest - The "jump to latest" button shown when scrolled up.
  * @csspart error - The error notice.
  * @csspart retry-button - The notice's retry button.
@@ -211,6 +215,9 @@ export class AgentChat extends LitElement {
   @state() private unread = false;
   @state() private showJump = false;
   @state() private historyOpen = false;
+  /** Index of the first rendered message: long transcripts render their tail first. */
+  @state() private windowStart = 0;
+  private windowAnchor: string | undefined;
   /** The user message being edited, and the editor's text. */
   @state() private editing: { key: string; text: string } | null = null;
   /**
@@ -356,6 +363,13 @@ export class AgentChat extends LitElement {
     ] as const;
     if (configKeys.some((key) => changed.has(key))) this.applyConfig();
     this.turns = turnsOf(this.chat.messages);
+    // A newly loaded transcript renders its latest messages only; earlier ones follow on
+    // demand, so a 500-message thread opens as fast as a short one.
+    const first = this.chat.messages[0]?.key;
+    if (first !== this.windowAnchor) {
+      this.windowAnchor = first;
+      this.windowStart = Math.max(0, this.chat.messages.length - WINDOW);
+    }
   }
 
   /** Validates the host's configuration; problems become a notice and a warning, never a throw. */
@@ -507,8 +521,20 @@ export class AgentChat extends LitElement {
   private onScroll(): void {
     const log = this.log;
     if (!log) return;
+    if (this.windowStart > 0 && log.scrollTop < 48) this.showEarlier();
     this.stickToBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 32;
     if (this.stickToBottom && this.showJump) this.showJump = false;
+  }
+
+  /** Renders the previous page of messages and keeps what the reader sees where it was. */
+  private showEarlier(): void {
+    const log = this.log;
+    if (!log || this.windowStart === 0) return;
+    const fromBottom = log.scrollHeight - log.scrollTop;
+    this.windowStart = Math.max(0, this.windowStart - WINDOW);
+    void this.updateComplete.then(() => {
+      log.scrollTop = log.scrollHeight - fromBottom;
+    });
   }
 
   private jumpToLatest(): void {
@@ -889,7 +915,16 @@ export class AgentChat extends LitElement {
             @keydown=${this.onLogKeyDown}
           >
             ${this.renderWelcome()}
-            ${repeat(this.chat.messages, (m) => m.key, (m, i) => this.renderMessage(m, i === this.chat.messages.length - 1))}
+            ${this.windowStart > 0
+              ? html`<button part="load-earlier" class="text-button load-earlier" type="button" @click=${this.showEarlier}>
+                  ${t.showEarlier(this.windowStart)}
+                </button>`
+              : nothing}
+            ${repeat(
+              this.chat.messages.slice(this.windowStart),
+              (m) => m.key,
+              (m) => this.renderMessage(m, m === this.chat.messages.at(-1)),
+            )}
             ${this.renderTyping()} ${this.renderSuggestionsRow()}
           </div>
           ${this.historyOpen

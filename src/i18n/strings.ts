@@ -58,6 +58,8 @@ export interface Strings {
   save: string;
   cancel: string;
   historyEmpty: string;
+  /** Button above a long conversation's first rendered message; `count` are hidden. */
+  showEarlier: (count: number) => string;
   untitledConversation: string;
   previousVersion: string;
   nextVersion: string;
@@ -158,6 +160,7 @@ export const en: Strings = {
   save: 'Save',
   cancel: 'Cancel',
   historyEmpty: 'No earlier conversations',
+  showEarlier: (count) => `Show ${count} earlier messages`,
   untitledConversation: 'Untitled conversation',
   previousVersion: 'Previous version',
   nextVersion: 'Next version',

@@ -792,6 +792,12 @@ export const styles = css`
     background: color-mix(in srgb, var(--_accent) 10%, transparent);
   }
 
+  .load-earlier {
+    align-self: center;
+    width: auto;
+    color: var(--_muted);
+  }
+
   /* ---- jump, notices ---- */
   .jump {
     position: absolute;

@@ -46,6 +46,7 @@ export const ar: Strings = {
   save: 'حفظ',
   cancel: 'إلغاء',
   historyEmpty: 'لا توجد محادثات سابقة',
+  showEarlier: (count) => `عرض الرسائل السابقة (${count})`,
   untitledConversation: 'محادثة بلا عنوان',
   previousVersion: 'الإصدار السابق',
   nextVersion: 'الإصدار التالي',

@@ -46,6 +46,7 @@ export const de: Strings = {
   save: 'Speichern',
   cancel: 'Abbrechen',
   historyEmpty: 'Keine früheren Gespräche',
+  showEarlier: (count) => `${count} frühere Nachrichten anzeigen`,
   untitledConversation: 'Unbenanntes Gespräch',
   previousVersion: 'Vorherige Version',
   nextVersion: 'Nächste Version',

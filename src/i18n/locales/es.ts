@@ -46,6 +46,7 @@ export const es: Strings = {
   save: 'Guardar',
   cancel: 'Cancelar',
   historyEmpty: 'No hay conversaciones anteriores',
+  showEarlier: (count) => `Mostrar ${count} mensajes anteriores`,
   untitledConversation: 'Conversación sin título',
   previousVersion: 'Versión anterior',
   nextVersion: 'Versión siguiente',

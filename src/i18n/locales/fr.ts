@@ -46,6 +46,7 @@ export const fr: Strings = {
   save: 'Enregistrer',
   cancel: 'Annuler',
   historyEmpty: 'Aucune conversation précédente',
+  showEarlier: (count) => `Afficher ${count} messages précédents`,
   untitledConversation: 'Conversation sans titre',
   previousVersion: 'Version précédente',
   nextVersion: 'Version suivante',

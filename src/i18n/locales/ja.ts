@@ -46,6 +46,7 @@ export const ja: Strings = {
   save: '保存',
   cancel: 'キャンセル',
   historyEmpty: '以前の会話はありません',
+  showEarlier: (count) => `以前のメッセージを表示（${count}件）`,
   untitledConversation: '無題の会話',
   previousVersion: '前のバージョン',
   nextVersion: '次のバージョン',

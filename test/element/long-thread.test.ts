@@ -1,0 +1,50 @@
+import { expect } from '@open-wc/testing';
+import { createKey, tokenFor } from '../support/server.js';
+import { $, $$, mount, unmountAll, until } from '../support/element.js';
+
+/** A thread of `turns` turns, made over plain REST like any other client would. */
+async function longThread(key: string, turns: number): Promise<string> {
+  const token = await tokenFor(key);
+  let threadId: string | undefined;
+  for (let i = 0; i < turns; i++) {
+    const res = await fetch('/messaging/v1/messages', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ text: `question ${i}`, user_id: 'u-long', ...(threadId ? { thread_id: threadId } : {}) }),
+    });
+    threadId = ((await res.json()) as { thread_id: string }).thread_id;
+  }
+  return threadId!;
+}
+
+describe('<agent-chat> long conversations', () => {
+  afterEach(unmountAll);
+
+  it('opens a long transcript at its latest messages and shows earlier ones on demand, keeping the view in place', async function () {
+    this.timeout(30_000);
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'An answer with **markdown**.' }] });
+    const thread = await longThread(key, 45);
+    const el = await mount({ 'publishable-key': key, 'thread-id': thread, 'user-id': 'u-long', style: 'height: 400px' });
+    expect(el.messages).to.have.length(90);
+    expect($$(el, 'article.message:not(.welcome)')).to.have.length(40);
+    const log = $(el, '[part="log"]')!;
+    await until(() => log.scrollHeight - log.scrollTop - log.clientHeight < 40, 'opens at the end');
+
+    const button = $(el, '[part="load-earlier"]')!;
+    expect(button.textContent).to.contain('50');
+    const anchor = $$(el, 'article.message.user')[0]!;
+    const before = anchor.getBoundingClientRect().top;
+    button.click();
+    await el.updateComplete;
+    await new Promise((r) => requestAnimationFrame(r));
+    expect($$(el, 'article.message:not(.welcome)')).to.have.length(80);
+    expect(Math.abs(anchor.getBoundingClientRect().top - before)).to.be.lessThan(2);
+
+    // Scrolling to the top reveals the rest.
+    log.scrollTop = 0;
+    log.dispatchEvent(new Event('scroll'));
+    await until(() => $$(el, 'article.message:not(.welcome)').length === 90, 'the rest');
+    expect($(el, '[part="load-earlier"]')).to.be.null;
+    expect($$(el, '.message.user [part="text"]')[0]!.textContent!.trim()).to.equal('question 0');
+  });
+});
