@@ -1015,7 +1015,7 @@ export class AgentChat extends LitElement {
     if (!this.chat.welcome) return nothing;
     return html`<article part="welcome message message-agent" class="message agent welcome" tabindex="-1" aria-label=${this.text.welcomeLabel}>
       <div part="bubble" class="bubble">
-        <div part="text" class="text" ${markdown(this.chat.welcome, { allowHtml: this.allowHtml, labels: this.labels })}></div>
+        <div part="text" class="text" dir="auto" ${markdown(this.chat.welcome, { allowHtml: this.allowHtml, labels: this.labels })}></div>
       </div>
     </article>`;
   }
@@ -1044,8 +1044,8 @@ export class AgentChat extends LitElement {
         ${m.role === 'user'
           ? this.editing?.key === m.key
             ? this.renderEditor(m)
-            : html`<div part="text" class="text">${m.text}</div>`
-          : html`<div part="text" class="text" ${markdown(m.text, { streaming, allowHtml: this.allowHtml, labels: this.labels })}></div>`}
+            : html`<div part="text" class="text" dir="auto">${m.text}</div>`
+          : html`<div part="text" class="text" dir="auto" ${markdown(m.text, { streaming, allowHtml: this.allowHtml, labels: this.labels })}></div>`}
       </div>
       ${m.cards.length ? this.renderCards(m.cards) : nothing}
       <div part="meta" class="meta">

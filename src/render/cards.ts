@@ -201,7 +201,7 @@ export function renderCard(view: CardView, strings: Strings, opts: RenderCardOpt
   const title = view.url
     ? html`<a href=${view.url} target="_blank" rel="noopener noreferrer" @click=${onClick}>${titleText}</a>`
     : titleText;
-  return html`<article part=${view.recommended ? 'card card-recommended' : 'card'} class="card">
+  return html`<article part=${view.recommended ? 'card card-recommended' : 'card'} class="card" dir="auto">
     ${view.imageUrl
       ? html`<img part="card-image" src=${view.imageUrl} alt=${view.imageAlt} loading="lazy" decoding="async" />`
       : nothing}

@@ -32,7 +32,7 @@ export function renderHistory(entries: readonly HistoryEntry[], strings: Labels,
                 aria-current=${entry.id === opts.current ? 'true' : nothing}
                 @click=${() => opts.onPick(entry.id)}
               >
-                <span class="history-title">${entry.title || strings.untitledConversation}</span>
+                <span class="history-title" dir="auto">${entry.title || strings.untitledConversation}</span>
                 <span class="history-date">${relativeTime(entry.updatedAt, opts.locale)}</span>
               </button>
               <button

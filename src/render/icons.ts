@@ -8,7 +8,8 @@ export const icons = {
   chat: icon(svg`<path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z"/>`),
   close: icon(svg`<path d="M6 6l12 12M18 6L6 18"/>`),
   plus: icon(svg`<path d="M12 5v14M5 12h14"/>`),
-  send: icon(svg`<path d="M5 12h13M12 5l7 7-7 7"/>`),
+  // Points along the reading direction: mirrored in right-to-left layouts.
+  send: icon(svg`<path class="flip" d="M5 12h13M12 5l7 7-7 7"/>`),
   stop: icon(svg`<rect x="7" y="7" width="10" height="10" rx="1.5"/>`),
   arrowDown: icon(svg`<path d="M12 5v14M6 13l6 6 6-6"/>`),
   refresh: icon(svg`<path d="M20 11a8 8 0 0 0-14.9-3M4 4v4h4M4 13a8 8 0 0 0 14.9 3M20 20v-4h-4"/>`),

@@ -24,6 +24,7 @@ export function renderSuggestions(
         html`<button
           type="button"
           part="suggestion"
+          dir="auto"
           class="suggestion"
           ?disabled=${opts.disabled ?? false}
           @click=${(event: MouseEvent) => opts.onSelect(text, event)}
