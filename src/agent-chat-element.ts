@@ -12,6 +12,7 @@ import { renderHistory } from './render/history.js';
 import { renderBranchNav, renderEditButton, renderRegenerate } from './render/turn-controls.js';
 import { icons } from './render/icons.js';
 import { type ChatStatus, ChatController } from './state/chat-controller.js';
+import { FocusKeeper } from './state/focus-keeper.js';
 import type { ChatMessage } from './state/messages.js';
 import type { Notice } from './state/notice.js';
 import type { PersistMode } from './state/storage.js';
@@ -226,14 +227,16 @@ export class AgentChat extends LitElement {
    * (suggestions hidden while the next turn runs) never change it and re-announce it.
    */
   @state() private liveText = '';
-  /** A message control that a re-render took away while focused, to focus again once it is back. */
-  private pendingFocus: { index: number; label: string; group: string } | null = null;
 
   @query('textarea') private input?: HTMLTextAreaElement;
   @query('.log') private log?: HTMLElement;
   @query('.launcher') private launcherButton?: HTMLButtonElement;
 
   private readonly chat = new ChatController(this);
+  /** Keeps focus on something sensible when a re-render removes the focused control. */
+  private readonly focusKeeper = new FocusKeeper(this, () =>
+    this.mode === 'launcher' && !this.isOpen ? this.launcherButton : this.input,
+  );
   private readonly attachments = new Attachments(this);
   private readonly handOff = new HandOff(this);
   /** `channels` parsed: the hand-off channels offered, in the host's order. */
@@ -416,82 +419,7 @@ export class AgentChat extends LitElement {
     });
   }
 
-  /**
-   * Re-rendering may remove or disable the focused control (send becomes stop, a chip or the
-   * retry button goes away, a version switch replaces the messages). The browser would then
-   * drop focus to <body>, which sends keyboard and screen-reader users back to the top of the
-   * page; put it somewhere sensible instead. `updated()` may still move it on purpose.
-   */
-  protected override update(changed: PropertyValues): void {
-    const before = this.focusAnchor();
-    super.update(changed);
-    if (before && lostFocus(before.element)) this.rescueFocus(before);
-  }
-
-  private focusAnchor(): FocusAnchor | null {
-    const element = this.shadowRoot?.activeElement as HTMLElement | null | undefined;
-    if (!element) return null;
-    const message = element.closest<HTMLElement>('.log > .message');
-    return {
-      element,
-      index: message ? this.messageElements().indexOf(message) : -1,
-      label: element.getAttribute('aria-label') ?? '',
-      group: element.closest('[role="group"]')?.getAttribute('part') ?? '',
-      inMeta: !!element.closest('.meta'),
-      inHistory: !!element.closest('.history'),
-      inChannelForm: !!element.closest('#channel-form'),
-    };
-  }
-
-  private rescueFocus(anchor: FocusAnchor): void {
-    const root = this.renderRoot;
-    if (this.mode === 'launcher' && !this.isOpen) {
-      this.launcherButton?.focus();
-      return;
-    }
-    let target: HTMLElement | null | undefined = null;
-    if (anchor.inMeta && anchor.index >= 0) {
-      // A turn control (regenerate, edit, version arrows): the same control of the same
-      // message, else another one of its controls, else the message itself.
-      const message = this.messageElements()[anchor.index];
-      if (message) {
-        target = turnControl(message, anchor.label, anchor.group);
-      } else {
-        // The messages are reloading (another version of the thread): come back when they are there.
-        this.pendingFocus = { index: anchor.index, label: anchor.label, group: anchor.group };
-      }
-    } else if (anchor.inHistory && this.historyOpen) {
-      // A removed entry: the next entry's same button, else the list's close button.
-      const history = root.querySelector<HTMLElement>('.history');
-      target = history?.querySelector<HTMLElement>('.history-list button') ?? history?.querySelector<HTMLElement>('button');
-    } else if (anchor.inChannelForm) {
-      const form = root.querySelector<HTMLElement>('#channel-form');
-      target = form?.querySelector<HTMLElement>('#channel-phone, button:not(:disabled)');
-    }
-    (target ?? this.input)?.focus();
-  }
-
-  /** After a version switch the messages come back; focus returns to the control that was used. */
-  private restorePendingFocus(): void {
-    const pending = this.pendingFocus;
-    if (!pending) return;
-    if (this.shadowRoot?.activeElement !== this.input) {
-      this.pendingFocus = null;
-      return;
-    }
-    if (!this.chat.messages.length) return;
-    this.pendingFocus = null;
-    const message = this.messageElements()[pending.index];
-    if (message) turnControl(message, pending.label, pending.group).focus();
-  }
-
-  /** The welcome message and every rendered message, in order (what the arrow keys move through). */
-  private messageElements(): HTMLElement[] {
-    return Array.from(this.renderRoot.querySelectorAll<HTMLElement>('.log > .message'));
-  }
-
   protected override updated(changed: PropertyValues): void {
-    this.restorePendingFocus();
     if (changed.has('editing') && this.editing && !changed.get('editing')) {
       this.renderRoot.querySelector<HTMLTextAreaElement>('.edit-input')?.focus();
     }
@@ -572,7 +500,7 @@ export class AgentChat extends LitElement {
   private onInput(event: Event): void {
     const area = event.target as HTMLTextAreaElement;
     // Typing means the reader has moved on; do not pull focus out of the field later.
-    this.pendingFocus = null;
+    this.focusKeeper.forget();
     this.chat.setDraft(area.value);
     this.fitInput(area);
     this.requestUpdate();
@@ -625,7 +553,7 @@ export class AgentChat extends LitElement {
   private onLogKeyDown(event: KeyboardEvent): void {
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     const log = event.currentTarget as HTMLElement;
-    const messages = this.messageElements();
+    const messages = this.focusKeeper.messages();
     const onLog = event.target === log;
     const index = messages.indexOf(event.target as HTMLElement);
     if ((!onLog && index < 0) || !messages.length) return;
@@ -1205,38 +1133,6 @@ export class AgentChat extends LitElement {
 }
 
 export type { Channel, Message };
-
-/** Where focus was before an update, to find the nearest equivalent if the update takes it away. */
-interface FocusAnchor {
-  element: HTMLElement;
-  /** Index among the log's messages (-1 outside them). */
-  index: number;
-  label: string;
-  /** `part` of the group the control was in (the branch navigator). */
-  group: string;
-  inMeta: boolean;
-  inHistory: boolean;
-  inChannelForm: boolean;
-}
-
-/**
- * The nearest equivalent of a turn control that went away: the same control, else another
- * of its group (the other version arrow), else another control of the turn, else the message.
- */
-function turnControl(message: HTMLElement, label: string, group: string): HTMLElement {
-  const controls = Array.from(message.querySelectorAll<HTMLButtonElement>('.meta button')).filter((b) => !b.disabled);
-  return (
-    controls.find((b) => b.getAttribute('aria-label') === label) ??
-    (group ? controls.find((b) => b.closest('[role="group"]')?.getAttribute('part') === group) : undefined) ??
-    controls[0] ??
-    message
-  );
-}
-
-/** Removed, hidden or disabled: the browser no longer keeps focus there. */
-function lostFocus(element: HTMLElement): boolean {
-  return !element.isConnected || (element as HTMLButtonElement).disabled === true || !!element.closest('[hidden]');
-}
 
 /** Each message's turn and the id of the reply that answers it (what a rerun needs). */
 function turnsOf(messages: readonly ChatMessage[]): Map<string, { turn: number; replyId?: string }> {

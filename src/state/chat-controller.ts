@@ -348,13 +348,13 @@ export class ChatController implements ReactiveController {
     const action: RetryAction = this.notice?.retry ?? null;
     const unsent = this.unsent;
     if (action === 'send' && unsent) {
-      if (this.messages.includes(unsent)) {
-        void this.runTurn(unsent);
-      } else {
+      // A message the service refused went back to the composer; an offline one is still
+      // in the log. Either way the same message goes out once more.
+      if (!this.messages.includes(unsent)) {
         if (this.draft.trim() === unsent.text) this.setDraft('');
         this.messages = [...this.messages, unsent];
-        void this.runTurn(unsent);
       }
+      void this.runTurn(unsent);
     } else if (action === 'load') {
       void this.load();
     }

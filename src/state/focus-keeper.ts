@@ -1,0 +1,130 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+
+/** Where focus was before an update, to find the nearest equivalent if the update takes it away. */
+interface FocusAnchor {
+  element: HTMLElement;
+  /** Index among the log's messages (-1 outside them). */
+  index: number;
+  label: string;
+  /** `part` of the group the control was in (the branch navigator). */
+  group: string;
+  inMeta: boolean;
+  inHistory: boolean;
+  inChannelForm: boolean;
+}
+
+type Host = ReactiveControllerHost & HTMLElement & { readonly renderRoot: HTMLElement | DocumentFragment };
+
+/**
+ * Re-rendering may remove or disable the focused control (send becomes stop, a chip or the
+ * retry button goes away, a version switch replaces the messages). The browser would then
+ * drop focus to <body>, which sends keyboard and screen-reader users back to the top of the
+ * page; this controller puts it somewhere sensible instead. It runs before the element's
+ * `updated()`, which may still move focus on purpose.
+ */
+export class FocusKeeper implements ReactiveController {
+  private anchor: FocusAnchor | null = null;
+  private pending: { index: number; label: string; group: string } | null = null;
+
+  /** `fallback` is where focus goes when nothing nearer fits (the text field, or the closed launcher's button). */
+  constructor(
+    private readonly host: Host,
+    private readonly fallback: () => HTMLElement | null | undefined,
+  ) {
+    host.addController(this);
+  }
+
+  /** The welcome message and every rendered message, in order (what the arrow keys move through). */
+  messages(): HTMLElement[] {
+    return Array.from(this.host.renderRoot.querySelectorAll<HTMLElement>('.log > .message'));
+  }
+
+  /** The reader moved on (typed, clicked elsewhere): do not pull focus back later. */
+  forget(): void {
+    this.pending = null;
+  }
+
+  hostUpdate(): void {
+    const element = this.host.shadowRoot?.activeElement as HTMLElement | null | undefined;
+    if (!element) {
+      this.anchor = null;
+      return;
+    }
+    const message = element.closest<HTMLElement>('.log > .message');
+    this.anchor = {
+      element,
+      index: message ? this.messages().indexOf(message) : -1,
+      label: element.getAttribute('aria-label') ?? '',
+      group: element.closest('[role="group"]')?.getAttribute('part') ?? '',
+      inMeta: !!element.closest('.meta'),
+      inHistory: !!element.closest('.history'),
+      inChannelForm: !!element.closest('#channel-form'),
+    };
+  }
+
+  hostUpdated(): void {
+    const anchor = this.anchor;
+    this.anchor = null;
+    if (anchor && lostFocus(anchor.element)) this.rescue(anchor);
+    else this.restorePending();
+  }
+
+  private rescue(anchor: FocusAnchor): void {
+    const root = this.host.renderRoot;
+    let target: HTMLElement | null | undefined = null;
+    // A closed launcher panel hides everything but the fallback (its button).
+    if (root.querySelector('[part="panel"][hidden]')) {
+      this.fallback()?.focus();
+      return;
+    }
+    if (anchor.inMeta && anchor.index >= 0) {
+      // A turn control (regenerate, edit, version arrows): the same control of the same
+      // message, else another one of its controls, else the message itself.
+      const message = this.messages()[anchor.index];
+      if (message) target = turnControl(message, anchor.label, anchor.group);
+      // The messages are reloading (another version of the thread): come back when they are there.
+      else this.pending = { index: anchor.index, label: anchor.label, group: anchor.group };
+    } else if (anchor.inHistory) {
+      // A removed entry: the next entry's same button, else the list's close button.
+      const history = root.querySelector<HTMLElement>('.history');
+      target = history?.querySelector<HTMLElement>('.history-list button') ?? history?.querySelector<HTMLElement>('button');
+    } else if (anchor.inChannelForm) {
+      const form = root.querySelector<HTMLElement>('#channel-form');
+      target = form?.querySelector<HTMLElement>('#channel-phone, button:not(:disabled)');
+    }
+    (target ?? this.fallback())?.focus();
+  }
+
+  /** After a version switch the messages come back; focus returns to the control that was used. */
+  private restorePending(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    if (this.host.shadowRoot?.activeElement !== this.fallback()) {
+      this.pending = null;
+      return;
+    }
+    const message = this.messages()[pending.index];
+    if (!message) return;
+    this.pending = null;
+    turnControl(message, pending.label, pending.group).focus();
+  }
+}
+
+/**
+ * The nearest equivalent of a turn control that went away: the same control, else another
+ * of its group (the other version arrow), else another control of the turn, else the message.
+ */
+function turnControl(message: HTMLElement, label: string, group: string): HTMLElement {
+  const controls = Array.from(message.querySelectorAll<HTMLButtonElement>('.meta button')).filter((b) => !b.disabled);
+  return (
+    controls.find((b) => b.getAttribute('aria-label') === label) ??
+    (group ? controls.find((b) => b.closest('[role="group"]')?.getAttribute('part') === group) : undefined) ??
+    controls[0] ??
+    message
+  );
+}
+
+/** Removed, hidden or disabled: the browser no longer keeps focus there. */
+function lostFocus(element: HTMLElement): boolean {
+  return !element.isConnected || (element as HTMLButtonElement).disabled === true || !!element.closest('[hidden]');
+}
