@@ -110,7 +110,7 @@ describe('<agent-chat> behaviour', () => {
     await el.updateComplete;
     await sendByUser(el, 'hi');
     // A fast turn ends inside the panel's 180 ms opening fade; axe would measure faded colours.
-    await until(() => el.shadowRoot!.getAnimations().length === 0, 'opening animation finished');
+    await Promise.all($(el, '[part="panel"]')!.getAnimations().map((a) => a.finished));
     await expect(el).to.be.accessible();
   });
 });

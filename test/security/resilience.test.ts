@@ -38,7 +38,8 @@ describe('resilience', () => {
     const key = await createKey({ paceMs: 0, tokenTtl: 1, replies: [{ text: 'One' }, { text: 'Two' }] });
     const el = await mount({ 'publishable-key': key });
     await sendByUser(el, 'first');
-    await new Promise((resolve) => setTimeout(resolve, 1300));
+    // exp is whole seconds, rounded up: past 2 s the first token has surely expired.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
     await sendByUser(el, 'second');
     expect(agentTexts(el)).to.deep.equal(['One', 'Two']);
     const stats = await keyStats(key);
