@@ -38,6 +38,15 @@ async function main(): Promise<void> {
 
     await shoot('inline', async (page) => {
       await chat(page, '#inline', 'Which running shoes do you recommend under 150?');
+      // Show the reply from its first line, with its cards and suggestions below.
+      await page.evaluate(() => {
+        const root = document.querySelector('#inline')!.shadowRoot!;
+        const replies = root.querySelectorAll<HTMLElement>('.message.agent:not(.welcome)');
+        const reply = replies[replies.length - 1];
+        const log = root.querySelector<HTMLElement>('[part="log"]');
+        if (reply && log) log.scrollTop += reply.getBoundingClientRect().top - log.getBoundingClientRect().top - 12;
+      });
+      await page.waitForTimeout(200);
     });
     await shoot('dark', async (page) => {
       await page.selectOption('select[name="theme"]', 'dark');

@@ -18,7 +18,8 @@ const productSchema = z.object({
   brand: z.string(),
   price: z.number(),
   currency: z.string(),
-  image_url: z.url(),
+  /** A path on this server (`/__demo/images/…`), made absolute per request. */
+  image_url: z.string().startsWith('/'),
   url: z.url(),
   description: z.string(),
   rating: z.number(),
@@ -49,6 +50,8 @@ export interface AgentInput {
   imageUrl?: string;
   variables?: AgentVariables;
   version: AgentVersion;
+  /** Origin the request reached, so card images get absolute URLs like the real service's. */
+  origin?: string;
 }
 
 export interface AgentReply {
@@ -79,7 +82,7 @@ const formatPrice = (p: Product): string =>
 const escapeTableCell = (s: string): string => s.replace(/\|/g, '\\|');
 
 export class DemoAgent {
-  constructor(private readonly catalog: Catalog) {}
+  constructor(readonly catalog: Catalog) {}
 
   welcomeTemplate(): string {
     return WELCOME_TEMPLATE;
@@ -115,6 +118,10 @@ export class DemoAgent {
     }
     if (!input.version.live) {
       reply.text += `\n\n_Answered by the ${input.version.tag} version of this assistant._`;
+    }
+    for (const card of reply.cards) {
+      const image = card.json_data.entity['image_url'];
+      if (typeof image === 'string') card.json_data.entity['image_url'] = new URL(image, input.origin ?? 'http://localhost').href;
     }
     return reply;
   }

@@ -8,6 +8,7 @@ import { authRoutes, bearerAuth } from './auth.js';
 import { cspRoutes } from './csp.js';
 import { demoKeyRoutes } from './demo-keys.js';
 import { demoUploadRoutes } from './uploads.js';
+import { demoImageRoutes } from './images.js';
 import type { Deps } from './env.js';
 import { ApiError, errorResponse } from './errors.js';
 import { messagingRoutes } from './messaging.js';
@@ -82,6 +83,7 @@ function buildApp(deps: Deps): Hono {
   app.route('/', authRoutes(deps));
   app.route('/', demoKeyRoutes(deps));
   app.route('/', cspRoutes());
+  app.route('/', demoImageRoutes(deps.agent.catalog));
   app.use('/messaging/*', bearerAuth(deps));
   app.route('/messaging/v1', messagingRoutes(deps));
 

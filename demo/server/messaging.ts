@@ -56,6 +56,7 @@ export function messagingRoutes(deps: Deps): Hono {
     const turn = startTurn({
       store,
       agent,
+      origin: new URL(c.req.url).origin,
       key: caller.key,
       thread,
       text: body.text,
@@ -95,6 +96,7 @@ export function messagingRoutes(deps: Deps): Hono {
       turn = startTurn({
         store,
         agent,
+        origin: new URL(c.req.url).origin,
         key: caller.key,
         thread,
         text: body.text,
@@ -134,6 +136,7 @@ export function messagingRoutes(deps: Deps): Hono {
     const turn = startTurn({
       store,
       agent,
+      origin: new URL(c.req.url).origin,
       key: caller.key,
       thread: branch,
       text: body.text,

@@ -91,7 +91,9 @@ export function attachSessionServer(server: UpgradeServer, deps: Deps): SessionS
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     if (pathOf(req.url) !== SESSION_PATH) return;
-    wss.handleUpgrade(req, socket, head, (ws) => runSession(ws, deps));
+    // Card images get absolute URLs on the origin the socket reached, as over HTTP.
+    const origin = `${'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;
+    wss.handleUpgrade(req, socket, head, (ws) => runSession(ws, deps, origin));
   };
   server.on('upgrade', onUpgrade);
   return {
@@ -103,7 +105,7 @@ export function attachSessionServer(server: UpgradeServer, deps: Deps): SessionS
   };
 }
 
-function runSession(ws: WebSocket, deps: Deps): void {
+function runSession(ws: WebSocket, deps: Deps, origin: string): void {
   const { store, agent } = deps;
   const closed = new AbortController();
   let key: KeyRecord | null = null;
@@ -252,6 +254,7 @@ function runSession(ws: WebSocket, deps: Deps): void {
     const turn = startTurn({
       store,
       agent,
+      origin,
       key: k,
       thread,
       text: body.text,

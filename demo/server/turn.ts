@@ -39,6 +39,8 @@ export interface TurnOptions {
   chunkChars?: number;
   /** Set when this turn must fail mid-stream (the `errorFrame` knob). */
   errorFrame?: FaultPlan['errorFrame'];
+  /** Origin of the request, for absolute card image URLs. */
+  origin?: string;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -144,6 +146,7 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
     imageUrl: o.imageUrl,
     variables: o.variables,
     version: o.version,
+    origin: o.origin,
   });
 
   const chunks = chunkText(reply.text, o.chunkChars);

@@ -26,7 +26,11 @@ describe('reference server: REST messaging', () => {
     expect(message.cards!.map((c) => c.index)).to.deep.equal(message.cards!.map((_, i) => i));
     const card = message.cards![0]!;
     expect(card.json_data.entity).to.include.keys('title', 'image_url', 'price', 'url', 'description', 'brand', 'rating');
-    expect(String(card.json_data.entity['image_url'])).to.match(/^https:\/\//);
+    // Absolute, on the origin the request reached, and actually served.
+    const image = String(card.json_data.entity['image_url']);
+    expect(image.startsWith(`${location.origin}/__demo/images/`)).to.be.true;
+    const picture = await fetch(image);
+    expect(picture.headers.get('content-type')).to.contain('image/svg+xml');
     expect(card.json_data.sub_entities!.map((g) => g.name)).to.deep.equal(['Sizes', 'Colours']);
     expect(card.rendered_jsx).to.match(/^<ProductCard /);
     expect(message.followup_suggestions!.length).to.be.within(2, 4);
