@@ -1,5 +1,6 @@
 import { ApiError, errorFromException, protocolError } from './errors.js';
 import { jsonInit, send, sleep, type HttpContext, type RequestOptions } from './http.js';
+import { TurnProgress } from './progress.js';
 import { readFrames } from './sse.js';
 import type { ApiErrorInit } from './errors.js';
 import type { Message, SendMessageBody, UnknownFrame } from './types.js';
@@ -85,25 +86,7 @@ export async function streamTurn(
 ): Promise<StreamResult> {
   const { signal: caller, maxRetries = 4, backoffMs = 400, idleTimeoutMs = 45_000, maxRetryAfterMs = 10_000 } = opts;
   const connectTimeoutMs = opts.timeoutMs ?? ctx.timeoutMs;
-  let threadId: string | null = body.thread_id ?? null;
-  const announced = new Set<string>();
-  /** Set once a `thread` frame arrived: from then on, retries are resumes. */
-  let resumable = false;
-  let lastSeq = 0;
-  let message: Message | null = null;
-  /**
-   * A handler that throws is a bug in the caller, not a dropped connection: it ends the
-   * stream and the promise rejects with that very exception (no resume, no ApiError).
-   */
-  let handlerFailed = false;
-  const guard = (call: () => void): void => {
-    try {
-      call();
-    } catch (e) {
-      handlerFailed = true;
-      throw e;
-    }
-  };
+  const progress = new TurnProgress(body.thread_id, handlers);
 
   for (let attempt = 0; ; attempt++) {
     const ctrl = new AbortController();
@@ -120,10 +103,10 @@ export async function streamTurn(
     const signal = caller ? AbortSignal.any([caller, ctrl.signal]) : ctrl.signal;
     let error: ApiError;
     try {
-      const init = jsonInit('POST', resumable ? { ...body, thread_id: threadId } : body);
+      const init = jsonInit('POST', progress.resumable ? { ...body, thread_id: progress.threadId } : body);
       const headers = init.headers as Record<string, string>;
       headers.accept = 'text/event-stream';
-      if (resumable) headers['last-event-id'] = String(lastSeq);
+      if (progress.resumable) headers['last-event-id'] = String(progress.lastSeq);
       arm(connectTimeoutMs); // until the response headers arrive
       const res = await send(ctx, '/messaging/v1/messages/stream', init, signal);
       if (!res.body || !/^text\/event-stream/i.test(res.headers.get('content-type') ?? '')) {
@@ -132,40 +115,21 @@ export async function streamTurn(
       arm();
       const outcome = await readFrames(res.body, {
         onActivity: () => arm(),
-        onUnknownFrame: (f) => guard(() => handlers.onUnknownFrame?.(f)),
-        onFrame(frame) {
-          if (frame.type === 'thread') {
-            threadId = frame.data.thread_id;
-            resumable = true;
-            if (!announced.has(threadId)) {
-              announced.add(threadId);
-              guard(() => handlers.onThread?.(frame.data.thread_id));
-            }
-            return;
-          }
-          // Replays after a resume: everything up to the last seq seen was delivered already.
-          if (frame.seq <= lastSeq) return;
-          lastSeq = frame.seq;
-          if (frame.type === 'event') {
-            if (frame.data.text) guard(() => handlers.onToken?.(frame.data.text as string, frame.seq));
-          } else {
-            message = frame.data;
-            guard(() => handlers.onMessage?.(frame.data, frame.seq));
-          }
-        },
+        onUnknownFrame: (f) => progress.unknown(f),
+        onFrame: (frame) => progress.apply(frame),
       });
       if (outcome === 'done') {
-        if (!threadId) throw protocolError('The stream ended without naming its thread.');
-        return { threadId, message };
+        if (!progress.threadId) throw protocolError('The stream ended without naming its thread.');
+        return { threadId: progress.threadId, message: progress.message };
       }
       error = dropError();
     } catch (e) {
-      if (handlerFailed) throw e;
+      if (progress.handlerFailed) throw e;
       error = errorFromException(e, caller, () => idle);
       // A thrown `stream` error is an error frame: the turn failed, resuming replays the
       // failure. Protocol, auth and 4xx failures would only repeat; aborts are final.
       if (error.kind === 'stream' || !error.retryable) throw error;
-      if (!resumable && !safeToRepeat(error)) throw error;
+      if (!progress.resumable && !safeToRepeat(error)) throw error;
     } finally {
       clearTimeout(timer);
       ctrl.abort();

@@ -1,8 +1,9 @@
 import { ApiError, errorFromException, isObject, protocolError } from './errors.js';
 import { sleep, stripAgentId, withSignal, type HttpContext } from './http.js';
+import { TurnProgress } from './progress.js';
 import { errorFromFrame, parseFrame, type DataFrame } from './sse.js';
 import { backoffDelay, type StreamHandlers, type StreamOptions, type StreamResult } from './stream.js';
-import type { ErrorFrame, Message, SendMessageBody } from './types.js';
+import type { ErrorFrame, SendMessageBody } from './types.js';
 
 /** The WebSocket session of the service (CONTRACT.md, provisional). */
 export const SESSION_PATH = '/messaging/v1/session';
@@ -43,21 +44,8 @@ export async function streamOverSocket(
   const connectTimeoutMs = opts.timeoutMs ?? ctx.timeoutMs;
   const url = sessionUrl(ctx.baseUrl);
   const turnBody = stripAgentId(body);
-  let threadId: string | null = body.thread_id ?? null;
-  const announced = new Set<string>();
-  let resumable = false;
-  let lastSeq = 0;
-  let message: Message | null = null;
+  const progress = new TurnProgress(body.thread_id, handlers);
   let refreshed = false;
-  let handlerFailed = false;
-  const guard = (call: () => void): void => {
-    try {
-      call();
-    } catch (e) {
-      handlerFailed = true;
-      throw e;
-    }
-  };
 
   for (let attempt = 0; ; ) {
     /** The turn (not a resume) went out on this socket: from then on it may be running. */
@@ -113,11 +101,11 @@ export async function streamOverSocket(
               case 'ready':
                 if (ready) return;
                 ready = true;
-                sent = !resumable;
+                sent = !progress.resumable;
                 ws.send(
                   JSON.stringify(
-                    resumable
-                      ? { type: 'resume', thread_id: threadId, last_event_id: lastSeq }
+                    progress.resumable
+                      ? { type: 'resume', thread_id: progress.threadId, last_event_id: progress.lastSeq }
                       : { type: 'message', data: turnBody },
                   ),
                 );
@@ -137,33 +125,16 @@ export async function streamOverSocket(
                 throw e;
               }
             }
-            if (!DATA_TYPES.includes(frame.type)) return guard(() => handlers.onUnknownFrame?.(frame));
-            const f = frame as DataFrame;
-            if (f.type === 'thread') {
-              threadSeen = resumable = true;
-              threadId = f.data.thread_id;
-              if (!announced.has(threadId)) {
-                announced.add(threadId);
-                guard(() => handlers.onThread?.(f.data.thread_id));
-              }
-              return;
-            }
-            // Replays after a resume: everything up to the last seq seen was delivered already.
-            if (f.seq <= lastSeq) return;
-            lastSeq = f.seq;
-            if (f.type === 'event') {
-              if (f.data.text) guard(() => handlers.onToken?.(f.data.text as string, f.seq));
-            } else {
-              message = f.data;
-              guard(() => handlers.onMessage?.(f.data, f.seq));
-            }
+            if (!DATA_TYPES.includes(frame.type)) return progress.unknown(frame);
+            if (frame.type === 'thread') threadSeen = true;
+            progress.apply(frame as DataFrame);
           } catch (e) {
             fail(e);
           }
         };
       });
     } catch (e) {
-      if (handlerFailed) throw e;
+      if (progress.handlerFailed) throw e;
       const error = errorFromException(e, caller, () => false);
       // One fresh token after a 401, as for HTTP requests; not counted as a retry.
       if (error.kind === 'auth' && error.status === 401 && !refreshed && ctx.tokens.canRefresh) {
@@ -174,11 +145,11 @@ export async function streamOverSocket(
       throw error;
     }
     if (!outcome) {
-      if (!threadId) throw protocolError('The session ended the turn without naming its thread.');
-      return { threadId, message };
+      if (!progress.threadId) throw protocolError('The session ended the turn without naming its thread.');
+      return { threadId: progress.threadId, message: progress.message };
     }
     // Sent but never named: the turn may be running, and sending it again could run it twice.
-    if ((sent && !resumable) || attempt >= maxRetries) throw outcome;
+    if ((sent && !progress.resumable) || attempt >= maxRetries) throw outcome;
     attempt += 1;
     handlers.onReconnecting?.(attempt, outcome);
     try {
