@@ -15,7 +15,7 @@ const serverMiddleware = toNodeMiddleware(reference.app);
 /** The WebSocket session (`/messaging/v1/session`) on the runner's own server; other upgrades are left alone. */
 const referenceSessions = { name: 'reference-server-sessions', serverStart: ({ server }) => reference.attachSessions(server) };
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const { CHROMIUM_PATH, CHROMIUM_ARGS } = await tsImport('./scripts/chromium.ts', import.meta.url);
 const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
 // Only system browsers exist here (TOOLCHAIN.md). `BROWSERS=chromium npm test` narrows a run.
@@ -24,17 +24,9 @@ const browsers = [
   playwrightLauncher({
     product: 'chromium',
     launchOptions: {
-      executablePath: CHROMIUM,
+      executablePath: CHROMIUM_PATH,
       headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: CHROMIUM_ARGS,
     },
   }),
   puppeteerLauncher({

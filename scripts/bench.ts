@@ -27,18 +27,9 @@ import { build } from 'vite';
 import { createApp } from '../demo/server/app.js';
 import { toNodeMiddleware } from '../demo/server/node.js';
 import { chunkText } from '../demo/server/turn.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const WATCHDOG_MS = 20 * 60_000;
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -434,7 +425,7 @@ async function main(): Promise<void> {
     console.log('bench: building the production bundle…');
     await build({ root: ROOT, logLevel: 'warn', build: { outDir: distDir, emptyOutDir: true } });
     server = await startServer(distDir);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
     const base = server.base;
     console.log(`bench: ${await machine(browser)}`);
     console.log(`bench: reply of ${REPLY_TOKENS} token frames, ${REPLY.length} chars, ${REPLY_TABLES} tables; ${RUNS} runs each`);

@@ -6,10 +6,9 @@
 import { mkdir } from 'node:fs/promises';
 import { chromium, type Page } from 'playwright-core';
 import { createServer } from 'vite';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
 
 const OUT = 'docs/screenshots';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 async function chat(page: Page, selector: string, text: string): Promise<void> {
   await page.locator(`${selector} >> [part="input"]`).fill(text);
@@ -23,7 +22,7 @@ async function main(): Promise<void> {
   const server = await createServer({ server: { port: 0 }, logLevel: 'error' });
   await server.listen();
   const base = server.resolvedUrls!.local[0]!;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const shoot = async (name: string, setup: (page: Page) => Promise<void>, viewport = { width: 1180, height: 860 }) => {
       const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
