@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { Message } from '../../src/client/types.js';
 import { ApiError, notFound, validationError } from './errors.js';
 import type { Caller, Deps } from './env.js';
@@ -13,7 +13,7 @@ import {
 } from './schemas.js';
 import { streamTurn } from './sse.js';
 import { AGENT_VERSIONS, liveVersion, newHexId, type AgentVersion, type ThreadRecord } from './store.js';
-import { startTurn, type Turn, type TurnResult } from './turn.js';
+import { startTurn, type Turn, type TurnOptions, type TurnResult } from './turn.js';
 import { parseBody, pathId } from './validate.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -47,25 +47,33 @@ export function messagingRoutes(deps: Deps): Hono {
     throw new ApiError(result.status === 409 ? 409 : 500, result.status === 409 ? 'conflict' : 'internal_error', result.message);
   };
 
+  /** A turn for this request's caller; each route says how it differs (pace, faults, version). */
+  const start = (
+    c: Context,
+    thread: ThreadRecord,
+    body: Pick<SendBody, 'text' | 'user_id' | 'image_url' | 'agent_variables'>,
+    extra: Pick<TurnOptions, 'paceMs' | 'version'> & Partial<TurnOptions>,
+  ): Turn =>
+    startTurn({
+      store,
+      agent,
+      origin: new URL(c.req.url).origin,
+      key: c.get('caller').key,
+      thread,
+      text: body.text,
+      userId: body.user_id,
+      imageUrl: body.image_url,
+      variables: body.agent_variables,
+      ...extra,
+    });
+
   app.post('/messages', async (c) => {
     const caller = c.get('caller');
     const body = await parseBody(c, sendBodySchema);
     const thread = threadFor(caller, body);
     // A short think before answering, so a REST client's typing indicator is visible in the demo.
     await sleep(Math.min(paceOf(caller) * 4, 400));
-    const turn = startTurn({
-      store,
-      agent,
-      origin: new URL(c.req.url).origin,
-      key: caller.key,
-      thread,
-      text: body.text,
-      userId: body.user_id,
-      imageUrl: body.image_url,
-      variables: body.agent_variables,
-      version: versionOf(thread),
-      paceMs: 0,
-    });
+    const turn = start(c, thread, body, { version: versionOf(thread), paceMs: 0 });
     return c.json({ thread_id: thread.id, message: unwrap(await turn.result) });
   });
 
@@ -93,16 +101,7 @@ export function messagingRoutes(deps: Deps): Hono {
       const thread = threadFor(caller, body);
       const failNow = plan.errorFrame !== undefined && caller.key.budget.errorFrames > 0;
       if (failNow) caller.key.budget.errorFrames -= 1;
-      turn = startTurn({
-        store,
-        agent,
-        origin: new URL(c.req.url).origin,
-        key: caller.key,
-        thread,
-        text: body.text,
-        userId: body.user_id,
-        imageUrl: body.image_url,
-        variables: body.agent_variables,
+      turn = start(c, thread, body, {
         version: versionOf(thread),
         paceMs: paceOf(caller),
         chunkChars: plan.chunkChars,
@@ -133,19 +132,7 @@ export function messagingRoutes(deps: Deps): Hono {
     });
     branch.branchedFrom = { threadId: source.id, interactionId };
     store.append(branch, ...structuredClone(source.messages.slice(0, at)));
-    const turn = startTurn({
-      store,
-      agent,
-      origin: new URL(c.req.url).origin,
-      key: caller.key,
-      thread: branch,
-      text: body.text,
-      userId: branch.userId,
-      imageUrl: body.image_url,
-      variables: body.agent_variables,
-      version,
-      paceMs: 0,
-    });
+    const turn = start(c, branch, { ...body, user_id: branch.userId }, { version, paceMs: 0 });
     return c.json({ thread_id: branch.id, message: unwrap(await turn.result) });
   });
 
