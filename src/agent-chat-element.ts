@@ -6,7 +6,15 @@ import type { AgentVariables, Card, Channel, Message } from './client/types.js';
 import { isHexId } from './client/types.js';
 import { type Strings, hasStrings, isRtl, loadStrings, resolveStrings } from './i18n/index.js';
 import { cardView, renderCard, sortCards } from './render/cards.js';
-import { handleCopyClick, markdown, markdownLabels, renderPlainText, type MarkdownLabels } from './render/markdown.js';
+import {
+  handleCopyClick,
+  hasHtmlSupport,
+  loadHtmlSupport,
+  markdown,
+  markdownLabels,
+  renderPlainText,
+  type MarkdownLabels,
+} from './render/markdown.js';
 import { renderSuggestions } from './render/suggestions.js';
 import { renderHistory } from './render/history.js';
 import { renderBranchNav, renderEditButton, renderRegenerate } from './render/turn-controls.js';
@@ -249,6 +257,8 @@ export class AgentChat extends LitElement {
   private text!: Strings;
   /** The UI language's table arrived since `text` was resolved. */
   private stringsStale = true;
+  /** allow-html is set but its sanitiser chunk failed to load (warned once). */
+  private htmlUnavailable = false;
   private labels!: MarkdownLabels;
   private direction: 'ltr' | 'rtl' = 'ltr';
   private locale = 'en';
@@ -336,6 +346,12 @@ export class AgentChat extends LitElement {
     if (!hasStrings(lang)) {
       if (!(await loadStrings(lang))) console.warn(`<agent-chat>: the "${lang}" strings could not be loaded; using English.`);
       this.stringsStale = true;
+    }
+    // Opt-in HTML renders only once its sanitiser is here; until then nothing renders at
+    // all, rather than a reply that would change its markup a moment later.
+    if (this.allowHtml && !hasHtmlSupport() && !this.htmlUnavailable && !(await loadHtmlSupport())) {
+      this.htmlUnavailable = true;
+      console.warn('<agent-chat>: allow-html could not load its sanitiser; raw HTML is shown as text.');
     }
     super.scheduleUpdate();
   }

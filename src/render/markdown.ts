@@ -1,11 +1,16 @@
 /**
- * THE single place where untrusted text becomes HTML (STYLE.md #7; eslint enforces it).
+ * THE single place where untrusted text becomes markup (STYLE.md #7; eslint enforces it).
  *
- * Pipeline: marked (GFM) with raw HTML escaped -> DOMPurify with a strict allow-list and
- * the shared URL allow-list -> DOM decoration (code copy buttons, scrollable tables) built
- * with DOM APIs, never from strings.
+ * Two pipelines, one per `allowHtml` setting:
+ * - Default: marked (GFM) tokens are turned into DOM nodes here, with `createElement`,
+ *   text nodes and URL attributes that passed the shared allow-list. Nothing is parsed as
+ *   HTML, so raw HTML in a reply is text, there is nothing for a sanitiser to get wrong
+ *   and no Trusted Types sink is touched. DOMPurify is not even loaded.
+ * - `allowHtml`: marked renders HTML, DOMPurify (loaded on demand as a chunk beside the
+ *   script, see `loadHtmlSupport`) keeps a strict allow-list and returns a DOM fragment.
+ * Both end in the same DOM decoration (code copy buttons, scrollable tables).
  *
- * Each top-level markdown block is sanitised on its own. That is what lets the `markdown()`
+ * Each top-level markdown block is rendered on its own. That is what lets the `markdown()`
  * directive keep finished blocks' DOM while a reply streams, and it means an unbalanced tag
  * in opt-in HTML cannot reach past its block. `renderMarkdown()` uses the very same
  * per-block path, so an incremental render always equals a one-shot render.
@@ -17,7 +22,7 @@
  * Copy buttons are inert markup: the element delegates clicks to `handleCopyClick`.
  */
 import { Marked, type Token, type Tokens, type TokensList } from 'marked';
-import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
+import type { Config, DOMPurify } from 'dompurify';
 import { noChange } from 'lit';
 import { Directive, directive, PartType, type ElementPart, type PartInfo } from 'lit/directive.js';
 import { en } from '../i18n/strings.js';
@@ -100,11 +105,35 @@ const FORBIDDEN_TAGS = [
 const ALLOWED_ATTRS = ['href', 'src', 'alt', 'title', 'class', 'start', 'align', 'lang', 'dir', 'datetime'];
 
 let purifier: DOMPurify | undefined;
+let purifierLoad: Promise<boolean> | undefined;
 
-function getPurifier(): DOMPurify {
-  if (purifier) return purifier;
-  // A private instance: hooks on the shared default instance would leak into host code.
-  const p = createDOMPurify(window);
+/** True once `allowHtml` can render (DOMPurify is loaded and usable). */
+export function hasHtmlSupport(): boolean {
+  return purifier !== undefined;
+}
+
+/**
+ * Loads DOMPurify for `allowHtml` (a lazy chunk beside the script: pages that never opt in
+ * never download it). Resolves false when it cannot load or cannot run; raw HTML then
+ * stays literal text, as it is by default.
+ */
+export function loadHtmlSupport(): Promise<boolean> {
+  purifierLoad ??= import('dompurify').then(
+    ({ default: createDOMPurify }) => {
+      // A private instance: hooks on the shared default instance would leak into host code.
+      const p = createDOMPurify(window);
+      if (!p.isSupported) return false;
+      configurePurifier(p);
+      purifier = p;
+      return true;
+    },
+    // A failed module load stays failed in the browser's module map; no point retrying.
+    () => false,
+  );
+  return purifierLoad;
+}
+
+function configurePurifier(p: DOMPurify): void {
   p.addHook('uponSanitizeAttribute', (_node, data) => {
     if (data.attrName === 'href' || data.attrName === 'src') {
       const url = safeUrl(data.attrValue);
@@ -120,22 +149,25 @@ function getPurifier(): DOMPurify {
     }
   });
   p.addHook('afterSanitizeAttributes', (node) => {
-    if (node.nodeName === 'A' && node.hasAttribute('href')) {
-      node.setAttribute('target', '_blank');
-      node.setAttribute('rel', 'noopener noreferrer');
-    } else if (node.nodeName === 'IMG') {
-      node.setAttribute('loading', 'lazy');
-      if (!node.hasAttribute('alt')) node.setAttribute('alt', '');
-    }
+    if (node.nodeName === 'A' && node.hasAttribute('href')) linkAttributes(node);
+    else if (node.nodeName === 'IMG') imageAttributes(node);
   });
-  purifier = p;
-  return p;
 }
 
-function purifyConfig(allowHtml: boolean): Config & { RETURN_DOM_FRAGMENT: true } {
+function linkAttributes(a: Element): void {
+  a.setAttribute('target', '_blank');
+  a.setAttribute('rel', 'noopener noreferrer');
+}
+
+function imageAttributes(img: Element): void {
+  img.setAttribute('loading', 'lazy');
+  if (!img.hasAttribute('alt')) img.setAttribute('alt', '');
+}
+
+function purifyConfig(): Config & { RETURN_DOM_FRAGMENT: true } {
   const tt = trustedPolicy();
   return {
-    ALLOWED_TAGS: allowHtml ? [...MARKDOWN_TAGS, ...HTML_SUBSET_TAGS] : MARKDOWN_TAGS,
+    ALLOWED_TAGS: [...MARKDOWN_TAGS, ...HTML_SUBSET_TAGS],
     ALLOWED_ATTR: ALLOWED_ATTRS,
     FORBID_TAGS: FORBIDDEN_TAGS,
     FORBID_ATTR: ['style', 'id', 'name'],
@@ -172,40 +204,42 @@ function withoutInlineCode(html: string): string {
     );
 }
 
+/** The URL a link or image points at, after the allow-list; null renders no link. */
+function tokenUrl(token: Tokens.Link | Tokens.Image): string | null {
+  // marked leaves character references in URLs for the HTML parser to decode (autolinks
+  // excepted, which are literal). Decode first, so the allow-list judges the real URL.
+  return safeUrl((token as Tokens.Link).autolink ? token.href : decodeEntities(token.href));
+}
+
 const instances = new Map<boolean, Marked>();
 
 function getMarked(allowHtml: boolean): Marked {
   let md = instances.get(allowHtml);
   if (md) return md;
   md = new Marked({ gfm: true });
-  md.use({
-    renderer: {
-      // Raw HTML is text by default: escaped here, it never reaches an HTML parser, so it
-      // cannot run, cannot swallow the rest of the reply and cannot trip host CSP reports.
-      html(token) {
-        if (allowHtml) return withoutInlineCode(token.text);
-        return token.block ? `<p>${escapeHtml(token.text)}</p>\n` : escapeHtml(token.text);
+  if (allowHtml) {
+    // Only the opt-in HTML pipeline renders to a string; the default one builds DOM below.
+    md.use({
+      renderer: {
+        html: (token) => withoutInlineCode(token.text),
+        link(token) {
+          const inner = this.parser.parseInline(token.tokens);
+          const href = tokenUrl(token);
+          if (href === null) return inner;
+          const title = token.title ? ` title="${escapeHtml(decodeEntities(token.title))}"` : '';
+          return `<a href="${escapeHtml(href)}"${title}>${inner}</a>`;
+        },
+        image(token) {
+          const src = tokenUrl(token);
+          if (src === null) return escapeHtml(token.text);
+          const title = token.title ? ` title="${escapeHtml(decodeEntities(token.title))}"` : '';
+          return `<img src="${escapeHtml(src)}" alt="${escapeHtml(token.text)}"${title}>`;
+        },
+        // marked emits a disabled <input>; no form controls in agent content.
+        checkbox: ({ checked }) => `<span class="task-checkbox">${checked ? '☑' : '☐'}</span> `,
       },
-      link(token) {
-        const inner = this.parser.parseInline(token.tokens);
-        const href = safeUrl(token.href);
-        if (href === null) return inner;
-        const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
-        return `<a href="${escapeHtml(href)}"${title}>${inner}</a>`;
-      },
-      image(token) {
-        const src = safeUrl(token.href);
-        if (src === null) return escapeHtml(token.text);
-        const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
-        return `<img src="${escapeHtml(src)}" alt="${escapeHtml(token.text)}"${title}>`;
-      },
-      // marked emits a disabled <input>; no form controls in agent content.
-      checkbox({ checked }) {
-        return `<span class="task-checkbox">${checked ? '☑' : '☐'}</span> `;
-      },
-    },
-  });
-  if (!allowHtml) {
+    });
+  } else {
     // Without an html block tokenizer a `<textarea>` or `<!--` opener is an inline token of
     // a paragraph instead of a block running to its closing tag: the markdown after it
     // still renders.
@@ -260,7 +294,7 @@ function renderBlock(
   block: Block,
   source: string,
   links: TokensList['links'],
-  allowHtml: boolean,
+  html: boolean,
   labels: MarkdownLabels,
 ): DocumentFragment {
   let tokens: Token[] = [block.token];
@@ -270,58 +304,166 @@ function renderBlock(
     Object.assign(lexer.tokens.links, links);
     tokens = lexer.lex(source);
   }
-  return sanitize(md.parser(tokens), allowHtml, labels);
-}
-
-function sanitize(html: string, allowHtml: boolean, labels: MarkdownLabels): DocumentFragment {
-  const p = getPurifier();
-  // DOMPurify returns its input untouched where it cannot run (no DOM); fail closed.
-  if (!p.isSupported) {
-    const frag = document.createDocumentFragment();
-    frag.append(html);
-    return frag;
-  }
-  const frag = p.sanitize(html, purifyConfig(allowHtml));
+  const frag = html ? sanitize(md.parser(tokens)) : buildBlocks(tokens);
   decorate(frag, labels);
   return frag;
 }
 
-// Wrappers are added after sanitising, with DOM APIs: the allow-list never has to admit a
+function sanitize(html: string): DocumentFragment {
+  return purifier!.sanitize(html, purifyConfig());
+}
+
+// --- tokens to DOM (the default pipeline) ----------------------------------------------------
+
+type Child = Node | string;
+
+function el(tag: string, children: Child[] = [], attrs?: Record<string, string>): HTMLElement {
+  const node = document.createElement(tag);
+  if (attrs) for (const name in attrs) node.setAttribute(name, attrs[name]!);
+  node.append(...children);
+  return node;
+}
+
+function buildBlocks(tokens: Token[]): DocumentFragment {
+  const frag = document.createDocumentFragment();
+  frag.append(...blockNodes(tokens));
+  return frag;
+}
+
+function blockNodes(tokens: Token[]): Child[] {
+  return tokens.flatMap(blockNode);
+}
+
+function blockNode(token: Token): Child[] {
+  const t = token as Tokens.Generic;
+  switch (t.type) {
+    case 'paragraph':
+      return [el('p', inlineNodes(t.tokens))];
+    case 'heading':
+      return [el(`h${t.depth as number}`, inlineNodes(t.tokens))];
+    case 'code': {
+      // As marked's renderer: one trailing newline, language class from the first word.
+      const text = t.text as string;
+      const lang = /^\S*/.exec((t.lang as string | undefined) ?? '')![0];
+      const code = el('code', [text ? text.replace(/\n$/, '') + '\n' : '']);
+      if (lang) code.className = `language-${decodeEntities(lang)}`;
+      return [el('pre', [code])];
+    }
+    case 'blockquote':
+      return [el('blockquote', blockNodes(t.tokens!))];
+    case 'list': {
+      const list = el(t.ordered ? 'ol' : 'ul', (t.items as Tokens.ListItem[]).map((item) => el('li', blockNodes(item.tokens))));
+      if (t.ordered && t.start !== 1) list.setAttribute('start', String(t.start));
+      return [list];
+    }
+    case 'table': {
+      const table = t as unknown as Tokens.Table;
+      const row = (cells: Tokens.TableCell[], tag: string) =>
+        el('tr', cells.map((cell) => el(tag, inlineNodes(cell.tokens), cell.align ? { align: cell.align } : undefined)));
+      const parts = [el('thead', [row(table.header, 'th')])];
+      if (table.rows.length) parts.push(el('tbody', table.rows.map((r) => row(r, 'td'))));
+      return [el('table', parts)];
+    }
+    case 'hr':
+      return [el('hr')];
+    case 'text':
+      return t.tokens ? inlineNodes(t.tokens) : [decodeEntities(t.text as string)];
+    case 'html':
+      // Only reachable with a block html tokenizer; literal text, like inline HTML.
+      return [el('p', [t.text as string])];
+    case 'checkbox':
+      return inlineNodes([token]);
+    default: // space, def: nothing to show
+      return [];
+  }
+}
+
+function inlineNodes(tokens: Token[] | undefined): Child[] {
+  return (tokens ?? []).flatMap(inlineNode);
+}
+
+function inlineNode(token: Token): Child[] {
+  const t = token as Tokens.Generic;
+  switch (t.type) {
+    case 'strong':
+    case 'em':
+    case 'del':
+      return [el(t.type, inlineNodes(t.tokens))];
+    case 'codespan':
+      return [el('code', [t.text as string])];
+    case 'br':
+      return [el('br')];
+    case 'link': {
+      const link = token as Tokens.Link;
+      // Autolinks show their URL literally, as marked renders them.
+      const inner = link.autolink ? [link.text] : inlineNodes(link.tokens);
+      const href = tokenUrl(link);
+      if (href === null) return inner;
+      const a = el('a', inner, { href });
+      if (link.title) a.title = decodeEntities(link.title);
+      linkAttributes(a);
+      return [a];
+    }
+    case 'image': {
+      const image = token as Tokens.Image;
+      const alt = inlineText(image.tokens);
+      const src = tokenUrl(image);
+      if (src === null) return [alt];
+      const img = el('img', [], { src, alt });
+      if (image.title) img.title = decodeEntities(image.title);
+      imageAttributes(img);
+      return [img];
+    }
+    case 'checkbox':
+      // marked emits a disabled <input>; no form controls in agent content.
+      return [el('span', [t.checked ? '☑' : '☐'], { class: 'task-checkbox' }), ' '];
+    case 'html':
+      // Raw HTML is text by default: it never reaches an HTML parser, so it cannot run,
+      // cannot swallow the rest of the reply and cannot trip host CSP reports.
+      return [t.text as string];
+    case 'escape':
+      return [t.text as string];
+    default: // text
+      return t.tokens ? inlineNodes(t.tokens) : [decodeEntities(t.text as string)];
+  }
+}
+
+// Wrappers are added after rendering, with DOM APIs: the allow-list never has to admit a
 // <button> or tabindex/role, so agent HTML (allowHtml) cannot bring its own.
 function decorate(root: DocumentFragment, labels: MarkdownLabels): void {
-  const doc = root.ownerDocument;
   for (const pre of Array.from(root.querySelectorAll('pre'))) {
-    const wrapper = doc.createElement('div');
-    wrapper.className = 'code-block';
-    const button = doc.createElement('button');
-    button.type = 'button';
-    button.className = 'copy';
-    button.setAttribute('data-copy', '');
-    button.textContent = labels.copyCode;
+    const button = el('button', [labels.copyCode], { type: 'button', class: 'copy', 'data-copy': '' });
+    const wrapper = el('div', [], { class: 'code-block' });
     pre.replaceWith(wrapper);
     wrapper.append(button, pre);
   }
   for (const table of Array.from(root.querySelectorAll('table'))) {
-    const wrapper = doc.createElement('div');
-    wrapper.className = 'table-scroll';
     // Focusable so keyboard users can scroll a wide table (WCAG 2.1.1, axe
     // `scrollable-region-focusable`); a named region so the focus stop is announced.
-    wrapper.tabIndex = 0;
-    wrapper.setAttribute('role', 'region');
-    wrapper.setAttribute('aria-label', labels.table);
+    const wrapper = el('div', [], { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': labels.table });
     table.replaceWith(wrapper);
     wrapper.append(table);
   }
 }
 
+/**
+ * Whether blocks take the opt-in HTML pipeline. Until `loadHtmlSupport()` has resolved they
+ * render as by default (raw HTML as text): failing closed, never unsanitised. The element
+ * waits for the load before it renders; the directive re-renders once it is there.
+ */
+function htmlMode(options: MarkdownOptions): boolean {
+  return !!options.allowHtml && purifier !== undefined;
+}
+
 // --- one-shot ----------------------------------------------------------------------------
 
 /**
- * Renders agent markdown to sanitised HTML (TrustedHTML when Trusted Types exist). Prefer
- * the `markdown()` directive in templates; this is for one-off uses and tests.
+ * Renders agent markdown to an HTML string (TrustedHTML when Trusted Types exist), built by
+ * the same pipeline as the directive. Prefer the `markdown()` directive in templates; this
+ * is for one-off uses and tests. With `allowHtml`, await `loadHtmlSupport()` first.
  */
 export function renderMarkdown(text: string, options: MarkdownOptions = {}): SafeHtml {
-  const allowHtml = options.allowHtml ?? false;
+  const allowHtml = htmlMode(options);
   const labels = options.labels ?? DEFAULT_LABELS;
   const md = getMarked(allowHtml);
   const { blocks, links } = lexBlocks(md, normalize(text));
@@ -367,7 +509,7 @@ class MarkdownDirective extends Directive {
   override update(part: ElementPart, [rawText, options = {}]: Parameters<this['render']>): unknown {
     const element = part.element;
     const text = normalize(rawText ?? '');
-    const allowHtml = options.allowHtml ?? false;
+    const allowHtml = htmlMode(options);
     const labels = options.labels ?? DEFAULT_LABELS;
     const streaming = options.streaming ?? false;
     const settings = `${allowHtml}\u0000${labels.copyCode}\u0000${labels.table}`;
@@ -467,15 +609,40 @@ export function handleCopyClick(event: Event, copiedLabel: string, resetMs = 200
 
 // --- plain text ----------------------------------------------------------------------------
 
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+const NAMED_ENTITIES = new Map([
+  ['amp', '&'], ['lt', '<'], ['gt', '>'], ['quot', '"'], ['apos', "'"], ['nbsp', '\u00a0'],
+]);
+let entityScratch: HTMLTextAreaElement | undefined;
 
-// marked keeps character references in text tokens and lets the HTML parser decode them;
-// plain text never meets a parser, so decode the common ones here.
+/**
+ * Decodes the character references marked leaves in text, titles and URLs, the way the
+ * HTML parser would have decoded them in marked's HTML output. The common names are in a
+ * table; any other name (HTML knows ~2,200) is decoded by a textarea of an inert document,
+ * which parses `&name;` as text only (RCDATA). The input is checked to be one reference,
+ * so nothing but a character can come out. Without the Trusted Types policy (a host CSP
+ * that does not list it) such a rare name stays literal.
+ */
 function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, ref: string) => {
-    if (ref[0] !== '#') return NAMED_ENTITIES[ref.toLowerCase()] ?? m;
-    const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+  if (!text.includes('&')) return text;
+  return text.replace(/&(#[xX][0-9a-fA-F]{1,6}|#\d{1,7}|[a-zA-Z][a-zA-Z0-9]{1,31});/g, (whole, ref: string) => {
+    if (ref[0] === '#') {
+      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      // As the HTML parser: NUL, surrogates and out-of-range become U+FFFD.
+      return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ? '\ufffd' : String.fromCodePoint(code);
+    }
+    const known = NAMED_ENTITIES.get(ref);
+    if (known !== undefined) return known;
+    const tt = trustedPolicy();
+    if (!tt && 'trustedTypes' in globalThis) return whole;
+    try {
+      entityScratch ??= document.implementation.createHTMLDocument('').createElement('textarea');
+      entityScratch.innerHTML = (tt ? tt.createHTML(whole) : whole) as string;
+      const decoded = entityScratch.value;
+      NAMED_ENTITIES.set(ref, decoded);
+      return decoded;
+    } catch {
+      return whole;
+    }
   });
 }
 

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import fc from 'fast-check';
 import { html, render } from 'lit';
-import { markdown, renderMarkdown, type MarkdownOptions } from '../../src/render/markdown.js';
+import { loadHtmlSupport, markdown, renderMarkdown, type MarkdownOptions } from '../../src/render/markdown.js';
 
 // No CommonMark spec package is installed, so this is a hand-written corpus covering the
 // block types whose boundaries matter to the incremental renderer.
@@ -69,6 +69,9 @@ function streamThrough(text: string, cuts: number[], options: MarkdownOptions, c
 }
 
 describe('markdown() directive', () => {
+  // The opt-in HTML pipeline loads DOMPurify on demand, as the element does before rendering.
+  before(() => loadHtmlSupport());
+
   let container: HTMLElement;
   beforeEach(() => {
     container = document.createElement('div');

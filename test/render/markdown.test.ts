@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { renderMarkdown, renderPlainText, TRUSTED_TYPES_POLICY_NAME } from '../../src/render/markdown.js';
+import { html, render } from 'lit';
+import { loadHtmlSupport, markdown, renderMarkdown, renderPlainText, TRUSTED_TYPES_POLICY_NAME } from '../../src/render/markdown.js';
 import { safeUrl } from '../../src/render/url.js';
 
 function dom(text: string, options: Parameters<typeof renderMarkdown>[1] = {}): HTMLDivElement {
@@ -30,6 +31,9 @@ function expectInert(root: Element, label: string): void {
 }
 
 describe('renderMarkdown', () => {
+  // The opt-in HTML pipeline loads DOMPurify on demand, as the element does before rendering.
+  before(() => loadHtmlSupport());
+
   it('renders common syntax', () => {
     const div = dom(
       '# Title\n\nSome **bold**, *em*, ~~gone~~ and `code`.\n\n> quoted\n\n1. one\n2. two\n\n- a\n  - nested\n\n---\n\n[site](https://example.com "Example")',
@@ -240,7 +244,54 @@ describe('renderMarkdown', () => {
     const tt = (window as unknown as { trustedTypes?: { isHTML(v: unknown): boolean } }).trustedTypes;
     if (tt) expect(tt.isHTML(out)).to.equal(true);
     else expect(out).to.be.a('string');
-    expect(String(out)).to.equal('<p><em>hi</em></p>\n');
+    expect(String(out)).to.equal('<p><em>hi</em></p>');
+  });
+
+  it('decodes character references in text, titles and URLs as an HTML parser would', () => {
+    for (const allowHtml of [false, true]) {
+      const div = dom('Fish &amp; chips &hellip; &copy; &#169; &#x1F600; &bogus; &#0; `&amp;` [l&amp;](https://x.example/?a=1&amp;b=2 "T&amp;")', {
+        allowHtml,
+      });
+      const p = div.querySelector('p')!;
+      expect(p.firstChild!.textContent, `allowHtml=${allowHtml}`).to.equal('Fish & chips … © © 😀 &bogus; \ufffd ');
+      expect(p.querySelector('code')!.textContent).to.equal('&amp;');
+      const a = p.querySelector('a')!;
+      expect(a.textContent).to.equal('l&');
+      expect(a.getAttribute('href')).to.equal('https://x.example/?a=1&b=2');
+      expect(a.title).to.equal('T&');
+    }
+  });
+
+  it('builds default markdown without any HTML parse (no sink, no sanitiser needed)', () => {
+    const box = document.createElement('div');
+    const view = (text: string) => html`<div ${markdown(text)}></div>`;
+    render(view(''), box); // Lit prepares its own template (an HTML parse) on first use
+    const descriptor = Object.getOwnPropertyDescriptor(Element.prototype, 'innerHTML')!;
+    const parse = DOMParser.prototype.parseFromString;
+    let parses = 0;
+    Object.defineProperty(Element.prototype, 'innerHTML', {
+      ...descriptor,
+      set(value: string) {
+        parses++;
+        descriptor.set!.call(this, value);
+      },
+    });
+    DOMParser.prototype.parseFromString = function (...args) {
+      parses++;
+      return parse.apply(this, args);
+    };
+    try {
+      render(
+        view('# T\n\n**b** <i>x</i> &amp; &lt; [l](https://l.example)\n\n| a |\n|---|\n| 1 |\n\n```js\nx\n```\n\n- [x] t\n\n> q'),
+        box,
+      );
+      expect(box.querySelector('strong')!.textContent).to.equal('b');
+      expect(box.querySelector('i')).to.equal(null);
+      expect(parses).to.equal(0);
+    } finally {
+      Object.defineProperty(Element.prototype, 'innerHTML', descriptor);
+      DOMParser.prototype.parseFromString = parse;
+    }
   });
 });
 
