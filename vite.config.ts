@@ -43,14 +43,27 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: false,
     sourcemap: true,
+    // The built-in minifier runs first (rolldownOptions.output.minify), terser after it:
+    // together 0.7 KB gzip smaller than either alone, and every visitor of a host page pays
+    // for the script tag (BENCHMARKS.md).
+    minify: 'terser',
+    terserOptions: {
+      ecma: 2022,
+      module: true,
+      toplevel: true,
+      compress: { passes: 3, ecma: 2022 },
+      format: { comments: false },
+    },
     lib: {
       entry: 'src/agent-chat.ts',
       formats: ['es'],
       fileName: () => 'agent-chat.js',
     },
     rolldownOptions: {
-      // Lazy chunks (the non-English string tables) sit beside agent-chat.js and are
-      // imported relative to it; the prefix says whose files they are on a shared CDN path.
+      // Lazy chunks (DOMPurify for allow-html, the non-English string tables) sit beside
+      // agent-chat.js and are imported relative to it; the prefix says whose files they are
+      // on a shared CDN path. They import nothing back, so a host may serve the script under
+      // another name or with a query string.
       output: { minify: true, comments: false, chunkFileNames: 'agent-chat-[name]-[hash].js' },
     },
   },

@@ -1,71 +1,108 @@
 /**
  * Bundle budget: `npm run size` (after `npm run build`).
  *
- * Compresses dist/agent-chat.js with gzip (level 9) and brotli (quality 11), prints a
- * table and exits 1 when a budget is exceeded (or the file is missing). The budget is for
- * the one-script-tag build with everything inlined (lit, marked, DOMPurify,
- * eventsource-parser). 1 KB = 1000 bytes, as Vite reports sizes.
+ * The budget is for what a host page downloads before `<agent-chat>` is defined: the script
+ * tag's file plus every chunk it imports statically (lit, marked, eventsource-parser and
+ * the widget, all inlined: no CDN or peer dependency). Lazy chunks load on demand, relative
+ * to `import.meta.url`, only when a page uses what they hold (another UI language,
+ * `allow-html`, `transport="websocket"`, ...); they are listed with their own sizes, and
+ * "all features" adds the largest language to every feature chunk for the worst case.
  *
- * SIZE_FILE=path overrides the file (handy for comparing experiments).
- * While the 50 KB target is out of reach (BENCHMARKS.md has the breakdown and the source
- * changes it needs), the run fails only above a regression ceiling, 66 KB unless
- * SIZE_CEILING_KB says otherwise (0 enforces the target itself), and reports the distance.
+ * gzip -9 (zlib) is binding, brotli 11 is shown for information; 1 KB = 1000 bytes, as Vite
+ * reports. Exits 1 when the build is missing or the initial load is over budget. While the
+ * 50 KB target is still missed (BENCHMARKS.md has the distance and the plan), the run fails
+ * only above a regression ceiling, 56 KB unless SIZE_CEILING_KB says otherwise (0 enforces
+ * the target itself), and reports the distance.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const FILE = process.env.SIZE_FILE ?? 'dist/agent-chat.js';
+const DIR = process.env.SIZE_DIR ?? 'dist';
+const ENTRY = 'agent-chat.js';
 const KB = 1000;
-/** Budgets in bytes; only gzip is binding (brotli is reported for information). */
-const BUDGET = { gzip: 50 * KB };
+/** gzip bytes: the initial load is binding, the rest is reported. */
+const BUDGET = 50 * KB;
+const LANGUAGE_CHUNK = /^agent-chat-(de|fr|es|ja|ar)-/;
 
 const kb = (n: number) => `${(n / KB).toFixed(2)} KB`;
-const pad = (s: string, n: number) => s.padStart(n);
-
-async function main(): Promise<number> {
-  let source: Buffer;
-  try {
-    source = await readFile(FILE);
-  } catch {
-    console.error(`size: ${FILE} not found; run \`npm run build\` first.`);
-    return 1;
-  }
-  const gzip = gzipSync(source, { level: 9 }).length;
-  const brotli = brotliCompressSync(source, {
+const gzip = (b: Buffer) => gzipSync(b, { level: 9 }).length;
+const brotli = (b: Buffer) =>
+  brotliCompressSync(b, {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_SIZE_HINT]: source.length,
+      [constants.BROTLI_PARAM_SIZE_HINT]: b.length,
     },
   }).length;
 
-  const rows: Array<[string, string, string, string]> = [
-    ['', 'size', 'budget', 'status'],
-    ['minified', kb(source.length), '-', ''],
-    ['gzip -9', kb(gzip), kb(BUDGET.gzip), gzip <= BUDGET.gzip ? 'ok' : `OVER by ${kb(gzip - BUDGET.gzip)}`],
-    ['brotli 11', kb(brotli), '-', ''],
-  ];
-  const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c]!.length)));
-  console.log(`\n${FILE}`);
-  for (const [i, row] of rows.entries()) {
-    console.log(`  ${row[0].padEnd(widths[0]!)}  ${pad(row[1], widths[1]!)}  ${pad(row[2], widths[2]!)}  ${row[3]}`);
-    if (i === 0) console.log(`  ${'-'.repeat(widths.reduce((a, b) => a + b + 2, 0))}`);
+/** Relative static imports (`import ... from "./x.js"` / `import "./x.js"`) of a chunk. */
+function staticImports(code: string): string[] {
+  const out: string[] = [];
+  for (const m of code.matchAll(/\bimport\s*(?:[\w$*{}\s,]+from\s*)?["'](\.\/[^"']+)["']/g)) out.push(m[1]!.slice(2));
+  return out;
+}
+
+async function main(): Promise<number> {
+  let files: string[];
+  try {
+    files = (await readdir(DIR)).filter((f) => f.endsWith('.js'));
+  } catch {
+    files = [];
   }
-  const headroom = BUDGET.gzip - gzip;
-  const ceiling = Number(process.env.SIZE_CEILING_KB ?? 66) * KB;
-  if (headroom < 0 && ceiling > 0) {
-    if (gzip > ceiling) {
-      console.error(`\nsize: FAIL - gzip ${kb(gzip)} exceeds the regression ceiling of ${kb(ceiling)}.`);
-      return 1;
-    }
-    console.warn(`\nsize: over the ${kb(BUDGET.gzip)} target by ${kb(-headroom)} (ceiling ${kb(ceiling)} not reached).`);
-    return 0;
-  }
-  if (headroom < 0) {
-    console.error(`\nsize: FAIL - gzip ${kb(gzip)} exceeds the ${kb(BUDGET.gzip)} budget.`);
+  if (!files.includes(ENTRY)) {
+    console.error(`size: ${join(DIR, ENTRY)} not found; run \`npm run build\` first.`);
     return 1;
   }
-  console.log(`\nsize: ok - ${kb(headroom)} gzip headroom.`);
+  const code = new Map<string, Buffer>();
+  for (const f of files) code.set(f, await readFile(join(DIR, f)));
+
+  // The initial load: the entry and the closure of its static imports.
+  const initial: string[] = [];
+  const queue = [ENTRY];
+  while (queue.length) {
+    const f = queue.shift()!;
+    if (initial.includes(f)) continue;
+    const buf = code.get(f);
+    if (!buf) {
+      console.error(`size: ${f} is imported but missing from ${DIR}.`);
+      return 1;
+    }
+    initial.push(f);
+    queue.push(...staticImports(buf.toString('utf8')));
+  }
+  // Gzip of the files as served, one response each.
+  const initialGzip = initial.reduce((n, f) => n + gzip(code.get(f)!), 0);
+  const initialBrotli = initial.reduce((n, f) => n + brotli(code.get(f)!), 0);
+  const lazy = files.filter((f) => !initial.includes(f)).sort();
+  const languages = lazy.filter((f) => LANGUAGE_CHUNK.test(f));
+  const features = lazy.filter((f) => !LANGUAGE_CHUNK.test(f));
+  const largestLanguage = Math.max(0, ...languages.map((f) => gzip(code.get(f)!)));
+  const everything = initialGzip + features.reduce((n, f) => n + gzip(code.get(f)!), 0) + largestLanguage;
+
+  const rows: string[][] = [['', 'minified', 'gzip -9', 'brotli 11']];
+  for (const f of initial) rows.push([`  ${f}`, kb(code.get(f)!.length), kb(gzip(code.get(f)!)), kb(brotli(code.get(f)!))]);
+  rows.push(['initial load (budget ' + kb(BUDGET) + ')', '', kb(initialGzip), kb(initialBrotli)]);
+  rows.push(['lazy, on demand:', '', '', '']);
+  for (const f of [...features, ...languages]) rows.push([`  ${f}`, kb(code.get(f)!.length), kb(gzip(code.get(f)!)), kb(brotli(code.get(f)!))]);
+  rows.push(['all features + one language', '', kb(everything), '']);
+  const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c]!.length)));
+  console.log(`\n${DIR}/`);
+  for (const [i, row] of rows.entries()) {
+    console.log(`  ${row[0]!.padEnd(widths[0]!)}  ${row.slice(1).map((v, c) => v.padStart(widths[c + 1]!)).join('  ')}`);
+    if (i === 0) console.log(`  ${'-'.repeat(widths.reduce((a, b) => a + b + 2, 0))}`);
+  }
+  if (initialGzip > BUDGET) {
+    const over = `the initial load is ${kb(initialGzip)} gzip, over the ${kb(BUDGET)} budget by ${kb(initialGzip - BUDGET)}`;
+    const ceiling = Number(process.env.SIZE_CEILING_KB ?? 56) * KB;
+    if (ceiling > 0 && initialGzip <= ceiling) {
+      console.warn(`\nsize: ${over} (regression ceiling ${kb(ceiling)} not reached).`);
+      return 0;
+    }
+    console.error(`\nsize: FAIL - ${over}${ceiling > 0 ? ` and the regression ceiling of ${kb(ceiling)}` : ''}.`);
+    return 1;
+  }
+  console.log(`\nsize: ok - ${kb(BUDGET - initialGzip)} gzip headroom in the initial load.`);
   return 0;
 }
 
