@@ -41,7 +41,9 @@ export default defineConfig({
   build: {
     target: 'es2022',
     outDir: 'dist',
-    emptyOutDir: false,
+    // Emptied on every build: chunk names carry content hashes, and stale chunks would
+    // otherwise pile up in the package (dist/lib is rebuilt by tsc right after).
+    emptyOutDir: true,
     sourcemap: true,
     // The built-in minifier runs first (rolldownOptions.output.minify), terser after it:
     // together 0.7 KB gzip smaller than either alone, and every visitor of a host page pays
