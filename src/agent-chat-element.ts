@@ -302,8 +302,13 @@ export class AgentChat extends LitElement {
    * requires text.
    */
   async send(text: string, options: { imageUrl?: string } = {}): Promise<void> {
+    // A host may call send() right after adding the element. The first update applies the
+    // attributes (after a lazy language or sanitiser chunk, if any); the text waits for it.
+    if (!this.hasUpdated) await this.updateComplete;
     const trimmed = text.trim() || (options.imageUrl ? this.text.imageMessage : '');
-    if (!trimmed || this.chat.busy) return;
+    // While the conversation loads the controller holds the text until it can go out;
+    // while a turn runs, nothing is sent.
+    if (!trimmed || (this.chat.busy && this.chat.ready)) return;
     const allowed = this.dispatch('agent-chat-send', { text: trimmed, threadId: this.chat.threadId, imageUrl: options.imageUrl ?? null }, true);
     if (!allowed) return;
     await this.chat.send(trimmed, options.imageUrl);

@@ -67,6 +67,8 @@ export class ChatController implements ReactiveController {
   private userId = '';
   private turn: AbortController | null = null;
   private loading: AbortController | null = null;
+  /** Settles when the latest `load()` has (successfully or not). */
+  private loaded: Promise<void> = Promise.resolve();
   private frame = 0;
   private waitingForOnline: (() => void) | null = null;
   /** The text of a send that has not reached the service yet (offline, or failed). */
@@ -144,7 +146,12 @@ export class ChatController implements ReactiveController {
   }
 
   /** Welcome message, then either the thread's transcript or the starter suggestions. */
-  async load(reason: ThreadReason | null = null): Promise<void> {
+  load(reason: ThreadReason | null = null): Promise<void> {
+    this.loaded = this.loadThread(reason);
+    return this.loaded;
+  }
+
+  private async loadThread(reason: ThreadReason | null): Promise<void> {
     const client = this.client;
     if (!client || !this.config) return;
     this.loading?.abort();
@@ -210,7 +217,18 @@ export class ChatController implements ReactiveController {
    */
   async send(text: string, imageUrl?: string): Promise<void> {
     const trimmed = text.trim();
-    if (!this.client || !this.config || !trimmed || this.busy) return;
+    if (!trimmed) return;
+    // Sent while the conversation loads (a host calling send() at once): wait, or the
+    // restored transcript would replace the message. If the load fails, the text stays as
+    // the draft beside the error notice instead of being lost.
+    if (this.loading) {
+      await this.loaded;
+      if (!this.ready) {
+        if (!this.draft.trim()) this.setDraft(trimmed);
+        return;
+      }
+    }
+    if (!this.client || !this.config || this.busy) return;
     if (this.draft.trim() === trimmed) this.setDraft('');
     const user: ChatMessage = {
       key: localKey('user'),

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import type { Card } from '../../src/client/types.js';
-import { createKey, keyStats } from '../support/server.js';
+import { BASE_URL, createKey, keyStats } from '../support/server.js';
 import { $, $$, agentTexts, input, mount, sendByUser, type, unmountAll, until } from '../support/element.js';
 
 const product = (index: number, recommended = false): Card => ({
@@ -39,6 +39,25 @@ describe('<agent-chat> behaviour', () => {
     expect($$(el, '.message.user')).to.have.length(1);
     expect($(el, '.message.user.queued')).to.be.null;
     expect($(el, '[part="error"]')).to.be.null;
+  });
+
+  it('send() right after the element is added is not lost, lazy chunks included', async () => {
+    for (const attrs of [{}, { 'allow-html': '', lang: 'de' }]) {
+      const key = await createKey({ replies: [{ text: 'Got <b>it</b>' }] });
+      const el = document.createElement('agent-chat');
+      el.setAttribute('base-url', BASE_URL);
+      el.setAttribute('persist', 'none');
+      el.setAttribute('publishable-key', key);
+      for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
+      document.body.append(el);
+      const sent = el.send('Hello right away');
+      await sent;
+      await until(() => el.messages.length === 2 && el.status === 'idle', JSON.stringify(attrs));
+      expect(el.messages.map((m) => m.text)).to.deep.equal(['Hello right away', 'Got <b>it</b>']);
+      const reply = $$(el, '[part~="message-agent"] [part="text"]').at(-1)!;
+      expect(reply.querySelector('b') !== null, JSON.stringify(attrs)).to.equal('allow-html' in attrs);
+      el.remove();
+    }
   });
 
   it('keeps the draft across a reload', async () => {
