@@ -224,7 +224,10 @@ export class ChatController implements ReactiveController {
     if (this.loading) {
       await this.loaded;
       if (!this.ready) {
-        if (!this.draft.trim()) this.setDraft(trimmed);
+        if (!this.draft.trim()) {
+          this.setDraft(trimmed);
+          this.host.requestUpdate();
+        }
         return;
       }
     }

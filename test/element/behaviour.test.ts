@@ -60,6 +60,21 @@ describe('<agent-chat> behaviour', () => {
     }
   });
 
+  it('a send() that waited for a load that failed stays in the composer', async () => {
+    const key = await createKey({ fail: [{ status: 400, code: 'invalid_request', path: '/welcome-message', times: 5 }] });
+    const el = document.createElement('agent-chat');
+    el.setAttribute('base-url', BASE_URL);
+    el.setAttribute('persist', 'none');
+    el.setAttribute('publishable-key', key);
+    document.body.append(el);
+    await el.send('Do not lose me');
+    await el.updateComplete;
+    expect(el.status).to.equal('error');
+    expect(el.messages).to.deep.equal([]);
+    expect(input(el).value).to.equal('Do not lose me');
+    el.remove();
+  });
+
   it('keeps the draft across a reload', async () => {
     const key = await createKey({});
     const first = await mount({ 'publishable-key': key, persist: 'local' });
