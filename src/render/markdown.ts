@@ -638,7 +638,8 @@ function decodeEntities(text: string): string {
       entityScratch ??= document.implementation.createHTMLDocument('').createElement('textarea');
       entityScratch.innerHTML = (tt ? tt.createHTML(whole) : whole) as string;
       const decoded = entityScratch.value;
-      NAMED_ENTITIES.set(ref, decoded);
+      // Only real names are remembered (HTML has ~2,200), so agent text cannot grow the map.
+      if (decoded !== whole) NAMED_ENTITIES.set(ref, decoded);
       return decoded;
     } catch {
       return whole;
