@@ -54,8 +54,23 @@ const jsonConverter = {
   },
 };
 
-/** Messages rendered at once when a transcript loads, and per "show earlier" step. */
+function timeFormat(lang: string): Intl.DateTimeFormat {
+  const options = { hour: 'numeric', minute: '2-digit' } as const;
+  try {
+    return new Intl.DateTimeFormat(lang, options);
+  } catch {
+    return new Intl.DateTimeFormat(undefined, options); // a language tag Intl does not take
+  }
+}
+
+/** Messages rendered at once when a transcript loads, and per click on "show earlier". */
 const WINDOW = 40;
+/**
+ * Earlier messages rendered per step while the reader scrolls up: small enough that one
+ * step (markdown, style and layout of the new messages) stays well under a 50 ms task on
+ * a slow machine, so scrolling does not stutter (BENCHMARKS.md).
+ */
+const EARLIER_STEP = 15;
 
 /**
  * An embeddable chat with a conversational agent: streams replies, renders markdown and
@@ -262,6 +277,11 @@ export class AgentChat extends LitElement {
   private labels!: MarkdownLabels;
   private direction: 'ltr' | 'rtl' = 'ltr';
   private locale = 'en';
+  /**
+   * One formatter per language: every render stamps every rendered message, and creating an
+   * Intl.DateTimeFormat per stamp made re-renders of long transcripts cost tens of ms.
+   */
+  private timeFormat = timeFormat('en');
   private configProblems: string[] = [];
   private stickToBottom = true;
   private lastScrollHeight = 0;
@@ -369,6 +389,7 @@ export class AgentChat extends LitElement {
       this.labels = markdownLabels(this.text);
       this.direction = isRtl(lang) ? 'rtl' : 'ltr';
       this.locale = lang;
+      this.timeFormat = timeFormat(lang);
     }
     if (changed.has('channels')) this.applyChannels();
     const configKeys = [
@@ -470,17 +491,17 @@ export class AgentChat extends LitElement {
   private onScroll(): void {
     const log = this.log;
     if (!log) return;
-    if (this.windowStart > 0 && log.scrollTop < 48) this.showEarlier();
+    if (this.windowStart > 0 && log.scrollTop < 48) this.showEarlier(EARLIER_STEP);
     this.stickToBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 32;
     if (this.stickToBottom && this.showJump) this.showJump = false;
   }
 
-  /** Renders the previous page of messages and keeps what the reader sees where it was. */
-  private showEarlier(): void {
+  /** Renders `count` earlier messages and keeps what the reader sees where it was. */
+  private showEarlier(count = WINDOW): void {
     const log = this.log;
     if (!log || this.windowStart === 0) return;
     const fromBottom = log.scrollHeight - log.scrollTop;
-    this.windowStart = Math.max(0, this.windowStart - WINDOW);
+    this.windowStart = Math.max(0, this.windowStart - count);
     void this.updateComplete.then(() => {
       log.scrollTop = log.scrollHeight - fromBottom;
     });
@@ -865,7 +886,7 @@ export class AgentChat extends LitElement {
           >
             ${this.renderWelcome()}
             ${this.windowStart > 0
-              ? html`<button part="load-earlier" class="text-button load-earlier" type="button" @click=${this.showEarlier}>
+              ? html`<button part="load-earlier" class="text-button load-earlier" type="button" @click=${() => this.showEarlier()}>
                   ${t.showEarlier(this.windowStart)}
                 </button>`
               : nothing}
@@ -1144,12 +1165,7 @@ export class AgentChat extends LitElement {
   private formatTime(iso: string | undefined): string {
     if (!iso) return '';
     const date = new Date(iso);
-    if (Number.isNaN(date.getTime())) return '';
-    try {
-      return new Intl.DateTimeFormat(this.locale, { hour: 'numeric', minute: '2-digit' }).format(date);
-    } catch {
-      return date.toLocaleTimeString();
-    }
+    return Number.isNaN(date.getTime()) ? '' : this.timeFormat.format(date);
   }
 }
 
