@@ -1,6 +1,9 @@
 /**
  * `npm run check:readme`: README.md must mention every attribute, event and CSS part of
- * CONTRACT.md, so the documentation a host reads cannot silently fall behind the contract.
+ * CONTRACT.md, so the documentation a host reads cannot silently fall behind the contract;
+ * and, once `npm run build` has generated custom-elements.json, every attribute, event, CSS
+ * part and custom property the element documents in its JSDoc (names added beyond the
+ * contract must reach the README too).
  * A name counts as mentioned when it appears as code: `` `name` ``, `::part(name)` or in a
  * code block as an attribute (`name=`) or event listener argument (`'name'`).
  */
@@ -26,4 +29,33 @@ const report = new Report('check:readme');
 for (const name of Object.keys(ATTRIBUTES)) report.expect(mentioned(name), `attribute \`${name}\` is not mentioned`);
 for (const name of EVENTS) report.expect(mentioned(name), `event \`${name}\` is not mentioned`);
 for (const name of PARTS) report.expect(mentioned(name), `CSS part \`${name}\` is not mentioned`);
+
+interface Named {
+  name: string;
+}
+interface Declaration {
+  tagName?: string;
+  attributes?: Named[];
+  events?: Named[];
+  cssParts?: Named[];
+  cssProperties?: Named[];
+}
+let manifest: { modules: { declarations?: Declaration[] }[] } | null = null;
+try {
+  manifest = JSON.parse(readFileSync(new URL('../custom-elements.json', import.meta.url), 'utf8')) as typeof manifest;
+} catch {
+  console.warn('check:readme: no custom-elements.json (run `npm run build`); checked against CONTRACT.md only.');
+}
+const element = manifest?.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'agent-chat');
+if (element) {
+  const kinds = [
+    ['attribute', element.attributes],
+    ['event', element.events],
+    ['CSS part', element.cssParts],
+    ['custom property', element.cssProperties],
+  ] as const;
+  for (const [kind, list] of kinds) {
+    for (const { name } of list ?? []) report.expect(mentioned(name), `${kind} \`${name}\` (custom-elements.json) is not mentioned`);
+  }
+}
 report.finish();
