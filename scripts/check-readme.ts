@@ -40,13 +40,15 @@ interface Declaration {
   cssParts?: Named[];
   cssProperties?: Named[];
 }
-let manifest: { modules: { declarations?: Declaration[] }[] } | null = null;
-try {
-  manifest = JSON.parse(readFileSync(new URL('../custom-elements.json', import.meta.url), 'utf8')) as typeof manifest;
-} catch {
-  console.warn('check:readme: no custom-elements.json (run `npm run build`); checked against CONTRACT.md only.');
+function readManifest(): { modules: { declarations?: Declaration[] }[] } | null {
+  try {
+    return JSON.parse(readFileSync(new URL('../custom-elements.json', import.meta.url), 'utf8'));
+  } catch {
+    console.warn('check:readme: no custom-elements.json (run `npm run build`); checked against CONTRACT.md only.');
+    return null;
+  }
 }
-const element = manifest?.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'agent-chat');
+const element = readManifest()?.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'agent-chat');
 if (element) {
   const kinds = [
     ['attribute', element.attributes],
