@@ -63,14 +63,13 @@ function timeFormat(lang: string): Intl.DateTimeFormat {
   }
 }
 
-/** Messages rendered at once when a transcript loads, and per click on "show earlier". */
-const WINDOW = 40;
 /**
- * Earlier messages rendered per step while the reader scrolls up: small enough that one
- * step (markdown, style and layout of the new messages) stays well under a 50 ms task on
- * a slow machine, so scrolling does not stutter (BENCHMARKS.md).
+ * Messages rendered when a transcript opens, and per step of "show earlier" (a click, or
+ * scrolling to the top): a screenful and more, yet few enough that one step (markdown,
+ * style and layout of the new messages) stays well under a 50 ms task on a slow machine,
+ * so opening and scrolling a long conversation do not stutter (BENCHMARKS.md).
  */
-const EARLIER_STEP = 15;
+const WINDOW = 20;
 
 /**
  * An embeddable chat with a conversational agent: streams replies, renders markdown and
@@ -491,17 +490,17 @@ export class AgentChat extends LitElement {
   private onScroll(): void {
     const log = this.log;
     if (!log) return;
-    if (this.windowStart > 0 && log.scrollTop < 48) this.showEarlier(EARLIER_STEP);
+    if (this.windowStart > 0 && log.scrollTop < 48) this.showEarlier();
     this.stickToBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 32;
     if (this.stickToBottom && this.showJump) this.showJump = false;
   }
 
-  /** Renders `count` earlier messages and keeps what the reader sees where it was. */
-  private showEarlier(count = WINDOW): void {
+  /** Renders the previous step of messages and keeps what the reader sees where it was. */
+  private showEarlier(): void {
     const log = this.log;
     if (!log || this.windowStart === 0) return;
     const fromBottom = log.scrollHeight - log.scrollTop;
-    this.windowStart = Math.max(0, this.windowStart - count);
+    this.windowStart = Math.max(0, this.windowStart - WINDOW);
     void this.updateComplete.then(() => {
       log.scrollTop = log.scrollHeight - fromBottom;
     });
@@ -886,7 +885,7 @@ export class AgentChat extends LitElement {
           >
             ${this.renderWelcome()}
             ${this.windowStart > 0
-              ? html`<button part="load-earlier" class="text-button load-earlier" type="button" @click=${() => this.showEarlier()}>
+              ? html`<button part="load-earlier" class="text-button load-earlier" type="button" @click=${this.showEarlier}>
                   ${t.showEarlier(this.windowStart)}
                 </button>`
               : nothing}
