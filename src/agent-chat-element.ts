@@ -278,9 +278,11 @@ export class AgentChat extends LitElement {
   private locale = 'en';
   /**
    * One formatter per language: every render stamps every rendered message, and creating an
-   * Intl.DateTimeFormat per stamp made re-renders of long transcripts cost tens of ms.
+   * Intl.DateTimeFormat per stamp made re-renders of long transcripts cost tens of ms. The
+   * first one on a page costs ~25 ms (ICU data), so it is made when there is a message to
+   * stamp, or earlier when the browser is idle, not while the widget mounts.
    */
-  private timeFormat = timeFormat('en');
+  private timeFormat: Intl.DateTimeFormat | null = null;
   private configProblems: string[] = [];
   private stickToBottom = true;
   private lastScrollHeight = 0;
@@ -388,8 +390,9 @@ export class AgentChat extends LitElement {
       this.labels = markdownLabels(this.text);
       this.direction = isRtl(lang) ? 'rtl' : 'ltr';
       this.locale = lang;
-      this.timeFormat = timeFormat(lang);
+      this.timeFormat = null;
     }
+    if (!this.timeFormat && this.chat.messages.length) this.timeFormat = timeFormat(this.locale);
     if (changed.has('channels')) this.applyChannels();
     const configKeys = [
       'baseUrl',
@@ -458,6 +461,11 @@ export class AgentChat extends LitElement {
       versionId: this.versionId || undefined,
       versionTag: this.versionTag || undefined,
     });
+  }
+
+  protected override firstUpdated(): void {
+    const whenIdle = globalThis.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 200));
+    whenIdle(() => (this.timeFormat ??= timeFormat(this.locale)));
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -1164,7 +1172,7 @@ export class AgentChat extends LitElement {
   private formatTime(iso: string | undefined): string {
     if (!iso) return '';
     const date = new Date(iso);
-    return Number.isNaN(date.getTime()) ? '' : this.timeFormat.format(date);
+    return Number.isNaN(date.getTime()) ? '' : (this.timeFormat?.format(date) ?? '');
   }
 }
 
