@@ -30,6 +30,9 @@ import { chunkText } from '../demo/server/turn.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
+/** BENCH_ONLY=stream|restore|memory runs one section (handy while working on it). */
+const ONLY = process.env.BENCH_ONLY;
+const want = (section: 'stream' | 'restore' | 'memory') => !ONLY || ONLY === section;
 const WATCHDOG_MS = 20 * 60_000;
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -290,6 +293,20 @@ interface RestoreRun {
   longTasks: number;
   longestTask: number;
   messages: number;
+  /** Reading back to the first message, 400 px per frame like a fast wheel. */
+  scrollTime: number;
+  scrollFrames: number;
+  scrollLongTasks: number;
+  scrollLongestTask: number;
+  /** The longest gap between two animation frames while scrolling (jank). */
+  scrollLongestFrame: number;
+  scrolledMessages: number;
+  /** Main-thread time while scrolling (CDP), and of it layout and style recalc. */
+  scrollTask: number;
+  scrollLayout: number;
+  scrollStyle: number;
+  /** Frames that rendered earlier messages or took > 40 ms: `messages before:frame ms`. */
+  steps: string;
 }
 
 async function restoreRun(browser: Browser, base: string, key: string, threadId: string): Promise<RestoreRun> {
@@ -310,18 +327,56 @@ async function restoreRun(browser: Browser, base: string, key: string, threadId:
           .getEntriesByType('resource')
           .filter((e) => e.name.includes(`/threads/${threadId}/messages`) && e.startTime >= t0) as PerformanceResourceTiming[];
         const longTasks = w.__bench.longTasks.filter((t) => t.start >= t0 - 1);
+        const messages = el.shadowRoot!.querySelectorAll('[part~="message"]').length;
+
         return {
           rendered: t1 - t0,
           transcriptFetch: fetches.length ? fetches[fetches.length - 1]!.responseEnd - fetches[fetches.length - 1]!.startTime : NaN,
           longTasks: longTasks.length,
           longestTask: Math.max(0, ...longTasks.map((t) => t.duration)),
-          messages: el.shadowRoot!.querySelectorAll('[part~="message"]').length,
+          messages,
         };
       },
       { key, threadId },
     );
     const after = await metrics(cdp);
-    return { ...busy(before, after), ...r };
+    // Then read back to the first message, 400 px per frame like a fast wheel: the earlier
+    // windows render on the way (the log's scroll handler), which must not cause long tasks.
+    const beforeScroll = await metrics(cdp);
+    const scroll = await page.evaluate(async () => {
+      type Bench = { longTasks: Array<{ start: number; duration: number }>; nextFrame(): Promise<number> };
+      const bench = (window as unknown as { __bench: Bench }).__bench;
+      const el = document.querySelector('agent-chat')!;
+      const log = el.shadowRoot!.querySelector<HTMLElement>('[part="log"]')!;
+      // No named helpers in here: tsx would wrap them in a __name() the page does not have.
+      const root = el.shadowRoot!;
+      const s0 = await bench.nextFrame();
+      let last = s0;
+      let longestFrame = 0;
+      let frames = 0;
+      const steps: string[] = [];
+      while (frames < 2000 && !(log.scrollTop === 0 && root.querySelectorAll('[part~="message"]').length >= 501)) {
+        const n = root.querySelectorAll('[part~="message"]').length;
+        log.scrollTop = Math.max(0, log.scrollTop - 400);
+        const now = await bench.nextFrame();
+        if (root.querySelectorAll('[part~="message"]').length !== n || now - last > 40) steps.push(`${n}:${(now - last).toFixed(0)}`);
+        longestFrame = Math.max(longestFrame, now - last);
+        last = now;
+        frames++;
+      }
+      const tasks = bench.longTasks.filter((t) => t.start >= s0 - 1);
+      return {
+        scrollTime: last - s0,
+        scrollFrames: frames,
+        scrollLongTasks: tasks.length,
+        scrollLongestTask: Math.max(0, ...tasks.map((t) => t.duration)),
+        scrollLongestFrame: longestFrame,
+        scrolledMessages: root.querySelectorAll('[part~="message"]').length,
+        steps: steps.join(' '),
+      };
+    });
+    const scrollBusy = busy(beforeScroll, await metrics(cdp));
+    return { ...busy(before, after), ...r, ...scroll, scrollTask: scrollBusy.task, scrollLayout: scrollBusy.layout, scrollStyle: scrollBusy.style };
   } finally {
     await context.close();
   }
@@ -430,11 +485,10 @@ async function main(): Promise<void> {
     console.log(`bench: ${await machine(browser)}`);
     console.log(`bench: reply of ${REPLY_TOKENS} token frames, ${REPLY.length} chars, ${REPLY_TABLES} tables; ${RUNS} runs each`);
 
-    // Warm-up (JIT, caches), not counted.
-    for (const v of ['widget', 'floor', 'naive'] as const) await streamRun(browser, base, v);
-
     const runs: Record<Variant, StreamRun[]> = { widget: [], floor: [], naive: [] };
-    for (let i = 0; i < RUNS; i++) {
+    // Warm-up (JIT, caches), not counted.
+    if (want('stream')) for (const v of ['widget', 'floor', 'naive'] as const) await streamRun(browser, base, v);
+    for (let i = 0; i < (want('stream') ? RUNS : 0); i++) {
       for (const v of ['widget', 'floor', 'naive'] as const) {
         const r = await streamRun(browser, base, v);
         runs[v].push(r);
@@ -442,21 +496,30 @@ async function main(): Promise<void> {
       }
     }
 
-    console.log('bench: creating a 250-turn thread…');
-    const t = performance.now();
-    const thread = await createLongThread(base, 250);
-    console.log(`  created in ${ms(performance.now() - t)}`);
-    await restoreRun(browser, base, thread.key, thread.threadId); // warm-up
     const restores: RestoreRun[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const r = await restoreRun(browser, base, thread.key, thread.threadId);
-      restores.push(r);
-      console.log(`  restore #${i + 1}: rendered ${ms(r.rendered)} (transcript fetch ${ms(r.transcriptFetch)}), ${r.messages} messages, long tasks ${r.longTasks} (max ${ms(r.longestTask)})`);
+    if (want('restore')) {
+      console.log('bench: creating a 250-turn thread…');
+      const t = performance.now();
+      const thread = await createLongThread(base, 250);
+      console.log(`  created in ${ms(performance.now() - t)}`);
+      await restoreRun(browser, base, thread.key, thread.threadId); // warm-up
+      for (let i = 0; i < RUNS; i++) {
+        const r = await restoreRun(browser, base, thread.key, thread.threadId);
+        restores.push(r);
+        console.log(
+          `  restore #${i + 1}: rendered ${ms(r.rendered)} (transcript fetch ${ms(r.transcriptFetch)}), ${r.messages} messages, long tasks ${r.longTasks} (max ${ms(r.longestTask)}); ` +
+            `scroll to top ${ms(r.scrollTime)} in ${r.scrollFrames} frames (${r.scrolledMessages} messages), long tasks ${r.scrollLongTasks} (max ${ms(r.scrollLongestTask)}), longest frame ${ms(r.scrollLongestFrame)}\n    steps ${r.steps}`,
+        );
+      }
     }
 
-    console.log('bench: memory…');
-    const launcher = await launcherCycles(browser, base, 20);
-    const turns = await turnCycles(browser, base, 50);
+    let launcher: Sample[] = [];
+    let turns: Sample[] = [];
+    if (want('memory')) {
+      console.log('bench: memory…');
+      launcher = await launcherCycles(browser, base, 20);
+      turns = await turnCycles(browser, base, 50);
+    }
 
     // Tables.
     const m = (v: Variant, f: (r: StreamRun) => number) => median(runs[v].map(f));
@@ -474,35 +537,45 @@ async function main(): Promise<void> {
     out.push(`Machine: ${await machine(browser)}`);
     out.push(`Reply: ${REPLY_TOKENS} token frames (${REPLY.length} chars, ${REPLY_TABLES} tables), paceMs 0; medians of ${RUNS} runs.`);
     out.push('');
-    out.push('| Streaming (median) | widget | floor | naive | widget / floor | naive / floor |');
-    out.push('|---|---:|---:|---:|---:|---:|');
-    for (const [label, f, fmt] of rows) {
-      const w = m('widget', f), fl = m('floor', f), n = m('naive', f);
-      out.push(`| ${label} | ${fmt(w)} | ${fmt(fl)} | ${fmt(n)} | ${ratio(w, fl)} | ${ratio(n, fl)} |`);
+    if (want('stream')) {
+      out.push('| Streaming (median) | widget | floor | naive | widget / floor | naive / floor |');
+      out.push('|---|---:|---:|---:|---:|---:|');
+      for (const [label, f, fmt] of rows) {
+        const w = m('widget', f), fl = m('floor', f), n = m('naive', f);
+        out.push(`| ${label} | ${fmt(w)} | ${fmt(fl)} | ${fmt(n)} | ${ratio(w, fl)} | ${ratio(n, fl)} |`);
+      }
+      out.push(`| Render check (last run) | ${runs.widget.at(-1)!.check} | ${runs.floor.at(-1)!.check} | ${runs.naive.at(-1)!.check} | | |`);
+      out.push('');
     }
-    out.push(`| Render check (last run) | ${runs.widget.at(-1)!.check} | ${runs.floor.at(-1)!.check} | ${runs.naive.at(-1)!.check} | | |`);
-    out.push('');
-    const rm = (f: (r: RestoreRun) => number) => median(restores.map(f));
-    out.push('| Restore 500 messages (median) | value |');
-    out.push('|---|---:|');
-    out.push(`| Mount → rendered (next frame) | ${ms(rm((r) => r.rendered))} |`);
-    out.push(`| of which transcript fetch | ${ms(rm((r) => r.transcriptFetch))} |`);
-    out.push(`| Main-thread task time | ${ms(rm((r) => r.task))} (script ${ms(rm((r) => r.script))}, layout ${ms(rm((r) => r.layout))}, style ${ms(rm((r) => r.style))}) |`);
-    out.push(`| Long tasks / longest | ${rm((r) => r.longTasks)} / ${ms(rm((r) => r.longestTask))} |`);
-    out.push(`| [part~=message] elements rendered | ${restores.at(-1)!.messages} |`);
-    out.push('');
-    out.push('| Memory (after forced GC) | first | last | change | DOM nodes first → last | listeners first → last |');
-    out.push('|---|---:|---:|---:|---:|---:|');
-    const memRow = (label: string, a: Sample, b: Sample) =>
-      `| ${label} | ${mb(a.heap)} | ${mb(b.heap)} | ${((b.heap / a.heap - 1) * 100).toFixed(1)}% | ${a.nodes} → ${b.nodes} | ${a.listeners} → ${b.listeners} |`;
-    out.push(memRow('Launcher open/close, cycle 1 → 20', launcher[1]!, launcher[20]!));
-    out.push(memRow('Turns, turn 1 → 50', turns[1]!, turns[50]!));
-    const slope = (xs: Sample[], from: number, to: number) => (xs[to]!.heap - xs[from]!.heap) / (to - from);
-    out.push('');
-    out.push(
-      `Heap growth per turn: turns 1-10 ${(slope(turns, 1, 11) / 1024).toFixed(1)} KB, turns 40-50 ${(slope(turns, 40, 50) / 1024).toFixed(1)} KB; ` +
-        `DOM nodes per turn ${((turns[50]!.nodes - turns[1]!.nodes) / 49).toFixed(0)}.`,
-    );
+    if (want('restore')) {
+      const rm = (f: (r: RestoreRun) => number) => median(restores.map(f));
+      out.push('| Restore 500 messages (median) | value |');
+      out.push('|---|---:|');
+      out.push(`| Mount → rendered (next frame) | ${ms(rm((r) => r.rendered))} |`);
+      out.push(`| of which transcript fetch | ${ms(rm((r) => r.transcriptFetch))} |`);
+      out.push(`| Main-thread task time | ${ms(rm((r) => r.task))} (script ${ms(rm((r) => r.script))}, layout ${ms(rm((r) => r.layout))}, style ${ms(rm((r) => r.style))}) |`);
+      out.push(`| Long tasks / longest | ${rm((r) => r.longTasks)} / ${ms(rm((r) => r.longestTask))} |`);
+      out.push(`| [part~=message] elements rendered | ${restores.at(-1)!.messages} |`);
+      out.push(`| Scroll to the first message (400 px per frame) | ${ms(rm((r) => r.scrollTime))}, ${rm((r) => r.scrollFrames)} frames, ${restores.at(-1)!.scrolledMessages} messages at the top |`);
+      out.push(`| while scrolling: long tasks / longest | ${rm((r) => r.scrollLongTasks)} / ${ms(rm((r) => r.scrollLongestTask))} |`);
+      out.push(`| while scrolling: longest frame | ${ms(rm((r) => r.scrollLongestFrame))} |`);
+      out.push(`| while scrolling: main-thread task time | ${ms(rm((r) => r.scrollTask))} (layout ${ms(rm((r) => r.scrollLayout))}, style ${ms(rm((r) => r.scrollStyle))}) |`);
+      out.push('');
+    }
+    if (want('memory')) {
+      out.push('| Memory (after forced GC) | first | last | change | DOM nodes first → last | listeners first → last |');
+      out.push('|---|---:|---:|---:|---:|---:|');
+      const memRow = (label: string, a: Sample, b: Sample) =>
+        `| ${label} | ${mb(a.heap)} | ${mb(b.heap)} | ${((b.heap / a.heap - 1) * 100).toFixed(1)}% | ${a.nodes} → ${b.nodes} | ${a.listeners} → ${b.listeners} |`;
+      out.push(memRow('Launcher open/close, cycle 1 → 20', launcher[1]!, launcher[20]!));
+      out.push(memRow('Turns, turn 1 → 50', turns[1]!, turns[50]!));
+      const slope = (xs: Sample[], from: number, to: number) => (xs[to]!.heap - xs[from]!.heap) / (to - from);
+      out.push('');
+      out.push(
+        `Heap growth per turn: turns 1-10 ${(slope(turns, 1, 11) / 1024).toFixed(1)} KB, turns 40-50 ${(slope(turns, 40, 50) / 1024).toFixed(1)} KB; ` +
+          `DOM nodes per turn ${((turns[50]!.nodes - turns[1]!.nodes) / 49).toFixed(0)}.`,
+      );
+    }
     console.log('\n' + out.join('\n'));
   } finally {
     await browser?.close().catch(() => {});
