@@ -69,7 +69,7 @@ function timeFormat(lang: string): Intl.DateTimeFormat {
  * style and layout of the new messages) stays well under a 50 ms task on a slow machine,
  * so opening and scrolling a long conversation do not stutter (BENCHMARKS.md).
  */
-const WINDOW = 20;
+const WINDOW = 15;
 
 /**
  * An embeddable chat with a conversational agent: streams replies, renders markdown and
