@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { html, render } from 'lit';
-import { markdown, renderMarkdown, type MarkdownOptions } from '../../src/render/markdown.js';
+import type { MarkdownOptions } from '../../src/render/markdown.js';
+import { oneShot, streamThrough } from '../support/markdown.js';
 
 // Streaming must not change the result: once a reply settles, the DOM the markdown()
 // directive built token by token equals the DOM rendered from the complete text. Checked
@@ -33,24 +33,9 @@ async function loadSpecExamples(): Promise<SpecExample[]> {
   return examples;
 }
 
-function mount(text: string, options: MarkdownOptions, container: HTMLElement): HTMLElement {
-  render(html`<div ${markdown(text, options)}></div>`, container);
-  return container.firstElementChild as HTMLElement;
-}
-
-function oneShot(text: string, options: MarkdownOptions): string {
-  const div = document.createElement('div');
-  div.innerHTML = renderMarkdown(text, options) as unknown as string;
-  return div.innerHTML;
-}
-
-/** Every prefix at `cuts` while streaming, then the whole text settled, in one directive. */
+/** Every prefix at `cuts` while streaming, then the whole text settled: the settled HTML. */
 function streamed(text: string, cuts: number[], options: MarkdownOptions): string {
-  const container = document.createElement('div');
-  for (const cut of [...new Set(cuts)].sort((a, b) => a - b)) {
-    mount(text.slice(0, cut), { ...options, streaming: true }, container);
-  }
-  return mount(text, { ...options, streaming: false }, container).innerHTML;
+  return streamThrough(text, cuts, options, document.createElement('div')).innerHTML;
 }
 
 /** Deterministic PRNG (mulberry32): the same cuts on every run and in every browser. */

@@ -1,7 +1,8 @@
 import { expect } from '@open-wc/testing';
 import fc from 'fast-check';
 import { html, render } from 'lit';
-import { loadHtmlSupport, markdown, renderMarkdown, type MarkdownOptions } from '../../src/render/markdown.js';
+import { loadHtmlSupport, markdown } from '../../src/render/markdown.js';
+import { mountMarkdown, oneShot, streamThrough } from '../support/markdown.js';
 
 // A hand-written corpus covering the block types whose boundaries matter to the incremental
 // renderer, GFM extensions included. The CommonMark spec examples (npm `commonmark-spec`)
@@ -50,24 +51,6 @@ const CORPUS = [
   '| only header |\n|---|\n\ntext',
   '2 * 3 * 4 = 24 and snake_case_name and a*b*c',
 ];
-
-function mount(text: string, options: MarkdownOptions, container: HTMLElement): HTMLElement {
-  render(html`<div ${markdown(text, options)}></div>`, container);
-  return container.firstElementChild as HTMLElement;
-}
-
-function oneShot(text: string, options: MarkdownOptions): string {
-  const div = document.createElement('div');
-  div.innerHTML = renderMarkdown(text, options) as unknown as string;
-  return div.innerHTML;
-}
-
-function streamThrough(text: string, cuts: number[], options: MarkdownOptions, container: HTMLElement): HTMLElement {
-  for (const cut of [...new Set(cuts)].sort((a, b) => a - b)) {
-    mount(text.slice(0, cut), { ...options, streaming: true }, container);
-  }
-  return mount(text, { ...options, streaming: false }, container);
-}
 
 describe('markdown() directive', () => {
   // The opt-in HTML pipeline loads DOMPurify on demand, as the element does before rendering.
@@ -132,7 +115,7 @@ describe('markdown() directive', () => {
     for (const doc of CORPUS) {
       const box = document.createElement('div');
       for (let cut = 1; cut <= doc.length; cut += 7) {
-        const el = mount(doc.slice(0, cut), { streaming: true }, box);
+        const el = mountMarkdown(doc.slice(0, cut), { streaming: true }, box);
         expect(el.innerHTML, JSON.stringify(doc.slice(0, cut))).to.equal(oneShot(doc.slice(0, cut), { streaming: true }));
       }
     }
@@ -140,13 +123,13 @@ describe('markdown() directive', () => {
 
   it('keeps the DOM nodes of finished blocks when more tokens arrive', () => {
     const first = '# Title\n\nFirst paragraph.\n\n- item\n\n';
-    let el = mount(first + 'Tail is gro', { streaming: true }, container);
+    let el = mountMarkdown(first + 'Tail is gro', { streaming: true }, container);
     const heading = el.querySelector('h1')!;
     const paragraph = el.querySelector('p')!;
     const list = el.querySelector('ul')!;
-    el = mount(first + 'Tail is growing **bold', { streaming: true }, container);
-    el = mount(first + 'Tail is growing **bold** now.\n\n```js\nx', { streaming: true }, container);
-    el = mount(first + 'Tail is growing **bold** now.\n\n```js\nx = 1\n```\n\nDone.', { streaming: false }, container);
+    el = mountMarkdown(first + 'Tail is growing **bold', { streaming: true }, container);
+    el = mountMarkdown(first + 'Tail is growing **bold** now.\n\n```js\nx', { streaming: true }, container);
+    el = mountMarkdown(first + 'Tail is growing **bold** now.\n\n```js\nx = 1\n```\n\nDone.', { streaming: false }, container);
     expect(el.querySelector('h1')).to.equal(heading);
     expect(el.querySelector('p')).to.equal(paragraph);
     expect(el.querySelector('ul')).to.equal(list);
@@ -156,12 +139,12 @@ describe('markdown() directive', () => {
 
   it('touches only the tail when a token arrives at the end of a long reply', async () => {
     const long = Array.from({ length: 200 }, (_, i) => `Paragraph ${i} with *some* text.`).join('\n\n');
-    const el = mount(long + '\n\nTail', { streaming: true }, container);
+    const el = mountMarkdown(long + '\n\nTail', { streaming: true }, container);
     const firstChildren = Array.from(el.children).slice(0, 200);
     const records: MutationRecord[] = [];
     const observer = new MutationObserver((r) => records.push(...r));
     observer.observe(el, { childList: true, subtree: true, characterData: true, attributes: true });
-    mount(long + '\n\nTail grows', { streaming: true }, container);
+    mountMarkdown(long + '\n\nTail grows', { streaming: true }, container);
     await Promise.resolve();
     records.push(...observer.takeRecords());
     observer.disconnect();
@@ -171,9 +154,9 @@ describe('markdown() directive', () => {
   });
 
   it('re-renders from the first block whose source changed', () => {
-    let el = mount('one\n\ntwo\n\nthree', {}, container);
+    let el = mountMarkdown('one\n\ntwo\n\nthree', {}, container);
     const [p1, p2] = Array.from(el.querySelectorAll('p'));
-    el = mount('one\n\nTWO\n\nthree', {}, container);
+    el = mountMarkdown('one\n\nTWO\n\nthree', {}, container);
     const after = Array.from(el.querySelectorAll('p'));
     expect(after[0]).to.equal(p1);
     expect(after[1]).not.to.equal(p2);
@@ -181,9 +164,9 @@ describe('markdown() directive', () => {
   });
 
   it('re-renders everything when the labels change', () => {
-    let el = mount('```\nx\n```', { labels: { copyCode: 'Copy', table: 'Table' } }, container);
+    let el = mountMarkdown('```\nx\n```', { labels: { copyCode: 'Copy', table: 'Table' } }, container);
     expect(el.querySelector('button')!.textContent).to.equal('Copy');
-    el = mount('```\nx\n```', { labels: { copyCode: 'コピー', table: '表' } }, container);
+    el = mountMarkdown('```\nx\n```', { labels: { copyCode: 'コピー', table: '表' } }, container);
     expect(el.querySelector('button')!.textContent).to.equal('コピー');
   });
 
