@@ -6,7 +6,8 @@
  * the widget, all inlined: no CDN or peer dependency). Lazy chunks load on demand, relative
  * to `import.meta.url`, only when a page uses what they hold (another UI language,
  * `allow-html`, `transport="websocket"`, ...); they are listed with their own sizes, and
- * "all features" adds the largest language to every feature chunk for the worst case.
+ * "all features" adds the largest language to every feature chunk for the worst case. A lazy
+ * chunk must not import the script itself (see the check below).
  *
  * gzip -9 (zlib) is binding, brotli 11 is shown for information; 1 KB = 1000 bytes, as Vite
  * reports. Exits 1 when the build is missing or the initial load is over budget. While the
@@ -75,6 +76,13 @@ async function main(): Promise<number> {
   const initialGzip = initial.reduce((n, f) => n + gzip(code.get(f)!), 0);
   const initialBrotli = initial.reduce((n, f) => n + brotli(code.get(f)!), 0);
   const lazy = files.filter((f) => !initial.includes(f)).sort();
+  // A lazy chunk that imports the script back would load a second copy of the widget on a
+  // page that serves the script under another name or with `?v=2` (README promises both).
+  const backImports = lazy.filter((f) => staticImports(code.get(f)!.toString('utf8')).includes(ENTRY));
+  if (backImports.length) {
+    console.error(`size: FAIL - lazy chunks import ${ENTRY} back: ${backImports.join(', ')}.`);
+    return 1;
+  }
   const languages = lazy.filter((f) => LANGUAGE_CHUNK.test(f));
   const features = lazy.filter((f) => !LANGUAGE_CHUNK.test(f));
   const largestLanguage = Math.max(0, ...languages.map((f) => gzip(code.get(f)!)));
