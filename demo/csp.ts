@@ -53,6 +53,9 @@ if (params.has('probe')) {
   }
 }
 
-await import('../src/agent-chat.js');
+// `&bundle`: the production build (dist/agent-chat.js and its lazy chunks, after
+// `npm run build`) instead of the source, so the policy is checked against what ships.
+if (params.has('bundle')) await import(/* @vite-ignore */ `${location.origin}/dist/agent-chat.js`);
+else await import('../src/agent-chat.js');
 await customElements.whenDefined('agent-chat');
 window.cspReady = true;

@@ -54,7 +54,7 @@ describe('strict CSP + Trusted Types page', function () {
     await until(async () => (await reports(id)).some((r) => r['effective-directive'] === 'style-src-attr' || r['violated-directive'] === 'style-src-attr'), 'no report posted', 8000);
   });
 
-  async function hostileConversation(query: Record<string, string>, { noViolations = true } = {}): Promise<void> {
+  async function hostileConversation(query: Record<string, string>, { noViolations = true } = {}): Promise<PageWindow> {
     const corpus = corpusMarkdown();
     const key = await createKey({
       paceMs: 0,
@@ -91,10 +91,19 @@ describe('strict CSP + Trusted Types page', function () {
     await new Promise((resolve) => setTimeout(resolve, 500)); // late image errors, report posts
     expect(problemsIn(el.shadowRoot!)).to.deep.equal([]);
     expect(trap.calls(), 'payload executed').to.equal(0);
-    if (!noViolations) return;
-    expect(win.cspViolations, 'securitypolicyviolation events').to.deep.equal([]);
-    expect(await reports(id), 'report-uri posts').to.deep.equal([]);
+    if (noViolations) {
+      expect(win.cspViolations, 'securitypolicyviolation events').to.deep.equal([]);
+      expect(await reports(id), 'report-uri posts').to.deep.equal([]);
+    }
+    return win;
   }
+
+  /** Paths of the scripts a page fetched from dist/. */
+  const bundleScripts = (win: PageWindow) =>
+    win.performance
+      .getEntriesByType('resource')
+      .map((e) => new URL(e.name).pathname)
+      .filter((p) => p.startsWith('/dist/'));
 
   it('a hostile conversation causes no violation and no execution, and the chat works', async () => {
     await hostileConversation({});
@@ -102,6 +111,30 @@ describe('strict CSP + Trusted Types page', function () {
 
   it('the same with allow-html: no execution, the chat works (violations: see the next test)', async () => {
     await hostileConversation({ 'allow-html': '' }, { noViolations: false });
+  });
+
+  // What ships is minified, in Lit's production mode and split into lazy chunks (DOMPurify
+  // for allow-html): the same conversations against dist/ (`npm run verify` builds first).
+  describe('the production bundle', () => {
+    before(async function () {
+      const built = await fetch('/dist/agent-chat.js', { method: 'HEAD' }).then((r) => r.ok, () => false);
+      if (!built) {
+        console.warn('csp.test: dist/agent-chat.js is missing; run `npm run build` to test the bundle.');
+        this.skip();
+      }
+    });
+
+    it('a hostile conversation causes no violation and no execution, and the chat works', async () => {
+      const win = await hostileConversation({ bundle: '' });
+      expect(bundleScripts(win)).to.deep.equal(['/dist/agent-chat.js']);
+    });
+
+    it('the same with allow-html (its sanitiser chunk loads under the policy)', async () => {
+      const win = await hostileConversation({ bundle: '', 'allow-html': '' }, { noViolations: false });
+      const scripts = bundleScripts(win);
+      expect(scripts[0]).to.equal('/dist/agent-chat.js');
+      expect(scripts.some((p) => /^\/dist\/agent-chat-purify.*\.js$/.test(p)), scripts.join()).to.equal(true);
+    });
   });
 
   // With `allow-html`, agent HTML is parsed by DOMPurify through DOMParser, and Chromium
