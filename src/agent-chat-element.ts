@@ -329,7 +329,7 @@ export class AgentChat extends LitElement {
     const trimmed = text.trim() || (options.imageUrl ? this.text.imageMessage : '');
     // While the conversation loads the controller holds the text until it can go out;
     // while a turn runs, nothing is sent.
-    if (!trimmed || (this.chat.busy && this.chat.ready)) return;
+    if (!trimmed || this.chat.turnRunning) return;
     const allowed = this.dispatch('agent-chat-send', { text: trimmed, threadId: this.chat.threadId, imageUrl: options.imageUrl ?? null }, true);
     if (!allowed) return;
     await this.chat.send(trimmed, options.imageUrl);

@@ -98,6 +98,11 @@ export class ChatController implements ReactiveController {
     return this.status === 'connecting' || this.status === 'streaming' || this.status === 'reconnecting';
   }
 
+  /** A turn (send, retry, rerun) is under way; loading a conversation is not one. */
+  get turnRunning(): boolean {
+    return this.turn !== null;
+  }
+
   get currentUserId(): string {
     return this.userId;
   }
