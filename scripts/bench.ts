@@ -142,6 +142,16 @@ async function metrics(cdp: CDPSession): Promise<Metrics> {
 }
 
 /** Busy time deltas in ms (CDP reports seconds). */
+/** `window.__bench` of the bench pages (demo/bench/harness.js). */
+interface Bench {
+  longTasks: Array<{ start: number; duration: number }>;
+  longTasksSince(since: number): { count: number; longest: number };
+  messageFrameAt: number;
+  nextFrame(): Promise<number>;
+}
+
+/** Main-thread time between two CDP samples, in ms. */
+type Busy = ReturnType<typeof busy>;
 function busy(before: Metrics, after: Metrics) {
   const d = (name: string) => ((after[name] ?? 0) - (before[name] ?? 0)) * 1000;
   return { task: d('TaskDuration'), script: d('ScriptDuration'), layout: d('LayoutDuration'), style: d('RecalcStyleDuration') };
@@ -180,7 +190,7 @@ async function openPage(browser: Browser, base: string, name: string): Promise<P
 
 const settle = (page: Page) =>
   page.evaluate(async () => {
-    const b = (window as unknown as { __bench: { nextFrame(): Promise<number> } }).__bench;
+    const b = (window as unknown as { __bench: Bench }).__bench;
     await b.nextFrame();
     await b.nextFrame();
     await new Promise((r) => setTimeout(r, 100));
@@ -218,7 +228,6 @@ async function streamRun(browser: Browser, base: string, variant: Variant): Prom
     const before = await metrics(cdp);
     const r = await page.evaluate(
       async ({ variant, key, text }) => {
-        type Bench = { longTasks: Array<{ start: number; duration: number }>; messageFrameAt: number; nextFrame(): Promise<number> };
         type Widget = HTMLElement & { send(t: string): void; status: string; updateComplete: Promise<unknown> };
         const w = window as unknown as { __bench: Bench; el: Widget; runTurn(k: string, t: string): Promise<void> };
         const b = w.__bench;
@@ -245,12 +254,12 @@ async function streamRun(browser: Browser, base: string, variant: Variant): Prom
         } else {
           check = `chars=${document.getElementById('out')!.textContent?.length ?? 0}`;
         }
-        const longTasks = b.longTasks.filter((t) => t.start >= t0 - 1);
+        const longTasks = b.longTasksSince(t0);
         return {
           total: t1 - t0,
           finalPaint: b.messageFrameAt ? t1 - b.messageFrameAt : NaN,
-          longTasks: longTasks.length,
-          longestTask: Math.max(0, ...longTasks.map((t) => t.duration)),
+          longTasks: longTasks.count,
+          longestTask: longTasks.longest,
           check,
         };
       },
@@ -301,10 +310,8 @@ interface RestoreRun {
   /** The longest gap between two animation frames while scrolling (jank). */
   scrollLongestFrame: number;
   scrolledMessages: number;
-  /** Main-thread time while scrolling (CDP), and of it layout and style recalc. */
-  scrollTask: number;
-  scrollLayout: number;
-  scrollStyle: number;
+  /** Main-thread time while scrolling (CDP). */
+  scrollBusy: Busy;
   /** Frames that rendered earlier messages or took > 40 ms: `messages before:frame ms`. */
   steps: string;
 }
@@ -316,7 +323,6 @@ async function restoreRun(browser: Browser, base: string, key: string, threadId:
     const before = await metrics(cdp);
     const r = await page.evaluate(
       async ({ key, threadId }) => {
-        type Bench = { longTasks: Array<{ start: number; duration: number }>; nextFrame(): Promise<number> };
         type Widget = HTMLElement & { updateComplete: Promise<unknown> };
         const w = window as unknown as { __bench: Bench; mountWidget(a: object): Promise<Widget> };
         const t0 = performance.now();
@@ -326,15 +332,13 @@ async function restoreRun(browser: Browser, base: string, key: string, threadId:
         const fetches = performance
           .getEntriesByType('resource')
           .filter((e) => e.name.includes(`/threads/${threadId}/messages`) && e.startTime >= t0) as PerformanceResourceTiming[];
-        const longTasks = w.__bench.longTasks.filter((t) => t.start >= t0 - 1);
-        const messages = el.shadowRoot!.querySelectorAll('[part~="message"]').length;
-
+        const longTasks = w.__bench.longTasksSince(t0);
         return {
           rendered: t1 - t0,
           transcriptFetch: fetches.length ? fetches[fetches.length - 1]!.responseEnd - fetches[fetches.length - 1]!.startTime : NaN,
-          longTasks: longTasks.length,
-          longestTask: Math.max(0, ...longTasks.map((t) => t.duration)),
-          messages,
+          longTasks: longTasks.count,
+          longestTask: longTasks.longest,
+          messages: el.shadowRoot!.querySelectorAll('[part~="message"]').length,
         };
       },
       { key, threadId },
@@ -342,41 +346,39 @@ async function restoreRun(browser: Browser, base: string, key: string, threadId:
     const after = await metrics(cdp);
     // Then read back to the first message, 400 px per frame like a fast wheel: the earlier
     // windows render on the way (the log's scroll handler), which must not cause long tasks.
-    const beforeScroll = await metrics(cdp);
     const scroll = await page.evaluate(async () => {
-      type Bench = { longTasks: Array<{ start: number; duration: number }>; nextFrame(): Promise<number> };
       const bench = (window as unknown as { __bench: Bench }).__bench;
-      const el = document.querySelector('agent-chat')!;
-      const log = el.shadowRoot!.querySelector<HTMLElement>('[part="log"]')!;
+      const root = document.querySelector('agent-chat')!.shadowRoot!;
+      const log = root.querySelector<HTMLElement>('[part="log"]')!;
       // No named helpers in here: tsx would wrap them in a __name() the page does not have.
-      const root = el.shadowRoot!;
       const s0 = await bench.nextFrame();
       let last = s0;
       let longestFrame = 0;
       let frames = 0;
+      let messages = root.querySelectorAll('[part~="message"]').length;
       const steps: string[] = [];
-      while (frames < 2000 && !(log.scrollTop === 0 && root.querySelectorAll('[part~="message"]').length >= 501)) {
-        const n = root.querySelectorAll('[part~="message"]').length;
+      while (frames < 2000 && !(log.scrollTop === 0 && messages >= 501)) {
         log.scrollTop = Math.max(0, log.scrollTop - 400);
         const now = await bench.nextFrame();
-        if (root.querySelectorAll('[part~="message"]').length !== n || now - last > 40) steps.push(`${n}:${(now - last).toFixed(0)}`);
+        const rendered = root.querySelectorAll('[part~="message"]').length;
+        if (rendered !== messages || now - last > 40) steps.push(`${messages}:${(now - last).toFixed(0)}`);
+        messages = rendered;
         longestFrame = Math.max(longestFrame, now - last);
         last = now;
         frames++;
       }
-      const tasks = bench.longTasks.filter((t) => t.start >= s0 - 1);
+      const longTasks = bench.longTasksSince(s0);
       return {
         scrollTime: last - s0,
         scrollFrames: frames,
-        scrollLongTasks: tasks.length,
-        scrollLongestTask: Math.max(0, ...tasks.map((t) => t.duration)),
+        scrollLongTasks: longTasks.count,
+        scrollLongestTask: longTasks.longest,
         scrollLongestFrame: longestFrame,
-        scrolledMessages: root.querySelectorAll('[part~="message"]').length,
+        scrolledMessages: messages,
         steps: steps.join(' '),
       };
     });
-    const scrollBusy = busy(beforeScroll, await metrics(cdp));
-    return { ...busy(before, after), ...r, ...scroll, scrollTask: scrollBusy.task, scrollLayout: scrollBusy.layout, scrollStyle: scrollBusy.style };
+    return { ...busy(before, after), ...r, ...scroll, scrollBusy: busy(after, await metrics(cdp)) };
   } finally {
     await context.close();
   }
@@ -403,7 +405,7 @@ async function launcherCycles(browser: Browser, base: string, cycles: number): P
     for (let i = 0; i < cycles; i++) {
       await page.evaluate(async () => {
         type Widget = HTMLElement & { open(): void; close(): void; updateComplete: Promise<unknown> };
-        const w = window as unknown as { el: Widget; __bench: { nextFrame(): Promise<number> } };
+        const w = window as unknown as { el: Widget; __bench: Bench };
         w.el.open();
         await w.el.updateComplete;
         await w.__bench.nextFrame();
@@ -433,7 +435,7 @@ async function turnCycles(browser: Browser, base: string, turns: number): Promis
     for (let i = 0; i < turns; i++) {
       await page.evaluate(async (n) => {
         type Widget = HTMLElement & { send(t: string): void; status: string; updateComplete: Promise<unknown> };
-        const w = window as unknown as { el: Widget; __bench: { nextFrame(): Promise<number> } };
+        const w = window as unknown as { el: Widget; __bench: Bench };
         const done = new Promise((r) => w.el.addEventListener('agent-chat-message', r, { once: true }));
         w.el.send(`Question ${n}`);
         await done;
@@ -559,7 +561,7 @@ async function main(): Promise<void> {
       out.push(`| Scroll to the first message (400 px per frame) | ${ms(rm((r) => r.scrollTime))}, ${rm((r) => r.scrollFrames)} frames, ${restores.at(-1)!.scrolledMessages} messages at the top |`);
       out.push(`| while scrolling: long tasks / longest | ${rm((r) => r.scrollLongTasks)} / ${ms(rm((r) => r.scrollLongestTask))} |`);
       out.push(`| while scrolling: longest frame | ${ms(rm((r) => r.scrollLongestFrame))} |`);
-      out.push(`| while scrolling: main-thread task time | ${ms(rm((r) => r.scrollTask))} (layout ${ms(rm((r) => r.scrollLayout))}, style ${ms(rm((r) => r.scrollStyle))}) |`);
+      out.push(`| while scrolling: main-thread task time | ${ms(rm((r) => r.scrollBusy.task))} (layout ${ms(rm((r) => r.scrollBusy.layout))}, style ${ms(rm((r) => r.scrollBusy.style))}) |`);
       out.push('');
     }
     if (want('memory')) {

@@ -1,6 +1,7 @@
 // Bench harness, loaded first (classic script) by every bench page. It observes, it does
 // not change what a page does:
-// - long tasks (> 50 ms) from page load on, in `window.__bench.longTasks`;
+// - long tasks (> 50 ms) from page load on, in `window.__bench.longTasks` (summed up by
+//   `__bench.longTasksSince(t)`);
 // - fetch() is wrapped so the moment the chunk carrying the final `message` frame of an
 //   SSE stream arrives is recorded in `__bench.messageFrameAt` (same for every page, so the
 //   widget, the floor and the naive renderer are timed from the same event).
@@ -33,6 +34,11 @@
       statusText: response.statusText,
       headers: response.headers,
     });
+  };
+  /** Long tasks that started at `since` (a performance.now()) or later: how many, the longest. */
+  bench.longTasksSince = (since) => {
+    const tasks = bench.longTasks.filter((t) => t.start >= since - 1);
+    return { count: tasks.length, longest: Math.max(0, ...tasks.map((t) => t.duration)) };
   };
   /** Resolves at the next animation frame callback, with its performance.now(). */
   bench.nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now())));
