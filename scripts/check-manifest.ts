@@ -3,47 +3,19 @@
  * element's JSDoc, must describe every public name of CONTRACT.md. A name missing here is
  * missing for IDEs, Storybook and framework wrappers too, so this fails CI.
  */
-import { readFileSync } from 'node:fs';
 import { ATTRIBUTES, CSS_PROPERTIES, EVENTS, METHODS, PARTS, PROPERTIES, Report } from './contract.ts';
+import { agentChatDeclaration, readManifest, type Manifest, type Named } from './manifest.ts';
 
-interface Named {
-  name: string;
-  description?: string;
-  type?: { text: string };
-}
-interface Attribute extends Named {
-  fieldName?: string;
-}
-interface Member extends Named {
-  kind: 'field' | 'method';
-  privacy?: 'public' | 'private' | 'protected';
-}
-interface Declaration extends Named {
-  kind: string;
-  customElement?: boolean;
-  tagName?: string;
-  attributes?: Attribute[];
-  members?: Member[];
-  events?: Named[];
-  cssParts?: Named[];
-  cssProperties?: Named[];
-}
-interface Manifest {
-  schemaVersion: string;
-  modules: { path: string; declarations?: Declaration[]; exports?: { kind: string; name: string }[] }[];
-}
-
-const path = new URL('../custom-elements.json', import.meta.url);
 let manifest: Manifest;
 try {
-  manifest = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
+  manifest = readManifest();
 } catch (error) {
   console.error(`check:manifest: cannot read custom-elements.json (run \`npm run build\` first): ${String(error)}`);
   process.exit(1);
 }
 
 const report = new Report('check:manifest');
-const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.customElement && d.tagName === 'agent-chat');
+const element = agentChatDeclaration(manifest);
 const registered = manifest.modules.some((m) => m.exports?.some((e) => e.kind === 'custom-element-definition' && e.name === 'agent-chat'));
 report.expect(registered, 'no custom-element-definition export for <agent-chat>');
 if (!element) {

@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ATTRIBUTES, EVENTS, PARTS, Report } from './contract.ts';
+import { agentChatDeclaration, readManifest, type Manifest } from './manifest.ts';
 
 let readme: string;
 try {
@@ -30,25 +31,16 @@ for (const name of Object.keys(ATTRIBUTES)) report.expect(mentioned(name), `attr
 for (const name of EVENTS) report.expect(mentioned(name), `event \`${name}\` is not mentioned`);
 for (const name of PARTS) report.expect(mentioned(name), `CSS part \`${name}\` is not mentioned`);
 
-interface Named {
-  name: string;
-}
-interface Declaration {
-  tagName?: string;
-  attributes?: Named[];
-  events?: Named[];
-  cssParts?: Named[];
-  cssProperties?: Named[];
-}
-function readManifest(): { modules: { declarations?: Declaration[] }[] } | null {
+function readManifestOrNull(): Manifest | null {
   try {
-    return JSON.parse(readFileSync(new URL('../custom-elements.json', import.meta.url), 'utf8'));
+    return readManifest();
   } catch {
     console.warn('check:readme: no custom-elements.json (run `npm run build`); checked against CONTRACT.md only.');
     return null;
   }
 }
-const element = readManifest()?.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'agent-chat');
+const manifest = readManifestOrNull();
+const element = manifest && agentChatDeclaration(manifest);
 if (element) {
   const kinds = [
     ['attribute', element.attributes],
