@@ -1,4 +1,5 @@
 import type { AgentChat } from '../src/agent-chat.js';
+import { EVENTS } from '../scripts/contract.ts';
 
 const inline = document.querySelector<AgentChat>('#inline')!;
 const launcher = document.querySelector<AgentChat>('#launcher')!;
@@ -38,18 +39,8 @@ document.querySelector('#page-theme')!.addEventListener('click', (event) => {
   (event.target as HTMLButtonElement).textContent = dark ? 'Light page' : 'Dark page';
 });
 
-// Show what a host page receives.
-for (const type of [
-  'agent-chat-ready',
-  'agent-chat-send',
-  'agent-chat-message',
-  'agent-chat-thread',
-  'agent-chat-error',
-  'agent-chat-suggestion',
-  'agent-chat-card-click',
-  'agent-chat-open',
-  'agent-chat-close',
-]) {
+// Show what a host page receives: every event of the contract (the list the checks use).
+for (const type of EVENTS) {
   document.addEventListener(type, (event) => {
     const detail = JSON.stringify((event as CustomEvent).detail, (key, value) =>
       key === 'message' && value && typeof value === 'object' ? { id: value.id, text: String(value.text).slice(0, 40) + '…' } : value,
