@@ -6,9 +6,11 @@
  *   text nodes and URL attributes that passed the shared allow-list. Nothing is parsed as
  *   HTML, so raw HTML in a reply is text, there is nothing for a sanitiser to get wrong
  *   and no Trusted Types sink is touched. DOMPurify is not even loaded.
- * - `allowHtml`: marked renders HTML, DOMPurify (loaded on demand as a chunk beside the
- *   script, see `loadHtmlSupport`) keeps a strict allow-list and returns a DOM fragment.
- * Both end in the same DOM decoration (code copy buttons, scrollable tables).
+ * - `allowHtml`: the same token walk writes an HTML string instead, with the reply's raw
+ *   HTML in it; DOMPurify (loaded on demand as a chunk beside the script, see
+ *   `loadHtmlSupport`) keeps a strict allow-list and returns a DOM fragment.
+ * Both end in the same DOM decoration (code copy buttons, scrollable tables). Only marked's
+ * Lexer is used: its Parser and Renderer are not in the bundle (see scripts/vite-marked.ts).
  *
  * Each top-level markdown block is rendered on its own. That is what lets the `markdown()`
  * directive keep finished blocks' DOM while a reply streams, and it means an unbalanced tag
@@ -21,7 +23,7 @@
  *   span.task-checkbox (GFM task list state as a ☐/☑ glyph)
  * Copy buttons are inert markup: the element delegates clicks to `handleCopyClick`.
  */
-import { Marked, type Token, type Tokens, type TokensList } from 'marked';
+import { getDefaults, Lexer, Tokenizer, type MarkedOptions, type Token, type Tokens, type TokensList } from 'marked';
 import type { Config, DOMPurify } from 'dompurify';
 import { noChange } from 'lit';
 import { Directive, directive, PartType, type ElementPart, type PartInfo } from 'lit/directive.js';
@@ -143,25 +145,26 @@ function configurePurifier(p: DOMPurify): void {
       // Only the classes marked emits; opt-in HTML must not borrow the widget's own ones.
       data.attrValue = data.attrValue
         .split(/\s+/)
-        .filter((c) => /^language-[\w#+.-]+$/.test(c) || c === 'task-checkbox')
+        .filter((c) => /^language-\S+$/.test(c) || c === 'task-checkbox')
         .join(' ');
       if (!data.attrValue) data.keepAttr = false;
     }
   });
   p.addHook('afterSanitizeAttributes', (node) => {
-    if (node.nodeName === 'A' && node.hasAttribute('href')) linkAttributes(node);
-    else if (node.nodeName === 'IMG') imageAttributes(node);
+    if (node.nodeName === 'A' && node.hasAttribute('href')) setAttributes(node, LINK_ATTRS);
+    else if (node.nodeName === 'IMG') {
+      setAttributes(node, IMAGE_ATTRS);
+      if (!node.hasAttribute('alt')) node.setAttribute('alt', '');
+    }
   });
 }
 
-function linkAttributes(a: Element): void {
-  a.setAttribute('target', '_blank');
-  a.setAttribute('rel', 'noopener noreferrer');
-}
+// Every link opens a new browsing context without an opener; every image loads lazily.
+const LINK_ATTRS: Attrs = { target: '_blank', rel: 'noopener noreferrer' };
+const IMAGE_ATTRS: Attrs = { loading: 'lazy' };
 
-function imageAttributes(img: Element): void {
-  img.setAttribute('loading', 'lazy');
-  if (!img.hasAttribute('alt')) img.setAttribute('alt', '');
+function setAttributes(node: Element, attrs: Attrs): void {
+  for (const name in attrs) node.setAttribute(name, attrs[name]!);
 }
 
 function purifyConfig(): Config & { RETURN_DOM_FRAGMENT: true } {
@@ -211,42 +214,27 @@ function tokenUrl(token: Tokens.Link | Tokens.Image): string | null {
   return safeUrl((token as Tokens.Link).autolink ? token.href : decodeEntities(token.href));
 }
 
-const instances = new Map<boolean, Marked>();
-
-function getMarked(allowHtml: boolean): Marked {
-  let md = instances.get(allowHtml);
-  if (md) return md;
-  md = new Marked({ gfm: true });
-  if (allowHtml) {
-    // Only the opt-in HTML pipeline renders to a string; the default one builds DOM below.
-    md.use({
-      renderer: {
-        html: (token) => withoutInlineCode(token.text),
-        link(token) {
-          const inner = this.parser.parseInline(token.tokens);
-          const href = tokenUrl(token);
-          if (href === null) return inner;
-          const title = token.title ? ` title="${escapeHtml(decodeEntities(token.title))}"` : '';
-          return `<a href="${escapeHtml(href)}"${title}>${inner}</a>`;
-        },
-        image(token) {
-          const src = tokenUrl(token);
-          if (src === null) return escapeHtml(token.text);
-          const title = token.title ? ` title="${escapeHtml(decodeEntities(token.title))}"` : '';
-          return `<img src="${escapeHtml(src)}" alt="${escapeHtml(token.text)}"${title}>`;
-        },
-        // marked emits a disabled <input>; no form controls in agent content.
-        checkbox: ({ checked }) => `<span class="task-checkbox">${checked ? '☑' : '☐'}</span> `,
-      },
-    });
-  } else {
-    // Without an html block tokenizer a `<textarea>` or `<!--` opener is an inline token of
-    // a paragraph instead of a block running to its closing tag: the markdown after it
-    // still renders.
-    md.use({ tokenizer: { html: () => undefined } });
+// Without an html block tokenizer a `<textarea>` or `<!--` opener is an inline token of a
+// paragraph instead of a block running to its closing tag: the markdown after it still
+// renders. Inline HTML stays a token either way; the default walk shows it as text.
+class TextOnlyTokenizer extends Tokenizer {
+  override html(): undefined {
+    return undefined;
   }
-  instances.set(allowHtml, md);
-  return md;
+}
+
+const lexerOptions: MarkedOptions[] = [];
+
+/** Lexes GFM markdown into block tokens; `links` puts earlier link definitions in scope. */
+function lex(src: string, allowHtml: boolean, links?: TokensList['links']): TokensList {
+  const options = (lexerOptions[+allowHtml] ??= {
+    ...getDefaults(),
+    gfm: true,
+    tokenizer: allowHtml ? new Tokenizer() : new TextOnlyTokenizer(),
+  });
+  const lexer = new Lexer(options);
+  if (links) Object.assign(lexer.tokens.links, links);
+  return lexer.lex(src);
 }
 
 // --- blocks ------------------------------------------------------------------------------
@@ -264,8 +252,8 @@ interface Lexed {
   complete: boolean;
 }
 
-function lexBlocks(md: Marked, src: string, offset = 0): Lexed {
-  const tokens = md.lexer(src);
+function lexBlocks(allowHtml: boolean, src: string, offset = 0): Lexed {
+  const tokens = lex(src, allowHtml);
   const blocks: Block[] = [];
   let pos = offset;
   for (const token of tokens) {
@@ -290,21 +278,15 @@ function blockSource(block: Block, isStreamingTail: boolean): string {
 }
 
 function renderBlock(
-  md: Marked,
   block: Block,
   source: string,
   links: TokensList['links'],
   html: boolean,
   labels: MarkdownLabels,
 ): DocumentFragment {
-  let tokens: Token[] = [block.token];
-  if (source !== block.token.raw) {
-    // Re-lex the completed tail with the document's link definitions in scope.
-    const lexer = new md.Lexer(md.defaults);
-    Object.assign(lexer.tokens.links, links);
-    tokens = lexer.lex(source);
-  }
-  const frag = html ? sanitize(md.parser(tokens)) : buildBlocks(tokens);
+  // The completed tail is lexed again, with the document's link definitions in scope.
+  const tokens = source === block.token.raw ? [block.token] : lex(source, html, links);
+  const frag = html ? sanitize(blockNodes(toHtml, tokens).join('')) : toFragment(blockNodes(toDom, tokens));
   decorate(frag, labels);
   return frag;
 }
@@ -313,118 +295,144 @@ function sanitize(html: string): DocumentFragment {
   return purifier!.sanitize(html, purifyConfig());
 }
 
-// --- tokens to DOM (the default pipeline) ----------------------------------------------------
+// --- tokens to DOM or HTML ------------------------------------------------------------------
+
+type Attrs = Record<string, string>;
+
+/**
+ * What the token walk builds with. One walk, two outputs, so both pipelines agree on
+ * structure and on the link and image policy by construction.
+ */
+interface Out<N> {
+  el(tag: string, children?: N[], attrs?: Attrs): N;
+  text(text: string): N;
+  /** The reply's raw HTML (`html` tokens). */
+  html(text: string, block: boolean): N;
+}
 
 type Child = Node | string;
 
-function el(tag: string, children: Child[] = [], attrs?: Record<string, string>): HTMLElement {
+function el(tag: string, children: Child[] = [], attrs?: Attrs): HTMLElement {
   const node = document.createElement(tag);
-  if (attrs) for (const name in attrs) node.setAttribute(name, attrs[name]!);
+  if (attrs) setAttributes(node, attrs);
   node.append(...children);
   return node;
 }
 
-function buildBlocks(tokens: Token[]): DocumentFragment {
+/** The default: DOM nodes, raw HTML as text. */
+const toDom: Out<Child> = {
+  el,
+  text: (text) => text,
+  // Raw HTML is text by default: it never reaches an HTML parser, so it cannot run,
+  // cannot swallow the rest of the reply and cannot trip host CSP reports.
+  html: (text, block) => (block ? el('p', [text]) : text),
+};
+
+const VOID_TAGS = new Set(['br', 'hr', 'img']);
+
+/** `allowHtml`: an HTML string for DOMPurify, with the reply's raw HTML left in it. */
+const toHtml: Out<string> = {
+  el(tag, children = [], attrs) {
+    let open = `<${tag}`;
+    if (attrs) for (const name in attrs) open += ` ${name}="${escapeHtml(attrs[name]!)}"`;
+    return VOID_TAGS.has(tag) ? `${open}>` : `${open}>${children.join('')}</${tag}>`;
+  },
+  text: escapeHtml,
+  html: withoutInlineCode,
+};
+
+function toFragment(children: Child[]): DocumentFragment {
   const frag = document.createDocumentFragment();
-  frag.append(...blockNodes(tokens));
+  frag.append(...children);
   return frag;
 }
 
-function blockNodes(tokens: Token[]): Child[] {
-  return tokens.flatMap(blockNode);
+function blockNodes<N>(out: Out<N>, tokens: Token[]): N[] {
+  return tokens.flatMap((token) => blockNode(out, token));
 }
 
-function blockNode(token: Token): Child[] {
+function blockNode<N>(out: Out<N>, token: Token): N[] {
   const t = token as Tokens.Generic;
   switch (t.type) {
     case 'paragraph':
-      return [el('p', inlineNodes(t.tokens))];
+      return [out.el('p', inlineNodes(out, t.tokens))];
     case 'heading':
-      return [el(`h${t.depth as number}`, inlineNodes(t.tokens))];
+      return [out.el(`h${t.depth as number}`, inlineNodes(out, t.tokens))];
     case 'code': {
       // As marked's renderer: one trailing newline, language class from the first word.
       const text = t.text as string;
       const lang = /^\S*/.exec((t.lang as string | undefined) ?? '')![0];
-      const code = el('code', [text ? text.replace(/\n$/, '') + '\n' : '']);
-      if (lang) code.className = `language-${decodeEntities(lang)}`;
-      return [el('pre', [code])];
+      const code = out.el('code', [out.text(text ? text.replace(/\n$/, '') + '\n' : '')], lang ? { class: `language-${decodeEntities(lang)}` } : undefined);
+      return [out.el('pre', [code])];
     }
     case 'blockquote':
-      return [el('blockquote', blockNodes(t.tokens!))];
+      return [out.el('blockquote', blockNodes(out, t.tokens!))];
     case 'list': {
-      const list = el(t.ordered ? 'ol' : 'ul', (t.items as Tokens.ListItem[]).map((item) => el('li', blockNodes(item.tokens))));
-      if (t.ordered && t.start !== 1) list.setAttribute('start', String(t.start));
-      return [list];
+      const items = (t.items as Tokens.ListItem[]).map((item) => out.el('li', blockNodes(out, item.tokens)));
+      return [out.el(t.ordered ? 'ol' : 'ul', items, t.ordered && t.start !== 1 ? { start: String(t.start) } : undefined)];
     }
     case 'table': {
       const table = t as unknown as Tokens.Table;
       const row = (cells: Tokens.TableCell[], tag: string) =>
-        el('tr', cells.map((cell) => el(tag, inlineNodes(cell.tokens), cell.align ? { align: cell.align } : undefined)));
-      const parts = [el('thead', [row(table.header, 'th')])];
-      if (table.rows.length) parts.push(el('tbody', table.rows.map((r) => row(r, 'td'))));
-      return [el('table', parts)];
+        out.el('tr', cells.map((cell) => out.el(tag, inlineNodes(out, cell.tokens), cell.align ? { align: cell.align } : undefined)));
+      const parts = [out.el('thead', [row(table.header, 'th')])];
+      if (table.rows.length) parts.push(out.el('tbody', table.rows.map((r) => row(r, 'td'))));
+      return [out.el('table', parts)];
     }
     case 'hr':
-      return [el('hr')];
+      return [out.el('hr')];
     case 'text':
-      return t.tokens ? inlineNodes(t.tokens) : [decodeEntities(t.text as string)];
+      return t.tokens ? inlineNodes(out, t.tokens) : [out.text(decodeEntities(t.text as string))];
     case 'html':
-      // Only reachable with a block html tokenizer; literal text, like inline HTML.
-      return [el('p', [t.text as string])];
+      return [out.html(t.text as string, true)];
     case 'checkbox':
-      return inlineNodes([token]);
+      return inlineNodes(out, [token]);
     default: // space, def: nothing to show
       return [];
   }
 }
 
-function inlineNodes(tokens: Token[] | undefined): Child[] {
-  return (tokens ?? []).flatMap(inlineNode);
+function inlineNodes<N>(out: Out<N>, tokens: Token[] | undefined): N[] {
+  return (tokens ?? []).flatMap((token) => inlineNode(out, token));
 }
 
-function inlineNode(token: Token): Child[] {
+function inlineNode<N>(out: Out<N>, token: Token): N[] {
   const t = token as Tokens.Generic;
   switch (t.type) {
     case 'strong':
     case 'em':
     case 'del':
-      return [el(t.type, inlineNodes(t.tokens))];
+      return [out.el(t.type, inlineNodes(out, t.tokens))];
     case 'codespan':
-      return [el('code', [t.text as string])];
+      return [out.el('code', [out.text(t.text as string)])];
     case 'br':
-      return [el('br')];
+      return [out.el('br')];
     case 'link': {
       const link = token as Tokens.Link;
       // Autolinks show their URL literally, as marked renders them.
-      const inner = link.autolink ? [link.text] : inlineNodes(link.tokens);
+      const inner = link.autolink ? [out.text(link.text)] : inlineNodes(out, link.tokens);
       const href = tokenUrl(link);
       if (href === null) return inner;
-      const a = el('a', inner, { href });
-      if (link.title) a.title = decodeEntities(link.title);
-      linkAttributes(a);
-      return [a];
+      const title: Attrs = link.title ? { title: decodeEntities(link.title) } : {};
+      return [out.el('a', inner, { href, ...title, ...LINK_ATTRS })];
     }
     case 'image': {
       const image = token as Tokens.Image;
       const alt = inlineText(image.tokens);
       const src = tokenUrl(image);
-      if (src === null) return [alt];
-      const img = el('img', [], { src, alt });
-      if (image.title) img.title = decodeEntities(image.title);
-      imageAttributes(img);
-      return [img];
+      if (src === null) return [out.text(alt)];
+      const title: Attrs = image.title ? { title: decodeEntities(image.title) } : {};
+      return [out.el('img', [], { src, alt, ...title, ...IMAGE_ATTRS })];
     }
     case 'checkbox':
       // marked emits a disabled <input>; no form controls in agent content.
-      return [el('span', [t.checked ? '☑' : '☐'], { class: 'task-checkbox' }), ' '];
+      return [out.el('span', [out.text(t.checked ? '☑' : '☐')], { class: 'task-checkbox' }), out.text(' ')];
     case 'html':
-      // Raw HTML is text by default: it never reaches an HTML parser, so it cannot run,
-      // cannot swallow the rest of the reply and cannot trip host CSP reports.
-      return [t.text as string];
+      return [out.html(t.text as string, false)];
     case 'escape':
-      return [t.text as string];
+      return [out.text(t.text as string)];
     default: // text
-      return t.tokens ? inlineNodes(t.tokens) : [decodeEntities(t.text as string)];
+      return t.tokens ? inlineNodes(out, t.tokens) : [out.text(decodeEntities(t.text as string))];
   }
 }
 
@@ -465,12 +473,11 @@ function htmlMode(options: MarkdownOptions): boolean {
 export function renderMarkdown(text: string, options: MarkdownOptions = {}): SafeHtml {
   const allowHtml = htmlMode(options);
   const labels = options.labels ?? DEFAULT_LABELS;
-  const md = getMarked(allowHtml);
-  const { blocks, links } = lexBlocks(md, normalize(text));
+  const { blocks, links } = lexBlocks(allowHtml, normalize(text));
   const container = document.createElement('div');
   blocks.forEach((block, i) => {
     const tail = !!options.streaming && i === blocks.length - 1;
-    container.append(renderBlock(md, block, blockSource(block, tail), links, allowHtml, labels));
+    container.append(renderBlock(block, blockSource(block, tail), links, allowHtml, labels));
   });
   const html = container.innerHTML;
   const tt = trustedPolicy();
@@ -513,7 +520,6 @@ class MarkdownDirective extends Directive {
     const labels = options.labels ?? DEFAULT_LABELS;
     const streaming = options.streaming ?? false;
     const settings = `${allowHtml}\u0000${labels.copyCode}\u0000${labels.table}`;
-    const md = getMarked(allowHtml);
 
     if (element !== this.element || settings !== this.settings) {
       element.replaceChildren();
@@ -528,7 +534,7 @@ class MarkdownDirective extends Directive {
     // Lit calls update() on every host render; an unchanged message costs nothing.
     if (text === this.text && streaming === this.streaming && this.rendered.length > 0) return noChange;
     this.streaming = streaming;
-    this.lex(md, text, streaming);
+    this.lex(allowHtml, text, streaming);
     const linksKey = this.fullLex ? JSON.stringify(this.links) + '\u0000' : '';
 
     // Keys are the rendered source: a finished block keeps its DOM as long as its raw text
@@ -540,7 +546,7 @@ class MarkdownDirective extends Directive {
     while (same < keys.length && same < this.rendered.length && this.rendered[same]!.key === keys[same]) same++;
     for (const stale of this.rendered.splice(same)) for (const node of stale.nodes) node.remove();
     for (let i = same; i < keys.length; i++) {
-      const frag = renderBlock(md, this.blocks[i]!, sources[i]!, this.links, allowHtml, labels);
+      const frag = renderBlock(this.blocks[i]!, sources[i]!, this.links, allowHtml, labels);
       const nodes = Array.from(frag.childNodes);
       element.append(frag);
       this.rendered.push({ key: keys[i]!, nodes });
@@ -551,18 +557,18 @@ class MarkdownDirective extends Directive {
   // While streaming only the source from the last block on is lexed again, so the work per
   // token does not grow with the reply. The final (non-streaming) render lexes everything,
   // which corrects any block boundary the partial lex guessed differently.
-  private lex(md: Marked, text: string, streaming: boolean): void {
+  private lex(allowHtml: boolean, text: string, streaming: boolean): void {
     const previous = this.blocks;
     if (streaming && !this.fullLex && previous.length > 0 && text.startsWith(this.text)) {
       const from = previous[previous.length - 1]!.start;
-      const tail = lexBlocks(md, text.slice(from), from);
+      const tail = lexBlocks(allowHtml, text.slice(from), from);
       if (tail.complete && !hasLinks(tail.links)) {
         this.blocks = previous.slice(0, -1).concat(tail.blocks);
         this.text = text;
         return;
       }
     }
-    const all = lexBlocks(md, text);
+    const all = lexBlocks(allowHtml, text);
     this.blocks = all.blocks;
     this.links = all.links;
     this.text = text;
@@ -689,7 +695,7 @@ function blockText(token: Tokens.Generic): string {
  * conversation titles. Raw HTML stays as literal text, as it is shown.
  */
 export function renderPlainText(markdownText: string): string {
-  const tokens = getMarked(false).lexer(normalize(markdownText));
+  const tokens = lex(normalize(markdownText), false);
   return tokens
     .map(blockText)
     .filter((s) => s.trim() !== '')
