@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import { createReferenceServer } from './demo/server/app.js';
 import { toNodeMiddleware } from './demo/server/node.js';
+import { markedLexerOnly } from './scripts/vite-marked.js';
 import { minifyLiterals } from './scripts/vite-minify-literals.js';
 
 /** `npm start`: the demo page and the reference messaging server on one port. */
@@ -36,7 +37,7 @@ function referenceServer(): Plugin {
 
 export default defineConfig({
   root: '.',
-  plugins: [referenceServer(), minifyLiterals()],
+  plugins: [referenceServer(), minifyLiterals(), markedLexerOnly()],
   server: { port: 5173, open: false },
   build: {
     target: 'es2022',

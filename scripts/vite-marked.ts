@@ -1,0 +1,93 @@
+/**
+ * Build-time trim of marked (`vite build` only): the widget uses marked's Lexer and builds
+ * DOM from the tokens itself (src/render/markdown.ts), so the Parser, Renderer and Hooks
+ * are dead weight, 3.3 KB gzip of the script tag.
+ *
+ * The bundler cannot drop them on its own: marked's ES bundle ends with the `marked()`
+ * convenience API, a default instance made at load (`new Marked()`, a constructor call the
+ * bundler must keep) and a function with static properties that reach every class. This
+ * plugin cuts that tail off and exports only what is declared before it. It parses the
+ * file rather than matching text, and fails the build if the shape is not what it knows,
+ * so a marked upgrade cannot silently bring the weight back or break the widget.
+ */
+import type { Plugin } from 'vite';
+import { RolldownMagicString } from 'rolldown';
+import { parseSync } from 'rolldown/utils';
+
+const MARKED_BUNDLE = /[\\/]node_modules[\\/]marked[\\/]lib[\\/]marked\.esm\.js$/;
+
+/** What src/ imports from marked at runtime; the build fails if the trim would lose one. */
+const NEEDED = ['Lexer', 'Tokenizer', 'getDefaults'];
+
+interface Node {
+  type: string;
+  start: number;
+  end: number;
+  [key: string]: unknown;
+}
+interface Identifier extends Node {
+  name: string;
+}
+interface Specifier extends Node {
+  local: Identifier;
+  exported: Identifier;
+}
+
+function declaredNames(statement: Node): string[] {
+  if (statement.type === 'VariableDeclaration') {
+    return (statement.declarations as Node[]).flatMap((d) => {
+      const id = d.id as Node;
+      return id.type === 'Identifier' ? [(id as Identifier).name] : [];
+    });
+  }
+  if (statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') {
+    const id = statement.id as Identifier | null;
+    return id ? [id.name] : [];
+  }
+  return [];
+}
+
+/** True for `var x = new Marked(...)` at the top level. */
+function makesInstance(statement: Node, markedLocal: string): boolean {
+  if (statement.type !== 'VariableDeclaration') return false;
+  return (statement.declarations as Node[]).some((d) => {
+    const init = d.init as Node | null;
+    return init?.type === 'NewExpression' && (init.callee as Identifier).name === markedLocal;
+  });
+}
+
+export function markedLexerOnly(): Plugin {
+  return {
+    name: 'agent-chat-marked-lexer-only',
+    apply: 'build',
+    transform(code, id) {
+      const file = id.split('?')[0]!;
+      if (!MARKED_BUNDLE.test(file)) return null;
+      const fail = (why: string): never => {
+        throw new Error(`marked-lexer-only: ${why} in ${file}; update scripts/vite-marked.ts for this marked version`);
+      };
+      const parsed = parseSync(file, code, { lang: 'js', astType: 'js', sourceType: 'module' });
+      if (parsed.errors.length) fail('parse errors');
+      const body = parsed.program.body as unknown as Node[];
+      const exportDecl = body[body.length - 1]!;
+      if (exportDecl.type !== 'ExportNamedDeclaration') fail('no export list at the end');
+      const specifiers = exportDecl.specifiers as Specifier[];
+      const markedLocal = specifiers.find((s) => s.exported.name === 'Marked')?.local.name ?? fail('no Marked export');
+
+      const cut = body.findIndex((statement) => makesInstance(statement, markedLocal));
+      if (cut < 0) fail('no default instance');
+      const head = new Set(body.slice(0, cut).flatMap(declaredNames));
+      const kept = specifiers.filter((s) => head.has(s.local.name));
+      for (const name of NEEDED) if (!kept.some((s) => s.exported.name === name)) fail(`${name} is not declared before the default instance`);
+
+      const s = new RolldownMagicString(code);
+      s.remove(body[cut]!.start, exportDecl.start);
+      s.overwrite(exportDecl.start, exportDecl.end, `export{${kept.map((k) => `${k.local.name} as ${k.exported.name}`).join(',')}};`);
+      const map = s.generateMap({ hires: true, source: file, includeContent: true });
+      return {
+        code: s.toString(),
+        map: { version: 3, sources: map.sources, sourcesContent: map.sourcesContent as string[], names: map.names, mappings: map.mappings },
+      };
+    },
+  };
+}
