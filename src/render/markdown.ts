@@ -7,8 +7,9 @@
  *   HTML, so raw HTML in a reply is text, there is nothing for a sanitiser to get wrong
  *   and no Trusted Types sink is touched. DOMPurify is not even loaded.
  * - `allowHtml`: the same token walk writes an HTML string instead, with the reply's raw
- *   HTML in it; DOMPurify (loaded on demand as a chunk beside the script, see
- *   `loadHtmlSupport`) keeps a strict allow-list and returns a DOM fragment.
+ *   HTML in it; DOMPurify with the policy of html-policy.ts (loaded on demand as a chunk
+ *   beside the script, see `loadHtmlSupport`) keeps a strict allow-list and returns a DOM
+ *   fragment.
  * Both end in the same DOM decoration (code copy buttons, scrollable tables). Only marked's
  * Lexer is used: its Parser and Renderer are not in the bundle (see scripts/vite-marked.ts).
  *
@@ -24,12 +25,12 @@
  * Copy buttons are inert markup: the element delegates clicks to `handleCopyClick`.
  */
 import { getDefaults, Lexer, Tokenizer, type MarkedOptions, type Token, type Tokens, type TokensList } from 'marked';
-import type { Config, DOMPurify } from 'dompurify';
 import { noChange } from 'lit';
 import { Directive, directive, PartType, type ElementPart, type PartInfo } from 'lit/directive.js';
 import { en } from '../i18n/strings.js';
 import { safeUrl } from './url.js';
 import { completeTail } from './tail.js';
+import type { Sanitize } from './html-policy.js';
 
 /** Name of the Trusted Types policy; hosts with a `trusted-types` CSP directive allow it. */
 export const TRUSTED_TYPES_POLICY_NAME = 'agent-chat';
@@ -85,104 +86,37 @@ function trustedPolicy(): Policy | null {
   return policy;
 }
 
-// --- DOMPurify ---------------------------------------------------------------------------
+// --- the allow-html sanitiser (a lazy chunk) ---------------------------------------------
 
-const MARKDOWN_TAGS = [
-  'a', 'blockquote', 'br', 'code', 'del', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr',
-  'img', 'li', 'ol', 'p', 'pre', 'span', 's', 'strong', 'table', 'tbody', 'td', 'th',
-  'thead', 'tr', 'ul',
-];
-// Formatting only. Nothing interactive, embedding, styling or foreign-namespace (svg/math
-// are the usual mutation-XSS carriers).
-const HTML_SUBSET_TAGS = [
-  'abbr', 'b', 'caption', 'cite', 'dd', 'details', 'dfn', 'div', 'dl', 'dt', 'figcaption',
-  'figure', 'i', 'ins', 'kbd', 'mark', 'q', 'samp', 'small', 'sub', 'summary', 'sup',
-  'time', 'u', 'var',
-];
-const FORBIDDEN_TAGS = [
-  'base', 'button', 'embed', 'form', 'iframe', 'input', 'link', 'math', 'meta', 'object',
-  'option', 'script', 'select', 'style', 'svg', 'template', 'textarea', 'frame', 'frameset',
-  'portal', 'noscript', 'video', 'audio', 'source', 'track', 'canvas', 'dialog',
-];
-const ALLOWED_ATTRS = ['href', 'src', 'alt', 'title', 'class', 'start', 'align', 'lang', 'dir', 'datetime'];
+let sanitizer: Sanitize | undefined;
+let sanitizerLoad: Promise<boolean> | undefined;
 
-let purifier: DOMPurify | undefined;
-let purifierLoad: Promise<boolean> | undefined;
-
-/** True once `allowHtml` can render (DOMPurify is loaded and usable). */
+/** True once `allowHtml` can render (the sanitiser is loaded and usable). */
 export function hasHtmlSupport(): boolean {
-  return purifier !== undefined;
+  return sanitizer !== undefined;
 }
 
 /**
- * Loads DOMPurify for `allowHtml` (a lazy chunk beside the script: pages that never opt in
- * never download it). Resolves false when it cannot load or cannot run; raw HTML then
- * stays literal text, as it is by default.
+ * Loads the sanitiser for `allowHtml` (DOMPurify and its policy, a lazy chunk beside the
+ * script: pages that never opt in never download it). Resolves false when it cannot load
+ * or cannot run; raw HTML then stays literal text, as it is by default.
  */
 export function loadHtmlSupport(): Promise<boolean> {
-  purifierLoad ??= import('dompurify').then(
-    ({ default: createDOMPurify }) => {
-      // A private instance: hooks on the shared default instance would leak into host code.
-      const p = createDOMPurify(window);
-      if (!p.isSupported) return false;
-      configurePurifier(p);
-      purifier = p;
-      return true;
+  sanitizerLoad ??= import('./html-policy.js').then(
+    ({ createSanitizer }) => {
+      const created = createSanitizer({ safeUrl, linkAttrs: LINK_ATTRS, imageAttrs: IMAGE_ATTRS, trustedPolicy: trustedPolicy() });
+      if (created) sanitizer = created;
+      return !!created;
     },
     // A failed module load stays failed in the browser's module map; no point retrying.
     () => false,
   );
-  return purifierLoad;
-}
-
-function configurePurifier(p: DOMPurify): void {
-  p.addHook('uponSanitizeAttribute', (_node, data) => {
-    if (data.attrName === 'href' || data.attrName === 'src') {
-      const url = safeUrl(data.attrValue);
-      if (url === null) data.keepAttr = false;
-      else data.attrValue = url;
-    } else if (data.attrName === 'class') {
-      // Only the classes marked emits; opt-in HTML must not borrow the widget's own ones.
-      data.attrValue = data.attrValue
-        .split(/\s+/)
-        .filter((c) => /^language-\S+$/.test(c) || c === 'task-checkbox')
-        .join(' ');
-      if (!data.attrValue) data.keepAttr = false;
-    }
-  });
-  p.addHook('afterSanitizeAttributes', (node) => {
-    if (node.nodeName === 'A' && node.hasAttribute('href')) setAttributes(node, LINK_ATTRS);
-    else if (node.nodeName === 'IMG') {
-      setAttributes(node, IMAGE_ATTRS);
-      if (!node.hasAttribute('alt')) node.setAttribute('alt', '');
-    }
-  });
+  return sanitizerLoad;
 }
 
 // Every link opens a new browsing context without an opener; every image loads lazily.
 const LINK_ATTRS: Attrs = { target: '_blank', rel: 'noopener noreferrer' };
 const IMAGE_ATTRS: Attrs = { loading: 'lazy' };
-
-function setAttributes(node: Element, attrs: Attrs): void {
-  for (const name in attrs) node.setAttribute(name, attrs[name]!);
-}
-
-function purifyConfig(): Config & { RETURN_DOM_FRAGMENT: true } {
-  const tt = trustedPolicy();
-  return {
-    ALLOWED_TAGS: [...MARKDOWN_TAGS, ...HTML_SUBSET_TAGS],
-    ALLOWED_ATTR: ALLOWED_ATTRS,
-    FORBID_TAGS: FORBIDDEN_TAGS,
-    FORBID_ATTR: ['style', 'id', 'name'],
-    ALLOW_DATA_ATTR: false,
-    ALLOW_ARIA_ATTR: false,
-    ALLOW_UNKNOWN_PROTOCOLS: false,
-    RETURN_DOM_FRAGMENT: true,
-    // DOMPurify parses through this policy; without it, it would try to create its own
-    // `dompurify` policy, which a host allow-listing only `agent-chat` would refuse.
-    ...(tt ? { TRUSTED_TYPES_POLICY: tt as unknown as Config['TRUSTED_TYPES_POLICY'] } : {}),
-  };
-}
 
 // --- marked ------------------------------------------------------------------------------
 
@@ -227,11 +161,10 @@ const lexerOptions: MarkedOptions[] = [];
 
 /** Lexes GFM markdown into block tokens; `links` puts earlier link definitions in scope. */
 function lex(src: string, allowHtml: boolean, links?: TokensList['links']): TokensList {
-  const options = (lexerOptions[+allowHtml] ??= {
-    ...getDefaults(),
+  const options = (lexerOptions[+allowHtml] ??= Object.assign(getDefaults(), {
     gfm: true,
     tokenizer: allowHtml ? new Tokenizer() : new TextOnlyTokenizer(),
-  });
+  }));
   const lexer = new Lexer(options);
   if (links) Object.assign(lexer.tokens.links, links);
   return lexer.lex(src);
@@ -286,13 +219,9 @@ function renderBlock(
 ): DocumentFragment {
   // The completed tail is lexed again, with the document's link definitions in scope.
   const tokens = source === block.token.raw ? [block.token] : lex(source, html, links);
-  const frag = html ? sanitize(blockNodes(toHtml, tokens).join('')) : toFragment(blockNodes(toDom, tokens));
+  const frag = html ? sanitizer!(blockNodes(toHtml, tokens).join('')) : toFragment(blockNodes(toDom, tokens));
   decorate(frag, labels);
   return frag;
-}
-
-function sanitize(html: string): DocumentFragment {
-  return purifier!.sanitize(html, purifyConfig());
 }
 
 // --- tokens to DOM or HTML ------------------------------------------------------------------
@@ -314,7 +243,7 @@ type Child = Node | string;
 
 function el(tag: string, children: Child[] = [], attrs?: Attrs): HTMLElement {
   const node = document.createElement(tag);
-  if (attrs) setAttributes(node, attrs);
+  if (attrs) for (const name in attrs) node.setAttribute(name, attrs[name]!);
   node.append(...children);
   return node;
 }
@@ -460,7 +389,7 @@ function decorate(root: DocumentFragment, labels: MarkdownLabels): void {
  * waits for the load before it renders; the directive re-renders once it is there.
  */
 function htmlMode(options: MarkdownOptions): boolean {
-  return !!options.allowHtml && purifier !== undefined;
+  return !!options.allowHtml && sanitizer !== undefined;
 }
 
 // --- one-shot ----------------------------------------------------------------------------
