@@ -63,11 +63,21 @@ export default defineConfig({
       fileName: () => 'agent-chat.js',
     },
     rolldownOptions: {
-      // Lazy chunks (DOMPurify for allow-html, the non-English string tables) sit beside
-      // agent-chat.js and are imported relative to it; the prefix says whose files they are
-      // on a shared CDN path. They import nothing back, so a host may serve the script under
-      // another name or with a query string.
-      output: { minify: true, comments: false, chunkFileNames: 'agent-chat-[name]-[hash].js' },
+      output: {
+        minify: true,
+        comments: false,
+        // Chunks sit beside agent-chat.js and are imported relative to it; the prefix says
+        // whose files they are on a shared CDN path.
+        chunkFileNames: 'agent-chat-[name]-[hash].js',
+        // agent-chat.js is one line that imports the hashed core chunk (everything the page
+        // needs at load) and defines the element. Lazy chunks (languages, the allow-html
+        // sanitiser, the WebSocket session, the hand-off form) import what they share from
+        // the core, never from agent-chat.js: a host may serve the script under another name
+        // or with `?v=2` without a second copy loading, and the core can be cached forever.
+        codeSplitting: {
+          groups: [{ name: 'core', tags: ['$initial'], test: (id: string) => !/[\\/]src[\\/]agent-chat\.ts$/.test(id) }],
+        },
+      },
     },
   },
 });

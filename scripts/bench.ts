@@ -92,7 +92,7 @@ async function startServer(distDir: string) {
     const path = (req.url ?? '/').split('?')[0]!;
     let file: string | undefined = STATIC[path];
     if (!file && /^\/demo\/bench\/[\w-]+\.(html|js)$/.test(path)) file = join(ROOT, path);
-    if (!file && /^\/dist\/agent-chat\.js(\.map)?$/.test(path)) file = join(distDir, path.slice('/dist/'.length));
+    if (!file && /^\/dist\/agent-chat[\w-]*\.js(\.map)?$/.test(path)) file = join(distDir, path.slice('/dist/'.length));
     if (file) {
       readFile(resolve(ROOT, file)).then(
         (body) => {

@@ -1,9 +1,8 @@
-import { isObject } from './errors.js';
+import { errorFromException, isObject } from './errors.js';
 import { isMessage, isStringArray } from './guards.js';
 import { requestJson, type HttpContext, type RequestOptions } from './http.js';
 import { streamTurn, type StreamHandlers, type StreamOptions, type StreamResult } from './stream.js';
 import { TokenManager } from './token.js';
-import { streamOverSocket } from './websocket.js';
 import type {
   Channel,
   ChannelThreadBody,
@@ -65,7 +64,12 @@ export class AgentClient {
    * The same turn over the WebSocket session (`transport="websocket"`, CONTRACT.md,
    * provisional): same handlers, options, result and resume guarantees as `stream`.
    */
-  streamSocket(body: SendMessageBody, handlers: StreamHandlers, opts?: StreamOptions): Promise<StreamResult> {
+  async streamSocket(body: SendMessageBody, handlers: StreamHandlers, opts?: StreamOptions): Promise<StreamResult> {
+    // A lazy chunk: only widgets with `transport="websocket"` download the session code.
+    // Failing to load it is a network failure like any other (retryable, text kept).
+    const { streamOverSocket } = await import('./websocket.js').catch((e: unknown) => {
+      throw errorFromException(e, opts?.signal, () => false);
+    });
     return streamOverSocket(this.ctx, body, handlers, opts);
   }
 
