@@ -41,6 +41,7 @@ const chat = document.querySelector('agent-chat')!;
 chat.setAttribute('base-url', location.origin);
 chat.setAttribute('publishable-key', params.get('key') ?? 'pk_demo_shop');
 if (params.has('allow-html')) chat.setAttribute('allow-html', '');
+if (params.has('channels')) chat.setAttribute('channels', params.get('channels')!);
 
 if (params.has('probe')) {
   // Deliberate violations: an inline style attribute, and (where Trusted Types exist) a

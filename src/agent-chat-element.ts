@@ -1,4 +1,4 @@
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, type CSSResult, type PropertyValues, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { live } from 'lit/directives/live.js';
@@ -25,9 +25,10 @@ import type { ChatMessage } from './state/messages.js';
 import type { Notice } from './state/notice.js';
 import type { PersistMode } from './state/storage.js';
 import { Attachments, firstFile } from './state/attachment.js';
-import { HandOff, parseChannels } from './state/channel.js';
+import { parseChannels } from './state/channel.js';
+import type { HandOff } from './state/hand-off.js';
 import { renderAttachControl, renderAttachment, renderDropHint } from './render/attachment.js';
-import { renderChannelButton, renderChannelForm } from './render/channel-form.js';
+import { renderChannelButton } from './render/channel-button.js';
 import { styles } from './styles/agent-chat.styles.js';
 
 export type Transport = 'sse' | 'rest' | 'websocket';
@@ -70,6 +71,22 @@ function timeFormat(lang: string): Intl.DateTimeFormat {
  * so opening and scrolling a long conversation do not stutter (BENCHMARKS.md).
  */
 const WINDOW = 15;
+
+type HandOffChunk = [typeof import('./state/hand-off.js'), typeof import('./render/channel-form.js')];
+let handOffChunk: Promise<HandOffChunk> | undefined;
+
+/**
+ * The WhatsApp/SMS hand-off form (state, templates, styles): lazy chunks, fetched when a
+ * form is first opened and shared by every widget on the page. A failed fetch is not kept,
+ * so opening again retries.
+ */
+function loadHandOff(): Promise<HandOffChunk> {
+  handOffChunk ??= Promise.all([import('./state/hand-off.js'), import('./render/channel-form.js')]).catch((error: unknown) => {
+    handOffChunk = undefined;
+    throw error;
+  });
+  return handOffChunk;
+}
 
 /**
  * An embeddable chat with a conversational agent: streams replies, renders markdown and
@@ -260,7 +277,11 @@ export class AgentChat extends LitElement {
     this.mode === 'launcher' && !this.isOpen ? this.launcherButton : this.input,
   );
   private readonly attachments = new Attachments(this);
-  private readonly handOff = new HandOff(this);
+  /** The hand-off form's state and templates, once their chunk has loaded (first opening). */
+  private handOff: HandOff | null = null;
+  private channelForm: HandOffChunk[1] | null = null;
+  /** The chunk could not be fetched: a notice stands in the form's place. */
+  private handOffUnavailable = false;
   /** `channels` parsed: the hand-off channels offered, in the host's order. */
   private offeredChannels: ReturnType<typeof parseChannels> = [];
   /** An image is being dragged over the panel. */
@@ -798,57 +819,102 @@ export class AgentChat extends LitElement {
     await sent;
   }
 
-  /* ---- channel hand-off (state: src/state/channel.ts, templates: src/render/channel-form.ts) ---- */
+  /* ---- channel hand-off (offered: src/state/channel.ts; the form, a lazy chunk:
+     src/state/hand-off.ts, src/render/channel-form.ts) ---- */
 
   private applyChannels(): void {
     this.offeredChannels = parseChannels(this.channels);
-    if (!this.offeredChannels.length && this.handOff.isOpen) this.handOff.close();
+    if (!this.offeredChannels.length && this.channelFormShown) this.closeChannelForm(false);
+  }
+
+  private get channelFormShown(): boolean {
+    return !!this.handOff?.isOpen || this.handOffUnavailable;
   }
 
   private renderChannelButton() {
     if (!this.offeredChannels.length) return nothing;
     return renderChannelButton(this.text, this.offeredChannels, {
-      expanded: this.handOff.isOpen,
+      expanded: this.channelFormShown,
       onClick: () => void this.toggleChannelForm(),
     });
   }
 
   private renderChannelForm() {
     if (!this.offeredChannels.length) return nothing;
-    return renderChannelForm(this.text, this.handOff, this.offeredChannels, {
-      onChannel: (channel) => this.handOff.setChannel(channel),
-      onPhone: (value) => this.handOff.setPhone(value),
+    const t = this.text;
+    if (this.handOffUnavailable) {
+      return html`<div part="error" id="channel-form" class="notice" role="alert" @keydown=${this.onChannelKeyDown}>
+        <div class="notice-text"><strong>${t.channelFailed}</strong> ${t.errorNetwork}</div>
+        <div class="actions">
+          <button part="retry-button" class="text-button retry" type="button" @click=${() => void this.openChannelForm()}>${t.retry}</button>
+          <button class="icon-button" type="button" aria-label=${t.dismiss} title=${t.dismiss} @click=${() => this.closeChannelForm()}>
+            ${icons.close}
+          </button>
+        </div>
+      </div>`;
+    }
+    if (!this.handOff || !this.channelForm) return nothing;
+    const handOff = this.handOff;
+    return this.channelForm.renderChannelForm(t, handOff, this.offeredChannels, {
+      onChannel: (channel) => handOff.setChannel(channel),
+      onPhone: (value) => handOff.setPhone(value),
       onSubmit: (event) => void this.submitChannel(event),
       onCancel: () => this.closeChannelForm(),
-      onKeyDown: (event) => this.onChannelKeyDown(event),
+      onKeyDown: this.onChannelKeyDown,
     });
   }
 
   private async toggleChannelForm(): Promise<void> {
-    if (this.handOff.isOpen) {
-      this.closeChannelForm();
-      return;
+    if (this.channelFormShown) this.closeChannelForm();
+    else await this.openChannelForm();
+  }
+
+  private async openChannelForm(): Promise<void> {
+    if (!this.handOff) {
+      try {
+        const [{ HandOff }, form] = await loadHandOff();
+        this.handOff ??= new HandOff(this);
+        this.channelForm = form;
+        this.adoptStyles(form.styles);
+      } catch {
+        this.handOffUnavailable = true;
+        this.requestUpdate();
+        await this.updateComplete;
+        this.renderRoot.querySelector<HTMLElement>('#channel-form .retry')?.focus();
+        return;
+      }
     }
+    this.handOffUnavailable = false;
     this.handOff.open(this.offeredChannels);
     await this.updateComplete;
     // The first field: the checked channel when there is a choice, else the phone number.
     this.renderRoot.querySelector<HTMLInputElement>('#channel-form input:checked, #channel-phone')?.focus();
   }
 
-  private closeChannelForm(): void {
-    this.handOff.close();
-    this.renderRoot.querySelector<HTMLElement>('[part="channel-button"]')?.focus();
+  private closeChannelForm(focusButton = true): void {
+    this.handOff?.close();
+    this.handOffUnavailable = false;
+    this.requestUpdate();
+    if (focusButton) this.renderRoot.querySelector<HTMLElement>('[part="channel-button"]')?.focus();
   }
 
-  private onChannelKeyDown(event: KeyboardEvent): void {
+  private readonly onChannelKeyDown = (event: KeyboardEvent): void => {
     if (event.key !== 'Escape') return;
     // Escape closes the form only, not the launcher panel around it.
     event.stopPropagation();
     this.closeChannelForm();
+  };
+
+  /** A stylesheet that arrived with a lazy chunk, after the element's own. */
+  private adoptStyles(sheet: CSSResult): void {
+    const root = this.renderRoot as ShadowRoot;
+    const adopted = sheet.styleSheet;
+    if (adopted && !root.adoptedStyleSheets.includes(adopted)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, adopted];
   }
 
   private async submitChannel(event: Event): Promise<void> {
     event.preventDefault();
+    if (!this.handOff) return;
     const result = await this.handOff.submit(this.chat.api, {
       userId: this.chat.currentUserId,
       agentDisplayName: this.agentDisplayName,
@@ -858,7 +924,7 @@ export class AgentChat extends LitElement {
     if (result) {
       this.dispatch('agent-chat-channel', result);
       this.renderRoot.querySelector<HTMLElement>('.channel-form.done button')?.focus();
-    } else if (this.handOff.invalid) {
+    } else if (this.handOff?.invalid) {
       this.renderRoot.querySelector<HTMLElement>('#channel-phone')?.focus();
     }
   }

@@ -1,33 +1,17 @@
-import { html, nothing, svg } from 'lit';
+import { html, nothing } from 'lit';
 import { live } from 'lit/directives/live.js';
 import type { Channel } from '../client/types.js';
 import type { Strings } from '../i18n/index.js';
-import { CHANNEL_NAMES, type HandOff } from '../state/channel.js';
+import { CHANNEL_NAMES } from '../state/channel.js';
+import type { HandOff } from '../state/hand-off.js';
+import { channelTitle } from './channel-button.js';
 
-/** Templates of the WhatsApp/SMS hand-off; the state lives in `src/state/channel.ts`. */
+/**
+ * Templates of the WhatsApp/SMS hand-off form; the state lives in `src/state/hand-off.ts`.
+ * A lazy chunk with its stylesheet: the element loads it when the form is first opened.
+ */
 
-const phone = svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><rect x="6" y="2.5" width="12" height="19" rx="2.5"/><path d="M11 18h2"/></svg>`;
-
-/** "Continue on WhatsApp" for one channel, the generic "Continue on your phone" for several. */
-export function channelTitle(t: Strings, channels: readonly Channel[]): string {
-  return channels.length === 1 ? t.channelButton(CHANNEL_NAMES[channels[0]!]) : t.channelGeneric;
-}
-
-export function renderChannelButton(t: Strings, channels: readonly Channel[], options: { expanded: boolean; onClick: () => void }) {
-  const label = channelTitle(t, channels);
-  return html`<button
-    part="channel-button"
-    class="icon-button channel-button"
-    type="button"
-    aria-label=${label}
-    title=${label}
-    aria-expanded=${options.expanded ? 'true' : 'false'}
-    aria-controls="channel-form"
-    @click=${options.onClick}
-  >
-    ${phone}
-  </button>`;
-}
+export { channelFormStyles as styles } from '../styles/channel-form.styles.js';
 
 export interface ChannelFormOptions {
   onChannel: (channel: Channel) => void;

@@ -126,14 +126,34 @@ describe('strict CSP + Trusted Types page', function () {
 
     it('a hostile conversation causes no violation and no execution, and the chat works', async () => {
       const win = await hostileConversation({ bundle: '' });
-      expect(bundleScripts(win)).to.deep.equal(['/dist/agent-chat.js']);
+      // The script tag's one-line module and the core it imports; no lazy chunk.
+      const scripts = bundleScripts(win);
+      expect(scripts, scripts.join()).to.have.length(2);
+      expect(scripts[0]).to.equal('/dist/agent-chat.js');
+      expect(scripts[1]).to.match(/^\/dist\/agent-chat-core-[\w-]+\.js$/);
     });
 
     it('the same with allow-html (its sanitiser chunk loads under the policy)', async () => {
       const win = await hostileConversation({ bundle: '', 'allow-html': '' }, { noViolations: false });
       const scripts = bundleScripts(win);
       expect(scripts[0]).to.equal('/dist/agent-chat.js');
-      expect(scripts.some((p) => /^\/dist\/agent-chat-purify.*\.js$/.test(p)), scripts.join()).to.equal(true);
+      expect(scripts.some((p) => /^\/dist\/agent-chat-html-policy-[\w-]+\.js$/.test(p)), scripts.join()).to.equal(true);
+    });
+
+    it('the hand-off form arrives as chunks with its stylesheet, under the policy', async () => {
+      const key = await createKey({});
+      const { id, win, el } = await openPage({ key, bundle: '', channels: 'whatsapp,sms' });
+      await until(() => $(el, '[part="channel-button"]'), 'no hand-off button');
+      expect(bundleScripts(win).some((p) => p.includes('channel-form')), 'form loaded before it was opened').to.equal(false);
+      $(el, '[part="channel-button"]')!.click();
+      await until(() => $(el, '#channel-phone'), 'the form did not open');
+      const form = $(el, '[part="channel-form"]')!;
+      // The form's own rules (a sheet adopted from the chunk), not the browser's defaults.
+      expect(win.getComputedStyle(form).display).to.equal('flex');
+      expect(bundleScripts(win).filter((p) => /agent-chat-(hand-off|channel-form)-/.test(p))).to.have.length(2);
+      expect(el.shadowRoot!.activeElement, 'focus moves into the form').to.equal($(el, '#channel-form input:checked'));
+      expect(win.cspViolations).to.deep.equal([]);
+      expect(await reports(id)).to.deep.equal([]);
     });
   });
 
