@@ -60,6 +60,18 @@ export default {
   // reactEsmPlugin: React is CommonJS; test/react/ imports it as ES modules through this.
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), reactEsmPlugin(), referenceSessions],
   middleware: [
+    // The production bundle with its lazy chunks missing, for tests of a failed chunk load:
+    // /dist-without-lazy/x.js is dist/x.js, except chunks the script does not import at load.
+    async (ctx, next) => {
+      const match = /^\/dist-without-lazy\/([\w.-]+)$/.exec(ctx.path);
+      if (!match) return next();
+      if (!/^agent-chat(-core-[\w-]+)?\.js$/.test(match[1])) {
+        ctx.status = 404;
+        return;
+      }
+      ctx.url = `/dist/${match[1]}`;
+      return next();
+    },
     // Koa middleware: hand the raw request to the reference server when it owns the path.
     async (ctx, next) => {
       if (!isReferencePath(ctx.url)) return next();

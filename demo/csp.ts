@@ -42,6 +42,7 @@ chat.setAttribute('base-url', location.origin);
 chat.setAttribute('publishable-key', params.get('key') ?? 'pk_demo_shop');
 if (params.has('allow-html')) chat.setAttribute('allow-html', '');
 if (params.has('channels')) chat.setAttribute('channels', params.get('channels')!);
+if (params.has('transport')) chat.setAttribute('transport', params.get('transport')!);
 
 if (params.has('probe')) {
   // Deliberate violations: an inline style attribute, and (where Trusted Types exist) a
@@ -56,7 +57,8 @@ if (params.has('probe')) {
 
 // `&bundle`: the production build (dist/agent-chat.js and its lazy chunks, after
 // `npm run build`) instead of the source, so the policy is checked against what ships.
-if (params.has('bundle')) await import(/* @vite-ignore */ `${location.origin}/dist/agent-chat.js`);
+// `&bundle=<dir>` loads it from another directory (the tests' fault injection).
+if (params.has('bundle')) await import(/* @vite-ignore */ `${location.origin}/${params.get('bundle') || 'dist'}/agent-chat.js`);
 else await import('../src/agent-chat.js');
 await customElements.whenDefined('agent-chat');
 window.cspReady = true;

@@ -2,7 +2,7 @@ import { expect } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
 import type { RecordedViolation } from '../../demo/csp.js';
 import { createKey } from '../support/server.js';
-import { $, $$, sendByUser, until } from '../support/element.js';
+import { $, $$, input, sendByUser, until } from '../support/element.js';
 import { corpusMarkdown, hostileCards, PAYLOADS } from './corpus.js';
 import { installTrap, problemsIn, visibleText } from './inspect.js';
 
@@ -154,6 +154,40 @@ describe('strict CSP + Trusted Types page', function () {
       expect(el.shadowRoot!.activeElement, 'focus moves into the form').to.equal($(el, '#channel-form input:checked'));
       expect(win.cspViolations).to.deep.equal([]);
       expect(await reports(id)).to.deep.equal([]);
+    });
+
+    it('a hand-off form whose chunk cannot be fetched says so and offers a retry', async () => {
+      const key = await createKey({});
+      const { el } = await openPage({ key, bundle: 'dist-without-lazy', channels: 'sms' });
+      await until(() => $(el, '[part="channel-button"]'), 'no hand-off button');
+      $(el, '[part="channel-button"]')!.click();
+      await until(() => $(el, '#channel-form[role="alert"]'), 'no notice for the missing chunk');
+      const notice = $(el, '#channel-form')!;
+      expect(notice.textContent).to.contain('could not be moved to your phone');
+      expect($(el, '[part="channel-button"]')!.getAttribute('aria-expanded')).to.equal('true');
+      expect(el.shadowRoot!.activeElement).to.equal(notice.querySelector('.retry'));
+      // Retrying fails the same way and keeps the notice; the button closes it.
+      (notice.querySelector('.retry') as HTMLElement).click();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect($(el, '#channel-form[role="alert"]')).to.exist;
+      $(el, '[part="channel-button"]')!.click();
+      await el.updateComplete;
+      expect($(el, '#channel-form')).to.equal(null);
+      expect($(el, '[part="channel-button"]')!.getAttribute('aria-expanded')).to.equal('false');
+      // The rest of the widget is unaffected.
+      await sendByUser(el, 'still here?');
+      await until(() => el.messages.some((m) => m.role === 'agent' && m.state === 'done'), 'no reply');
+    });
+
+    it('a WebSocket turn whose chunk cannot be fetched is a network error that keeps the text', async () => {
+      const key = await createKey({});
+      const { el } = await openPage({ key, bundle: 'dist-without-lazy', transport: 'websocket' });
+      await until(() => el.status === 'idle', 'not ready');
+      await sendByUser(el, 'keep this text');
+      await until(() => $(el, '[part="error"]'), 'no notice');
+      expect($(el, '[part="error"]')!.textContent).to.contain('Could not reach the service');
+      expect(input(el).value).to.equal('keep this text');
+      expect($(el, '[part="retry-button"]')).to.exist;
     });
   });
 
