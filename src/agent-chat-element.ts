@@ -905,7 +905,10 @@ export class AgentChat extends LitElement {
     this.closeChannelForm();
   };
 
-  /** A stylesheet that arrived with a lazy chunk, after the element's own. */
+  /**
+   * A stylesheet that arrived with a lazy chunk, after the element's own. Constructable
+   * stylesheets are in the browser floor (README), and adopted sheets need no `style-src`.
+   */
   private adoptStyles(sheet: CSSResult): void {
     const root = this.renderRoot as ShadowRoot;
     const adopted = sheet.styleSheet;

@@ -114,11 +114,7 @@ export function loadHtmlSupport(): Promise<boolean> {
   return sanitizerLoad;
 }
 
-// Every link opens a new browsing context without an opener; every image loads lazily.
-const LINK_ATTRS: Attrs = { target: '_blank', rel: 'noopener noreferrer' };
-const IMAGE_ATTRS: Attrs = { loading: 'lazy' };
-
-// --- marked ------------------------------------------------------------------------------
+// --- escaping and lexing -----------------------------------------------------------------
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 function escapeHtml(text: string): string {
@@ -227,6 +223,11 @@ function renderBlock(
 // --- tokens to DOM or HTML ------------------------------------------------------------------
 
 type Attrs = Record<string, string>;
+
+// Every link opens a new browsing context without an opener; every image loads lazily.
+// (The allow-html policy sets the same on links and images of the reply's own HTML.)
+const LINK_ATTRS: Attrs = { target: '_blank', rel: 'noopener noreferrer' };
+const IMAGE_ATTRS: Attrs = { loading: 'lazy' };
 
 /**
  * What the token walk builds with. One walk, two outputs, so both pipelines agree on
