@@ -57,9 +57,23 @@ collect(manifest.exports);
 collect([manifest.main, manifest.module, manifest.types, manifest.customElements]);
 for (const target of targets) report.expect(files.has(target), `package.json points at ${target}, which is not in the package`);
 
+// The script tag's chunks (its core, static, and every lazy one, dynamic) must ship beside it.
+const chunks = ['dist/agent-chat.js'];
+for (const chunk of chunks) {
+  if (!files.has(chunk)) continue;
+  const code = readFileSync(new URL(chunk, root), 'utf8');
+  for (const m of code.matchAll(/\bimport\s*(?:\(\s*)?(?:[\w$*{}\s,]+from\s*)?["'`]\.\/([\w.-]+\.js)["'`]/g)) {
+    const path = `dist/${m[1]!}`;
+    if (chunks.includes(path)) continue;
+    chunks.push(path);
+    report.expect(files.has(path), `${chunk} imports ${path}, which is not in the package`);
+  }
+}
+report.expect(chunks.some((c) => /^dist\/agent-chat-core-/.test(c)), 'dist/agent-chat.js imports no core chunk');
+
 report.expect(
   pack.unpackedSize < MAX_UNPACKED,
   `unpacked size ${(pack.unpackedSize / 1024).toFixed(0)} KB exceeds ${MAX_UNPACKED / 1024} KB`,
 );
-console.log(`check:pack: ${pack.entryCount} files, ${(pack.size / 1024).toFixed(0)} KB packed, ${(pack.unpackedSize / 1024).toFixed(0)} KB unpacked`);
+console.log(`check:pack: ${pack.entryCount} files (the script and ${chunks.length - 1} chunks it loads), ${(pack.size / 1024).toFixed(0)} KB packed, ${(pack.unpackedSize / 1024).toFixed(0)} KB unpacked`);
 report.finish();
