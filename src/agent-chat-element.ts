@@ -15,6 +15,7 @@ import {
   renderPlainText,
   type MarkdownLabels,
 } from './render/markdown.js';
+import { renderNotice } from './render/notice.js';
 import { renderSuggestions } from './render/suggestions.js';
 import { renderHistory } from './render/history.js';
 import { renderBranchNav, renderEditButton, renderRegenerate } from './render/turn-controls.js';
@@ -843,15 +844,14 @@ export class AgentChat extends LitElement {
     if (!this.offeredChannels.length) return nothing;
     const t = this.text;
     if (this.handOffUnavailable) {
-      return html`<div part="error" id="channel-form" class="notice" role="alert" @keydown=${this.onChannelKeyDown}>
-        <div class="notice-text"><strong>${t.channelFailed}</strong> ${t.errorNetwork}</div>
-        <div class="actions">
-          <button part="retry-button" class="text-button retry" type="button" @click=${() => void this.openChannelForm()}>${t.retry}</button>
-          <button class="icon-button" type="button" aria-label=${t.dismiss} title=${t.dismiss} @click=${() => this.closeChannelForm()}>
-            ${icons.close}
-          </button>
-        </div>
-      </div>`;
+      return renderNotice(t, {
+        id: 'channel-form',
+        title: t.channelFailed,
+        body: t.errorNetwork,
+        onRetry: () => void this.openChannelForm(),
+        onDismiss: () => this.closeChannelForm(),
+        onKeyDown: this.onChannelKeyDown,
+      });
     }
     if (!this.handOff || !this.channelForm) return nothing;
     const handOff = this.handOff;
@@ -988,7 +988,7 @@ export class AgentChat extends LitElement {
               </button>`
             : nothing}
         </div>
-        ${this.renderNotice(this.chat.notice)} ${this.renderComposer()}
+        ${this.renderChatNotice(this.chat.notice)} ${this.renderComposer()}
         <div class="sr-only announcer" role="status" aria-live="polite" aria-atomic="true">${this.liveText}</div>
       </section>
     `;
@@ -1047,14 +1047,7 @@ export class AgentChat extends LitElement {
 
   private renderConfigNotice() {
     if (!this.configProblems.length) return nothing;
-    return html`<div part="error" class="notice" role="alert">
-      <div class="notice-text">
-        <strong>${this.text.errorConfiguration()}</strong>
-        <ul>
-          ${this.configProblems.map((p) => html`<li>${p}</li>`)}
-        </ul>
-      </div>
-    </div>`;
+    return renderNotice(this.text, { title: this.text.errorConfiguration(), body: this.configProblems });
   }
 
   private renderWelcome() {
@@ -1162,29 +1155,14 @@ export class AgentChat extends LitElement {
     return renderSuggestions(this.chat.starters, this.text, { onSelect: (s) => this.onSuggestion(s) });
   }
 
-  private renderNotice(notice: Notice | null) {
+  private renderChatNotice(notice: Notice | null) {
     if (!notice) return nothing;
-    const t = this.text;
-    return html`<div part="error" class="notice" role="alert">
-      <div class="notice-text">
-        <strong>${this.noticeText(notice)}</strong>
-        ${notice.details.length
-          ? html`<ul>
-              ${notice.details.map((d) => html`<li>${d}</li>`)}
-            </ul>`
-          : nothing}
-      </div>
-      <div class="actions">
-        ${notice.retry
-          ? html`<button part="retry-button" class="text-button retry" type="button" @click=${() => this.chat.retry()}>
-              ${t.retry}
-            </button>`
-          : nothing}
-        <button class="icon-button" type="button" aria-label=${t.dismiss} title=${t.dismiss} @click=${() => this.chat.dismissNotice()}>
-          ${icons.close}
-        </button>
-      </div>
-    </div>`;
+    return renderNotice(this.text, {
+      title: this.noticeText(notice),
+      body: notice.details,
+      onRetry: notice.retry ? () => this.chat.retry() : undefined,
+      onDismiss: () => this.chat.dismissNotice(),
+    });
   }
 
   private renderComposer() {
