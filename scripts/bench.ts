@@ -141,7 +141,6 @@ async function metrics(cdp: CDPSession): Promise<Metrics> {
   return Object.fromEntries(list.map((m) => [m.name, m.value]));
 }
 
-/** Busy time deltas in ms (CDP reports seconds). */
 /** `window.__bench` of the bench pages (demo/bench/harness.js). */
 interface Bench {
   longTasks: Array<{ start: number; duration: number }>;
@@ -150,7 +149,7 @@ interface Bench {
   nextFrame(): Promise<number>;
 }
 
-/** Main-thread time between two CDP samples, in ms. */
+/** Main-thread time between two CDP samples, in ms (CDP reports seconds). */
 type Busy = ReturnType<typeof busy>;
 function busy(before: Metrics, after: Metrics) {
   const d = (name: string) => ((after[name] ?? 0) - (before[name] ?? 0)) * 1000;
@@ -200,11 +199,7 @@ const settle = (page: Page) =>
 
 type Variant = 'widget' | 'floor' | 'naive';
 
-interface StreamRun {
-  task: number;
-  script: number;
-  layout: number;
-  style: number;
+interface StreamRun extends Busy {
   longTasks: number;
   longestTask: number;
   /** From the arrival of the final `message` frame to the next frame after the DOM settled. */
@@ -292,13 +287,9 @@ async function createLongThread(base: string, turns: number) {
   return { key, threadId: threadId! };
 }
 
-interface RestoreRun {
+interface RestoreRun extends Busy {
   rendered: number;
   transcriptFetch: number;
-  task: number;
-  script: number;
-  layout: number;
-  style: number;
   longTasks: number;
   longestTask: number;
   messages: number;
