@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { dynamicImports, staticImports } from './chunks.ts';
 import { Report } from './contract.ts';
 
 interface PackResult {
@@ -62,8 +63,8 @@ const chunks = ['dist/agent-chat.js'];
 for (const chunk of chunks) {
   if (!files.has(chunk)) continue;
   const code = readFileSync(new URL(chunk, root), 'utf8');
-  for (const m of code.matchAll(/\bimport\s*(?:\(\s*)?(?:[\w$*{}\s,]+from\s*)?["'`]\.\/([\w.-]+\.js)["'`]/g)) {
-    const path = `dist/${m[1]!}`;
+  for (const name of [...staticImports(code), ...dynamicImports(code)]) {
+    const path = `dist/${name}`;
     if (chunks.includes(path)) continue;
     chunks.push(path);
     report.expect(files.has(path), `${chunk} imports ${path}, which is not in the package`);

@@ -16,6 +16,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { staticImports } from './chunks.ts';
 
 const DIR = process.env.SIZE_DIR ?? 'dist';
 const ENTRY = 'agent-chat.js';
@@ -34,13 +35,6 @@ const brotli = (b: Buffer) =>
       [constants.BROTLI_PARAM_SIZE_HINT]: b.length,
     },
   }).length;
-
-/** Relative static imports (`import ... from "./x.js"` / `import "./x.js"`) of a chunk. */
-function staticImports(code: string): string[] {
-  const out: string[] = [];
-  for (const m of code.matchAll(/\bimport\s*(?:[\w$*{}\s,]+from\s*)?["'](\.\/[^"']+)["']/g)) out.push(m[1]!.slice(2));
-  return out;
-}
 
 async function main(): Promise<number> {
   let files: string[];
