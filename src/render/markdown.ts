@@ -24,12 +24,13 @@
  *   span.task-checkbox (GFM task list state as a ☐/☑ glyph)
  * Copy buttons are inert markup: the element delegates clicks to `handleCopyClick`.
  */
-import { getDefaults, Lexer, Tokenizer, type MarkedOptions, type Token, type Tokens, type TokensList } from 'marked';
+import type { Token, Tokens, TokensList } from 'marked';
 import { noChange } from 'lit';
 import { Directive, directive, PartType, type ElementPart, type PartInfo } from 'lit/directive.js';
 import { en } from '../i18n/strings.js';
 import { safeUrl } from './url.js';
 import { completeTail } from './tail.js';
+import { lexMarkdown } from './lex.js';
 import type { Sanitize } from './html-policy.js';
 
 /** Name of the Trusted Types policy; hosts with a `trusted-types` CSP directive allow it. */
@@ -144,28 +145,6 @@ function tokenUrl(token: Tokens.Link | Tokens.Image): string | null {
   return safeUrl((token as Tokens.Link).autolink ? token.href : decodeEntities(token.href));
 }
 
-// Without an html block tokenizer a `<textarea>` or `<!--` opener is an inline token of a
-// paragraph instead of a block running to its closing tag: the markdown after it still
-// renders. Inline HTML stays a token either way; the default walk shows it as text.
-class TextOnlyTokenizer extends Tokenizer {
-  override html(): undefined {
-    return undefined;
-  }
-}
-
-const lexerOptions: MarkedOptions[] = [];
-
-/** Lexes GFM markdown into block tokens; `links` puts earlier link definitions in scope. */
-function lex(src: string, allowHtml: boolean, links?: TokensList['links']): TokensList {
-  const options = (lexerOptions[+allowHtml] ??= Object.assign(getDefaults(), {
-    gfm: true,
-    tokenizer: allowHtml ? new Tokenizer() : new TextOnlyTokenizer(),
-  }));
-  const lexer = new Lexer(options);
-  if (links) Object.assign(lexer.tokens.links, links);
-  return lexer.lex(src);
-}
-
 // --- blocks ------------------------------------------------------------------------------
 
 interface Block {
@@ -182,7 +161,7 @@ interface Lexed {
 }
 
 function lexBlocks(allowHtml: boolean, src: string, offset = 0): Lexed {
-  const tokens = lex(src, allowHtml);
+  const tokens = lexMarkdown(src, allowHtml);
   const blocks: Block[] = [];
   let pos = offset;
   for (const token of tokens) {
@@ -213,11 +192,29 @@ function renderBlock(
   html: boolean,
   labels: MarkdownLabels,
 ): DocumentFragment {
-  // The completed tail is lexed again, with the document's link definitions in scope.
-  const tokens = source === block.token.raw ? [block.token] : lex(source, html, links);
-  const frag = html ? sanitizer!(blockNodes(toHtml, tokens).join('')) : toFragment(blockNodes(toDom, tokens));
-  decorate(frag, labels);
-  return frag;
+  try {
+    // The completed tail is lexed again, with the document's link definitions in scope.
+    const tokens = source === block.token.raw ? [block.token] : lexMarkdown(source, html, links);
+    const frag = html ? sanitizer!(blockNodes(toHtml, tokens).join('')) : toFragment(blockNodes(toDom, tokens));
+    decorate(frag, labels);
+    return frag;
+  } catch (error) {
+    // The error boundary of one block: the rest of the reply and the widget go on.
+    warnOnce('a block could not be rendered', error);
+    return toFragment([plainBlock(source)]);
+  }
+}
+
+let warned = false;
+function warnOnce(what: string, error: unknown): void {
+  if (warned) return;
+  warned = true;
+  console.warn(`<agent-chat>: ${what}; it is shown as plain text.`, error);
+}
+
+/** Text shown as it is, line breaks kept (`p.plain` is `white-space: pre-wrap`). */
+function plainBlock(text: string): HTMLElement {
+  return el('p', [text], { class: 'plain' });
 }
 
 // --- tokens to DOM or HTML ------------------------------------------------------------------
@@ -317,6 +314,8 @@ function blockNode<N>(out: Out<N>, token: Token): N[] {
       return [out.html(t.text as string, true)];
     case 'checkbox':
       return inlineNodes(out, [token]);
+    case 'plain': // over a limit of lex.ts
+      return [out.el('p', [out.text(t.text as string)], { class: 'plain' })];
     default: // space, def: nothing to show
       return [];
   }
@@ -360,6 +359,7 @@ function inlineNode<N>(out: Out<N>, token: Token): N[] {
     case 'html':
       return [out.html(t.text as string, false)];
     case 'escape':
+    case 'plain': // over a limit of lex.ts
       return [out.text(t.text as string)];
     default: // text
       return t.tokens ? inlineNodes(out, t.tokens) : [out.text(decodeEntities(t.text as string))];
@@ -375,6 +375,7 @@ function decorate(root: DocumentFragment, labels: MarkdownLabels): void {
     pre.replaceWith(wrapper);
     wrapper.append(button, pre);
   }
+  for (const link of Array.from(root.querySelectorAll<HTMLAnchorElement>('a[href]'))) guardLinkText(link);
   for (const table of Array.from(root.querySelectorAll('table'))) {
     // Focusable so keyboard users can scroll a wide table (WCAG 2.1.1, axe
     // `scrollable-region-focusable`); a named region so the focus stop is announced.
@@ -382,6 +383,34 @@ function decorate(root: DocumentFragment, labels: MarkdownLabels): void {
     table.replaceWith(wrapper);
     wrapper.append(table);
   }
+}
+
+// Bidi controls (embeddings, overrides, isolates, marks) and invisible format characters.
+// In link text they make the text read as another address than the one it opens; the
+// zero-width joiner is kept between pictographs, where it builds one emoji.
+const INVISIBLE = /[\u00ad\u061c\u115f\u1160\u180e\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0]|(?<!\p{Extended_Pictographic}\ufe0f?)\u200d|\u200d(?!\p{Extended_Pictographic})/gu;
+/** Text that reads as a web address: an optional http(s) scheme, then a dotted host name. */
+const URL_LIKE = /^(?:https?:\/\/)?((?:[\p{L}\p{N}-]+\.)+[\p{L}\p{N}-]{2,})(?::\d+)?(?:[/?#]\S*)?$/iu;
+
+/** Link text may not show another destination than the link's (SECURITY.md "Links"). */
+function guardLinkText(link: HTMLAnchorElement): void {
+  const walker = document.createTreeWalker(link, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+    const clean = node.data.replace(INVISIBLE, '');
+    if (clean !== node.data) node.data = clean;
+  }
+  const shown = URL_LIKE.exec((link.textContent ?? '').trim());
+  if (!shown || !/^https?:$/.test(link.protocol)) return;
+  let claimed: string;
+  try {
+    claimed = new URL(`https://${shown[1]!}`).hostname;
+  } catch {
+    return;
+  }
+  const real = link.hostname;
+  const site = (host: string) => host.replace(/^www\./, '');
+  // The real host, as the browser will contact it (IDNs in punycode, so look-alikes show).
+  if (site(claimed) !== site(real)) link.append(el('span', [` (${real})`], { class: 'link-host' }));
 }
 
 /**
@@ -431,6 +460,9 @@ class MarkdownDirective extends Directive {
   private links: TokensList['links'] = {};
   /** Sticky once link definitions appear: they change earlier blocks, so lex everything. */
   private fullLex = false;
+  /** While streaming: no new draw before this time (see `draw`). */
+  private nextAt = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(partInfo: PartInfo) {
     super(partInfo);
@@ -445,7 +477,7 @@ class MarkdownDirective extends Directive {
 
   override update(part: ElementPart, [rawText, options = {}]: Parameters<this['render']>): unknown {
     const element = part.element;
-    const text = normalize(rawText ?? '');
+    const text = normalize(typeof rawText === 'string' ? rawText : '');
     const allowHtml = htmlMode(options);
     const labels = options.labels ?? DEFAULT_LABELS;
     const streaming = options.streaming ?? false;
@@ -455,33 +487,64 @@ class MarkdownDirective extends Directive {
       element.replaceChildren();
       this.element = element;
       this.settings = settings;
-      this.rendered = [];
-      this.blocks = [];
-      this.text = '';
-      this.fullLex = false;
+      this.reset();
     }
 
     // Lit calls update() on every host render; an unchanged message costs nothing.
     if (text === this.text && streaming === this.streaming && this.rendered.length > 0) return noChange;
-    this.streaming = streaming;
-    this.lex(allowHtml, text, streaming);
-    const linksKey = this.fullLex ? JSON.stringify(this.links) + '\u0000' : '';
-
-    // Keys are the rendered source: a finished block keeps its DOM as long as its raw text
-    // is unchanged; the tail is re-rendered whenever its (completed) source changes.
-    const sources = this.blocks.map((block, i) => blockSource(block, streaming && i === this.blocks.length - 1));
-    const keys = sources.map((source) => linksKey + source);
-
-    let same = 0;
-    while (same < keys.length && same < this.rendered.length && this.rendered[same]!.key === keys[same]) same++;
-    for (const stale of this.rendered.splice(same)) for (const node of stale.nodes) node.remove();
-    for (let i = same; i < keys.length; i++) {
-      const frag = renderBlock(this.blocks[i]!, sources[i]!, this.links, allowHtml, labels);
-      const nodes = Array.from(frag.childNodes);
-      element.append(frag);
-      this.rendered.push({ key: keys[i]!, nodes });
+    clearTimeout(this.timer);
+    const wait = this.nextAt - performance.now();
+    if (streaming && this.streaming && wait > 0) {
+      // Too soon after an expensive tail: draw the latest text when its turn comes.
+      this.timer = setTimeout(() => this.draw(element, text, true, allowHtml, labels), wait);
+      return noChange;
     }
+    this.draw(element, text, streaming, allowHtml, labels);
     return noChange;
+  }
+
+  private reset(): void {
+    this.rendered = [];
+    this.blocks = [];
+    this.text = '';
+    this.fullLex = false;
+    this.nextAt = 0;
+  }
+
+  private draw(element: Element, text: string, streaming: boolean, allowHtml: boolean, labels: MarkdownLabels): void {
+    const started = performance.now();
+    try {
+      this.streaming = streaming;
+      this.lex(allowHtml, text, streaming);
+      const linksKey = this.fullLex ? JSON.stringify(this.links) + '\u0000' : '';
+
+      // Keys are the rendered source: a finished block keeps its DOM as long as its raw text
+      // is unchanged; the tail is re-rendered whenever its (completed) source changes.
+      const sources = this.blocks.map((block, i) => blockSource(block, streaming && i === this.blocks.length - 1));
+      const keys = sources.map((source) => linksKey + source);
+
+      let same = 0;
+      while (same < keys.length && same < this.rendered.length && this.rendered[same]!.key === keys[same]) same++;
+      for (const stale of this.rendered.splice(same)) for (const node of stale.nodes) node.remove();
+      for (let i = same; i < keys.length; i++) {
+        const frag = renderBlock(this.blocks[i]!, sources[i]!, this.links, allowHtml, labels);
+        const nodes = Array.from(frag.childNodes);
+        element.append(frag);
+        this.rendered.push({ key: keys[i]!, nodes });
+      }
+    } catch (error) {
+      // The message's error boundary (blocks have their own): its text, as text.
+      warnOnce('a message could not be rendered', error);
+      this.reset();
+      element.replaceChildren(plainBlock(text));
+    }
+    // A long tail block that is expensive to draw is drawn again no sooner than three times
+    // its cost later: markdown then takes at most a quarter of the main thread while a
+    // reply streams, however long the block grows. Short blocks are never held back (a
+    // slow frame there is noise, not cost), and the final render is never late.
+    const cost = performance.now() - started;
+    const tail = this.blocks.at(-1)?.token.raw.length ?? 0;
+    this.nextAt = streaming && cost > 8 && tail > 2_000 ? performance.now() + cost * 3 : 0;
   }
 
   // While streaming only the source from the last block on is lexed again, so the work per
@@ -588,7 +651,7 @@ function inlineText(tokens: Token[] | undefined): string {
   for (const t of (tokens ?? []) as Tokens.Generic[]) {
     if (t.type === 'br') out += '\n';
     else if (t.type === 'image') out += t.text as string;
-    else if (t.type === 'html' || t.type === 'codespan') out += t.text as string;
+    else if (t.type === 'html' || t.type === 'codespan' || t.type === 'plain') out += t.text as string;
     else if (t.tokens?.length) out += inlineText(t.tokens);
     else if (t.type === 'checkbox') out += '';
     else out += decodeEntities((t.text as string | undefined) ?? '');
@@ -604,6 +667,7 @@ function blockText(token: Tokens.Generic): string {
       return '';
     case 'code':
     case 'html':
+    case 'plain':
       return token.text as string;
     case 'list':
       return (token.items as Tokens.Generic[])
@@ -625,10 +689,25 @@ function blockText(token: Tokens.Generic): string {
  * conversation titles. Raw HTML stays as literal text, as it is shown.
  */
 export function renderPlainText(markdownText: string): string {
-  const tokens = lex(normalize(markdownText), false);
+  const tokens = lexMarkdown(normalize(markdownText), false);
   return tokens
     .map(blockText)
     .filter((s) => s.trim() !== '')
     .join('\n\n')
     .trim();
+}
+
+/**
+ * The start of a reply as plain text, at most `max` characters, cut at a word and ended
+ * with "…" when there was more: what a screen reader announces. A long reply is read by
+ * moving through the log, not by a live region that would talk for minutes.
+ */
+export function plainSummary(markdownText: string, max = 300): string {
+  // Only the start is lexed: the summary of a 1 MB reply costs what a short one does.
+  const head = markdownText.length > max * 4 ? markdownText.slice(0, max * 4) : markdownText;
+  const text = renderPlainText(head).replace(/\s+/g, ' ');
+  if (text.length <= max && head === markdownText) return text;
+  const cut = text.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }

@@ -13,7 +13,7 @@
 /** Type of the marked token the tail belongs to (`paragraph`, `code`, `table`, `list`…). */
 export function completeTail(raw: string, type: string): string {
   if (type === 'code') return completeCode(raw);
-  if (type === 'html' || type === 'hr' || type === 'def' || type === 'space') return raw;
+  if (type === 'html' || type === 'hr' || type === 'def' || type === 'space' || type === 'plain') return raw;
 
   let text = hideMarkerLine(raw);
   if (type !== 'table') text = hideTableStart(text);

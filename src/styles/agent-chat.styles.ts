@@ -472,6 +472,17 @@ export const styles = css`
     text-underline-offset: 2px;
   }
 
+  /* The real host after link text that names another one (markdown.ts guardLinkText). */
+  .text .link-host {
+    color: var(--_muted);
+  }
+
+  /* A block over a limit of the markdown lexer, shown as its source (SECURITY.md "Limits"). */
+  .text .plain {
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+
   .text blockquote {
     margin-inline: 0;
     padding-inline-start: 0.8em;

@@ -1,0 +1,382 @@
+/**
+ * marked's Lexer under budgets. marked is used unpatched, but agent text is untrusted and
+ * its lexer is not built for hostile input: a few KB of nested quotes, list markers or
+ * emphasis overflow its recursive descent (`RangeError: Maximum call stack size exceeded`),
+ * and delimiter-dense runs (`a_b_a_b_…`, `</<!--<!--…`, `*a*a*a…`) make its inline pass
+ * quadratic: seconds of main thread for tens of KB. So the input is measured and limited
+ * before marked sees it, and whatever exceeds a limit is shown as plain text:
+ *
+ * - **Nesting**: a line inside more than `depth` containers (quotes, list items) takes the
+ *   paragraph around it (up to the blank lines) to plain text; an inline run with more than
+ *   `depth` open emphasis or link brackets is plain text.
+ * - **Size**: marked's block pass sees at most `chunkChars` at a time (the source is cut at
+ *   blank lines, else at line ends, outside fenced code), and a block (paragraph, list,
+ *   table…) longer than `blockChars` is plain text. Fenced code is exempt: lexing it is linear.
+ * - **Work**: an inline run with more than `delimiters` emphasis/link/code delimiters is
+ *   lexed in pieces of about `inlineChars`, cut where no emphasis or link is open, so the
+ *   quadratic part is bounded by the piece; once a block's inline pass has taken
+ *   `blockMs`, the remaining pieces of such a run are plain text.
+ * - **Errors**: anything marked throws turns that chunk or run into plain text.
+ *
+ * Each limit is far above what a reply meant for reading reaches (SECURITY.md lists them
+ * and what the reader sees), and they are deterministic except the time budget, which only
+ * pathological input reaches. `plain` tokens are this module's own: a block whose raw text
+ * is shown as it is, line breaks kept.
+ */
+import { getDefaults, Lexer, Tokenizer, type MarkedOptions, type Token, type Tokens, type TokensList } from 'marked';
+
+export const LIMITS = {
+  depth: 32,
+  chunkChars: 16_384,
+  blockChars: 16_384,
+  delimiters: 64,
+  inlineChars: 1_024,
+  blockMs: 25,
+} as const;
+
+/** A block or inline run shown as literal text because it exceeded a limit. */
+export interface PlainToken {
+  type: 'plain';
+  raw: string;
+  text: string;
+}
+
+let warned = false;
+/** One console line per page, whatever the count: the reader already sees plain text. */
+function warnOnce(reason: string): void {
+  if (warned) return;
+  warned = true;
+  console.warn(`<agent-chat>: part of a reply is shown as plain text (${reason}); see SECURITY.md "Limits".`);
+}
+
+const plain = (raw: string): PlainToken => ({ type: 'plain', raw, text: raw });
+
+// Without an html block tokenizer a `<textarea>` or `<!--` opener is an inline token of a
+// paragraph instead of a block running to its closing tag: the markdown after it still
+// renders. Inline HTML stays a token either way; the default walk shows it as text.
+class TextOnlyTokenizer extends Tokenizer {
+  override html(): undefined {
+    return undefined;
+  }
+}
+
+const lexerOptions: MarkedOptions[] = [];
+
+function createLexer(allowHtml: boolean): Lexer {
+  const options = (lexerOptions[+allowHtml] ??= Object.assign(getDefaults(), {
+    gfm: true,
+    tokenizer: allowHtml ? new Tokenizer() : new TextOnlyTokenizer(),
+  }));
+  return new Lexer(options);
+}
+
+// --- block chunks --------------------------------------------------------------------------
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+interface Line {
+  start: number;
+  end: number;
+  /** Blank (only spaces/tabs) and outside fenced code: a safe place to cut. */
+  blank: boolean;
+  /** No fenced code is open after this line: its end is a place to cut when nothing better is near. */
+  cut: boolean;
+  depth: number;
+}
+
+/** Containers a line opens: `>` and list markers, with indentation counted as nesting. */
+export function lineDepth(src: string, start: number, end: number): number {
+  let i = start;
+  let depth = 0;
+  let indent = 0;
+  for (;;) {
+    let spaces = 0;
+    while (i < end && (src[i] === ' ' || src[i] === '\t')) spaces += src[i++] === '\t' ? 4 : 1;
+    const c = src[i];
+    let marker = 0;
+    if (c === '>') marker = 1;
+    else if ((c === '-' || c === '+' || c === '*') && (i + 1 === end || src[i + 1] === ' ' || src[i + 1] === '\t')) marker = 1;
+    else if (c !== undefined && c >= '0' && c <= '9') {
+      let j = i;
+      while (j < end && j - i < 10 && src[j]! >= '0' && src[j]! <= '9') j++;
+      if ((src[j] === '.' || src[j] === ')') && (j + 1 === end || src[j + 1] === ' ' || src[j + 1] === '\t')) marker = j - i + 1;
+    }
+    if (!marker || i >= end) break;
+    depth++;
+    indent += spaces;
+    i += marker;
+  }
+  // A nested list is indented by at least two columns per level.
+  return depth ? depth + (indent >> 1) : 0;
+}
+
+function scanLines(src: string): Line[] {
+  const lines: Line[] = [];
+  let fence: { char: string; length: number } | null = null;
+  for (let start = 0; start < src.length; ) {
+    const nl = src.indexOf('\n', start);
+    const end = nl < 0 ? src.length : nl;
+    const next = nl < 0 ? src.length : nl + 1;
+    const text = src.slice(start, Math.min(end, start + 64));
+    const open = fence === null;
+    const mark = FENCE.exec(text);
+    if (fence) {
+      if (mark && mark[1]![0] === fence.char && mark[1]!.length >= fence.length && !src.slice(start, end).trim().replace(/^[`~]+/, '')) {
+        fence = null;
+      }
+    } else if (mark && !(mark[1]![0] === '`' && src.slice(start + mark[0].length, end).includes('`'))) {
+      fence = { char: mark[1]![0]!, length: mark[1]!.length };
+    }
+    const blank = open && !fence && !/\S/.test(src.slice(start, end));
+    lines.push({ start, end: next, blank, cut: !fence, depth: open ? lineDepth(src, start, end) : 0 });
+    start = next;
+  }
+  return lines;
+}
+
+interface Chunk {
+  start: number;
+  end: number;
+  plain: boolean;
+}
+
+/**
+ * Cuts the source into pieces for marked's block pass: paragraphs (runs of lines between
+ * blank lines) holding a too deeply nested line become plain chunks; the others are joined
+ * up to `chunkChars`, and a longer one is cut at line ends outside fenced code.
+ */
+function chunksOf(src: string): Chunk[] {
+  const lines = scanLines(src);
+  if (src.length <= LIMITS.chunkChars && !lines.some((l) => l.depth > LIMITS.depth)) {
+    return [{ start: 0, end: src.length, plain: false }];
+  }
+  // Paragraph groups: up to and including the blank lines that end them.
+  const groups: Array<{ start: number; end: number; deep: boolean; lines: Line[] }> = [];
+  let group: (typeof groups)[number] | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    group ??= { start: line.start, end: line.end, deep: false, lines: [] };
+    group.lines.push(line);
+    group.end = line.end;
+    if (line.depth > LIMITS.depth) group.deep = true;
+    if (line.blank && !lines[i + 1]?.blank) {
+      groups.push(group);
+      group = null;
+    }
+  }
+  if (group) groups.push(group);
+
+  const chunks: Chunk[] = [];
+  const add = (start: number, end: number, isPlain: boolean): void => {
+    const last = chunks.at(-1);
+    if (last && last.plain === isPlain && (isPlain || end - last.start <= LIMITS.chunkChars)) last.end = end;
+    else chunks.push({ start, end, plain: isPlain });
+  };
+  for (const g of groups) {
+    if (g.deep || g.end - g.start <= LIMITS.chunkChars) {
+      add(g.start, g.end, g.deep);
+      continue;
+    }
+    // One long paragraph group: cut at line ends outside fenced code.
+    let from = g.start;
+    let cut = -1;
+    for (const line of g.lines) {
+      if (line.end - from > LIMITS.chunkChars && cut > from) {
+        add(from, cut, false);
+        from = cut;
+      }
+      if (line.cut) cut = line.end;
+    }
+    add(from, g.end, false);
+  }
+  return chunks;
+}
+
+// --- inline runs ---------------------------------------------------------------------------
+
+const WS = /\s/;
+const PUNCT = /[!-/:-@[-`{-~\p{P}\p{S}]/u;
+
+interface InlineScan {
+  /** Deepest nesting of open emphasis runs and link brackets (an upper bound). */
+  depth: number;
+  delimiters: number;
+}
+
+/** One linear pass: how deep emphasis and brackets nest, and how many delimiters there are. */
+function scanInline(src: string, from = 0, to = src.length): InlineScan {
+  let depth = 0;
+  let max = 0;
+  let delimiters = 0;
+  for (let i = from; i < to; i++) {
+    const c = src[i]!;
+    if (c === '\\') {
+      i++;
+    } else if (c === '[') {
+      delimiters++;
+      if (++depth > max) max = depth;
+    } else if (c === ']') {
+      delimiters++;
+      if (depth) depth--;
+    } else if (c === '*' || c === '_' || c === '~') {
+      let n = 1;
+      while (src[i + n] === c) n++;
+      delimiters++;
+      const before = i > from ? src[i - 1]! : ' ';
+      const after = i + n < to ? src[i + n]! : ' ';
+      const left = !WS.test(after) && (!PUNCT.test(after) || WS.test(before) || PUNCT.test(before));
+      const right = !WS.test(before) && (!PUNCT.test(before) || WS.test(after) || PUNCT.test(after));
+      if (left && !right) {
+        if (++depth > max) max = depth;
+      } else if (right && !left && depth) {
+        depth--;
+      }
+      i += n - 1;
+    } else if (c === '`' || c === '<' || c === '!') {
+      delimiters++;
+    }
+  }
+  return { depth: max, delimiters };
+}
+
+/**
+ * Where to cut a delimiter-dense run into pieces of about `inlineChars`: at a space or line
+ * end where no bracket is open and every emphasis and code delimiter has its pair, else at
+ * the last space, else anywhere (never inside a surrogate pair). Depends only on the text
+ * before each cut, so a run that grows while streaming keeps its earlier cuts.
+ */
+function pieces(src: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  while (src.length - from > LIMITS.inlineChars) {
+    const limit = from + LIMITS.inlineChars;
+    let balanced = -1;
+    let space = -1;
+    let brackets = 0;
+    /** One bit per delimiter character seen an odd number of times. */
+    let odd = 0;
+    for (let i = from; i < limit; i++) {
+      const c = src[i];
+      if (c === '\\') i++;
+      else if (c === '[' || c === '(') brackets++;
+      else if ((c === ']' || c === ')') && brackets) brackets--;
+      else if (c === '*') odd ^= 1;
+      else if (c === '_') odd ^= 2;
+      else if (c === '~') odd ^= 4;
+      else if (c === '`') odd ^= 8;
+      else if (c === ' ' || c === '\n') {
+        space = i + 1;
+        if (!brackets && !odd) balanced = i + 1;
+      }
+    }
+    let cut = balanced > from + LIMITS.inlineChars / 2 ? balanced : space > from ? space : limit;
+    const code = src.charCodeAt(cut - 1);
+    if (code >= 0xd800 && code <= 0xdbff) cut++;
+    out.push(src.slice(from, cut));
+    from = cut;
+  }
+  out.push(src.slice(from));
+  return out;
+}
+
+const plainInline = (text: string): Tokens.Generic => ({ type: 'plain', raw: text, text });
+
+/**
+ * One run of inline source into `tokens`, within the limits. The time budget applies to
+ * the pieces of a delimiter-dense run only, so ordinary text never depends on the clock.
+ */
+function lexInline(lexer: Lexer, src: string, tokens: Token[], deadline: number): void {
+  const scan = scanInline(src);
+  const parts = scan.delimiters > LIMITS.delimiters && src.length > LIMITS.inlineChars ? pieces(src) : [src];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (i > 0 && performance.now() > deadline) {
+      warnOnce('time');
+      tokens.push(plainInline(parts.slice(i).join('')));
+      return;
+    }
+    if ((parts.length > 1 ? scanInline(part) : scan).depth > LIMITS.depth) {
+      warnOnce('nesting');
+      tokens.push(plainInline(part));
+      continue;
+    }
+    try {
+      lexer.inlineTokens(part, tokens);
+    } catch {
+      warnOnce('error');
+      tokens.push(plainInline(part));
+    }
+  }
+}
+
+/** The inline token arrays a block owns (the inline queue refers to them). */
+function inlineArrays(token: Tokens.Generic, into: Set<Token[]>): void {
+  if (token.tokens) into.add(token.tokens);
+  for (const child of (token.tokens ?? []) as Tokens.Generic[]) inlineArrays(child, into);
+  if (token.type === 'list') for (const item of token.items as Tokens.Generic[]) inlineArrays(item, into);
+  if (token.type === 'table') {
+    for (const cell of token.header as Tokens.TableCell[]) into.add(cell.tokens);
+    for (const row of token.rows as Tokens.TableCell[][]) for (const cell of row) into.add(cell.tokens);
+  }
+}
+
+/**
+ * Lexes GFM markdown into block tokens within the limits above; `links` puts earlier link
+ * definitions in scope. Never throws. Blocks may be `plain` tokens.
+ */
+export function lexMarkdown(src: string, allowHtml: boolean, links?: TokensList['links']): TokensList {
+  const lexer = createLexer(allowHtml);
+  if (links) Object.assign(lexer.tokens.links, links);
+  const tokens = lexer.tokens;
+  for (const chunk of chunksOf(src)) {
+    const text = src.slice(chunk.start, chunk.end);
+    if (chunk.plain) {
+      warnOnce('nesting');
+      tokens.push(plain(text) as Token);
+      continue;
+    }
+    const before = tokens.length;
+    const queued = lexer.inlineQueue.length;
+    try {
+      lexer.blockTokens(text, tokens);
+    } catch {
+      warnOnce('error');
+      tokens.length = before;
+      lexer.inlineQueue.length = queued;
+      tokens.push(plain(text) as Token);
+    }
+  }
+
+  // Blocks too long to format: their inline runs are not lexed at all.
+  const skipped = new Set<Token[]>();
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as Tokens.Generic;
+    if (token.type !== 'code' && token.type !== 'plain' && token.raw.length > LIMITS.blockChars) {
+      warnOnce('size');
+      inlineArrays(token, skipped);
+      tokens[i] = plain(token.raw) as Token;
+    }
+  }
+
+  // The inline pass, block by block: each block has its own time budget.
+  const blockOf = new Map<Token[], number>();
+  tokens.forEach((token, i) => {
+    const arrays = new Set<Token[]>();
+    inlineArrays(token as Tokens.Generic, arrays);
+    for (const a of arrays) blockOf.set(a, i);
+  });
+  let block = -1;
+  let deadline = 0;
+  for (const { src: run, tokens: into } of lexer.inlineQueue) {
+    if (skipped.has(into)) continue;
+    const owner = blockOf.get(into) ?? -1;
+    if (owner !== block || owner < 0) {
+      block = owner;
+      deadline = performance.now() + LIMITS.blockMs;
+    }
+    lexer.state.inRawBlock = false;
+    lexInline(lexer, run, into, deadline);
+  }
+  lexer.inlineQueue = [];
+  return tokens;
+}
