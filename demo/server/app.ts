@@ -71,8 +71,14 @@ function buildApp(deps: Deps): Hono {
       maxAge: 600,
     }),
   );
-  // Before the service's body limit: demo uploads have their own (uploads.ts).
+  // The `streamWithoutCors` knob (faults.ts): after the route, once CORS headers are on the response.
+  app.use('/messaging/v1/messages/stream', async (c, next) => {
+    await next();
+    if (c.get('caller')?.key.plan.streamWithoutCors) c.res.headers.delete('access-control-allow-origin');
+  });
+  // Before the service's body limit: demo uploads and fault plans have their own.
   app.route('/', demoUploadRoutes());
+  app.route('/', demoKeyRoutes(deps));
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
@@ -81,7 +87,6 @@ function buildApp(deps: Deps): Hono {
   );
 
   app.route('/', authRoutes(deps));
-  app.route('/', demoKeyRoutes(deps));
   app.route('/', cspRoutes());
   app.route('/', demoImageRoutes(deps.agent.catalog));
   app.use('/messaging/*', bearerAuth(deps));

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { notFound } from './errors.js';
 import type { Deps } from './env.js';
 import type { FaultPlan } from './faults.js';
@@ -14,7 +15,8 @@ export function demoKeyRoutes(deps: Deps): Hono {
   const app = new Hono();
   const started = Date.now();
 
-  app.post('/__demo/keys', async (c) => {
+  // Fault plans may carry large hostile replies (a megabyte of text, thousands of cards).
+  app.post('/__demo/keys', bodyLimit({ maxSize: 32 * 1024 * 1024 }), async (c) => {
     // Cards in `replies` are deliberately loose in the schema; the plan is trusted test input.
     const plan = (await parseBody(c, faultPlanSchema, {})) as FaultPlan;
     const record = deps.store.createKey(plan);

@@ -1,5 +1,3 @@
-import type { Card } from '../../src/client/types.js';
-
 /**
  * Fault knobs of the reference server, for tests and demos. They are not part of the
  * service: a test asks `POST /__demo/keys` for a publishable key of its own with a plan
@@ -54,8 +52,27 @@ export interface FaultPlan {
     /** How many streamed turns of this key fail this way (default 1; later turns run normally). */
     times?: number;
   };
-  /** Replace the demo agent's replies, turn by turn; the last entry repeats. */
-  replies?: Array<{ text: string; cards?: Card[]; suggestions?: string[] }>;
+  /** Close streams after their last frame without `data: [DONE]`. */
+  omitDone?: boolean;
+  /** Stream requests get no response at all, not even headers, until the client gives up. The turn still runs. */
+  holdStream?: boolean;
+  /** While a stream is stalled (`stallAfter`), write an SSE comment every N ms: keepalives and nothing else. */
+  keepaliveMs?: number;
+  /**
+   * Stream responses carry no CORS headers: a page on another origin may send the request
+   * (the preflight is answered) but may not read the answer. The turn still runs.
+   */
+  streamWithoutCors?: boolean;
+  /**
+   * Streamed turn i (counted per key) writes `rawTurns[i]` verbatim as its frames' `data:`
+   * payloads after its `thread` frame, instead of the agent's frames; then `[DONE]` unless
+   * `omitDone`. The turn still runs on the server. Later turns stream normally.
+   */
+  rawTurns?: string[][];
+  /** The transcript operation answers with this JSON value, as given. */
+  rawTranscript?: unknown;
+  /** Replace the demo agent's replies, turn by turn; the last entry repeats. Cards are sent as given. */
+  replies?: Array<{ text: string; cards?: unknown[]; suggestions?: string[] }>;
   /** Replace the welcome message. */
   welcome?: string;
   /** Replace the suggestions of the follow-up suggestions operation. */

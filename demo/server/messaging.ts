@@ -110,7 +110,13 @@ export function messagingRoutes(deps: Deps): Hono {
     }
     const connection = caller.key.stats.streamConnections;
     caller.key.stats.streamConnections += 1;
-    return streamTurn(c, turn, { after, plan, connection });
+    const raw = lastEventId === undefined ? plan.rawTurns?.[caller.key.streamedTurns++] : undefined;
+    if (plan.holdStream) {
+      // No answer at all until the client gives up (the turn above runs regardless).
+      await new Promise<void>((resolve) => c.req.raw.signal.addEventListener('abort', () => resolve(), { once: true }));
+      return c.body(null, 499 as 200);
+    }
+    return streamTurn(c, turn, { after, plan, connection, raw });
   });
 
   app.post('/threads/:threadId/rerun', async (c) => {
@@ -137,8 +143,9 @@ export function messagingRoutes(deps: Deps): Hono {
   });
 
   app.get('/threads/:threadId/messages', (c) => {
-    const thread = findThread(c.get('caller'), pathId(c.req.param('threadId'), 'thread_id'));
-    return c.json(thread.messages);
+    const caller = c.get('caller');
+    const thread = findThread(caller, pathId(c.req.param('threadId'), 'thread_id'));
+    return caller.key.plan.rawTranscript === undefined ? c.json(thread.messages) : c.json(caller.key.plan.rawTranscript as object);
   });
 
   app.get('/welcome-message', (c) => {

@@ -94,8 +94,8 @@ export const tokenBodySchema = z.object(
   { error: 'The body must be a JSON object.' },
 );
 
-/** Cards in scripted replies stay loose on purpose: hostile-content tests send odd shapes. */
-const looseCard = z.looseObject({});
+/** Cards in scripted replies are taken as given: hostile-content tests send odd shapes (null, numbers). */
+const looseCard = z.unknown();
 
 const count = z.number().int().min(0);
 
@@ -142,4 +142,10 @@ export const faultPlanSchema = z.strictObject({
     .optional(),
   welcome: z.string().optional(),
   suggestions: z.array(z.string()).optional(),
+  omitDone: z.boolean().optional(),
+  holdStream: z.boolean().optional(),
+  keepaliveMs: z.number().int().min(10).optional(),
+  streamWithoutCors: z.boolean().optional(),
+  rawTurns: z.array(z.array(z.string())).optional(),
+  rawTranscript: z.unknown().optional(),
 });

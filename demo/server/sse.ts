@@ -13,6 +13,8 @@ export interface ConnectionOptions {
   plan: FaultPlan;
   /** Index of this connection among the key's stream connections: knobs address them by it. */
   connection: number;
+  /** `plan.rawTurns` entry of this turn: written verbatim instead of the turn's frames. */
+  raw?: string[];
 }
 
 /**
@@ -21,7 +23,7 @@ export interface ConnectionOptions {
  * act here and only here; the turn itself never notices a cut, a stall or a bad frame.
  * "Frames" are counted per connection, the `thread` frame included, `[DONE]` excluded.
  */
-export function streamTurn(c: Context, turn: Turn, { after, plan, connection }: ConnectionOptions): Response {
+export function streamTurn(c: Context, turn: Turn, { after, plan, connection, raw }: ConnectionOptions): Response {
   c.header('X-Accel-Buffering', 'no');
   return streamSSE(c, async (stream) => {
     const gone = new AbortController();
@@ -39,10 +41,12 @@ export function streamTurn(c: Context, turn: Turn, { after, plan, connection }: 
         if (gone.signal.aborted) return false;
         if (dropAt !== undefined && written >= dropAt) return false;
         if (stallAt !== undefined && written >= stallAt) {
+          const keepalive = plan.keepaliveMs ? setInterval(() => void stream.write(': keepalive\n\n'), plan.keepaliveMs) : undefined;
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, STALL_LIMIT_MS);
             gone.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
           });
+          clearInterval(keepalive);
           return false;
         }
         if (malformedAt !== undefined && written >= malformedAt) {
@@ -70,10 +74,14 @@ export function streamTurn(c: Context, turn: Turn, { after, plan, connection }: 
     if (!(await checkpoint())) return;
     const threadFrame: ThreadFrame = { type: 'thread', data: { thread_id: turn.threadId } };
     if (!(await send(JSON.stringify(threadFrame)))) return;
-    for await (const { frame } of turn.follow(after, gone.signal)) {
-      if (!(await send(JSON.stringify(frame), frame.seq))) return;
+    if (raw) {
+      for (const data of raw) if (!(await send(data))) return;
+    } else {
+      for await (const { frame } of turn.follow(after, gone.signal)) {
+        if (!(await send(JSON.stringify(frame), frame.seq))) return;
+      }
     }
-    if (gone.signal.aborted) return;
+    if (gone.signal.aborted || plan.omitDone) return;
     await stream.writeSSE({ data: '[DONE]' });
   });
 }

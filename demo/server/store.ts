@@ -44,6 +44,8 @@ export interface KeyRecord {
   };
   /** Turns that took a scripted reply from `plan.replies`. */
   repliesUsed: number;
+  /** Streamed turns so far: `plan.rawTurns` is indexed by it. */
+  streamedTurns: number;
 }
 
 export interface ThreadRecord {
@@ -157,6 +159,7 @@ export class Store {
         errorFrames: plan.errorFrame ? (plan.errorFrame.times ?? 1) : 0,
       },
       repliesUsed: 0,
+      streamedTurns: 0,
     };
   }
 }

@@ -209,5 +209,5 @@ function scriptedReply(key: KeyRecord): { text: string; cards: Card[]; suggestio
   if (!replies?.length) return undefined;
   const entry = replies[Math.min(key.repliesUsed, replies.length - 1)]!;
   key.repliesUsed += 1;
-  return { text: entry.text, cards: entry.cards ?? [], suggestions: entry.suggestions ?? [] };
+  return { text: entry.text, cards: (entry.cards ?? []) as Card[], suggestions: entry.suggestions ?? [] };
 }

@@ -1,19 +1,18 @@
 import { errorFromException, isObject } from './errors.js';
-import { isMessage, isStringArray } from './guards.js';
+import { readMessages, readSendResponse, readSuggestions } from './guards.js';
 import { requestJson, type HttpContext, type RequestOptions } from './http.js';
 import { streamTurn, type StreamHandlers, type StreamOptions, type StreamResult } from './stream.js';
 import { TokenManager } from './token.js';
-import type {
-  Channel,
-  ChannelThreadBody,
-  ChannelThreadResponse,
-  FollowupSuggestionsResponse,
-  Message,
-  RerunBody,
-  RerunResponse,
-  SendMessageBody,
-  SendMessageResponse,
-  WelcomeMessageResponse,
+import {
+  isHexId,
+  type Channel,
+  type ChannelThreadBody,
+  type ChannelThreadResponse,
+  type Message,
+  type RerunBody,
+  type RerunResponse,
+  type SendMessageBody,
+  type SendMessageResponse,
 } from './types.js';
 
 export interface ClientConfig {
@@ -29,12 +28,13 @@ export interface ClientConfig {
   timeoutMs?: number;
 }
 
-const isSendResponse = (v: unknown): v is SendMessageResponse =>
-  isObject(v) && typeof v.thread_id === 'string' && isMessage(v.message);
-const isMessageList = (v: unknown): v is Message[] => Array.isArray(v) && v.every(isMessage);
-const isWelcome = (v: unknown): v is WelcomeMessageResponse => isObject(v) && typeof v.welcome_message === 'string';
-const isSuggestions = (v: unknown): v is FollowupSuggestionsResponse => isObject(v) && isStringArray(v.suggestions);
-const isChannelThread = (v: unknown): v is ChannelThreadResponse => isObject(v) && typeof v.thread_id === 'string';
+// Readers of the small responses; messages and cards are read by guards.ts.
+const readWelcome = (v: unknown): string | null =>
+  isObject(v) && typeof v.welcome_message === 'string' ? v.welcome_message : null;
+const readSuggestionList = (v: unknown): string[] | null =>
+  isObject(v) && Array.isArray(v.suggestions) ? readSuggestions(v.suggestions) : null;
+const readChannelThread = (v: unknown): ChannelThreadResponse | null =>
+  isObject(v) && isHexId(v.thread_id) ? { ...v, thread_id: v.thread_id } : null;
 
 /**
  * The widget's only HTTP speaker: the messaging operations of the agent service, with
@@ -52,7 +52,7 @@ export class AgentClient {
 
   /** `POST /messaging/v1/messages`: one complete JSON reply. */
   send(body: SendMessageBody, opts?: RequestOptions): Promise<SendMessageResponse> {
-    return requestJson(this.ctx, 'POST', '/messaging/v1/messages', body, isSendResponse, 'a reply', opts);
+    return requestJson(this.ctx, 'POST', '/messaging/v1/messages', body, readSendResponse, 'a reply', opts);
   }
 
   /** `POST /messaging/v1/messages/stream`, resumed across dropped connections. */
@@ -76,31 +76,31 @@ export class AgentClient {
   /** `POST /messaging/v1/threads/{threadId}/rerun`; the response names the NEW thread. */
   rerun(threadId: string, body: RerunBody, opts?: RequestOptions): Promise<RerunResponse> {
     const path = `/messaging/v1/threads/${encodeURIComponent(threadId)}/rerun`;
-    return requestJson(this.ctx, 'POST', path, body, isSendResponse, 'a rerun reply', opts);
+    return requestJson(this.ctx, 'POST', path, body, readSendResponse, 'a rerun reply', opts);
   }
 
   /** `GET /messaging/v1/threads/{threadId}/messages`, oldest first. */
   transcript(threadId: string, opts?: RequestOptions): Promise<Message[]> {
     const path = `/messaging/v1/threads/${encodeURIComponent(threadId)}/messages`;
-    return requestJson(this.ctx, 'GET', path, undefined, isMessageList, 'a transcript', opts);
+    return requestJson(this.ctx, 'GET', path, undefined, readMessages, 'a transcript', opts);
   }
 
   /** `GET /messaging/v1/welcome-message`. */
-  async welcomeMessage(opts?: RequestOptions): Promise<string> {
+  welcomeMessage(opts?: RequestOptions): Promise<string> {
     const path = '/messaging/v1/welcome-message';
-    return (await requestJson(this.ctx, 'GET', path, undefined, isWelcome, 'a welcome message', opts)).welcome_message;
+    return requestJson(this.ctx, 'GET', path, undefined, readWelcome, 'a welcome message', opts);
   }
 
   /** `POST /messaging/v1/followup-suggestions` with an optional `context` object. */
-  async followupSuggestions(context?: Record<string, unknown>, opts?: RequestOptions): Promise<string[]> {
+  followupSuggestions(context?: Record<string, unknown>, opts?: RequestOptions): Promise<string[]> {
     const body = context === undefined ? {} : { context };
     const path = '/messaging/v1/followup-suggestions';
-    return (await requestJson(this.ctx, 'POST', path, body, isSuggestions, 'suggestions', opts)).suggestions;
+    return requestJson(this.ctx, 'POST', path, body, readSuggestionList, 'suggestions', opts);
   }
 
   /** `POST /messaging/v1/channels/{channel}/threads`: hand the conversation to WhatsApp or SMS. */
   startChannelThread(channel: Channel, body: ChannelThreadBody, opts?: RequestOptions): Promise<ChannelThreadResponse> {
     const path = `/messaging/v1/channels/${encodeURIComponent(channel)}/threads`;
-    return requestJson(this.ctx, 'POST', path, body, isChannelThread, 'a channel thread', opts);
+    return requestJson(this.ctx, 'POST', path, body, readChannelThread, 'a channel thread', opts);
   }
 }

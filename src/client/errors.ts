@@ -75,14 +75,20 @@ export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError;
 }
 
-/** `Retry-After` as milliseconds from now: delta-seconds or an HTTP date; null if absent/invalid. */
+/** The longest wait a Retry-After may ask for; longer (or absurd) values are read as this. */
+export const MAX_RETRY_AFTER_MS = 24 * 3600_000;
+
+/**
+ * `Retry-After` as milliseconds from now: delta-seconds or an HTTP date, at most a day;
+ * null if absent or invalid.
+ */
 export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | null {
   if (value == null) return null;
   const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  if (/^\d+$/.test(v)) return Math.min(Number(v) * 1000, MAX_RETRY_AFTER_MS);
   // An HTTP date always has a weekday/month name; Date.parse alone would take "-1" as a year.
   const at = /[a-z]/i.test(v) ? Date.parse(v) : NaN;
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
+  return Number.isNaN(at) ? null : Math.min(Math.max(0, at - now), MAX_RETRY_AFTER_MS);
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

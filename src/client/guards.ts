@@ -1,9 +1,119 @@
 import { isObject } from './errors.js';
-import type { Message } from './types.js';
+import { isHexId, type Card, type CardData, type Message, type Scalar, type SubEntityGroup } from './types.js';
 
 /**
- * Light shape checks of what the service returns: enough that the UI can rely on the
- * fields it reads without crashing, not a full schema (no validator in the bundle).
+ * What the service sends is checked and normalised here, where it enters, so the rest of
+ * the widget can rely on the types without a check of its own. One odd field degrades
+ * that field (a card that is not an object is dropped, a suggestion that is not text is
+ * skipped), never the message: a broken or hostile service costs one card, not the reply,
+ * and not the widget after every reload. No validator in the bundle: these are the shapes
+ * the UI reads, and nothing more.
+ */
+
+/** The card, message and suggestion warnings of one page: one line each, not one per render. */
+const warned = new Set<string>();
+export function warnOnce(key: string, message: string): void {
+  if (warned.has(key)) return;
+  warned.add(key);
+  console.warn(`<agent-chat>: ${message}`);
+}
+
+const isScalar = (value: unknown): value is Scalar =>
+  value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+
+/**
+ * Own scalar entries of an object: nested values and inherited keys are not card data.
+ * Built with `fromEntries`, so a key named `__proto__` stays a key, not a prototype.
+ */
+function scalars(value: unknown): Record<string, Scalar> {
+  if (!isObject(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, Scalar] => isScalar(entry[1])));
+}
+
+/** One card as the UI may read it, or null for what is not a card at all. */
+export function readCard(value: unknown): Card | null {
+  if (!isObject(value)) return null;
+  const data = isObject(value.json_data) ? value.json_data : {};
+  const groups: SubEntityGroup[] = Array.isArray(data.sub_entities)
+    ? data.sub_entities.filter(isObject).map((group) => ({
+        name: typeof group.name === 'string' ? group.name : '',
+        items: Array.isArray(group.items) ? group.items.filter(isObject).map(scalars) : [],
+      }))
+    : [];
+  const json: CardData = { entity: scalars(data.entity), sub_entities: groups };
+  const card: Card = { json_data: json };
+  if (typeof value.rendered_jsx === 'string') card.rendered_jsx = value.rendered_jsx;
+  if (typeof value.is_recommended === 'boolean') card.is_recommended = value.is_recommended;
+  if (typeof value.index === 'number' && Number.isFinite(value.index)) card.index = value.index;
+  return card;
+}
+
+export function readCards(value: unknown): Card[] {
+  if (value == null) return [];
+  if (!Array.isArray(value)) {
+    warnOnce('cards', 'a reply\'s "cards" is not an array; no cards are shown for it.');
+    return [];
+  }
+  const cards: Card[] = [];
+  for (const item of value) {
+    const card = readCard(item);
+    if (card) cards.push(card);
+    else warnOnce('card', 'a reply carries a card that is not an object; it is left out.');
+  }
+  return cards;
+}
+
+/** Follow-up suggestions: the ones that are text with something to send. */
+export function readSuggestions(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.trim() !== '') : [];
+}
+
+/**
+ * A Message (reply, transcript entry) normalised, or null when the value is not an object.
+ * The reference does not say which fields are always present: absent or mistyped ones take
+ * their empty value.
+ */
+export function readMessage(value: unknown): Message | null {
+  if (!isObject(value)) return null;
+  const sender = isObject(value.sender) && typeof value.sender.type === 'string' ? value.sender : null;
+  const message: Message = {
+    id: typeof value.id === 'string' ? value.id : '',
+    text: typeof value.text === 'string' ? value.text : '',
+    sender: sender ? { type: sender.type as string, ...(typeof sender.id === 'string' ? { id: sender.id } : {}) } : { type: 'agent' },
+    cards: readCards(value.cards),
+    followup_suggestions: readSuggestions(value.followup_suggestions),
+  };
+  for (const key of ['created_at', 'welcome_message', 'url', 'image_url'] as const) {
+    if (typeof value[key] === 'string') (message as unknown as Record<string, unknown>)[key] = value[key];
+  }
+  for (const key of ['input_tokens', 'output_tokens'] as const) {
+    if (typeof value[key] === 'number' && Number.isFinite(value[key])) message[key] = value[key];
+  }
+  return message;
+}
+
+/** A transcript: its messages, entries that are not objects left out. Null if not a list. */
+export function readMessages(value: unknown): Message[] | null {
+  if (!Array.isArray(value)) return null;
+  const messages: Message[] = [];
+  for (const item of value) {
+    const message = readMessage(item);
+    if (message) messages.push(message);
+    else warnOnce('transcript', 'a transcript entry is not an object; it is left out.');
+  }
+  return messages;
+}
+
+/** `{thread_id, message}` of send and rerun: the thread must be a real id. */
+export function readSendResponse(value: unknown): { thread_id: string; message: Message } | null {
+  if (!isObject(value) || !isHexId(value.thread_id)) return null;
+  const message = readMessage(value.message);
+  return message && { thread_id: value.thread_id, message };
+}
+
+/**
+ * Light shape check of a Message, kept for API users (`agent-chat/client`); the widget
+ * itself normalises with `readMessage`.
  */
 export function isMessage(value: unknown): value is Message {
   return (

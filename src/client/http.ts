@@ -83,15 +83,16 @@ export function stripAgentId<T extends object>(body: T): T {
 }
 
 /**
- * A plain JSON request under a timeout combined with the caller's signal. Resolves with the
- * parsed body after `guard` accepted it; a 2xx body of another shape is a `protocol` error.
+ * A plain JSON request under a timeout combined with the caller's signal. Resolves with
+ * what `read` made of the parsed body (guards.ts); a 2xx body it refuses (null) is a
+ * `protocol` error.
  */
 export async function requestJson<T>(
   ctx: HttpContext,
   method: string,
   path: string,
   body: object | undefined,
-  guard: (value: unknown) => value is T,
+  read: (value: unknown) => T | null,
   what: string,
   opts: RequestOptions = {},
 ): Promise<T> {
@@ -106,8 +107,9 @@ export async function requestJson<T>(
     } catch (e) {
       throw protocolError(`The service sent ${what} that is not valid JSON.`, e);
     }
-    if (!guard(value)) throw protocolError(`The service sent ${what} in an unexpected shape.`);
-    return value;
+    const read_ = read(value);
+    if (read_ === null) throw protocolError(`The service sent ${what} in an unexpected shape.`);
+    return read_;
   } catch (e) {
     throw errorFromException(e, opts.signal, () => timeout.aborted);
   }

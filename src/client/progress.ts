@@ -1,6 +1,19 @@
+import { protocolError, type ApiError } from './errors.js';
 import type { DataFrame } from './sse.js';
-import type { StreamHandlers } from './stream.js';
 import type { Message, UnknownFrame } from './types.js';
+
+export interface StreamHandlers {
+  /** The thread the turn runs on; called once (the frame is replayed on resume). */
+  onThread?(threadId: string): void;
+  /** A token delta, in order, never repeated across resumes. */
+  onToken?(text: string, seq: number): void;
+  /** The complete agent reply. */
+  onMessage?(message: Message, seq: number): void;
+  /** The connection dropped; resume attempt `attempt` (1-based) follows after a backoff. */
+  onReconnecting?(attempt: number, error: ApiError): void;
+  /** A frame of a type this client does not know (tolerated, otherwise skipped). */
+  onUnknownFrame?(frame: UnknownFrame): void;
+}
 
 /**
  * What one turn has delivered so far, across every connection (SSE) or socket that carried
@@ -11,6 +24,11 @@ export class TurnProgress {
   threadId: string | null;
   /** A `thread` frame arrived: the turn exists, so from now on a retry is a resume. */
   resumable = false;
+  /**
+   * The turn's request (not a resume) has gone out on the current connection: from then on
+   * the service may be running it, so the request is not simply sent again.
+   */
+  sent = false;
   lastSeq = 0;
   message: Message | null = null;
   /**
@@ -18,7 +36,9 @@ export class TurnProgress {
    * ends the stream and rethrows that very exception (no resume, no ApiError).
    */
   handlerFailed = false;
-  private readonly announced = new Set<string>();
+  /** Called for every frame that moved the turn on (not for replays or keepalives). */
+  onProgress: (() => void) | null = null;
+  private announced: string | null = null;
 
   constructor(
     threadId: string | undefined,
@@ -30,18 +50,20 @@ export class TurnProgress {
   apply(frame: DataFrame): void {
     if (frame.type === 'thread') {
       const id = frame.data.thread_id;
-      this.threadId = id;
+      // The frame is replayed on every resume; one turn runs on one thread. A second id
+      // would move the conversation somewhere the reader never went.
+      if (this.announced === id) return;
+      if (this.announced !== null) throw protocolError('The service named a second thread for one turn.');
+      this.announced = this.threadId = id;
       this.resumable = true;
-      // The thread frame is replayed on every resume: announce each thread once.
-      if (!this.announced.has(id)) {
-        this.announced.add(id);
-        this.guard(() => this.handlers.onThread?.(id));
-      }
+      this.onProgress?.();
+      this.guard(() => this.handlers.onThread?.(id));
       return;
     }
     // Replays after a resume: everything up to the last seq seen was delivered already.
     if (frame.seq <= this.lastSeq) return;
     this.lastSeq = frame.seq;
+    this.onProgress?.();
     if (frame.type === 'event') {
       const text = frame.data.text;
       if (text) this.guard(() => this.handlers.onToken?.(text, frame.seq));

@@ -1,6 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import { ApiError, isObject, isRetryableStatus, protocolError } from './errors.js';
-import { isMessage } from './guards.js';
+import { readMessage } from './guards.js';
+import { isHexId } from './types.js';
 import type { ErrorFrame, MessageFrame, StreamFrame, ThreadFrame, TokenFrame, UnknownFrame } from './types.js';
 
 /** The frames a reader hands on; `error` frames are turned into a rejection instead. */
@@ -69,16 +70,19 @@ export function parseFrame(json: string): StreamFrame | UnknownFrame {
   const bad = (what: string): ApiError => protocolError(`The service sent a "${type}" frame ${what}.`);
   switch (type) {
     case 'thread':
-      if (typeof data.thread_id !== 'string' || !data.thread_id) throw bad('without a thread id');
+      // The id goes into storage, URLs and events: it must be what the reference says it is.
+      if (!isHexId(data.thread_id)) throw bad('without a 24-hex-digit thread id');
       break;
     case 'event':
       if (!isSeq(seq)) throw bad('without a sequence number');
       if (data.text !== undefined && typeof data.text !== 'string') throw bad('with non-text content');
       break;
-    case 'message':
+    case 'message': {
       if (!isSeq(seq)) throw bad('without a sequence number');
-      if (!isMessage(data)) throw bad('that is not a message');
-      break;
+      const message = readMessage(data);
+      if (!message) throw bad('that is not a message');
+      return { type, seq, data: message };
+    }
     // 'error': every field of its data is optional.
   }
   return value as unknown as StreamFrame;

@@ -1,22 +1,11 @@
 import { ApiError, errorFromException, protocolError } from './errors.js';
-import { jsonInit, send, sleep, type HttpContext, type RequestOptions } from './http.js';
-import { TurnProgress } from './progress.js';
+import { jsonInit, requestJson, send, sleep, type HttpContext, type RequestOptions } from './http.js';
+import { TurnProgress, type StreamHandlers } from './progress.js';
 import { readFrames } from './sse.js';
 import type { ApiErrorInit } from './errors.js';
-import type { Message, SendMessageBody, UnknownFrame } from './types.js';
+import type { Message, SendMessageBody } from './types.js';
 
-export interface StreamHandlers {
-  /** The thread the turn runs on; called once per distinct id (the frame is replayed on resume). */
-  onThread?(threadId: string): void;
-  /** A token delta, in order, never repeated across resumes. */
-  onToken?(text: string, seq: number): void;
-  /** The complete agent reply. */
-  onMessage?(message: Message, seq: number): void;
-  /** The connection dropped; resume attempt `attempt` (1-based) follows after a backoff. */
-  onReconnecting?(attempt: number, error: ApiError): void;
-  /** A frame of a type this client does not know (tolerated, otherwise skipped). */
-  onUnknownFrame?(frame: UnknownFrame): void;
-}
+export type { StreamHandlers } from './progress.js';
 
 export interface StreamOptions extends RequestOptions {
   /** Resume attempts after a drop (and retries of a retryable failure), default 4. */
@@ -28,8 +17,14 @@ export interface StreamOptions extends RequestOptions {
    * error surfaces with `retryAfterMs`, so the reader learns why and when to try again.
    */
   maxRetryAfterMs?: number;
-  /** No frame or keepalive for this long counts as a drop (ms), default 45000. */
+  /** Nothing at all (no frame, no keepalive) on one connection for this long is a drop (ms), default 30000. */
   idleTimeoutMs?: number;
+  /**
+   * No new frame for this long, across every connection of the turn, ends the turn with a
+   * `timeout` error (ms), default 60000. Keepalives do not count: a service that only says
+   * it is alive is not answering.
+   */
+  stallTimeoutMs?: number;
   // `timeoutMs` (inherited) bounds each connection's wait for response headers; default: the client's.
 }
 
@@ -43,18 +38,17 @@ export interface StreamResult {
   message: Message | null;
 }
 
-const MAX_BACKOFF_MS = 10_000;
-
 /**
- * A request that failed before the service named its thread may or may not have started a
- * turn. Repeating it is safe only when the service said it did not take it (408, 429, 503)
- * or the connection never carried an answer; a 500, 502 or 504 may have run the turn, and
- * a second POST would run it again.
+ * One connection of a turn, by one transport: resolves `null` when the turn is over, or
+ * the ApiError of a drop worth another connection; rejects with what is final (an error
+ * frame, a refusal, a protocol error, an abort). Sets `progress.sent` once the turn's
+ * request (not a resume) has gone out.
  */
-function safeToRepeat(error: ApiError): boolean {
-  if (error.kind === 'network' || error.kind === 'timeout') return true;
-  return error.status === 408 || error.status === 429 || error.status === 503;
-}
+export type Connect = (progress: TurnProgress, signal: AbortSignal) => Promise<ApiError | null>;
+
+const MAX_BACKOFF_MS = 10_000;
+/** Statuses with which the service says it did not take the request: repeating is safe. */
+const NOT_TAKEN = [408, 429, 503];
 
 /** Exponential backoff with jitter for retry `attempt` (1-based); Retry-After wins when given. */
 export function backoffDelay(attempt: number, baseMs: number, retryAfterMs: number | null): number {
@@ -72,23 +66,112 @@ function dropError(init: Partial<ApiErrorInit> = {}): ApiError {
 }
 
 /**
- * One streamed turn with resume (CONTRACT.md "Stream resume"): when a connection drops
- * before `[DONE]`, the same body is sent again with the `thread_id` learned from the
- * `thread` frame and `Last-Event-ID: <last seq>` (0 when no sequenced frame arrived yet);
- * the server replays what was missed without running the turn again. Before any `thread`
- * frame, the turn may not exist yet, so the request is simply repeated.
+ * Whether the service answers at all (the welcome message, within 5 s). A request that
+ * failed without an answer may still have reached the service (a reply the page may not
+ * read, a connection cut after sending); if the service answers this, it most likely did.
+ */
+async function reachable(ctx: HttpContext, signal: AbortSignal): Promise<boolean> {
+  try {
+    await requestJson(ctx, 'GET', '/messaging/v1/welcome-message', undefined, (v) => v, 'a welcome message', { signal, timeoutMs: 5_000 });
+    return true;
+  } catch (e) {
+    const error = errorFromException(e, signal, () => false);
+    if (error.kind === 'abort') throw error;
+    return error.kind !== 'network' && error.kind !== 'timeout';
+  }
+}
+
+/**
+ * One turn with resume, whatever the transport (SSE here, the WebSocket session in
+ * websocket.ts): CONTRACT.md "Stream resume". After a drop the turn is resumed from the
+ * last seq once the service has named its thread; before that, the request is repeated
+ * only when it cannot have started the turn: it never went out, the service refused it
+ * with 408/429/503, or the service cannot be reached at all. A POST that may have reached
+ * the service (a 500, an answer the page may not read, silence after sending) is not sent
+ * again: the turn fails and the caller keeps the text.
+ *
+ * A `message` frame is the whole reply: a stream that closes after it without `[DONE]`
+ * still completed the turn. No new frame for `stallTimeoutMs` ends the turn (`timeout`);
+ * the caller's signal ends it at any moment (`abort`).
  */
 export async function streamTurn(
   ctx: HttpContext,
   body: SendMessageBody,
   handlers: StreamHandlers,
   opts: StreamOptions = {},
+  connect: Connect = sseConnection(ctx, body, opts),
 ): Promise<StreamResult> {
-  const { signal: caller, maxRetries = 4, backoffMs = 400, idleTimeoutMs = 45_000, maxRetryAfterMs = 10_000 } = opts;
-  const connectTimeoutMs = opts.timeoutMs ?? ctx.timeoutMs;
+  const { signal: caller, maxRetries = 4, backoffMs = 400, maxRetryAfterMs = 10_000, stallTimeoutMs = 60_000 } = opts;
   const progress = new TurnProgress(body.thread_id, handlers);
+  const stall = new AbortController();
+  let stallTimer: ReturnType<typeof setTimeout> | undefined;
+  const watch = (): void => {
+    clearTimeout(stallTimer);
+    stallTimer = setTimeout(() => stall.abort(new DOMException('The reply stalled.', 'TimeoutError')), stallTimeoutMs);
+  };
+  progress.onProgress = watch;
+  watch();
+  const signal = caller ? AbortSignal.any([caller, stall.signal]) : stall.signal;
+  /** Classifies what ended the turn: the caller (abort), the stall watch (timeout), or `e`. */
+  const final = (e: unknown): ApiError =>
+    stall.signal.aborted && !caller?.aborted
+      ? new ApiError({ kind: 'timeout', message: 'The reply stopped arriving.', cause: e })
+      : errorFromException(e, caller, () => false);
 
-  for (let attempt = 0; ; attempt++) {
+  try {
+    for (let attempt = 0; ; attempt++) {
+      let error: ApiError | null;
+      progress.sent = false;
+      try {
+        error = await connect(progress, signal);
+      } catch (e) {
+        if (progress.handlerFailed) throw e;
+        throw final(e);
+      }
+      if (!error || progress.message) {
+        if (!progress.threadId) throw protocolError('The stream ended without naming its thread.');
+        return { threadId: progress.threadId, message: progress.message };
+      }
+      if (progress.sent && !progress.resumable) {
+        // The turn may be running. An answer other than "not taken" is final; no answer is
+        // final too unless the service cannot be reached at all (then neither could the turn).
+        if (error.kind === 'http') {
+          if (!NOT_TAKEN.includes(error.status ?? 0)) throw error;
+        } else if (await reachable(ctx, signal).catch((e: unknown) => Promise.reject(final(e)))) {
+          throw new ApiError({
+            kind: error.kind,
+            message: 'The service may have received the message, but its reply could not be read.',
+            retryable: false,
+            cause: error,
+          });
+        }
+      }
+      if (attempt >= maxRetries) throw error;
+      if (error.retryAfterMs !== null && error.retryAfterMs > maxRetryAfterMs) throw error;
+      handlers.onReconnecting?.(attempt + 1, error);
+      try {
+        const delay = backoffDelay(attempt + 1, backoffMs, error.retryAfterMs);
+        // Even a 0 ms timer waits ~1 s in a throttled background tab; skip it when not needed.
+        if (delay > 0) await sleep(delay, signal);
+        else if (signal.aborted) throw signal.reason;
+      } catch (e) {
+        throw final(e);
+      }
+    }
+  } finally {
+    clearTimeout(stallTimer);
+    progress.onProgress = null;
+  }
+}
+
+/**
+ * SSE: one POST to the stream operation per connection, resumed with the learned
+ * `thread_id` and `Last-Event-ID: <last seq>` (0 when no sequenced frame arrived yet).
+ */
+function sseConnection(ctx: HttpContext, body: SendMessageBody, opts: StreamOptions): Connect {
+  const { idleTimeoutMs = 30_000 } = opts;
+  const connectTimeoutMs = opts.timeoutMs ?? ctx.timeoutMs;
+  return async (progress, turn) => {
     const ctrl = new AbortController();
     let idle = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -100,14 +183,15 @@ export async function streamTurn(
         ctrl.abort(new DOMException('Stream timed out', 'TimeoutError'));
       }, ms);
     };
-    const signal = caller ? AbortSignal.any([caller, ctrl.signal]) : ctrl.signal;
-    let error: ApiError;
+    const signal = AbortSignal.any([turn, ctrl.signal]);
     try {
-      const init = jsonInit('POST', progress.resumable ? { ...body, thread_id: progress.threadId } : body);
+      const resume = progress.resumable;
+      const init = jsonInit('POST', resume ? { ...body, thread_id: progress.threadId } : body);
       const headers = init.headers as Record<string, string>;
       headers.accept = 'text/event-stream';
-      if (progress.resumable) headers['last-event-id'] = String(progress.lastSeq);
+      if (resume) headers['last-event-id'] = String(progress.lastSeq);
       arm(connectTimeoutMs); // until the response headers arrive
+      if (!resume) progress.sent = true;
       const res = await send(ctx, '/messaging/v1/messages/stream', init, signal);
       if (!res.body || !/^text\/event-stream/i.test(res.headers.get('content-type') ?? '')) {
         throw protocolError('The service did not answer with an event stream.');
@@ -118,32 +202,17 @@ export async function streamTurn(
         onUnknownFrame: (f) => progress.unknown(f),
         onFrame: (frame) => progress.apply(frame),
       });
-      if (outcome === 'done') {
-        if (!progress.threadId) throw protocolError('The stream ended without naming its thread.');
-        return { threadId: progress.threadId, message: progress.message };
-      }
-      error = dropError();
+      return outcome === 'done' ? null : dropError();
     } catch (e) {
       if (progress.handlerFailed) throw e;
-      error = errorFromException(e, caller, () => idle);
+      const error = errorFromException(e, turn, () => idle);
       // A thrown `stream` error is an error frame: the turn failed, resuming replays the
       // failure. Protocol, auth and 4xx failures would only repeat; aborts are final.
       if (error.kind === 'stream' || !error.retryable) throw error;
-      if (!progress.resumable && !safeToRepeat(error)) throw error;
+      return error;
     } finally {
       clearTimeout(timer);
       ctrl.abort();
     }
-    if (attempt >= maxRetries) throw error;
-    if (error.retryAfterMs !== null && error.retryAfterMs > maxRetryAfterMs) throw error;
-    handlers.onReconnecting?.(attempt + 1, error);
-    try {
-      const delay = backoffDelay(attempt + 1, backoffMs, error.retryAfterMs);
-      // Even a 0 ms timer waits ~1 s in a throttled background tab; skip it when not needed.
-      if (delay > 0) await sleep(delay, caller);
-      else if (caller?.aborted) throw caller.reason;
-    } catch (e) {
-      throw errorFromException(e, caller, () => false);
-    }
-  }
+  };
 }

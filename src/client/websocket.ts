@@ -1,8 +1,7 @@
 import { ApiError, errorFromException, isObject, protocolError } from './errors.js';
-import { sleep, stripAgentId, withSignal, type HttpContext } from './http.js';
-import { TurnProgress } from './progress.js';
+import { stripAgentId, withSignal, type HttpContext } from './http.js';
 import { errorFromFrame, parseFrame, type DataFrame } from './sse.js';
-import { backoffDelay, type StreamHandlers, type StreamOptions, type StreamResult } from './stream.js';
+import { streamTurn, type Connect, type StreamHandlers, type StreamOptions, type StreamResult } from './stream.js';
 import type { ErrorFrame, SendMessageBody } from './types.js';
 
 /** The WebSocket session of the service (CONTRACT.md, provisional). */
@@ -15,46 +14,44 @@ export function sessionUrl(baseUrl: string): string {
   return url.href;
 }
 
-/** What one socket ended with: `null` after `done`, else a drop worth resuming. */
-type SocketOutcome = ApiError | null;
-
 const SAFE_REJECTIONS = [408, 429, 503];
 const DATA_TYPES = ['thread', 'event', 'message'];
 
 /**
- * One turn over the WebSocket session, with the same handlers, options, result and resume
- * rules as `streamTurn` (SSE). One socket per turn: open, `auth`, wait for `ready`, send the
- * turn, read frames until `done`, close. When the socket drops (or goes idle) before `done`,
- * a new one is opened after a backoff and sends `resume` with the learned thread id and the
- * last seq (0 when none arrived yet); before any `thread` frame the turn is sent again only
- * if it never went out on the lost socket, since once sent it may be running. Frames whose
- * seq is not above the last one seen are ignored. A 401 gets one fresh token.
- *
- * Errors: `auth` (401 on `auth`), `http` (a `message`/`resume` refused before its `thread`
- * frame, e.g. 422 with details, as the SSE POST would be), `stream` (an `error` frame
- * mid-turn, or drops beyond `maxRetries`), `network`, `timeout`, `abort`, `protocol`.
+ * One turn over the WebSocket session: the resume loop of `streamTurn` (same handlers,
+ * options, result and rules as SSE) over `socketConnection`.
  */
-export async function streamOverSocket(
+export function streamOverSocket(
   ctx: HttpContext,
   body: SendMessageBody,
   handlers: StreamHandlers,
   opts: StreamOptions = {},
 ): Promise<StreamResult> {
-  const { signal: caller, maxRetries = 4, backoffMs = 400, idleTimeoutMs = 45_000 } = opts;
+  return streamTurn(ctx, body, handlers, opts, socketConnection(ctx, body, opts));
+}
+
+/**
+ * One socket per connection of a turn: open, `auth`, wait for `ready`, send the turn (or
+ * `resume` with the learned thread id and the last seq, 0 when none arrived yet), read
+ * frames until `done`, close. A 401 gets one fresh token, not counted as a retry.
+ *
+ * Errors: `auth` (401 on `auth`), `http` (a `message`/`resume` refused before its `thread`
+ * frame, e.g. 422 with details, as the SSE POST would be), `stream` (an `error` frame
+ * mid-turn), `protocol`, `abort`; drops (`network`, `timeout`, a close before `done`) go
+ * back to the loop.
+ */
+export function socketConnection(ctx: HttpContext, body: SendMessageBody, opts: StreamOptions): Connect {
+  const { idleTimeoutMs = 30_000 } = opts;
   const connectTimeoutMs = opts.timeoutMs ?? ctx.timeoutMs;
   const url = sessionUrl(ctx.baseUrl);
   const turnBody = stripAgentId(body);
-  const progress = new TurnProgress(body.thread_id, handlers);
   let refreshed = false;
 
-  for (let attempt = 0; ; ) {
-    /** The turn (not a resume) went out on this socket: from then on it may be running. */
-    let sent = false;
+  const connect: Connect = async (progress, signal) => {
     let token: string | null = null;
-    let outcome: SocketOutcome;
     try {
-      token = await withSignal(ctx.tokens.get(), caller);
-      outcome = await new Promise<SocketOutcome>((resolve, reject) => {
+      token = await withSignal(ctx.tokens.get(), signal);
+      return await new Promise<ApiError | null>((resolve, reject) => {
         const ws = new WebSocket(url);
         let opened = false;
         let ready = false;
@@ -62,7 +59,7 @@ export async function streamOverSocket(
         let timer: ReturnType<typeof setTimeout> | undefined;
         const finish = (settle: () => void): void => {
           clearTimeout(timer);
-          caller?.removeEventListener('abort', onAbort);
+          signal.removeEventListener('abort', onAbort);
           ws.onopen = ws.onmessage = ws.onclose = null;
           if (ws.readyState < 2) ws.close(1000);
           settle();
@@ -73,9 +70,9 @@ export async function streamOverSocket(
           clearTimeout(timer);
           timer = setTimeout(() => drop(new ApiError({ kind: 'timeout', message: 'The service took too long to answer.' })), ms);
         };
-        const onAbort = (): void => fail(errorFromException(caller?.reason, caller, () => false));
-        if (caller?.aborted) return onAbort();
-        caller?.addEventListener('abort', onAbort, { once: true });
+        const onAbort = (): void => fail(signal.reason);
+        if (signal.aborted) return onAbort();
+        signal.addEventListener('abort', onAbort, { once: true });
         arm(connectTimeoutMs); // until `ready`
 
         ws.onopen = () => {
@@ -101,7 +98,7 @@ export async function streamOverSocket(
               case 'ready':
                 if (ready) return;
                 ready = true;
-                sent = !progress.resumable;
+                progress.sent = !progress.resumable;
                 ws.send(
                   JSON.stringify(
                     progress.resumable
@@ -119,7 +116,7 @@ export async function streamOverSocket(
                 const e = rejection(frame as ErrorFrame, ready, threadSeen);
                 // The service said it did not take the turn: sending it again is safe.
                 if (e.kind === 'http' && SAFE_REJECTIONS.includes(e.status ?? 0)) {
-                  sent = false;
+                  progress.sent = false;
                   return drop(e);
                 }
                 throw e;
@@ -135,31 +132,16 @@ export async function streamOverSocket(
       });
     } catch (e) {
       if (progress.handlerFailed) throw e;
-      const error = errorFromException(e, caller, () => false);
-      // One fresh token after a 401, as for HTTP requests; not counted as a retry.
+      const error = errorFromException(e, signal, () => false);
       if (error.kind === 'auth' && error.status === 401 && !refreshed && ctx.tokens.canRefresh) {
         refreshed = true;
         ctx.tokens.invalidate(token);
-        continue;
+        return connect(progress, signal);
       }
       throw error;
     }
-    if (!outcome) {
-      if (!progress.threadId) throw protocolError('The session ended the turn without naming its thread.');
-      return { threadId: progress.threadId, message: progress.message };
-    }
-    // Sent but never named: the turn may be running, and sending it again could run it twice.
-    if ((sent && !progress.resumable) || attempt >= maxRetries) throw outcome;
-    attempt += 1;
-    handlers.onReconnecting?.(attempt, outcome);
-    try {
-      const delay = backoffDelay(attempt, backoffMs, outcome.retryAfterMs);
-      if (delay > 0) await sleep(delay, caller);
-      else if (caller?.aborted) throw caller.reason;
-    } catch (e) {
-      throw errorFromException(e, caller, () => false);
-    }
-  }
+  };
+  return connect;
 }
 
 /**

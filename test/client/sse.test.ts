@@ -54,6 +54,7 @@ const message = {
   text: 'Grüße 👋🏽 你好',
   sender: { type: 'agent' },
   cards: [],
+  followup_suggestions: [],
 };
 
 // A recorded turn with everything the reader must cope with: CRLF and LF line ends,
@@ -122,7 +123,7 @@ describe('readFrames', () => {
     let cancelled = false;
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
-        controller.enqueue(enc.encode('data: {"type":"thread","data":{"thread_id":"t"}}\n\ndata: [DONE]\n\n'));
+        controller.enqueue(enc.encode('data: {"type":"thread","data":{"thread_id":"65f0c0ffee0000000000aaaa"}}\n\ndata: [DONE]\n\n'));
       },
       cancel() {
         cancelled = true;
@@ -148,7 +149,7 @@ describe('readFrames', () => {
 
 describe('readFrames: malformed frames', () => {
   it('rejects invalid JSON with a protocol error', async () => {
-    const e = await failure(sse('data: {"type":"thread","data":{"thread_id":"t"}}\n\ndata: {not json\n\n'));
+    const e = await failure(sse('data: {"type":"thread","data":{"thread_id":"65f0c0ffee0000000000aaaa"}}\n\ndata: {not json\n\n'));
     expect(e.kind).to.equal('protocol');
     expect(e.code).to.equal('protocol');
     expect(e.message).to.match(/not valid JSON/);
@@ -169,11 +170,28 @@ describe('readFrames: malformed frames', () => {
     expect((await failure(sse('data: {"type":"thread"}\n\n'))).kind).to.equal('protocol');
   });
 
-  it('rejects sequenced frames without seq and messages of the wrong shape', async () => {
+  it('rejects sequenced frames without seq, and messages that are not objects', async () => {
     expect((await failure(sse('data: {"type":"event","data":{"text":"a"}}\n\n'))).kind).to.equal('protocol');
-    expect((await failure(sse('data: {"type":"message","seq":2,"data":{"text":"a"}}\n\n'))).kind).to.equal(
-      'protocol',
-    );
+    expect((await failure(sse('data: {"type":"message","seq":2,"data":"a"}\n\n'))).kind).to.equal('protocol');
+  });
+
+  it('reads an odd message leniently: missing fields empty, bad cards and suggestions left out', async () => {
+    const data = { text: 'a', cards: [null, 7, { json_data: { entity: { title: 'T', nested: { x: 1 } } } }], followup_suggestions: ['ok', 3, ''] };
+    const { frames } = await collect(sse(`data: ${JSON.stringify({ type: 'message', seq: 2, data })}\n\n`));
+    expect(frames[0]!.data).to.deep.equal({
+      id: '',
+      text: 'a',
+      sender: { type: 'agent' },
+      cards: [{ json_data: { entity: { title: 'T' }, sub_entities: [] } }],
+      followup_suggestions: ['ok'],
+    });
+  });
+
+  it('rejects a thread frame whose id is not 24 hex digits', async () => {
+    for (const id of ['t', '65f0c0ffee0000000000aaa', '65f0c0ffee0000000000aaaz', '../../etc', 42]) {
+      const e = await failure(sse(`data: ${JSON.stringify({ type: 'thread', data: { thread_id: id } })}\n\n`));
+      expect(e.kind, String(id)).to.equal('protocol');
+    }
   });
 
   it('releases the body after a protocol error', async () => {
@@ -185,7 +203,7 @@ describe('readFrames: malformed frames', () => {
 
 describe('readFrames: error frames', () => {
   const frame = (data: object): Uint8Array[] =>
-    sse(`data: {"type":"thread","data":{"thread_id":"t"}}\n\ndata: ${JSON.stringify({ type: 'error', data })}\n\ndata: [DONE]\n\n`);
+    sse(`data: {"type":"thread","data":{"thread_id":"65f0c0ffee0000000000aaaa"}}\n\ndata: ${JSON.stringify({ type: 'error', data })}\n\ndata: [DONE]\n\n`);
 
   it('reads the status from data.status', async () => {
     const e = await failure(frame({ message: 'Upstream failed', status: 503 }));

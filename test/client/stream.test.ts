@@ -1,7 +1,8 @@
 import { expect } from '@open-wc/testing';
 import { backoffDelay, type ApiError, type StreamHandlers, type UnknownFrame } from '../../src/client/index.js';
 import type { FaultPlan } from '../../demo/server/faults.js';
-import { REPLY, keyStats, rejection, setup, streamRequests, wait } from './helpers.js';
+import { AgentClient } from '../../src/client/index.js';
+import { BASE_URL, REPLY, createKey, keyStats, rejection, setup, streamRequests, wait } from './helpers.js';
 
 const USER = 'user-stream-test';
 // No backoff: a hidden page's timers are throttled to ~1 s (backoffDelay has its own tests).
@@ -75,15 +76,61 @@ describe('stream resume', () => {
     await resumeCase([4, 6], { chunkChars: 1 });
   });
 
-  it('retries a drop before the thread frame as a plain request', async () => {
+  it('does not send a request again that reached the service, when it closes before the thread frame', async () => {
+    // The service took the POST (it answered 200) and then the connection closed: the turn
+    // may be running, and a second POST would run it twice.
     const { client, key } = await setup({ dropAfter: [0] });
     const { rec, handlers } = recorder();
-    const result = await client.stream({ text: 'Early', user_id: USER }, handlers, FAST);
-    expect(rec.text).to.equal(REPLY);
-    expect(rec.threads).to.deep.equal([result.threadId]);
-    const reqs = streamRequests(await keyStats(key));
-    expect(reqs.map((r) => r.lastEventId)).to.deep.equal([null, null]);
-    expect(reqs[1]?.body).to.deep.equal({ text: 'Early', user_id: USER });
+    const e = await rejection(client.stream({ text: 'Early', user_id: USER }, handlers, FAST));
+    expect(e.retryable).to.equal(false);
+    expect(rec.reconnects).to.have.length(0);
+    const stats = await keyStats(key);
+    expect(streamRequests(stats)).to.have.length(1);
+    expect(stats.turnsRun).to.equal(1);
+  });
+
+  it('sends the request again while the service cannot be reached at all', async () => {
+    // Port 9 refuses every request: neither the POST nor the reachability check get through.
+    const client = new AgentClient({ baseUrl: 'http://127.0.0.1:9', accessToken: 'token' });
+    const { rec, handlers } = recorder();
+    const e = await rejection(client.stream({ text: 'Anyone?', user_id: USER }, handlers, { ...FAST, maxRetries: 2 }));
+    expect(e.kind).to.equal('network');
+    expect(rec.reconnects.map((r) => r.attempt)).to.deep.equal([1, 2]);
+  });
+
+  it('does not send a POST again whose streamed answer the page may not read (no CORS headers)', async () => {
+    // Another origin than the page's: the browser sends the POST, then refuses the answer.
+    const page = new URL(BASE_URL);
+    page.hostname = page.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
+    const key = await createKey({ paceMs: 2, replies: [{ text: REPLY }], streamWithoutCors: true });
+    const client = new AgentClient({ baseUrl: page.origin, publishableKey: key });
+    const e = await rejection(client.stream({ text: 'Unreadable', user_id: USER }, {}, FAST));
+    expect(e.kind).to.equal('network');
+    expect(e.retryable).to.equal(false);
+    await wait(200);
+    const stats = await keyStats(key);
+    expect(streamRequests(stats), 'POSTs').to.have.length(1);
+    expect(stats.turnsRun, 'turns run').to.equal(1);
+  });
+
+  it('delivers a complete reply whose stream closes after the message frame without [DONE]', async () => {
+    const { client, key } = await setup({ omitDone: true });
+    const { rec, handlers } = recorder();
+    const result = await client.stream({ text: 'No done', user_id: USER }, handlers, FAST);
+    expect(result.message?.text).to.equal(REPLY);
+    expect(rec.messages).to.equal(1);
+    expect(rec.reconnects).to.have.length(0);
+    expect(streamRequests(await keyStats(key))).to.have.length(1);
+  });
+
+  it('ends the turn with a protocol error when a second, different thread is named', async () => {
+    const other = { type: 'thread', data: { thread_id: 'a1b2c3d4e5f6a1b2c3d4e5f6' } };
+    const { client } = await setup({ rawTurns: [[JSON.stringify({ type: 'event', seq: 1, data: { text: 'a' } }), JSON.stringify(other)]] });
+    const { rec, handlers } = recorder();
+    const e = await rejection(client.stream({ text: 'Two threads', user_id: USER }, handlers, FAST));
+    expect(e.kind).to.equal('protocol');
+    expect(rec.threads).to.have.length(1);
+    expect(rec.threads[0]).not.to.equal(other.data.thread_id);
   });
 
   it('gives up after maxRetries and reports the drop', async () => {
@@ -114,6 +161,52 @@ describe('stream resume', () => {
       client.stream({ text: 'Stall', user_id: USER }, {}, { ...FAST, idleTimeoutMs: 200, maxRetries: 0 }),
     );
     expect(e).to.include({ kind: 'timeout', code: 'timeout' });
+  });
+});
+
+describe('silent services', () => {
+  it('no response headers: one POST, then a timeout', async () => {
+    const { client, key } = await setup({ holdStream: true });
+    const e = await rejection(client.stream({ text: 'Hello?', user_id: USER }, {}, { ...FAST, timeoutMs: 300 }));
+    expect(e.kind).to.equal('timeout');
+    const stats = await keyStats(key);
+    expect(streamRequests(stats), 'POSTs').to.have.length(1);
+    expect(stats.turnsRun).to.equal(1);
+  });
+
+  it('headers, then silence: one POST, then a timeout', async () => {
+    const { client, key } = await setup({ stallAfter: 0 });
+    // Headers may wait for the first byte (Firefox): the connect timeout covers that case.
+    const e = await rejection(client.stream({ text: 'Hello?', user_id: USER }, {}, { ...FAST, timeoutMs: 300, idleTimeoutMs: 300 }));
+    expect(e.kind).to.equal('timeout');
+    expect(streamRequests(await keyStats(key)), 'POSTs').to.have.length(1);
+  });
+
+  it('a thread frame, then silence: the turn ends at the stall deadline', async () => {
+    const { client, key } = await setup({ stallAfter: 1 });
+    const started = performance.now();
+    const e = await rejection(client.stream({ text: 'Hello?', user_id: USER }, {}, { ...FAST, idleTimeoutMs: 60_000, stallTimeoutMs: 500 }));
+    expect(e.kind).to.equal('timeout');
+    expect(performance.now() - started).to.be.below(3000);
+    expect(streamRequests(await keyStats(key))).to.have.length(1);
+  });
+
+  it('keepalive comments and nothing else: the turn ends at the stall deadline', async () => {
+    const { client } = await setup({ stallAfter: 1, keepaliveMs: 50 });
+    const { rec, handlers } = recorder();
+    // Keepalives every 50 ms keep the connection from ever counting as idle (3 s): only the
+    // stall deadline can end this turn.
+    const e = await rejection(client.stream({ text: 'Hello?', user_id: USER }, handlers, { ...FAST, idleTimeoutMs: 3000, stallTimeoutMs: 800 }));
+    expect(e.kind).to.equal('timeout');
+    expect(rec.reconnects).to.have.length(0);
+  });
+
+  it('stop still ends a silent turn at once', async () => {
+    const { client } = await setup({ holdStream: true });
+    const ctrl = new AbortController();
+    setTimeout(() => ctrl.abort(), 100);
+    const e = await rejection(client.stream({ text: 'Hello?', user_id: USER }, {}, { ...FAST, signal: ctrl.signal }));
+    expect(e.kind).to.equal('abort');
   });
 });
 
