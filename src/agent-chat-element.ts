@@ -3,16 +3,16 @@ import { property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { live } from 'lit/directives/live.js';
 import type { AgentVariables, Card, Channel, Message } from './client/types.js';
-import { isHexId } from './client/types.js';
 import { type Strings, hasStrings, isRtl, loadStrings, resolveStrings } from './i18n/index.js';
-import { cardView, renderCard, sortCards } from './render/cards.js';
+import { cachedCardView, renderCard, sortCards } from './render/cards.js';
+import { isolate } from './render/boundary.js';
 import {
   handleCopyClick,
   hasHtmlSupport,
   loadHtmlSupport,
   markdown,
   markdownLabels,
-  renderPlainText,
+  plainSummary,
   type MarkdownLabels,
 } from './render/markdown.js';
 import { renderNotice } from './render/notice.js';
@@ -25,6 +25,7 @@ import { FocusKeeper } from './state/focus-keeper.js';
 import type { ChatMessage } from './state/messages.js';
 import type { Notice } from './state/notice.js';
 import type { PersistMode } from './state/storage.js';
+import { hook, oneOf, readConfig, record, text as textSetting, type Mode, type Theme, type Transport } from './state/config.js';
 import { Attachments, firstFile } from './state/attachment.js';
 import { parseChannels } from './state/channel.js';
 import type { HandOff } from './state/hand-off.js';
@@ -32,13 +33,8 @@ import { renderAttachControl, renderAttachment, renderDropHint } from './render/
 import { renderChannelButton } from './render/channel-button.js';
 import { styles } from './styles/agent-chat.styles.js';
 
-export type Transport = 'sse' | 'rest' | 'websocket';
-export type Mode = 'inline' | 'launcher';
-export type Theme = 'light' | 'dark' | 'auto';
+export type { Mode, Theme, Transport };
 export type CardRenderer = (card: Card) => TemplateResult | HTMLElement | null | undefined;
-
-const TRANSPORTS: readonly string[] = ['sse', 'rest', 'websocket'];
-const PERSIST: readonly string[] = ['local', 'session', 'none'];
 
 /** Bad JSON in `agent-variables` must not throw out of the attribute setter. */
 const jsonConverter = {
@@ -72,6 +68,20 @@ function timeFormat(lang: string): Intl.DateTimeFormat {
  * so opening and scrolling a long conversation do not stutter (BENCHMARKS.md).
  */
 const WINDOW = 15;
+
+/**
+ * Cards a reply shows at first, and per "show more": a row of a dozen is what a reader
+ * compares; thousands rendered at once made every later update slow.
+ */
+const CARD_STEP = 12;
+
+/** Each message's cards in `index` order, sorted once: a message's cards never change. */
+const sorted = new WeakMap<Card[], Card[]>();
+function sortedCards(cards: Card[]): Card[] {
+  let list = sorted.get(cards);
+  if (!list) sorted.set(cards, (list = sortCards(cards)));
+  return list;
+}
 
 type HandOffChunk = [typeof import('./state/hand-off.js'), typeof import('./render/channel-form.js')];
 let handOffChunk: Promise<HandOffChunk> | undefined;
@@ -275,7 +285,7 @@ export class AgentChat extends LitElement {
   private readonly chat = new ChatController(this);
   /** Keeps focus on something sensible when a re-render removes the focused control. */
   private readonly focusKeeper = new FocusKeeper(this, () =>
-    this.mode === 'launcher' && !this.isOpen ? this.launcherButton : this.input,
+    this.launcher && !this.isOpen ? this.launcherButton : this.input,
   );
   private readonly attachments = new Attachments(this);
   /** The hand-off form's state and templates, once their chunk has loaded (first opening). */
@@ -306,13 +316,22 @@ export class AgentChat extends LitElement {
    */
   private timeFormat: Intl.DateTimeFormat | null = null;
   private configProblems: string[] = [];
+  /** Problems already reported in the console (state/config.ts). */
+  private readonly warned = new Set<string>();
+  /** `mode` checked: the launcher is shown. */
+  private launcher = false;
+  /** Cards shown per message key, when the reader asked for more than `CARD_STEP`. */
+  private readonly cardsShown = new Map<string, number>();
+  /** `uploadImage` and `cardRenderer` when they are functions. */
+  private upload: ((file: File) => Promise<string>) | undefined;
+  private customCard: CardRenderer | undefined;
   private stickToBottom = true;
   private lastScrollHeight = 0;
 
   constructor() {
     super();
     this.addEventListener('agent-chat-message', () => {
-      if (this.mode === 'launcher' && !this.isOpen) this.unread = true;
+      if (this.launcher && !this.isOpen) this.unread = true;
       this.announceReply();
     });
     // Copy buttons come from the markdown renderer; one delegated listener serves them all.
@@ -359,6 +378,7 @@ export class AgentChat extends LitElement {
 
   /** Starts a new conversation; the next message creates a new thread. */
   newThread(): void {
+    this.liveText = '';
     this.chat.newThread();
   }
 
@@ -408,14 +428,16 @@ export class AgentChat extends LitElement {
     if (changed.has('lang') || changed.has('strings') || this.stringsStale) {
       this.stringsStale = false;
       const lang = this.uiLang();
-      this.text = resolveStrings(lang, this.strings);
+      const problems: string[] = [];
+      this.text = resolveStrings(lang, record('strings', this.strings, problems) as Partial<Strings> | undefined);
+      this.warn(problems);
       this.labels = markdownLabels(this.text);
       this.direction = isRtl(lang) ? 'rtl' : 'ltr';
       this.locale = lang;
       this.timeFormat = null;
     }
     if (!this.timeFormat && this.chat.messages.length) this.timeFormat = timeFormat(this.locale);
-    if (changed.has('channels')) this.applyChannels();
+    this.applySettings(changed);
     const configKeys = [
       'baseUrl',
       'publishableKey',
@@ -441,48 +463,35 @@ export class AgentChat extends LitElement {
     }
   }
 
-  /** Validates the host's configuration; problems become a notice and a warning, never a throw. */
+  /** The conversation's settings, checked (state/config.ts); problems become a notice and a warning. */
   private applyConfig(): void {
-    const problems: string[] = [];
-    if (!this.baseUrl) problems.push('base-url is required');
-    else {
-      try {
-        new URL(this.baseUrl, location.href);
-      } catch {
-        problems.push(`base-url "${this.baseUrl}" is not a URL`);
-      }
-    }
-    if (!this.accessToken && !this.publishableKey && !this.tokenProvider) {
-      problems.push('one of publishable-key, access-token or tokenProvider is required');
-    }
-    const transport = TRANSPORTS.includes(this.transport) ? this.transport : 'sse';
-    if (transport !== this.transport) problems.push(`transport "${this.transport}" is not one of sse, rest, websocket`);
-    const variables = this.agentVariables instanceof Error ? undefined : this.agentVariables;
-    if (this.agentVariables instanceof Error) problems.push(this.agentVariables.message);
-    const threadId = this.threadIdAttribute.trim();
-    if (threadId && !isHexId(threadId)) problems.push(`thread-id "${threadId}" is not a 24-character hex id`);
-    const persist: PersistMode = PERSIST.includes(this.persist) ? this.persist : 'local';
-    if (persist !== this.persist) problems.push(`persist "${this.persist}" is not one of local, session, none`);
-
-    for (const problem of problems) console.warn(`<agent-chat>: ${problem}`);
+    const { config, problems } = readConfig(this);
+    this.warn(problems);
     this.configProblems = problems;
-    // Missing service or credentials leave nothing to talk to; other problems fall back.
-    if (!this.baseUrl || problems.some((p) => p.startsWith('base-url') || p.startsWith('one of'))) return;
+    if (config) this.chat.configure(config);
+  }
 
-    this.chat.configure({
-      baseUrl: new URL(this.baseUrl, location.href).href.replace(/\/+$/, ''),
-      publishableKey: this.publishableKey || undefined,
-      accessToken: this.accessToken || undefined,
-      tokenProvider: this.tokenProvider,
-      userId: this.userId || undefined,
-      threadId: threadId && isHexId(threadId) ? threadId : undefined,
-      transport,
-      agentVariables: variables,
-      persist,
-      suggestionContext: this.suggestionContext,
-      versionId: this.versionId || undefined,
-      versionTag: this.versionTag || undefined,
-    });
+  /** Settings of the UI itself, checked: a bad one warns once and takes its default. */
+  private applySettings(changed: PropertyValues<this>): void {
+    const problems: string[] = [];
+    if (changed.has('mode')) this.launcher = oneOf('mode', this.mode, ['inline', 'launcher'] as const, problems) === 'launcher';
+    if (changed.has('theme')) oneOf('theme', this.theme, ['auto', 'light', 'dark'] as const, problems);
+    if (changed.has('uploadImage')) this.upload = hook('uploadImage', this.uploadImage, problems);
+    if (changed.has('cardRenderer')) this.customCard = hook('cardRenderer', this.cardRenderer, problems);
+    if (changed.has('channels')) this.applyChannels(textSetting('channels', this.channels, problems));
+    if (changed.has('heading')) textSetting('heading', this.heading, problems);
+    if (changed.has('placeholder')) textSetting('placeholder', this.placeholder, problems);
+    if (changed.has('agentDisplayName')) textSetting('agent-display-name', this.agentDisplayName, problems);
+    this.warn(problems);
+  }
+
+  /** Each configuration problem once per element, however often the settings change. */
+  private warn(problems: string[]): void {
+    for (const problem of problems) {
+      if (this.warned.has(problem)) continue;
+      this.warned.add(problem);
+      console.warn(`<agent-chat>: ${problem}`);
+    }
   }
 
   protected override firstUpdated(): void {
@@ -602,7 +611,7 @@ export class AgentChat extends LitElement {
       this.chat.stop();
       return;
     }
-    if (this.mode === 'launcher' && this.isOpen) {
+    if (this.launcher && this.isOpen) {
       event.stopPropagation();
       this.close();
     }
@@ -644,7 +653,9 @@ export class AgentChat extends LitElement {
     if (reply?.role !== 'agent') return;
     const t = this.text;
     // Plain text: a screen reader must not read out "asterisk asterisk" or table pipes.
-    const parts = [t.announce(this.agentDisplayName || t.agentName, renderPlainText(this.chat.announcement || reply.text))];
+    // A bounded summary: a live region that received a whole long reply would keep a
+    // screen reader talking for minutes (and hold the text after the reply is gone).
+    const parts = [t.announce(this.agentDisplayName || t.agentName, plainSummary(reply.text))];
     const suggestions = reply.suggestions.filter((s) => typeof s === 'string' && s.trim() !== '').length;
     if (suggestions) parts.push(t.suggestionsAvailable(suggestions));
     this.liveText = parts.join(' ');
@@ -723,7 +734,7 @@ export class AgentChat extends LitElement {
   /* ---- attachments (state: src/state/attachment.ts, templates: src/render/attachment.ts) ---- */
 
   private renderAttachControl() {
-    if (!this.uploadImage) return nothing;
+    if (!this.upload) return nothing;
     return renderAttachControl(this.text, {
       disabled: this.attachments.uploading,
       onPick: () => this.renderRoot.querySelector<HTMLInputElement>('.file-input')?.click(),
@@ -732,7 +743,7 @@ export class AgentChat extends LitElement {
   }
 
   private renderAttachment() {
-    if (!this.uploadImage) return nothing;
+    if (!this.upload) return nothing;
     return html`${renderAttachment(this.text, this.attachments, {
       onRemove: () => this.removeAttachment(),
       onDismissError: () => this.attachments.dismissError(),
@@ -753,7 +764,7 @@ export class AgentChat extends LitElement {
   }
 
   private onPaste(event: ClipboardEvent): void {
-    if (!this.uploadImage) return;
+    if (!this.upload) return;
     const data = event.clipboardData;
     const file = firstFile(data?.files);
     if (!file?.type.startsWith('image/')) return;
@@ -763,7 +774,7 @@ export class AgentChat extends LitElement {
   }
 
   private acceptsDrop(event: DragEvent): boolean {
-    if (!this.uploadImage || (this.mode === 'launcher' && !this.isOpen)) return false;
+    if (!this.upload || (this.launcher && !this.isOpen)) return false;
     return Array.from(event.dataTransfer?.types ?? []).includes('Files');
   }
 
@@ -804,7 +815,7 @@ export class AgentChat extends LitElement {
    * the log (the host may still cancel `agent-chat-send`, which keeps it).
    */
   private async sendWithAttachment(): Promise<void> {
-    const upload = this.uploadImage;
+    const upload = this.upload;
     if (this.chat.busy || this.attachments.uploading) return;
     if (!upload) {
       this.attachments.clear();
@@ -823,8 +834,8 @@ export class AgentChat extends LitElement {
   /* ---- channel hand-off (offered: src/state/channel.ts; the form, a lazy chunk:
      src/state/hand-off.ts, src/render/channel-form.ts) ---- */
 
-  private applyChannels(): void {
-    this.offeredChannels = parseChannels(this.channels);
+  private applyChannels(channels: string): void {
+    this.offeredChannels = parseChannels(channels);
     if (!this.offeredChannels.length && this.channelFormShown) this.closeChannelForm(false);
   }
 
@@ -934,7 +945,7 @@ export class AgentChat extends LitElement {
 
   protected override render() {
     const t = this.text;
-    const launcher = this.mode === 'launcher';
+    const launcher = this.launcher;
     return html`
       ${launcher ? this.renderLauncher() : nothing}
       <section
@@ -969,7 +980,7 @@ export class AgentChat extends LitElement {
             ${repeat(
               this.chat.messages.slice(this.windowStart),
               (m) => m.key,
-              (m) => this.renderMessage(m, m === this.chat.messages.at(-1)),
+              (m) => this.renderMessageSafely(m, m === this.chat.messages.at(-1)),
             )}
             ${this.renderTyping()} ${this.renderSuggestionsRow()}
           </div>
@@ -1059,6 +1070,21 @@ export class AgentChat extends LitElement {
     </article>`;
   }
 
+  /** The error boundary of one message: what cannot be rendered shows as its plain text. */
+  private renderMessageSafely(m: ChatMessage, latest: boolean) {
+    try {
+      return this.renderMessage(m, latest);
+    } catch (error) {
+      if (!this.warned.has('message failed')) {
+        this.warned.add('message failed');
+        console.warn('<agent-chat>: a message could not be rendered; it is shown as plain text.', error);
+      }
+      return html`<article part="message message-${m.role}" class="message ${m.role}" data-key=${m.key} tabindex="-1">
+        <div part="bubble" class="bubble"><p part="text" class="text plain">${m.text}</p></div>
+      </article>`;
+    }
+  }
+
   private renderMessage(m: ChatMessage, latest: boolean) {
     const t = this.text;
     const streaming = m.state === 'streaming';
@@ -1074,6 +1100,7 @@ export class AgentChat extends LitElement {
     return html`<article
       part="message message-${m.role}"
       class="message ${m.role} ${m.state}"
+      data-key=${m.key}
       aria-busy=${streaming ? 'true' : 'false'}
       aria-label=${m.role === 'user' ? t.userName : this.agentDisplayName || t.agentName}
       tabindex="-1"
@@ -1086,7 +1113,7 @@ export class AgentChat extends LitElement {
             : html`<div part="text" class="text" dir="auto">${m.text}</div>`
           : html`<div part="text" class="text" dir="auto" ${markdown(m.text, { streaming, allowHtml: this.allowHtml, labels: this.labels })}></div>`}
       </div>
-      ${m.cards.length ? this.renderCards(m.cards) : nothing}
+      ${m.cards.length ? this.renderCards(m) : nothing}
       <div part="meta" class="meta">
         <span>${meta || this.formatTime(m.createdAt)}</span>${this.renderTurnControls(m)}
       </div>
@@ -1128,17 +1155,45 @@ export class AgentChat extends LitElement {
     </form>`;
   }
 
-  private renderCards(cards: Card[]) {
+  private renderCards(m: ChatMessage) {
     const t = this.text;
+    const cards = sortedCards(m.cards);
+    const shown = this.cardsShown.get(m.key) ?? CARD_STEP;
+    const more = cards.length - shown;
+    const renderer = this.customCard;
     return html`<ul part="cards" class="cards" aria-label=${t.cardsLabel} @keydown=${this.onCardsKeyDown}>
-      ${sortCards(cards).map((card) => {
-        const custom = this.cardRenderer?.(card);
-        const view = custom == null ? cardView(card, { lang: this.locale, strings: t }) : null;
-        return html`<li>
-          ${view ? renderCard(view, t, { onClick: (event) => this.onCardClick(event, card, view.url) }) : custom}
-        </li>`;
-      })}
-    </ul>`;
+        ${cards.slice(0, shown).map((card) =>
+          renderer
+            ? html`<li ${isolate(() => renderer(card), () => this.builtInCard(card), this.onCardRendererError)}></li>`
+            : html`<li>${this.builtInCard(card)}</li>`,
+        )}
+      </ul>
+      ${more > 0
+        ? html`<button part="cards-more" class="text-button cards-more" type="button" @click=${() => this.showMoreCards(m.key, shown)}>
+            ${t.showMoreCards(Math.min(more, CARD_STEP))}
+          </button>`
+        : nothing}`;
+  }
+
+  private builtInCard(card: Card) {
+    const view = cachedCardView(card, { lang: this.locale, strings: this.text });
+    return renderCard(view, this.text, { onClick: (event) => this.onCardClick(event, card, view.url) });
+  }
+
+  /** A host card renderer that fails gets the built-in card in its place, and one console line. */
+  private readonly onCardRendererError = (error: unknown): void => {
+    if (this.warned.has('cardRenderer failed')) return;
+    this.warned.add('cardRenderer failed');
+    console.warn('<agent-chat>: cardRenderer failed; the built-in card is shown instead.', error);
+  };
+
+  /** The next step of a reply's cards; focus moves to the first card that was added. */
+  private async showMoreCards(key: string, shown: number): Promise<void> {
+    this.cardsShown.set(key, shown + CARD_STEP);
+    this.requestUpdate();
+    await this.updateComplete;
+    const cards = this.renderRoot.querySelectorAll<HTMLElement>(`[data-key="${CSS.escape(key)}"] .cards > li`);
+    cards[shown]?.querySelector<HTMLElement>('a[href], button, [tabindex]')?.focus();
   }
 
   private renderTyping() {
@@ -1202,7 +1257,7 @@ export class AgentChat extends LitElement {
       case 'validation':
         return t.errorValidation();
       case 'rate-limit':
-        return t.errorRateLimited(notice.retryAt ? Math.max(1, Math.ceil((notice.retryAt - Date.now()) / 1000)) : undefined);
+        return t.errorRateLimited(waitSeconds(notice.retryAt));
       case 'server':
         return t.errorServer;
       case 'timeout':
@@ -1224,6 +1279,16 @@ export class AgentChat extends LitElement {
 }
 
 export type { Channel, Message };
+
+/**
+ * Seconds to wait before `retryAt`, for the rate-limit notice: a figure a reader can act
+ * on, 1 to 120. A longer wait reads "please wait a moment" rather than "7,200 s".
+ */
+function waitSeconds(retryAt: number | undefined): number | undefined {
+  if (retryAt === undefined || !Number.isFinite(retryAt)) return undefined;
+  const seconds = Math.max(1, Math.ceil((retryAt - Date.now()) / 1000));
+  return seconds <= 120 ? seconds : undefined;
+}
 
 /** Each message's turn and the id of the reply that answers it (what a rerun needs). */
 function turnsOf(messages: readonly ChatMessage[]): Map<string, { turn: number; replyId?: string }> {

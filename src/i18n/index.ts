@@ -17,6 +17,10 @@ const LOADERS: Record<string, () => Promise<{ default: Strings }>> = {
 
 const TABLES: Record<string, Strings> = { en };
 
+// Own keys only: `lang="constructor"` must not find Object.prototype's members.
+const table = (key: string): Strings | undefined => (Object.hasOwn(TABLES, key) ? TABLES[key] : undefined);
+const loader = (key: string) => (Object.hasOwn(LOADERS, key) ? LOADERS[key] : undefined);
+
 /** Primary subtags of languages written right to left. */
 const RTL = new Set(['ar', 'he', 'iw', 'fa', 'ur', 'ps', 'sd', 'ug', 'yi', 'dv', 'ckb']);
 
@@ -36,12 +40,12 @@ export function normalizeLang(lang: string | undefined): string {
  * ignored, so a stray `null` from a JSON config cannot blank the UI.
  */
 export function resolveStrings(lang: string | undefined, overrides?: Partial<Strings>): Strings {
-  const table = TABLES[primary(lang)] ?? en;
-  if (!overrides) return table;
-  const merged: Strings = { ...table };
-  for (const key of Object.keys(table) as Array<keyof Strings>) {
-    const value = overrides[key];
-    if (value !== undefined && typeof value === typeof table[key]) {
+  const base = table(primary(lang)) ?? en;
+  if (!overrides) return base;
+  const merged: Strings = { ...base };
+  for (const key of Object.keys(base) as Array<keyof Strings>) {
+    const value = Object.hasOwn(overrides, key) ? overrides[key] : undefined;
+    if (value !== undefined && typeof value === typeof base[key]) {
       (merged as unknown as Record<string, unknown>)[key] = value;
     }
   }
@@ -59,7 +63,7 @@ export const SUPPORTED_LANGUAGES = ['en', ...Object.keys(LOADERS)];
 /** False while `lang` has a table that is not loaded yet (`resolveStrings` would fall back). */
 export function hasStrings(lang: string | undefined): boolean {
   const key = primary(lang);
-  return key in TABLES || !(key in LOADERS);
+  return !!table(key) || !loader(key);
 }
 
 /**
@@ -69,8 +73,8 @@ export function hasStrings(lang: string | undefined): boolean {
  */
 export async function loadStrings(lang: string | undefined): Promise<boolean> {
   const key = primary(lang);
-  const load = LOADERS[key];
-  if (!load || TABLES[key]) return true;
+  const load = loader(key);
+  if (!load || table(key)) return true;
   try {
     TABLES[key] = (await load()).default;
     return true;

@@ -60,6 +60,8 @@ export interface Strings {
   historyEmpty: string;
   /** Button above a long conversation's first rendered message; `count` are hidden. */
   showEarlier: (count: number) => string;
+  /** The button under a reply's cards when it has more than are shown at once. */
+  showMoreCards: (count: number) => string;
   untitledConversation: string;
   previousVersion: string;
   nextVersion: string;
@@ -161,6 +163,7 @@ export const en: Strings = {
   cancel: 'Cancel',
   historyEmpty: 'No earlier conversations',
   showEarlier: (count) => `Show ${count} earlier messages`,
+  showMoreCards: (count) => `Show ${count} more results`,
   untitledConversation: 'Untitled conversation',
   previousVersion: 'Previous version',
   nextVersion: 'Next version',

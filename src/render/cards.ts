@@ -74,19 +74,44 @@ export function humanizeKey(key: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function formatNumber(value: number, lang: string | undefined, currency?: string): string {
+/** Card text beyond these lengths is cut (with "…"): a card is a summary, and layout stays bounded. */
+export const CARD_LIMITS = { title: 200, text: 500, fields: 24, groups: 8, options: 40 } as const;
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+}
+
+/**
+ * A number as the agent wrote it (`value`: a JSON number or a decimal string), formatted
+ * without losing digits: as many fraction digits as it has (a price of 19.999 is not
+ * "20.00"), and a decimal string formatted as the exact decimal it is (Intl takes strings),
+ * so 20-digit amounts are not rounded through a float.
+ */
+function formatNumber(value: number | string, lang: string | undefined, currency?: string): string {
+  const source = String(value).trim();
+  const fraction = /\.(\d+)$/.exec(source)?.[1]?.length ?? 0;
   try {
-    return new Intl.NumberFormat(lang, currency ? { style: 'currency', currency } : undefined).format(value);
+    const format = new Intl.NumberFormat(lang, currency ? { style: 'currency', currency } : undefined);
+    const digits = Math.min(20, Math.max(fraction, format.resolvedOptions().minimumFractionDigits ?? 0));
+    const exact = new Intl.NumberFormat(lang, {
+      ...(currency ? { style: 'currency', currency } : {}),
+      minimumFractionDigits: currency ? digits : 0,
+      maximumFractionDigits: digits,
+    });
+    return exact.format(source as unknown as number);
   } catch {
     // Unknown locale or currency code from the agent's data: show the plain number.
-    return currency ? `${value} ${currency}` : String(value);
+    return currency ? `${source} ${currency}` : source;
   }
 }
 
-function scalarText(value: Exclude<Scalar, null>, opts: CardViewOptions): string {
+/** A number the UI may show as an amount: finite and exactly representable (JSON lost the rest). */
+const exactNumber = (value: number): boolean => Number.isFinite(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER;
+
+function scalarText(value: Exclude<Scalar, null>, opts: CardViewOptions, max: number = CARD_LIMITS.text): string {
   if (typeof value === 'boolean') return value ? (opts.strings?.yes ?? 'Yes') : (opts.strings?.no ?? 'No');
-  if (typeof value === 'number') return formatNumber(value, opts.lang);
-  return value;
+  if (typeof value === 'number') return exactNumber(value) ? formatNumber(value, opts.lang) : String(value);
+  return clip(value, max);
 }
 
 /** Builds the view model of the built-in card. Never throws on odd data. */
@@ -120,13 +145,13 @@ export function cardView(card: Card, opts: CardViewOptions = {}): CardView {
   const badge = take(KEYS.badge);
 
   let price = '';
+  const code = typeof currency === 'string' && /^[a-z]{3}$/i.test(currency) ? currency.toUpperCase() : undefined;
   if (typeof rawPrice === 'number') {
-    const code = typeof currency === 'string' && /^[a-z]{3}$/i.test(currency) ? currency.toUpperCase() : undefined;
-    price = formatNumber(rawPrice, opts.lang, code);
+    // A number JSON could not hold exactly is no price to show as one.
+    price = exactNumber(rawPrice) ? formatNumber(rawPrice, opts.lang, code) : '';
   } else if (typeof rawPrice === 'string') {
-    const numeric = /^\s*-?\d+(\.\d+)?\s*$/.test(rawPrice) ? Number(rawPrice) : NaN;
-    const code = typeof currency === 'string' && /^[a-z]{3}$/i.test(currency) ? currency.toUpperCase() : undefined;
-    price = Number.isFinite(numeric) && code ? formatNumber(numeric, opts.lang, code) : rawPrice;
+    const decimal = /^\s*-?\d{1,30}(\.\d{1,20})?\s*$/.test(rawPrice);
+    price = decimal && code ? formatNumber(rawPrice, opts.lang, code) : clip(rawPrice, CARD_LIMITS.title);
   }
   // A currency with no price to go with it is just another field.
   const currencyKey = KEYS.currency.map((name) => byCanon.get(name)).find((key) => key !== undefined);
@@ -136,7 +161,8 @@ export function cardView(card: Card, opts: CardViewOptions = {}): CardView {
   for (const key of Object.keys(entity)) {
     const value = entity[key];
     if (used.has(key) || !isScalar(value) || value === '') continue;
-    fields.push([humanizeKey(key), scalarText(value, opts)]);
+    fields.push([clip(humanizeKey(key), CARD_LIMITS.title), scalarText(value, opts)]);
+    if (fields.length === CARD_LIMITS.fields) break;
   }
 
   const variants: CardVariantGroup[] = [];
@@ -145,6 +171,7 @@ export function cardView(card: Card, opts: CardViewOptions = {}): CardView {
     // Flags like `in_stock: true` read badly as "42 · Yes": a false flag marks the option
     // unavailable instead, and true flags say nothing.
     const options = items
+      .slice(0, CARD_LIMITS.options)
       .map((item) => {
         const values = Object.values(item && typeof item === 'object' ? item : {}).filter(isScalar);
         const label = values
@@ -154,10 +181,11 @@ export function cardView(card: Card, opts: CardViewOptions = {}): CardView {
         return { label, available: !values.includes(false) };
       })
       .filter((o) => o.label);
-    if (options.length) variants.push({ name: humanizeKey(String(group?.name ?? '')), options });
+    if (options.length) variants.push({ name: clip(humanizeKey(String(group?.name ?? '')), CARD_LIMITS.title), options });
+    if (variants.length === CARD_LIMITS.groups) break;
   }
 
-  const titleText = title === undefined ? '' : scalarText(title, opts);
+  const titleText = title === undefined ? '' : scalarText(title, opts, CARD_LIMITS.title);
   return {
     title: titleText,
     imageUrl: typeof image === 'string' ? safeUrl(image) : null,
@@ -165,7 +193,7 @@ export function cardView(card: Card, opts: CardViewOptions = {}): CardView {
     price,
     url: typeof url === 'string' ? safeUrl(url) : null,
     description: description === undefined ? '' : scalarText(description, opts),
-    badge: badge === undefined ? '' : scalarText(badge, opts),
+    badge: badge === undefined ? '' : scalarText(badge, opts, 40),
     fields,
     variants,
     recommended: card?.is_recommended === true,
@@ -173,13 +201,29 @@ export function cardView(card: Card, opts: CardViewOptions = {}): CardView {
   };
 }
 
-/** Cards in `index` order; stable, cards without an index last. Does not mutate. */
+/** Cards in `index` order; stable, cards without an index last. Does not mutate; skips what is not an object. */
 export function sortCards<T extends { index?: number | undefined }>(cards: readonly T[]): T[] {
   const key = (c: T) => (typeof c.index === 'number' && Number.isFinite(c.index) ? c.index : Infinity);
   return cards
+    .filter((card) => typeof card === 'object' && card !== null)
     .map((card, position) => ({ card, position }))
     .sort((a, b) => key(a.card) - key(b.card) || a.position - b.position)
     .map(({ card }) => card);
+}
+
+const views = new WeakMap<Card, { lang: string | undefined; strings: unknown; view: CardView }>();
+
+/**
+ * `cardView`, kept per card object for as long as the language and strings stay the same:
+ * a reply's cards do not change, and rebuilding thousands of view models on every render
+ * (each keystroke re-renders) cost ~100 ms.
+ */
+export function cachedCardView(card: Card, opts: CardViewOptions): CardView {
+  const hit = views.get(card);
+  if (hit && hit.lang === opts.lang && hit.strings === opts.strings) return hit.view;
+  const view = cardView(card, opts);
+  views.set(card, { lang: opts.lang, strings: opts.strings, view });
+  return view;
 }
 
 export interface RenderCardOptions {

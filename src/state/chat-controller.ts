@@ -53,8 +53,6 @@ export class ChatController implements ReactiveController {
   threadId: string | null = null;
   /** The composer's text; kept here so no failure can lose it. */
   draft = '';
-  /** The last completed reply, for the polite live region: one announcement per reply. */
-  announcement = '';
   /** True once welcome or transcript have been loaded for the current configuration. */
   ready = false;
   /** Threads this browser has had with this agent, newest first. */
@@ -175,7 +173,7 @@ export class ChatController implements ReactiveController {
         client.welcomeMessage({ signal }),
         threadId ? this.fetchTranscript(client, threadId, signal) : Promise.resolve(null),
       ]);
-      this.welcome = fillPlaceholders(welcome, this.variables());
+      this.welcome = fillPlaceholders(welcome, this.config.agentVariables?.static);
       if (transcript) {
         this.messages = fromTranscript(transcript);
         if (reason) this.emitThread(threadId, null, reason);
@@ -359,7 +357,6 @@ export class ChatController implements ReactiveController {
     }
     this.messages = [...this.messages];
     this.status = 'idle';
-    this.announcement = reply.text;
     this.recordActivity();
     const message: Message = final ?? { id: reply.id ?? '', text: reply.text, sender: { type: 'agent' }, cards: [] };
     this.emit('agent-chat-message', { message, threadId: this.threadId });
@@ -416,7 +413,8 @@ export class ChatController implements ReactiveController {
   }
 
   private adoptThread(threadId: string): void {
-    if (threadId === this.threadId) return;
+    // The client only passes ids it checked; a thread id is a storage key and a URL part.
+    if (threadId === this.threadId || !isHexId(threadId)) return;
     const previous = this.threadId;
     this.threadId = threadId;
     this.storage?.write({ threadId });
@@ -550,11 +548,6 @@ export class ChatController implements ReactiveController {
       this.frame = 0;
       this.host.requestUpdate();
     });
-  }
-
-  private variables(): Record<string, unknown> {
-    const vars = this.config?.agentVariables;
-    return { ...(vars?.static ?? {}), ...(vars?.dynamic ?? {}) };
   }
 
   private suggestionContext(): Record<string, unknown> {

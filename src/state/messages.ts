@@ -60,11 +60,16 @@ export function fromTranscript(messages: Message[]): ChatMessage[] {
     .map(fromWire);
 }
 
-/** `{{name}}` placeholders of the welcome message, filled from `agent_variables`. */
-export function fillPlaceholders(template: string, values: Record<string, unknown>): string {
+/**
+ * `{{name}}` placeholders of the welcome message, filled from `agent_variables.static`
+ * (the reference: static values fill the agent's static-context placeholders). Only the
+ * object's own keys with text, number or boolean values count: `{{constructor}}` must not
+ * print a native function, and an object would read "[object Object]".
+ */
+export function fillPlaceholders(template: string, values: Record<string, unknown> | undefined): string {
   const filled = template.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_, name: string) => {
-    const value = values[name];
-    return value == null ? '' : String(value);
+    const value = values && Object.hasOwn(values, name) ? values[name] : undefined;
+    return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
   });
   // An unfilled placeholder should read naturally: "Hi !" becomes "Hi!".
   return filled.replace(/[ \t]+([!?.,;:])/g, '$1').replace(/[ \t]{2,}/g, ' ');

@@ -478,7 +478,8 @@ export const styles = css`
   }
 
   /* A block over a limit of the markdown lexer, shown as its source (SECURITY.md "Limits"). */
-  .text .plain {
+  .text .plain,
+  .text.plain {
     white-space: pre-wrap;
     overflow-wrap: anywhere;
   }
@@ -617,10 +618,16 @@ export const styles = css`
     align-items: stretch;
   }
 
+  /* min-width: 0 so an unbroken word in a card cannot make its column as wide as the word. */
   .cards > li {
     flex: 0 0 min(236px, 78%);
+    min-width: 0;
     display: flex;
     scroll-snap-align: start;
+  }
+
+  .cards-more {
+    margin-block: 2px 6px;
   }
 
   .card {
@@ -634,6 +641,8 @@ export const styles = css`
     border-radius: var(--_radius);
     background: var(--_bg);
     overflow: hidden;
+    overflow-wrap: anywhere;
+    min-width: 0;
     font-size: 0.9em;
   }
 

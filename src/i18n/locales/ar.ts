@@ -47,6 +47,7 @@ export const ar: Strings = {
   cancel: 'إلغاء',
   historyEmpty: 'لا توجد محادثات سابقة',
   showEarlier: (count) => `عرض الرسائل السابقة (${count})`,
+  showMoreCards: (count) => `عرض المزيد من النتائج (${count})`,
   untitledConversation: 'محادثة بلا عنوان',
   previousVersion: 'الإصدار السابق',
   nextVersion: 'الإصدار التالي',

@@ -47,6 +47,7 @@ export const de: Strings = {
   cancel: 'Abbrechen',
   historyEmpty: 'Keine früheren Gespräche',
   showEarlier: (count) => `${count} frühere Nachrichten anzeigen`,
+  showMoreCards: (count) => `${count} weitere Ergebnisse anzeigen`,
   untitledConversation: 'Unbenanntes Gespräch',
   previousVersion: 'Vorherige Version',
   nextVersion: 'Nächste Version',

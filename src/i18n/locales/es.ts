@@ -47,6 +47,7 @@ export const es: Strings = {
   cancel: 'Cancelar',
   historyEmpty: 'No hay conversaciones anteriores',
   showEarlier: (count) => `Mostrar ${count} mensajes anteriores`,
+  showMoreCards: (count) => `Mostrar ${count} resultados más`,
   untitledConversation: 'Conversación sin título',
   previousVersion: 'Versión anterior',
   nextVersion: 'Versión siguiente',

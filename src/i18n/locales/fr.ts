@@ -47,6 +47,7 @@ export const fr: Strings = {
   cancel: 'Annuler',
   historyEmpty: 'Aucune conversation précédente',
   showEarlier: (count) => `Afficher ${count} messages précédents`,
+  showMoreCards: (count) => `Afficher ${count} résultats de plus`,
   untitledConversation: 'Conversation sans titre',
   previousVersion: 'Version précédente',
   nextVersion: 'Version suivante',

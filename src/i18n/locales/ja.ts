@@ -47,6 +47,7 @@ export const ja: Strings = {
   cancel: 'キャンセル',
   historyEmpty: '以前の会話はありません',
   showEarlier: (count) => `以前のメッセージを表示（${count}件）`,
+  showMoreCards: (count) => `さらに${count}件の結果を表示`,
   untitledConversation: '無題の会話',
   previousVersion: '前のバージョン',
   nextVersion: '次のバージョン',
