@@ -13,6 +13,8 @@
  *     final `message` frame to the next animation frame after the DOM settled.
  *  2. Restoring a 500-message transcript (250 turns created over REST from Node).
  *  3. JS heap after forced GC across 20 launcher open/close cycles and across 50 turns.
+ *  4. Hostile markdown (nesting and delimiter-dense families) at 10/20/40/80 KB, streamed:
+ *     main-thread time, the longest task and the growth per doubling of the size.
  *
  * Medians of BENCH_RUNS runs (default 5). Everything it starts it stops; a watchdog ends
  * the process if anything hangs.
@@ -30,9 +32,9 @@ import { chunkText } from '../demo/server/turn.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
-/** BENCH_ONLY=stream|restore|memory runs one section (handy while working on it). */
+/** BENCH_ONLY=stream|restore|memory|hostile runs one section (handy while working on it). */
 const ONLY = process.env.BENCH_ONLY;
-const want = (section: 'stream' | 'restore' | 'memory') => !ONLY || ONLY === section;
+const want = (section: 'stream' | 'restore' | 'memory' | 'hostile') => !ONLY || ONLY === section;
 const WATCHDOG_MS = 20 * 60_000;
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -442,6 +444,63 @@ async function turnCycles(browser: Browser, base: string, turns: number): Promis
   }
 }
 
+// --- 4. hostile markdown ------------------------------------------------------------------
+
+/**
+ * The families that froze 0.1 (nesting past marked's stack) or made its lexer quadratic
+ * (delimiter-dense runs), `kb` KB long: SECURITY.md "Limits".
+ */
+const HOSTILE: Record<string, (chars: number) => string> = {
+  'nested quotes': (n) => '> '.repeat(n / 2) + 'x',
+  'nested list markers': (n) => '- '.repeat(n / 2) + 'x',
+  'nested ordered lists': (n) => '1. '.repeat(n / 3) + 'x',
+  'nested strong': (n) => '**a '.repeat(n / 8) + 'x' + ' a**'.repeat(n / 8),
+  'intraword underscores': (n) => 'a_b_'.repeat(n / 4),
+  '`</` then `<!--`': (n) => '</' + '<!--'.repeat(n / 4),
+  'emphasis runs `*a*a`': (n) => '*a'.repeat(n / 2),
+  'open links `[a](`': (n) => '[a]('.repeat(n / 4),
+};
+const HOSTILE_KB = [10, 20, 40, 80];
+
+interface HostileRun extends Busy {
+  longTasks: number;
+  longestTask: number;
+  total: number;
+  chars: number;
+}
+
+/** Streams `text` (64 characters a frame, no pacing) into the widget; the turn until its final paint. */
+async function hostileRun(browser: Browser, base: string, text: string): Promise<HostileRun> {
+  const { context, page, cdp } = await openPage(browser, base, 'widget');
+  try {
+    const key = await newKey(base, { replies: [{ text }], paceMs: 0, chunkChars: 64 });
+    await page.evaluate(async (k) => {
+      const w = window as unknown as { mountWidget(a: object): Promise<HTMLElement>; el: HTMLElement };
+      w.el = await w.mountWidget({ 'base-url': '/', 'publishable-key': k, persist: 'none', 'user-id': 'bench-user' });
+    }, key);
+    await settle(page);
+    const before = await metrics(cdp);
+    const r = await page.evaluate(async () => {
+      type Widget = HTMLElement & { send(t: string): void; status: string; updateComplete: Promise<unknown> };
+      const w = window as unknown as { __bench: Bench; el: Widget };
+      const b = w.__bench;
+      const t0 = performance.now();
+      const done = new Promise((r) => w.el.addEventListener('agent-chat-message', r, { once: true }));
+      w.el.send('Hostile, please.');
+      await done;
+      while (w.el.status !== 'idle') await b.nextFrame();
+      await w.el.updateComplete;
+      const t1 = await b.nextFrame();
+      const texts = w.el.shadowRoot!.querySelectorAll('[part~="message-agent"] [part~="text"]');
+      const longTasks = b.longTasksSince(t0);
+      return { total: t1 - t0, longTasks: longTasks.count, longestTask: longTasks.longest, chars: texts[texts.length - 1]?.textContent?.length ?? 0 };
+    });
+    return { ...busy(before, await metrics(cdp)), ...r };
+  } finally {
+    await context.close();
+  }
+}
+
 // --- report ---------------------------------------------------------------------------------
 
 const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(n < 10 ? 1 : 0)} ms` : 'n/a');
@@ -506,6 +565,23 @@ async function main(): Promise<void> {
       }
     }
 
+    const hostile: Record<string, HostileRun[][]> = {};
+    if (want('hostile')) {
+      const runsEach = Math.min(RUNS, 3);
+      console.log(`bench: hostile markdown, ${HOSTILE_KB.join('/')} KB, ${runsEach} runs each…`);
+      await hostileRun(browser, base, HOSTILE['intraword underscores']!(10_000)); // warm-up
+      for (const [family, make] of Object.entries(HOSTILE)) {
+        hostile[family] = [];
+        for (const kb of HOSTILE_KB) {
+          const list: HostileRun[] = [];
+          for (let i = 0; i < runsEach; i++) list.push(await hostileRun(browser, base, make(kb * 1024)));
+          hostile[family].push(list);
+          const med = (f: (r: HostileRun) => number) => median(list.map(f));
+          console.log(`  ${family} ${kb} KB: task ${ms(med((r) => r.task))}, longest task ${ms(med((r) => r.longestTask))}, long tasks ${med((r) => r.longTasks)}, total ${ms(med((r) => r.total))} [chars=${list.at(-1)!.chars}]`);
+        }
+      }
+    }
+
     let launcher: Sample[] = [];
     let turns: Sample[] = [];
     if (want('memory')) {
@@ -553,6 +629,17 @@ async function main(): Promise<void> {
       out.push(`| while scrolling: long tasks / longest | ${rm((r) => r.scrollLongTasks)} / ${ms(rm((r) => r.scrollLongestTask))} |`);
       out.push(`| while scrolling: longest frame | ${ms(rm((r) => r.scrollLongestFrame))} |`);
       out.push(`| while scrolling: main-thread task time | ${ms(rm((r) => r.scrollBusy.task))} (layout ${ms(rm((r) => r.scrollBusy.layout))}, style ${ms(rm((r) => r.scrollBusy.style))}) |`);
+      out.push('');
+    }
+    if (want('hostile')) {
+      out.push(`| Hostile markdown, streamed 64 chars a frame (median of ${Math.min(RUNS, 3)}): main-thread time / longest task | ${HOSTILE_KB.map((kb) => `${kb} KB`).join(' | ')} | growth per doubling (max) |`);
+      out.push(`|---|${HOSTILE_KB.map(() => '---:').join('|')}|---:|`);
+      for (const [family, sizes] of Object.entries(hostile)) {
+        const task = sizes.map((list) => median(list.map((r) => r.task)));
+        const longest = sizes.map((list) => median(list.map((r) => r.longestTask)));
+        const growth = Math.max(...task.slice(1).map((t, i) => t / task[i]!));
+        out.push(`| ${family} | ${task.map((t, i) => `${ms(t)} / ${ms(longest[i]!)}`).join(' | ')} | ${growth.toFixed(2)}x |`);
+      }
       out.push('');
     }
     if (want('memory')) {

@@ -138,6 +138,7 @@ function loadHandOff(): Promise<HandOffChunk> {
  * @csspart card-price - A card's price.
  * @csspart card-fields - A card's other fields.
  * @csspart card-variants - A card's variant groups.
+ * @csspart cards-more - Under a reply with more than 12 cards: shows the next 12.
  * @csspart suggestions - The group of suggestion chips.
  * @csspart suggestion - One suggestion chip.
  * @csspart typing - The "agent is typing" indicator.

@@ -56,7 +56,7 @@ export function createSanitizer(inputs: PolicyInputs): Sanitize | null {
       // widget's own ones.
       data.attrValue = data.attrValue
         .split(/\s+/)
-        .filter((c) => /^language-\S+$/.test(c) || c === 'task-checkbox' || c === 'plain')
+        .filter((c) => /^language-\S+$/.test(c) || c === 'task-checkbox' || c === 'plain' || c === 'continued')
         .join(' ');
       if (!data.attrValue) data.keepAttr = false;
     }

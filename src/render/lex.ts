@@ -14,13 +14,15 @@
  *   table…) longer than `blockChars` is plain text. Fenced code is exempt: lexing it is linear.
  * - **Work**: an inline run with more than `delimiters` emphasis/link/code delimiters is
  *   lexed in pieces of about `inlineChars`, cut where no emphasis or link is open, so the
- *   quadratic part is bounded by the piece; once a block's inline pass has taken
- *   `blockMs`, the remaining pieces of such a run are plain text.
+ *   quadratic part is bounded by the piece. Each piece is charged delimiters × length;
+ *   past `work` per block (about 4 KB of the densest text, several times any prose), the
+ *   remaining pieces are plain text. `blockMs` is the same cut by the clock, a last resort
+ *   that ordinary text never reaches.
  * - **Errors**: anything marked throws turns that chunk or run into plain text.
  *
  * Each limit is far above what a reply meant for reading reaches (SECURITY.md lists them
- * and what the reader sees), and they are deterministic except the time budget, which only
- * pathological input reaches. `plain` tokens are this module's own: a block whose raw text
+ * and what the reader sees), and all but the last-resort clock are deterministic: the
+ * same text renders the same on a fast and a slow machine. `plain` tokens are this module's own: a block whose raw text
  * is shown as it is, line breaks kept.
  */
 import { getDefaults, Lexer, Tokenizer, type MarkedOptions, type Token, type Tokens, type TokensList } from 'marked';
@@ -31,7 +33,9 @@ export const LIMITS = {
   blockChars: 16_384,
   delimiters: 64,
   inlineChars: 1_024,
-  blockMs: 25,
+  work: 2_000_000,
+  blockMs: 50,
+  plainChars: 2_048,
 } as const;
 
 /** A block or inline run shown as literal text because it exceeded a limit. */
@@ -39,6 +43,8 @@ export interface PlainToken {
   type: 'plain';
   raw: string;
   text: string;
+  /** A later piece of one long plain block (see `plainBlocks`). */
+  continued?: true;
 }
 
 let warned = false;
@@ -49,7 +55,28 @@ function warnOnce(reason: string): void {
   console.warn(`<agent-chat>: part of a reply is shown as plain text (${reason}); see SECURITY.md "Limits".`);
 }
 
-const plain = (raw: string): PlainToken => ({ type: 'plain', raw, text: raw });
+/**
+ * Plain text as block tokens of at most `plainChars` each, cut after a line end or a space
+ * when one is near. Each piece is its own block: while a long plain block streams, only
+ * its last piece is laid out again (one 80 KB paragraph took ~25 ms of layout per frame).
+ */
+function plainBlocks(raw: string): Token[] {
+  const out: Token[] = [];
+  for (let from = 0; from < raw.length; ) {
+    let to = Math.min(raw.length, from + LIMITS.plainChars);
+    if (to < raw.length) {
+      const window = raw.slice(from + LIMITS.plainChars / 2, to);
+      const cut = Math.max(window.lastIndexOf('\n'), window.lastIndexOf(' '));
+      if (cut >= 0) to = from + LIMITS.plainChars / 2 + cut + 1;
+      else if (/[\ud800-\udbff]/.test(raw[to - 1]!)) to--;
+    }
+    const piece: PlainToken = { type: 'plain', raw: raw.slice(from, to), text: raw.slice(from, to) };
+    if (from > 0) piece.continued = true;
+    out.push(piece as Token);
+    from = to;
+  }
+  return out;
+}
 
 // Without an html block tokenizer a `<textarea>` or `<!--` opener is an inline token of a
 // paragraph instead of a block running to its closing tag: the markdown after it still
@@ -281,21 +308,33 @@ function pieces(src: string): string[] {
 
 const plainInline = (text: string): Tokens.Generic => ({ type: 'plain', raw: text, text });
 
+/** What one block's inline pass may still spend (see LIMITS `work` and `blockMs`). */
+interface Budget {
+  work: number;
+  deadline: number;
+}
+
 /**
- * One run of inline source into `tokens`, within the limits. The time budget applies to
- * the pieces of a delimiter-dense run only, so ordinary text never depends on the clock.
+ * One run of inline source into `tokens`, within the limits. A delimiter-dense run is
+ * lexed in pieces, each charged its delimiters times its length (marked's worst case for
+ * it); once the block's work budget is spent, or its time as a last resort, the remaining
+ * pieces are plain text. Ordinary runs are never cut, charged or timed.
  */
-function lexInline(lexer: Lexer, src: string, tokens: Token[], deadline: number): void {
+function lexInline(lexer: Lexer, src: string, tokens: Token[], budget: Budget): void {
   const scan = scanInline(src);
   const parts = scan.delimiters > LIMITS.delimiters && src.length > LIMITS.inlineChars ? pieces(src) : [src];
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
-    if (i > 0 && performance.now() > deadline) {
-      warnOnce('time');
-      tokens.push(plainInline(parts.slice(i).join('')));
-      return;
+    const partScan = parts.length > 1 ? scanInline(part) : scan;
+    if (parts.length > 1) {
+      budget.work -= partScan.delimiters * part.length;
+      if (budget.work < 0 || performance.now() > budget.deadline) {
+        warnOnce(budget.work < 0 ? 'work' : 'time');
+        tokens.push(plainInline(parts.slice(i).join('')));
+        return;
+      }
     }
-    if ((parts.length > 1 ? scanInline(part) : scan).depth > LIMITS.depth) {
+    if (partScan.depth > LIMITS.depth) {
       warnOnce('nesting');
       tokens.push(plainInline(part));
       continue;
@@ -332,7 +371,7 @@ export function lexMarkdown(src: string, allowHtml: boolean, links?: TokensList[
     const text = src.slice(chunk.start, chunk.end);
     if (chunk.plain) {
       warnOnce('nesting');
-      tokens.push(plain(text) as Token);
+      tokens.push(...plainBlocks(text));
       continue;
     }
     const before = tokens.length;
@@ -343,7 +382,7 @@ export function lexMarkdown(src: string, allowHtml: boolean, links?: TokensList[
       warnOnce('error');
       tokens.length = before;
       lexer.inlineQueue.length = queued;
-      tokens.push(plain(text) as Token);
+      tokens.push(...plainBlocks(text));
     }
   }
 
@@ -354,11 +393,13 @@ export function lexMarkdown(src: string, allowHtml: boolean, links?: TokensList[
     if (token.type !== 'code' && token.type !== 'plain' && token.raw.length > LIMITS.blockChars) {
       warnOnce('size');
       inlineArrays(token, skipped);
-      tokens[i] = plain(token.raw) as Token;
+      const pieces = plainBlocks(token.raw);
+      tokens.splice(i, 1, ...pieces);
+      i += pieces.length - 1;
     }
   }
 
-  // The inline pass, block by block: each block has its own time budget.
+  // The inline pass, block by block: each block has its own work and time budget.
   const blockOf = new Map<Token[], number>();
   tokens.forEach((token, i) => {
     const arrays = new Set<Token[]>();
@@ -366,16 +407,16 @@ export function lexMarkdown(src: string, allowHtml: boolean, links?: TokensList[
     for (const a of arrays) blockOf.set(a, i);
   });
   let block = -1;
-  let deadline = 0;
+  let budget: Budget = { work: 0, deadline: 0 };
   for (const { src: run, tokens: into } of lexer.inlineQueue) {
     if (skipped.has(into)) continue;
     const owner = blockOf.get(into) ?? -1;
     if (owner !== block || owner < 0) {
       block = owner;
-      deadline = performance.now() + LIMITS.blockMs;
+      budget = { work: LIMITS.work, deadline: performance.now() + LIMITS.blockMs };
     }
     lexer.state.inRawBlock = false;
-    lexInline(lexer, run, into, deadline);
+    lexInline(lexer, run, into, budget);
   }
   lexer.inlineQueue = [];
   return tokens;

@@ -315,7 +315,7 @@ function blockNode<N>(out: Out<N>, token: Token): N[] {
     case 'checkbox':
       return inlineNodes(out, [token]);
     case 'plain': // over a limit of lex.ts
-      return [out.el('p', [out.text(t.text as string)], { class: 'plain' })];
+      return [out.el('p', [out.text(t.text as string)], { class: t.continued ? 'plain continued' : 'plain' })];
     default: // space, def: nothing to show
       return [];
   }
@@ -553,10 +553,13 @@ class MarkdownDirective extends Directive {
   private lex(allowHtml: boolean, text: string, streaming: boolean): void {
     const previous = this.blocks;
     if (streaming && !this.fullLex && previous.length > 0 && text.startsWith(this.text)) {
-      const from = previous[previous.length - 1]!.start;
+      // From the start of the last block; a long plain block is several pieces, lexed whole.
+      let last = previous.length - 1;
+      while (last > 0 && (previous[last]!.token as Tokens.Generic).continued) last--;
+      const from = previous[last]!.start;
       const tail = lexBlocks(allowHtml, text.slice(from), from);
       if (tail.complete && !hasLinks(tail.links)) {
-        this.blocks = previous.slice(0, -1).concat(tail.blocks);
+        this.blocks = previous.slice(0, last).concat(tail.blocks);
         this.text = text;
         return;
       }

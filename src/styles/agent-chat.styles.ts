@@ -484,6 +484,15 @@ export const styles = css`
     overflow-wrap: anywhere;
   }
 
+  /* A long plain block comes in pieces (lex.ts plainBlocks); they read as one. */
+  .text .plain.continued {
+    margin-top: 0;
+  }
+
+  .text .plain:has(+ .continued) {
+    margin-bottom: 0;
+  }
+
   .text blockquote {
     margin-inline: 0;
     padding-inline-start: 0.8em;

@@ -56,9 +56,24 @@ describe('markdown limits', () => {
     const long = 'word '.repeat(LIMITS.blockChars / 4);
     const div = dom(`# Title\n\n**${long}**`);
     expect(div.querySelector('h1')?.textContent).to.equal('Title');
-    expect(div.querySelector('p.plain')?.textContent).to.equal(`**${long}**`);
+    const pieces = Array.from(div.querySelectorAll('p.plain'), (p) => p.textContent!);
+    expect(pieces.join('')).to.equal(`**${long}**`);
+    expect(Math.max(...pieces.map((p) => p.length))).to.be.at.most(LIMITS.plainChars);
     const code = dom('```\n' + 'x = 1\n'.repeat(LIMITS.blockChars / 5) + '```');
     expect(code.querySelector('pre > code')?.textContent?.length).to.be.greaterThan(LIMITS.blockChars);
+  });
+
+  it('a long plain block streams piece by piece: earlier pieces keep their DOM nodes', async () => {
+    const { mountMarkdown } = await import('../support/markdown.js');
+    const text = '**a '.repeat(6000); // 24 KB: nested too deep, and over the block size
+    const box = document.createElement('div');
+    mountMarkdown(text.slice(0, 17_000), { streaming: true }, box);
+    const first = box.querySelector('p.plain');
+    for (let cut = 17_000; cut <= text.length; cut += 700) mountMarkdown(text.slice(0, cut), { streaming: true }, box);
+    const settled = mountMarkdown(text, { streaming: false }, box);
+    expect(settled.querySelector('p.plain'), 'the first piece is the same node').to.equal(first);
+    expect(settled.textContent).to.equal(text);
+    expect(settled.innerHTML).to.equal(dom(text).innerHTML);
   });
 
   it('a long list is lexed in chunks and stays a list, numbers kept', () => {
