@@ -1,11 +1,12 @@
-import { LitElement, html, nothing, type CSSResult, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { live } from 'lit/directives/live.js';
 import type { AgentVariables, Card, Channel, Message } from './client/types.js';
+import type { CardRenderer } from './cards/cards.js';
+import { adoptStyles, Feature, lazy } from './lazy.js';
+import { warnOnce } from './warn.js';
 import { type Strings, hasStrings, isRtl, loadStrings, resolveStrings } from './i18n/index.js';
-import { cachedCardView, renderCard, sortCards } from './render/cards.js';
-import { isolate } from './render/boundary.js';
 import {
   handleCopyClick,
   hasHtmlSupport,
@@ -17,7 +18,6 @@ import {
 } from './render/markdown.js';
 import { renderNotice } from './render/notice.js';
 import { renderSuggestions } from './render/suggestions.js';
-import { renderHistory } from './render/history.js';
 import { renderBranchNav, renderEditButton, renderRegenerate } from './render/turn-controls.js';
 import { icons } from './render/icons.js';
 import { type ChatStatus, ChatController } from './state/chat-controller.js';
@@ -26,15 +26,13 @@ import type { ChatMessage } from './state/messages.js';
 import type { Notice } from './state/notice.js';
 import type { PersistMode } from './state/storage.js';
 import { hook, oneOf, readConfig, record, text as textSetting, type Mode, type Theme, type Transport } from './state/config.js';
-import { Attachments, firstFile } from './state/attachment.js';
 import { parseChannels } from './state/channel.js';
 import type { HandOff } from './state/hand-off.js';
-import { renderAttachControl, renderAttachment, renderDropHint } from './render/attachment.js';
 import { renderChannelButton } from './render/channel-button.js';
 import { styles } from './styles/agent-chat.styles.js';
 
 export type { Mode, Theme, Transport };
-export type CardRenderer = (card: Card) => TemplateResult | HTMLElement | null | undefined;
+export type { CardRenderer };
 
 /** Bad JSON in `agent-variables` must not throw out of the attribute setter. */
 const jsonConverter = {
@@ -69,35 +67,14 @@ function timeFormat(lang: string): Intl.DateTimeFormat {
  */
 const WINDOW = 15;
 
-/**
- * Cards a reply shows at first, and per "show more": a row of a dozen is what a reader
- * compares; thousands rendered at once made every later update slow.
- */
-const CARD_STEP = 12;
+// Lazy features: each a chunk beside the script, fetched when a page first needs it.
+const loadAttachments = lazy(() => import('./attachments/index.js'));
+const loadHistory = lazy(() => import('./history/history.js'));
+const loadCards = lazy(() => import('./cards/cards.js'));
+const loadEditor = lazy(() => import('./branches/editor.js'));
 
-/** Each message's cards in `index` order, sorted once: a message's cards never change. */
-const sorted = new WeakMap<Card[], Card[]>();
-function sortedCards(cards: Card[]): Card[] {
-  let list = sorted.get(cards);
-  if (!list) sorted.set(cards, (list = sortCards(cards)));
-  return list;
-}
-
-type HandOffChunk = [typeof import('./state/hand-off.js'), typeof import('./render/channel-form.js')];
-let handOffChunk: Promise<HandOffChunk> | undefined;
-
-/**
- * The WhatsApp/SMS hand-off form (state, templates, styles): lazy chunks, fetched when a
- * form is first opened and shared by every widget on the page. A failed fetch is not kept,
- * so opening again retries.
- */
-function loadHandOff(): Promise<HandOffChunk> {
-  handOffChunk ??= Promise.all([import('./state/hand-off.js'), import('./render/channel-form.js')]).catch((error: unknown) => {
-    handOffChunk = undefined;
-    throw error;
-  });
-  return handOffChunk;
-}
+/** The WhatsApp/SMS hand-off form (state, templates, styles), fetched when a form is first opened. */
+const loadHandOff = lazy(() => Promise.all([import('./state/hand-off.js'), import('./render/channel-form.js')]));
 
 /**
  * An embeddable chat with a conversational agent: streams replies, renders markdown and
@@ -288,10 +265,12 @@ export class AgentChat extends LitElement {
   private readonly focusKeeper = new FocusKeeper(this, () =>
     this.launcher && !this.isOpen ? this.launcherButton : this.input,
   );
-  private readonly attachments = new Attachments(this);
+  /** Image input (src/attachments/), loaded once `uploadImage` is set. */
+  private readonly attach = new Feature(loadAttachments, () => this.renderRoot as ShadowRoot);
+  private attachments: import('./attachments/index.js').Attachments | null = null;
   /** The hand-off form's state and templates, once their chunk has loaded (first opening). */
   private handOff: HandOff | null = null;
-  private channelForm: HandOffChunk[1] | null = null;
+  private channelForm: typeof import('./render/channel-form.js') | null = null;
   /** The chunk could not be fetched: a notice stands in the form's place. */
   private handOffUnavailable = false;
   /** `channels` parsed: the hand-off channels offered, in the host's order. */
@@ -317,10 +296,14 @@ export class AgentChat extends LitElement {
    */
   private timeFormat: Intl.DateTimeFormat | null = null;
   private configProblems: string[] = [];
-  /** Problems already reported in the console (state/config.ts). */
-  private readonly warned = new Set<string>();
   /** `mode` checked: the launcher is shown. */
   private launcher = false;
+  /** The history panel (src/history/), loaded when it is first opened. */
+  private readonly history = new Feature(loadHistory, () => this.renderRoot as ShadowRoot);
+  /** The inline editor (src/branches/), loaded on the first Edit. */
+  private readonly editor = new Feature(loadEditor, () => this.renderRoot as ShadowRoot);
+  /** Product cards (src/cards/), loaded for the first reply that has cards. */
+  private readonly cards = new Feature(loadCards, () => this.renderRoot as ShadowRoot);
   /** Cards shown per message key, when the reader asked for more than `CARD_STEP`. */
   private readonly cardsShown = new Map<string, number>();
   /** `uploadImage` and `cardRenderer` when they are functions. */
@@ -413,14 +396,29 @@ export class AgentChat extends LitElement {
   protected override async scheduleUpdate(): Promise<void> {
     const lang = this.uiLang();
     if (!hasStrings(lang)) {
-      if (!(await loadStrings(lang))) console.warn(`<agent-chat>: the "${lang}" strings could not be loaded; using English.`);
+      if (!(await loadStrings(lang))) warnOnce(`the "${lang}" strings could not be loaded; using English.`);
       this.stringsStale = true;
     }
+    // Features load before the render that shows them, so nothing pops in a moment later:
+    // image input with `uploadImage`, the history panel on its first opening, the cards
+    // with the first reply that has any (one fetch per page each).
+    if (typeof this.uploadImage === 'function' && !this.attachments) {
+      const module = await this.attach.ensure();
+      if (module) this.attachments ??= new module.Attachments(this);
+      else warnOnce('the image input could not be loaded; images cannot be attached.');
+    }
+    if (this.historyOpen) await this.history.ensure();
+    // An Edit opens the editor; if its chunk cannot be fetched the edit is dropped (the next Edit tries again).
+    if (this.editing && !(await (this.editor.failed ? this.editor.retry() : this.editor.ensure()))) {
+      this.editing = null;
+      warnOnce('the message editor could not be loaded.');
+    }
+    if (this.chat.messages.some((m) => m.cards.length)) await this.cards.ensure();
     // Opt-in HTML renders only once its sanitiser is here; until then nothing renders at
     // all, rather than a reply that would change its markup a moment later.
     if (this.allowHtml && !hasHtmlSupport() && !this.htmlUnavailable && !(await loadHtmlSupport())) {
       this.htmlUnavailable = true;
-      console.warn('<agent-chat>: allow-html could not load its sanitiser; raw HTML is shown as text.');
+      warnOnce('allow-html could not load its sanitiser; raw HTML is shown as text.');
     }
     super.scheduleUpdate();
   }
@@ -431,7 +429,7 @@ export class AgentChat extends LitElement {
       const lang = this.uiLang();
       const problems: string[] = [];
       this.text = resolveStrings(lang, record('strings', this.strings, problems) as Partial<Strings> | undefined);
-      this.warn(problems);
+      problems.forEach((problem) => warnOnce(problem));
       this.labels = markdownLabels(this.text);
       this.direction = isRtl(lang) ? 'rtl' : 'ltr';
       this.locale = lang;
@@ -467,7 +465,7 @@ export class AgentChat extends LitElement {
   /** The conversation's settings, checked (state/config.ts); problems become a notice and a warning. */
   private applyConfig(): void {
     const { config, problems } = readConfig(this);
-    this.warn(problems);
+    problems.forEach((problem) => warnOnce(problem));
     this.configProblems = problems;
     if (config) this.chat.configure(config);
   }
@@ -480,19 +478,7 @@ export class AgentChat extends LitElement {
     if (changed.has('uploadImage')) this.upload = hook('uploadImage', this.uploadImage, problems);
     if (changed.has('cardRenderer')) this.customCard = hook('cardRenderer', this.cardRenderer, problems);
     if (changed.has('channels')) this.applyChannels(textSetting('channels', this.channels, problems));
-    if (changed.has('heading')) textSetting('heading', this.heading, problems);
-    if (changed.has('placeholder')) textSetting('placeholder', this.placeholder, problems);
-    if (changed.has('agentDisplayName')) textSetting('agent-display-name', this.agentDisplayName, problems);
-    this.warn(problems);
-  }
-
-  /** Each configuration problem once per element, however often the settings change. */
-  private warn(problems: string[]): void {
-    for (const problem of problems) {
-      if (this.warned.has(problem)) continue;
-      this.warned.add(problem);
-      console.warn(`<agent-chat>: ${problem}`);
-    }
+    problems.forEach((problem) => warnOnce(problem));
   }
 
   protected override firstUpdated(): void {
@@ -570,7 +556,7 @@ export class AgentChat extends LitElement {
   private onSubmit(event: Event): void {
     event.preventDefault();
     const text = this.input?.value ?? this.chat.draft;
-    if (this.attachments.file) {
+    if (this.attachments?.file) {
       void this.sendWithAttachment();
       return;
     }
@@ -669,23 +655,12 @@ export class AgentChat extends LitElement {
     void this.chat.rerun(info.turn, info.replyId, user.text);
   }
 
-  private submitEdit(event: Event, user: ChatMessage): void {
-    event.preventDefault();
+  private submitEdit(user: ChatMessage): void {
     const info = this.turns.get(user.key);
     const text = this.editing?.text.trim();
     if (!info?.replyId || !text) return;
     this.editing = null;
     void this.chat.rerun(info.turn, info.replyId, text);
-  }
-
-  private onEditKeyDown(event: KeyboardEvent, user: ChatMessage): void {
-    // Escape inside the editor cancels the edit only; it must not close the launcher too.
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      this.cancelEdit();
-    } else if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-      this.submitEdit(event, user);
-    }
   }
 
   private cancelEdit(): void {
@@ -695,6 +670,25 @@ export class AgentChat extends LitElement {
 
   private toggleHistory(): void {
     this.historyOpen = !this.historyOpen;
+  }
+
+  /** The history panel, from its chunk (src/history/); a notice if the chunk could not load. */
+  private renderHistory() {
+    const history = this.history.module;
+    if (!history) {
+      return renderNotice(this.text, {
+        title: this.text.errorNetwork,
+        onRetry: () => void this.history.retry().then(() => this.requestUpdate()),
+        onDismiss: () => this.closeHistory(),
+      });
+    }
+    return history.renderHistory(this.chat.history, this.text, {
+      current: this.chat.threadId,
+      locale: this.locale,
+      onPick: (id) => this.pickHistory(id),
+      onRemove: (id) => this.chat.removeFromHistory(id),
+      onClose: () => this.closeHistory(),
+    });
   }
 
   private closeHistory(): void {
@@ -717,26 +711,12 @@ export class AgentChat extends LitElement {
     if (!this.dispatch('agent-chat-card-click', { card, url }, true)) event.preventDefault();
   }
 
-  /** Arrow keys move between cards of a row, as in a listbox. */
-  private onCardsKeyDown(event: KeyboardEvent): void {
-    if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
-    const row = event.currentTarget as HTMLElement;
-    const targets = Array.from(row.querySelectorAll<HTMLElement>('[part~="card"] a[href]'));
-    const index = targets.findIndex((t) => t.contains(this.shadowRoot!.activeElement));
-    const forward = (event.key === 'ArrowRight') !== (this.direction === 'rtl');
-    const next = targets[index + (forward ? 1 : -1)];
-    if (next) {
-      event.preventDefault();
-      next.focus();
-      next.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-    }
-  }
-
-  /* ---- attachments (state: src/state/attachment.ts, templates: src/render/attachment.ts) ---- */
+  /* ---- attachments (a lazy chunk: src/attachments/) ---- */
 
   private renderAttachControl() {
-    if (!this.upload) return nothing;
-    return renderAttachControl(this.text, {
+    const attach = this.attach.module;
+    if (!this.upload || !attach || !this.attachments) return nothing;
+    return attach.renderAttachControl(this.text, {
       disabled: this.attachments.uploading,
       onPick: () => this.renderRoot.querySelector<HTMLInputElement>('.file-input')?.click(),
       onChange: (event) => this.onFileChange(event),
@@ -744,38 +724,41 @@ export class AgentChat extends LitElement {
   }
 
   private renderAttachment() {
-    if (!this.upload) return nothing;
-    return html`${renderAttachment(this.text, this.attachments, {
+    const attach = this.attach.module;
+    const attachments = this.attachments;
+    if (!this.upload || !attach || !attachments) return nothing;
+    return html`${attach.renderAttachment(this.text, attachments, {
       onRemove: () => this.removeAttachment(),
-      onDismissError: () => this.attachments.dismissError(),
-    })}${this.dropping ? renderDropHint(this.text) : nothing}`;
+      onDismissError: () => attachments.dismissError(),
+    })}${this.dropping ? attach.renderDropHint(this.text) : nothing}`;
   }
 
   private removeAttachment(): void {
-    this.attachments.clear();
+    this.attachments?.clear();
     this.focusInput();
   }
 
   private onFileChange(event: Event): void {
     const field = event.target as HTMLInputElement;
-    const file = firstFile(field.files);
+    const file = this.attach.module?.firstFile(field.files);
     // Cleared so that picking the same file again fires `change` again.
     field.value = '';
-    if (file) this.attachments.attach(file);
+    if (file) this.attachments?.attach(file);
   }
 
   private onPaste(event: ClipboardEvent): void {
-    if (!this.upload) return;
+    const attach = this.attach.module;
+    if (!this.upload || !attach) return;
     const data = event.clipboardData;
-    const file = firstFile(data?.files);
+    const file = attach.firstFile(data?.files);
     if (!file?.type.startsWith('image/')) return;
     // Clipboards from documents carry the text too: let that paste as usual.
     if (!data?.types.includes('text/plain')) event.preventDefault();
-    this.attachments.attach(file);
+    this.attachments?.attach(file);
   }
 
   private acceptsDrop(event: DragEvent): boolean {
-    if (!this.upload || (this.launcher && !this.isOpen)) return false;
+    if (!this.upload || !this.attachments || (this.launcher && !this.isOpen)) return false;
     return Array.from(event.dataTransfer?.types ?? []).includes('Files');
   }
 
@@ -806,8 +789,8 @@ export class AgentChat extends LitElement {
     this.dropping = false;
     if (!this.acceptsDrop(event)) return;
     event.preventDefault();
-    const file = firstFile(event.dataTransfer?.files);
-    if (file) this.attachments.attach(file);
+    const file = this.attach.module?.firstFile(event.dataTransfer?.files);
+    if (file) this.attachments?.attach(file);
   }
 
   /**
@@ -817,18 +800,19 @@ export class AgentChat extends LitElement {
    */
   private async sendWithAttachment(): Promise<void> {
     const upload = this.upload;
-    if (this.chat.busy || this.attachments.uploading) return;
+    const attachments = this.attachments;
+    if (!attachments || this.chat.busy || attachments.uploading) return;
     if (!upload) {
-      this.attachments.clear();
+      attachments.clear();
       return;
     }
-    const url = await this.attachments.upload(upload);
+    const url = await attachments.upload(upload);
     if (!url) return;
     // Read after the upload: the user may have kept typing meanwhile.
     const text = this.input?.value ?? this.chat.draft;
     const before = this.chat.messages.length;
     const sent = this.send(text, { imageUrl: url });
-    if (this.chat.messages.length > before) this.attachments.clear();
+    if (this.chat.messages.length > before) attachments.clear();
     await sent;
   }
 
@@ -887,7 +871,7 @@ export class AgentChat extends LitElement {
         const [{ HandOff }, form] = await loadHandOff();
         this.handOff ??= new HandOff(this);
         this.channelForm = form;
-        this.adoptStyles(form.styles);
+        adoptStyles(this.renderRoot as ShadowRoot, form.styles);
       } catch {
         this.handOffUnavailable = true;
         this.requestUpdate();
@@ -916,16 +900,6 @@ export class AgentChat extends LitElement {
     event.stopPropagation();
     this.closeChannelForm();
   };
-
-  /**
-   * A stylesheet that arrived with a lazy chunk, after the element's own. Constructable
-   * stylesheets are in the browser floor (README), and adopted sheets need no `style-src`.
-   */
-  private adoptStyles(sheet: CSSResult): void {
-    const root = this.renderRoot as ShadowRoot;
-    const adopted = sheet.styleSheet;
-    if (adopted && !root.adoptedStyleSheets.includes(adopted)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, adopted];
-  }
 
   private async submitChannel(event: Event): Promise<void> {
     event.preventDefault();
@@ -985,15 +959,7 @@ export class AgentChat extends LitElement {
             )}
             ${this.renderTyping()} ${this.renderSuggestionsRow()}
           </div>
-          ${this.historyOpen
-            ? renderHistory(this.chat.history, t, {
-                current: this.chat.threadId,
-                locale: this.locale,
-                onPick: (id) => this.pickHistory(id),
-                onRemove: (id) => this.chat.removeFromHistory(id),
-                onClose: () => this.closeHistory(),
-              })
-            : nothing}
+          ${this.historyOpen ? this.renderHistory() : nothing}
           ${this.showJump
             ? html`<button part="jump-to-latest" class="jump" type="button" @click=${this.jumpToLatest}>
                 ${icons.arrowDown} ${t.jumpToLatest}
@@ -1076,10 +1042,7 @@ export class AgentChat extends LitElement {
     try {
       return this.renderMessage(m, latest);
     } catch (error) {
-      if (!this.warned.has('message failed')) {
-        this.warned.add('message failed');
-        console.warn('<agent-chat>: a message could not be rendered; it is shown as plain text.', error);
-      }
+      warnOnce('a message could not be rendered; it is shown as plain text.', error);
       return html`<article part="message message-${m.role}" class="message ${m.role}" data-key=${m.key} tabindex="-1">
         <div part="bubble" class="bubble"><p part="text" class="text plain">${m.text}</p></div>
       </article>`;
@@ -1109,7 +1072,7 @@ export class AgentChat extends LitElement {
       <div part="bubble" class="bubble ${this.editing?.key === m.key ? 'editing' : ''}">
         ${m.imageUrl ? html`<img class="attachment" src=${m.imageUrl} alt=${t.attachedImage} loading="lazy" />` : nothing}
         ${m.role === 'user'
-          ? this.editing?.key === m.key
+          ? this.editing?.key === m.key && this.editor.module
             ? this.renderEditor(m)
             : html`<div part="text" class="text" dir="auto">${m.text}</div>`
           : html`<div part="text" class="text" dir="auto" ${markdown(m.text, { streaming, allowHtml: this.allowHtml, labels: this.labels })}></div>`}
@@ -1138,59 +1101,42 @@ export class AgentChat extends LitElement {
     ${renderBranchNav(this.chat.branchAt(info.turn), t, (id) => this.chat.showBranch(id))}`;
   }
 
+  /** The editor of a user message, from its chunk (src/branches/; an update waits for it). */
   private renderEditor(m: ChatMessage) {
-    const t = this.text;
-    const editing = this.editing!;
-    return html`<form class="edit-form" @submit=${(e: Event) => this.submitEdit(e, m)}>
-      <textarea
-        class="edit-input"
-        aria-label=${t.edit}
-        .value=${live(editing.text)}
-        @input=${(e: Event) => (this.editing = { key: m.key, text: (e.target as HTMLTextAreaElement).value })}
-        @keydown=${(e: KeyboardEvent) => this.onEditKeyDown(e, m)}
-      ></textarea>
-      <div class="edit-actions">
-        <button type="button" class="text-button" @click=${this.cancelEdit}>${t.cancel}</button>
-        <button type="submit" class="text-button primary" ?disabled=${!editing.text.trim()}>${t.save}</button>
-      </div>
-    </form>`;
+    return this.editor.module!.renderEditor(this.text, {
+      text: this.editing!.text,
+      onInput: (text) => (this.editing = { key: m.key, text }),
+      onSave: () => this.submitEdit(m),
+      onCancel: () => this.cancelEdit(),
+    });
   }
 
+  /** A reply's cards, from the cards chunk (src/cards/); a notice if it could not load. */
   private renderCards(m: ChatMessage) {
-    const t = this.text;
-    const cards = sortedCards(m.cards);
-    const shown = this.cardsShown.get(m.key) ?? CARD_STEP;
-    const more = cards.length - shown;
-    const renderer = this.customCard;
-    return html`<ul part="cards" class="cards" aria-label=${t.cardsLabel} @keydown=${this.onCardsKeyDown}>
-        ${cards.slice(0, shown).map((card) =>
-          renderer
-            ? html`<li ${isolate(() => renderer(card), () => this.builtInCard(card), this.onCardRendererError)}></li>`
-            : html`<li>${this.builtInCard(card)}</li>`,
-        )}
-      </ul>
-      ${more > 0
-        ? html`<button part="cards-more" class="text-button cards-more" type="button" @click=${() => this.showMoreCards(m.key, shown)}>
-            ${t.showMoreCards(Math.min(more, CARD_STEP))}
-          </button>`
-        : nothing}`;
-  }
-
-  private builtInCard(card: Card) {
-    const view = cachedCardView(card, { lang: this.locale, strings: this.text });
-    return renderCard(view, this.text, { onClick: (event) => this.onCardClick(event, card, view.url) });
+    const cards = this.cards.module;
+    if (this.cards.failed) {
+      return renderNotice(this.text, { title: this.text.cardsUnavailable, onRetry: () => void this.cards.retry().then(() => this.requestUpdate()) });
+    }
+    if (!cards) return nothing;
+    return cards.renderCardRow(m.cards, {
+      strings: this.text,
+      lang: this.locale,
+      rtl: this.direction === 'rtl',
+      shown: this.cardsShown.get(m.key) ?? cards.CARD_STEP,
+      renderer: this.customCard,
+      onMore: () => void this.showMoreCards(m.key, cards.CARD_STEP),
+      onCardClick: (event, card, url) => this.onCardClick(event, card, url),
+      onRendererError: this.onCardRendererError,
+    });
   }
 
   /** A host card renderer that fails gets the built-in card in its place, and one console line. */
-  private readonly onCardRendererError = (error: unknown): void => {
-    if (this.warned.has('cardRenderer failed')) return;
-    this.warned.add('cardRenderer failed');
-    console.warn('<agent-chat>: cardRenderer failed; the built-in card is shown instead.', error);
-  };
+  private readonly onCardRendererError = (error: unknown): void => warnOnce('cardRenderer failed; the built-in card is shown instead.', error);
 
   /** The next step of a reply's cards; focus moves to the first card that was added. */
-  private async showMoreCards(key: string, shown: number): Promise<void> {
-    this.cardsShown.set(key, shown + CARD_STEP);
+  private async showMoreCards(key: string, step: number): Promise<void> {
+    const shown = this.cardsShown.get(key) ?? step;
+    this.cardsShown.set(key, shown + step);
     this.requestUpdate();
     await this.updateComplete;
     const cards = this.renderRoot.querySelectorAll<HTMLElement>(`[data-key="${CSS.escape(key)}"] .cards > li`);
@@ -1240,7 +1186,7 @@ export class AgentChat extends LitElement {
         ? html`<button part="stop-button" class="stop" type="button" aria-label=${t.stop} title=${t.stop} @click=${() => this.chat.stop()}>
             ${icons.stop}
           </button>`
-        : html`<button part="send-button" class="send" type="submit" aria-label=${t.send} title=${t.send} ?disabled=${!(this.chat.draft.trim() || this.attachments.file) || this.attachments.uploading}>
+        : html`<button part="send-button" class="send" type="submit" aria-label=${t.send} title=${t.send} ?disabled=${!(this.chat.draft.trim() || this.attachments?.file) || !!this.attachments?.uploading}>
             ${icons.send}
           </button>`}
     </form>`;

@@ -1,5 +1,6 @@
 import { isObject } from './errors.js';
 import { isHexId, type Card, type CardData, type Message, type Scalar, type SubEntityGroup } from './types.js';
+import { warnOnce } from '../warn.js';
 
 /**
  * What the service sends is checked and normalised here, where it enters, so the rest of
@@ -9,14 +10,6 @@ import { isHexId, type Card, type CardData, type Message, type Scalar, type SubE
  * and not the widget after every reload. No validator in the bundle: these are the shapes
  * the UI reads, and nothing more.
  */
-
-/** The card, message and suggestion warnings of one page: one line each, not one per render. */
-const warned = new Set<string>();
-export function warnOnce(key: string, message: string): void {
-  if (warned.has(key)) return;
-  warned.add(key);
-  console.warn(`<agent-chat>: ${message}`);
-}
 
 const isScalar = (value: unknown): value is Scalar =>
   value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
@@ -51,14 +44,14 @@ export function readCard(value: unknown): Card | null {
 export function readCards(value: unknown): Card[] {
   if (value == null) return [];
   if (!Array.isArray(value)) {
-    warnOnce('cards', 'a reply\'s "cards" is not an array; no cards are shown for it.');
+    warnOnce('a reply\'s "cards" is not an array; no cards are shown for it.');
     return [];
   }
   const cards: Card[] = [];
   for (const item of value) {
     const card = readCard(item);
     if (card) cards.push(card);
-    else warnOnce('card', 'a reply carries a card that is not an object; it is left out.');
+    else warnOnce('a reply carries a card that is not an object; it is left out.');
   }
   return cards;
 }
@@ -99,7 +92,7 @@ export function readMessages(value: unknown): Message[] | null {
   for (const item of value) {
     const message = readMessage(item);
     if (message) messages.push(message);
-    else warnOnce('transcript', 'a transcript entry is not an object; it is left out.');
+    else warnOnce('a transcript entry is not an object; it is left out.');
   }
   return messages;
 }
@@ -125,8 +118,4 @@ export function isMessage(value: unknown): value is Message {
     (value.cards === undefined || Array.isArray(value.cards)) &&
     (value.followup_suggestions === undefined || Array.isArray(value.followup_suggestions))
   );
-}
-
-export function isStringArray(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((v) => typeof v === 'string');
 }

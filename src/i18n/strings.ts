@@ -43,6 +43,8 @@ export interface Strings {
   tableLabel: string;
   /** Accessible name of the list of cards in one message. */
   cardsLabel: string;
+  /** In place of a reply's cards when their code could not be fetched (offline). */
+  cardsUnavailable: string;
   /** Link text of a card that has a URL. */
   cardLink: string;
   yes: string;
@@ -148,6 +150,7 @@ export const en: Strings = {
   copied: 'Copied',
   tableLabel: 'Table',
   cardsLabel: 'Results',
+  cardsUnavailable: 'The results could not be shown.',
   cardLink: 'View details',
   yes: 'Yes',
   no: 'No',

@@ -26,6 +26,7 @@
  * is shown as it is, line breaks kept.
  */
 import { getDefaults, Lexer, Tokenizer, type MarkedOptions, type Token, type Tokens, type TokensList } from 'marked';
+import { warnOnce } from '../warn.js';
 
 export const LIMITS = {
   depth: 32,
@@ -47,13 +48,8 @@ export interface PlainToken {
   continued?: true;
 }
 
-let warned = false;
-/** One console line per page, whatever the count: the reader already sees plain text. */
-function warnOnce(reason: string): void {
-  if (warned) return;
-  warned = true;
-  console.warn(`<agent-chat>: part of a reply is shown as plain text (${reason}); see SECURITY.md "Limits".`);
-}
+/** Why a part of a reply is plain text, in the console once per reason. */
+const warnPlain = (reason: string): void => warnOnce(`part of a reply is shown as plain text (${reason}); see SECURITY.md "Limits".`);
 
 /**
  * Plain text as block tokens of at most `plainChars` each, cut after a line end or a space
@@ -329,33 +325,32 @@ function lexInline(lexer: Lexer, src: string, tokens: Token[], budget: Budget): 
     if (parts.length > 1) {
       budget.work -= partScan.delimiters * part.length;
       if (budget.work < 0 || performance.now() > budget.deadline) {
-        warnOnce(budget.work < 0 ? 'work' : 'time');
+        warnPlain(budget.work < 0 ? 'work' : 'time');
         tokens.push(plainInline(parts.slice(i).join('')));
         return;
       }
     }
     if (partScan.depth > LIMITS.depth) {
-      warnOnce('nesting');
+      warnPlain('nesting');
       tokens.push(plainInline(part));
       continue;
     }
     try {
       lexer.inlineTokens(part, tokens);
     } catch {
-      warnOnce('error');
+      warnPlain('error');
       tokens.push(plainInline(part));
     }
   }
 }
 
-/** The inline token arrays a block owns (the inline queue refers to them). */
-function inlineArrays(token: Tokens.Generic, into: Set<Token[]>): void {
-  if (token.tokens) into.add(token.tokens);
-  for (const child of (token.tokens ?? []) as Tokens.Generic[]) inlineArrays(child, into);
-  if (token.type === 'list') for (const item of token.items as Tokens.Generic[]) inlineArrays(item, into);
+/** Maps the inline token arrays of `token` (the inline queue fills them) to `block`. */
+function own(token: Tokens.Generic, block: number, owners: Map<Token[], number>): void {
+  if (token.tokens) owners.set(token.tokens, block);
+  for (const child of (token.tokens ?? []) as Tokens.Generic[]) own(child, block, owners);
+  if (token.type === 'list') for (const item of token.items as Tokens.Generic[]) own(item, block, owners);
   if (token.type === 'table') {
-    for (const cell of token.header as Tokens.TableCell[]) into.add(cell.tokens);
-    for (const row of token.rows as Tokens.TableCell[][]) for (const cell of row) into.add(cell.tokens);
+    for (const cell of [...(token.header as Tokens.TableCell[]), ...(token.rows as Tokens.TableCell[][]).flat()]) owners.set(cell.tokens, block);
   }
 }
 
@@ -370,7 +365,7 @@ export function lexMarkdown(src: string, allowHtml: boolean, links?: TokensList[
   for (const chunk of chunksOf(src)) {
     const text = src.slice(chunk.start, chunk.end);
     if (chunk.plain) {
-      warnOnce('nesting');
+      warnPlain('nesting');
       tokens.push(...plainBlocks(text));
       continue;
     }
@@ -379,38 +374,33 @@ export function lexMarkdown(src: string, allowHtml: boolean, links?: TokensList[
     try {
       lexer.blockTokens(text, tokens);
     } catch {
-      warnOnce('error');
+      warnPlain('error');
       tokens.length = before;
       lexer.inlineQueue.length = queued;
       tokens.push(...plainBlocks(text));
     }
   }
 
-  // Blocks too long to format: their inline runs are not lexed at all.
-  const skipped = new Set<Token[]>();
+  // Which block each inline run belongs to (each block has its own budget); blocks too
+  // long to format become plain text, and their runs (owner -1) are not lexed at all.
+  const owners = new Map<Token[], number>();
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as Tokens.Generic;
-    if (token.type !== 'code' && token.type !== 'plain' && token.raw.length > LIMITS.blockChars) {
-      warnOnce('size');
-      inlineArrays(token, skipped);
+    const tooLong = token.type !== 'code' && token.type !== 'plain' && token.raw.length > LIMITS.blockChars;
+    own(token, tooLong ? -1 : i, owners);
+    if (tooLong) {
+      warnPlain('size');
       const pieces = plainBlocks(token.raw);
       tokens.splice(i, 1, ...pieces);
       i += pieces.length - 1;
     }
   }
 
-  // The inline pass, block by block: each block has its own work and time budget.
-  const blockOf = new Map<Token[], number>();
-  tokens.forEach((token, i) => {
-    const arrays = new Set<Token[]>();
-    inlineArrays(token as Tokens.Generic, arrays);
-    for (const a of arrays) blockOf.set(a, i);
-  });
   let block = -1;
   let budget: Budget = { work: 0, deadline: 0 };
   for (const { src: run, tokens: into } of lexer.inlineQueue) {
-    if (skipped.has(into)) continue;
-    const owner = blockOf.get(into) ?? -1;
+    const owner = owners.get(into) ?? -2;
+    if (owner === -1) continue;
     if (owner !== block || owner < 0) {
       block = owner;
       budget = { work: LIMITS.work, deadline: performance.now() + LIMITS.blockMs };

@@ -31,6 +31,7 @@ import { en } from '../i18n/strings.js';
 import { safeUrl } from './url.js';
 import { completeTail } from './tail.js';
 import { lexMarkdown } from './lex.js';
+import { warnOnce } from '../warn.js';
 import type { Sanitize } from './html-policy.js';
 
 /** Name of the Trusted Types policy; hosts with a `trusted-types` CSP directive allow it. */
@@ -200,16 +201,9 @@ function renderBlock(
     return frag;
   } catch (error) {
     // The error boundary of one block: the rest of the reply and the widget go on.
-    warnOnce('a block could not be rendered', error);
+    warnOnce('a block of a reply could not be rendered; it is shown as plain text.', error);
     return toFragment([plainBlock(source)]);
   }
-}
-
-let warned = false;
-function warnOnce(what: string, error: unknown): void {
-  if (warned) return;
-  warned = true;
-  console.warn(`<agent-chat>: ${what}; it is shown as plain text.`, error);
 }
 
 /** Text shown as it is, line breaks kept (`p.plain` is `white-space: pre-wrap`). */
@@ -534,7 +528,7 @@ class MarkdownDirective extends Directive {
       }
     } catch (error) {
       // The message's error boundary (blocks have their own): its text, as text.
-      warnOnce('a message could not be rendered', error);
+      warnOnce('a message could not be rendered; it is shown as plain text.', error);
       this.reset();
       element.replaceChildren(plainBlock(text));
     }

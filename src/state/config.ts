@@ -98,14 +98,16 @@ export function readAgentVariables(value: unknown, problems: string[]): AgentVar
     if (isObject(v)) out[part] = v;
     else problems.push(`agent-variables.${part} must be an object, not ${describe(v)}; it is left out`);
   }
-  let json: string;
+  let json = '';
   try {
-    json = shallowEnough(out, VARIABLE_LIMITS.depth) ? JSON.stringify(out) : '';
+    // The depth first: Chromium serialises 300,000 levels that Firefox cannot.
+    if (!deeperThan(out, VARIABLE_LIMITS.depth)) json = JSON.stringify(out);
   } catch {
-    json = '';
+    problems.push('agent-variables cannot be sent as JSON (a cycle, or a value JSON cannot hold); it is left out');
+    return undefined;
   }
   if (!json) {
-    problems.push(`agent-variables cannot be sent as JSON (a cycle, or nested deeper than ${VARIABLE_LIMITS.depth}); it is left out`);
+    problems.push(`agent-variables cannot be sent as JSON (nested deeper than ${VARIABLE_LIMITS.depth}); it is left out`);
     return undefined;
   }
   if (json.length > VARIABLE_LIMITS.chars) {
@@ -121,18 +123,18 @@ export function readAgentVariables(value: unknown, problems: string[]): AgentVar
  */
 export const VARIABLE_LIMITS = { depth: 32, chars: 32 * 1024 } as const;
 
-/** No cycle and no nesting deeper than `max`, checked without recursion. */
-function shallowEnough(root: unknown, max: number): boolean {
+/** Whether `root` nests objects deeper than `max`, checked without recursion (cycles end the walk). */
+function deeperThan(root: unknown, max: number): boolean {
   const seen = new Set<object>();
   const stack: Array<[unknown, number]> = [[root, 0]];
   while (stack.length) {
     const [value, depth] = stack.pop()!;
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth > max || seen.has(value)) return false;
+    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
+    if (depth > max) return true;
     seen.add(value);
     for (const child of Object.values(value)) stack.push([child, depth + 1]);
   }
-  return true;
+  return false;
 }
 
 const TRANSPORTS = ['sse', 'rest', 'websocket'] as const;
@@ -188,10 +190,7 @@ export function readConfig(input: ConfigInput): CheckedConfig {
   };
 }
 
-/** A value for a console message: short, and never the whole of a large object. */
+/** A value for a console message: short, and never the whole of a large one. */
 function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+  return typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value;
 }

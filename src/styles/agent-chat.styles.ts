@@ -2,20 +2,21 @@ import { css } from 'lit';
 
 /**
  * Theme values are read once into private `--_*` variables, so every rule below uses one
- * name and a host overrides one public `--agent-chat-*` property. Dark values apply for
- * `theme="dark"`, and for `theme="auto"` when the system prefers dark.
+ * name and a host overrides one public `--agent-chat-*` property. Each default is written
+ * once, light and dark together (`light-dark()`); which one applies follows the host's
+ * `color-scheme`: the system's for `theme="auto"`, fixed for `light` and `dark`.
  */
 export const styles = css`
   :host {
-    --_accent: var(--agent-chat-accent, #4f46e5);
-    --_accent-text: var(--agent-chat-accent-text, #ffffff);
-    --_bg: var(--agent-chat-background, #ffffff);
-    --_surface: var(--agent-chat-surface, #f3f4f6);
-    --_text: var(--agent-chat-text, #111827);
-    --_muted: var(--agent-chat-muted-text, #5b6170);
-    --_border: var(--agent-chat-border, #d9dce3);
-    --_danger: var(--agent-chat-danger, #b42318);
-    --_danger-surface: var(--agent-chat-danger-surface, #fef3f2);
+    --_accent: var(--agent-chat-accent, light-dark(#4f46e5, #8b93ff));
+    --_accent-text: var(--agent-chat-accent-text, light-dark(#ffffff, #0b0d12));
+    --_bg: var(--agent-chat-background, light-dark(#ffffff, #15171c));
+    --_surface: var(--agent-chat-surface, light-dark(#f3f4f6, #23262e));
+    --_text: var(--agent-chat-text, light-dark(#111827, #eceef3));
+    --_muted: var(--agent-chat-muted-text, light-dark(#5b6170, #a3a9b7));
+    --_border: var(--agent-chat-border, light-dark(#d9dce3, #343844));
+    --_danger: var(--agent-chat-danger, light-dark(#b42318, #ffb4ab));
+    --_danger-surface: var(--agent-chat-danger-surface, light-dark(#fef3f2, #3b1d1a));
     --_radius: var(--agent-chat-radius, 14px);
     --_font: var(--agent-chat-font, system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', sans-serif);
     --_font-size: var(--agent-chat-font-size, 15px);
@@ -24,9 +25,13 @@ export const styles = css`
     --_launcher-size: var(--agent-chat-launcher-size, 56px);
     --_panel-width: var(--agent-chat-panel-width, 400px);
     --_panel-height: var(--agent-chat-panel-height, 640px);
-    --_shadow: var(--agent-chat-shadow, 0 12px 40px rgb(15 23 42 / 0.18), 0 2px 8px rgb(15 23 42 / 0.08));
-    --_focus: var(--agent-chat-focus-ring, #2563eb);
-    --_code-bg: var(--agent-chat-code-background, #0f172a);
+    --_shadow: var(
+      --agent-chat-shadow,
+      0 12px 40px light-dark(rgb(15 23 42 / 0.18), rgb(0 0 0 / 0.5)),
+      0 2px 8px light-dark(rgb(15 23 42 / 0.08), transparent)
+    );
+    --_focus: var(--agent-chat-focus-ring, light-dark(#2563eb, #93c5fd));
+    --_code-bg: var(--agent-chat-code-background, light-dark(#0f172a, #0b0d12));
     --_code-text: var(--agent-chat-code-text, #e2e8f0);
     --_z: var(--agent-chat-z-index, 2147483000);
 
@@ -37,41 +42,15 @@ export const styles = css`
     font-family: var(--_font);
     font-size: var(--_font-size);
     line-height: 1.5;
+    color-scheme: light dark;
+  }
+
+  :host([theme='light']) {
     color-scheme: light;
   }
 
   :host([theme='dark']) {
-    --_accent: var(--agent-chat-accent, #8b93ff);
-    --_accent-text: var(--agent-chat-accent-text, #0b0d12);
-    --_bg: var(--agent-chat-background, #15171c);
-    --_surface: var(--agent-chat-surface, #23262e);
-    --_text: var(--agent-chat-text, #eceef3);
-    --_muted: var(--agent-chat-muted-text, #a3a9b7);
-    --_border: var(--agent-chat-border, #343844);
-    --_danger: var(--agent-chat-danger, #ffb4ab);
-    --_danger-surface: var(--agent-chat-danger-surface, #3b1d1a);
-    --_focus: var(--agent-chat-focus-ring, #93c5fd);
-    --_code-bg: var(--agent-chat-code-background, #0b0d12);
-    --_shadow: var(--agent-chat-shadow, 0 12px 40px rgb(0 0 0 / 0.5));
     color-scheme: dark;
-  }
-
-  @media (prefers-color-scheme: dark) {
-    :host(:not([theme='light'])) {
-      --_accent: var(--agent-chat-accent, #8b93ff);
-      --_accent-text: var(--agent-chat-accent-text, #0b0d12);
-      --_bg: var(--agent-chat-background, #15171c);
-      --_surface: var(--agent-chat-surface, #23262e);
-      --_text: var(--agent-chat-text, #eceef3);
-      --_muted: var(--agent-chat-muted-text, #a3a9b7);
-      --_border: var(--agent-chat-border, #343844);
-      --_danger: var(--agent-chat-danger, #ffb4ab);
-      --_danger-surface: var(--agent-chat-danger-surface, #3b1d1a);
-      --_focus: var(--agent-chat-focus-ring, #93c5fd);
-      --_code-bg: var(--agent-chat-code-background, #0b0d12);
-      --_shadow: var(--agent-chat-shadow, 0 12px 40px rgb(0 0 0 / 0.5));
-      color-scheme: dark;
-    }
   }
 
   :host([hidden]) {
@@ -313,122 +292,6 @@ export const styles = css`
     transform-origin: center;
   }
 
-  /* Sized by the message, not the viewport: the widget may be narrow on a wide page. */
-  .bubble.editing {
-    width: min(85%, 480px);
-  }
-
-  .edit-form {
-    display: flex;
-    flex-direction: column;
-    gap: 6px;
-  }
-
-  .edit-input {
-    width: 100%;
-    min-height: 64px;
-    max-height: 200px;
-    padding: 8px 10px;
-    border: 1px solid var(--_border);
-    border-radius: 10px;
-    background: var(--_bg);
-    color: var(--_text);
-    font: inherit;
-    resize: vertical;
-  }
-
-  .edit-actions {
-    display: flex;
-    justify-content: flex-end;
-    gap: 6px;
-  }
-
-  /* The editor sits in the user's accent-coloured bubble. */
-  .edit-form .text-button {
-    color: var(--_text);
-  }
-
-  .edit-form .text-button.primary {
-    color: var(--_accent);
-    border-color: var(--_bg);
-    font-weight: 600;
-  }
-
-  /* ---- history ---- */
-  .history {
-    position: absolute;
-    inset: 0;
-    z-index: 2;
-    display: flex;
-    flex-direction: column;
-    background: var(--_bg);
-    overflow: hidden;
-  }
-
-  .history-head {
-    display: flex;
-    align-items: center;
-    padding: 8px var(--_space);
-    border-bottom: 1px solid var(--_border);
-  }
-
-  .history-head h3 {
-    flex: 1;
-    margin: 0;
-    font-size: 1em;
-  }
-
-  .history-list {
-    flex: 1;
-    overflow-y: auto;
-    margin: 0;
-    padding: 6px;
-    list-style: none;
-  }
-
-  .history-list li {
-    display: flex;
-    align-items: center;
-    gap: 4px;
-  }
-
-  .history-open {
-    flex: 1;
-    min-width: 0;
-    display: flex;
-    flex-direction: column;
-    align-items: flex-start;
-    gap: 2px;
-    min-height: 44px;
-    padding: 6px 10px;
-    border: 0;
-    border-radius: 10px;
-    background: transparent;
-    text-align: start;
-  }
-
-  .history-open:hover,
-  .history-open[aria-current='true'] {
-    background: var(--_surface);
-  }
-
-  /* Wraps rather than truncates: at 200% zoom an ellipsis would hide most of the title. */
-  .history-title {
-    max-width: 100%;
-    overflow-wrap: anywhere;
-    font-weight: 550;
-  }
-
-  .history-date {
-    font-size: 0.82em;
-    color: var(--_muted);
-  }
-
-  .history-empty {
-    margin: var(--_space);
-    color: var(--_muted);
-  }
-
   /* ---- markdown ---- */
   .text > :first-child {
     margin-top: 0;
@@ -614,191 +477,6 @@ export const styles = css`
     }
   }
 
-  /* ---- cards ---- */
-  .cards {
-    display: flex;
-    gap: 10px;
-    overflow-x: auto;
-    scroll-snap-type: x proximity;
-    padding: 2px 2px 8px;
-    margin: 0;
-    max-width: 100%;
-    list-style: none;
-    align-items: stretch;
-  }
-
-  /* min-width: 0 so an unbroken word in a card cannot make its column as wide as the word. */
-  .cards > li {
-    flex: 0 0 min(236px, 78%);
-    min-width: 0;
-    display: flex;
-    scroll-snap-align: start;
-  }
-
-  .cards-more {
-    margin-block: 2px 6px;
-  }
-
-  .card {
-    position: relative;
-    flex: 1;
-    display: flex;
-    flex-direction: column;
-    gap: 6px;
-    padding-bottom: 12px;
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-    background: var(--_bg);
-    overflow: hidden;
-    overflow-wrap: anywhere;
-    min-width: 0;
-    font-size: 0.9em;
-  }
-
-  .card > :not(img):not(.card-badge) {
-    margin-inline: 12px;
-  }
-
-  .card > :not(img):first-child,
-  .card > .card-badge:first-child + :not(img) {
-    margin-top: 12px;
-  }
-
-  [part~='card-recommended'] {
-    border-color: var(--_accent);
-    box-shadow: 0 0 0 1px var(--_accent);
-  }
-
-  [part~='card-image'] {
-    display: block;
-    width: 100%;
-    aspect-ratio: 4 / 3;
-    object-fit: cover;
-    background: var(--_surface);
-  }
-
-  .card-title {
-    margin-block: 4px 0;
-    font-weight: 650;
-    font-size: 1.05em;
-    line-height: 1.3;
-  }
-
-  .card-title a {
-    color: inherit;
-    text-decoration: none;
-  }
-
-  .card-title a:hover {
-    text-decoration: underline;
-  }
-
-  /* The whole card is the link's target, so the whole card shows its focus. */
-  .card-title a:focus-visible {
-    outline: none;
-  }
-
-  .card-title a:focus-visible::after {
-    outline: 2px solid var(--_focus);
-    outline-offset: -2px;
-    border-radius: var(--_radius);
-  }
-
-  .card-title a::after {
-    /* The whole card is the link's hit area; the text stays one accessible name. */
-    content: '';
-    position: absolute;
-    inset: 0;
-  }
-
-  .card-price {
-    margin: 0;
-    font-weight: 650;
-    color: var(--_accent);
-  }
-
-  .card-description {
-    margin: 0;
-    color: var(--_muted);
-    display: -webkit-box;
-    -webkit-line-clamp: 3;
-    -webkit-box-orient: vertical;
-    overflow: hidden;
-  }
-
-  .card-badge,
-  .card-badge-custom {
-    position: absolute;
-    inset-block-start: 8px;
-    inset-inline-start: 8px;
-    padding: 2px 9px;
-    border-radius: 999px;
-    background: var(--_accent);
-    color: var(--_accent-text);
-    font-size: 0.8em;
-    font-weight: 650;
-  }
-
-  .card-badge-custom {
-    inset-inline-start: auto;
-    inset-inline-end: 8px;
-    background: var(--_text);
-    color: var(--_bg);
-  }
-
-  [part~='card-fields'] {
-    display: grid;
-    grid-template-columns: auto 1fr;
-    gap: 2px 10px;
-    margin-block: 0;
-    font-size: 0.92em;
-  }
-
-  [part~='card-fields'] > div {
-    display: contents;
-  }
-
-  [part~='card-fields'] dt {
-    color: var(--_muted);
-  }
-
-  [part~='card-fields'] dd {
-    margin: 0;
-    overflow-wrap: anywhere;
-  }
-
-  [part~='card-variants'] {
-    display: flex;
-    flex-direction: column;
-    gap: 6px;
-    font-size: 0.88em;
-  }
-
-  .card-variant > span {
-    color: var(--_muted);
-  }
-
-  .card-variant ul {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 4px;
-    margin: 2px 0 0;
-    padding: 0;
-    list-style: none;
-  }
-
-  .card-variant li {
-    padding: 0 8px;
-    border: 1px solid var(--_border);
-    border-radius: 999px;
-  }
-
-  .card-variant li.unavailable {
-    color: var(--_muted);
-    text-decoration: line-through;
-    border-style: dashed;
-  }
-
   /* ---- suggestions ---- */
   .suggestions {
     display: flex;
@@ -948,124 +626,6 @@ export const styles = css`
     cursor: default;
   }
 
-  /* ---- attachments ---- */
-  /* The preview, its error and the drop hint take a row of their own above the text field. */
-  form[part='composer'] {
-    flex-wrap: wrap;
-  }
-
-  form[part='composer'].dropping {
-    outline: 2px dashed var(--_accent);
-    outline-offset: -6px;
-    background: color-mix(in srgb, var(--_accent) 8%, var(--_bg));
-  }
-
-  .attach {
-    display: inline-grid;
-    place-items: center;
-    width: 44px;
-    height: 44px;
-    flex: none;
-    border: 1px solid var(--_border);
-    border-radius: 12px;
-    background: var(--_bg);
-    color: var(--_muted);
-  }
-
-  .attach:hover:not(:disabled) {
-    color: var(--_text);
-    background: var(--_surface);
-  }
-
-  .attach:disabled {
-    opacity: 0.45;
-    cursor: default;
-  }
-
-  .attachment-preview,
-  .attachment-error,
-  .drop-hint {
-    flex: 1 0 100%;
-    min-width: 0;
-  }
-
-  .attachment-preview {
-    display: flex;
-    align-items: center;
-    gap: 10px;
-    padding: 6px;
-    padding-inline-start: 6px;
-    border: 1px solid var(--_border);
-    border-radius: 12px;
-    background: var(--_surface);
-  }
-
-  .attachment-preview img {
-    width: 48px;
-    height: 48px;
-    flex: none;
-    object-fit: cover;
-    border-radius: 8px;
-    background: var(--_bg);
-  }
-
-  .attachment-preview.uploading img {
-    opacity: 0.6;
-  }
-
-  .attachment-name {
-    flex: 1;
-    min-width: 0;
-    overflow-wrap: anywhere;
-    font-size: 0.9em;
-  }
-
-  .attachment-status {
-    display: block;
-    color: var(--_muted);
-  }
-
-  .attachment-status:empty {
-    display: none;
-  }
-
-  .attachment-error {
-    display: flex;
-    align-items: center;
-    gap: 8px;
-    padding: 4px;
-    padding-inline-start: 10px;
-    border: 1px solid color-mix(in srgb, var(--_danger) 40%, transparent);
-    border-radius: 10px;
-    background: var(--_danger-surface);
-    color: var(--_danger);
-    font-size: 0.9em;
-  }
-
-  .attachment-error > span {
-    flex: 1;
-    min-width: 0;
-  }
-
-  .drop-hint {
-    display: flex;
-    align-items: center;
-    justify-content: center;
-    gap: 6px;
-    min-height: 36px;
-    color: var(--_accent);
-    font-weight: 600;
-  }
-
-  @media (forced-colors: active) {
-    .attach,
-    .attachment-preview {
-      border: 1px solid CanvasText;
-    }
-  }
-
-  /* The hand-off form's rules load with the form: channel-form.styles.ts. */
-
   /* ---- launcher ---- */
   :host([mode='launcher']) {
     position: fixed;
@@ -1144,12 +704,13 @@ export const styles = css`
       border: 0;
     }
 
-    textarea,
-    .edit-input {
-      /* 16px or more keeps iOS from zooming into the page on focus. */
+    /* 16px or more keeps iOS from zooming into the page on focus (the editor's field too). */
+    textarea {
       font-size: max(16px, 1em);
     }
   }
+
+  /* The hand-off form's rules load with the form: channel-form.styles.ts. */
 
   @media (prefers-reduced-motion: reduce) {
     :host([mode='launcher']) .panel,
@@ -1173,16 +734,13 @@ export const styles = css`
    */
   @media (forced-colors: active) {
     .bubble,
-    .card,
     .suggestion,
     .launcher,
     .send,
     .stop,
     .jump,
     .typing,
-    .code-block,
-    .card-badge,
-    .card-badge-custom {
+    .code-block {
       border: 1px solid CanvasText;
     }
 
@@ -1193,14 +751,6 @@ export const styles = css`
       border-color: ButtonText;
     }
 
-    [part~='card-recommended'] {
-      border: 3px double CanvasText;
-    }
-
-    .history-open[aria-current='true'] {
-      outline: 1px solid CanvasText;
-    }
-
     .send:disabled,
     .icon-button:disabled,
     .text-button:disabled {
@@ -1209,8 +759,7 @@ export const styles = css`
     }
 
     :focus-visible,
-    .message.user .bubble :focus-visible,
-    .card-title a:focus-visible::after {
+    .message.user .bubble :focus-visible {
       outline: 2px solid Highlight;
     }
 

@@ -14,6 +14,8 @@ import { loadStrings } from '../../src/i18n/index.js';
 for (const lang of ['de', 'fr', 'es', 'ja', 'ar']) await loadStrings(lang);
 import { styles } from '../../src/styles/agent-chat.styles.js';
 import { channelFormStyles } from '../../src/styles/channel-form.styles.js';
+import { styles as cardStyles } from '../../src/cards/cards.styles.js';
+import { styles as attachmentStyles } from '../../src/attachments/attachments.styles.js';
 import { createKey } from '../support/server.js';
 import { $, $$, mount, sendByUser, type, unmountAll, until } from '../support/element.js';
 
@@ -385,8 +387,8 @@ describe('<agent-chat> reflow, zoom, targets and media', () => {
   it('forced colours: every custom-drawn control keeps a border or a system colour, and focus stays visible', async () => {
     // Rendered where the runner can emulate it (Playwright's Chromium); the stylesheet is
     // checked everywhere, since Firefox under Puppeteer cannot emulate forced colours.
-    // The hand-off form's sheet arrives with its lazy chunk; it is checked with the rest.
-    const css = [styles, channelFormStyles].map((sheet) => sheet.cssText).join(' ').replace(/\s+/g, ' ');
+    // Sheets that arrive with lazy chunks (hand-off form, cards, image input) are checked with the rest.
+    const css = [styles, channelFormStyles, cardStyles, attachmentStyles].map((sheet) => sheet.cssText).join(' ').replace(/\s+/g, ' ');
     const forced = [...css.matchAll(/@media \(forced-colors: active\) \{(.*?\})\s*\}/g)].map((m) => m[1]).join(' ');
     for (const selector of ['.bubble', '.card', '.suggestion', '.launcher', '.send', '.stop', '.jump', '.typing', '.code-block', ':focus-visible', '.unread', '.typing span', "[part~='card-recommended']", '.attach', '.channel-phone']) {
       expect(forced, selector).to.contain(selector);

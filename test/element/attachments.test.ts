@@ -2,7 +2,7 @@ import { expect } from '@open-wc/testing';
 import { createKey, keyStats } from '../support/server.js';
 import { $, input, mount, type, unmountAll, until } from '../support/element.js';
 import type { AgentChat } from '../../src/agent-chat.js';
-import { Attachments, checkImage, uploadedImageUrl } from '../../src/state/attachment.js';
+import { Attachments, checkImage, uploadedImageUrl } from '../../src/attachments/index.js';
 
 // A 1×1 PNG: real bytes, so the demo upload endpoint accepts it and the browser can show it.
 const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) =>

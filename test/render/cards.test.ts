@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { html, render, type TemplateResult } from 'lit';
 import type { Card } from '../../src/client/types.js';
-import { cardView, humanizeKey, renderCard, renderCards, sortCards } from '../../src/render/cards.js';
+import { CARD_STEP, cardView, humanizeKey, renderCard, renderCardRow, sortCards, type CardRowOptions } from '../../src/cards/cards.js';
 import { renderSuggestions } from '../../src/render/suggestions.js';
 import { loadStrings, resolveStrings } from '../../src/i18n/index.js';
 
@@ -227,14 +227,39 @@ describe('renderCard', () => {
     expect(seen).to.equal('https://shop.example/2');
   });
 
+  const row = (extra: Partial<CardRowOptions> = {}): CardRowOptions => ({
+    strings: en,
+    lang: 'en',
+    rtl: false,
+    shown: CARD_STEP,
+    onMore: () => {},
+    onCardClick: () => {},
+    onRendererError: () => {},
+    ...extra,
+  });
+
   it('renders a sorted, labelled list and honours a custom renderer', async () => {
     const cards = [card({ title: 'B' }, { index: 1 }), card({ title: 'A' }, { index: 0 }), card({ title: 'C' })];
     const el = await fixture<HTMLElement>(
-      html`<div>${renderCards(cards, en, { custom: (c) => (c.json_data.entity.title === 'C' ? html`<b>custom</b>` : null) })}</div>`,
+      html`<div>${renderCardRow(cards, row({ renderer: (c) => (c.json_data.entity.title === 'C' ? html`<b>custom</b>` : null) }))}</div>`,
     );
+    await Promise.resolve(); // host-rendered cards go in once their row is in the document
     const list = el.querySelector('ul[part="cards"]')!;
     expect(list.getAttribute('aria-label')).to.equal(en.cardsLabel);
     expect(Array.from(list.children).map((li) => li.textContent!.trim().split(/\s+/)[0])).to.deep.equal(['A', 'B', 'custom']);
+  });
+
+  it('shows the first `shown` cards and a button for the next step', async () => {
+    const cards = Array.from({ length: 30 }, (_, i) => card({ title: `T${i}` }, { index: i }));
+    let more = 0;
+    const el = await fixture<HTMLElement>(html`<div>${renderCardRow(cards, row({ shown: 12, onMore: () => more++ }))}</div>`);
+    expect(el.querySelectorAll('[part~="card"]')).to.have.length(12);
+    const button = el.querySelector<HTMLButtonElement>('[part="cards-more"]')!;
+    expect(button.textContent!.trim()).to.equal(en.showMoreCards(12));
+    button.click();
+    expect(more).to.equal(1);
+    const all = await fixture<HTMLElement>(html`<div>${renderCardRow(cards, row({ shown: 36 }))}</div>`);
+    expect(all.querySelector('[part="cards-more"]')).to.equal(null);
   });
 });
 

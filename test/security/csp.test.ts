@@ -126,11 +126,13 @@ describe('strict CSP + Trusted Types page', function () {
 
     it('a hostile conversation causes no violation and no execution, and the chat works', async () => {
       const win = await hostileConversation({ bundle: '' });
-      // The script tag's one-line module and the core it imports; no lazy chunk.
+      // The script tag's one-line module, the core it imports and, for the reply's cards,
+      // the cards chunk; no other lazy chunk.
       const scripts = bundleScripts(win);
-      expect(scripts, scripts.join()).to.have.length(2);
+      expect(scripts, scripts.join()).to.have.length(3);
       expect(scripts[0]).to.equal('/dist/agent-chat.js');
       expect(scripts[1]).to.match(/^\/dist\/agent-chat-core-[\w-]+\.js$/);
+      expect(scripts[2]).to.match(/^\/dist\/agent-chat-cards-[\w-]+\.js$/);
     });
 
     it('the same with allow-html (its sanitiser chunk loads under the policy)', async () => {
@@ -177,6 +179,20 @@ describe('strict CSP + Trusted Types page', function () {
       // The rest of the widget is unaffected.
       await sendByUser(el, 'still here?');
       await until(() => el.messages.some((m) => m.role === 'agent' && m.state === 'done'), 'no reply');
+    });
+
+    it('cards whose chunk cannot be fetched: the reply shows, with a notice in their place, and chat goes on', async () => {
+      const cards = [{ json_data: { entity: { title: 'Trail shoe', price: 120 } } }];
+      const key = await createKey({ paceMs: 0, replies: [{ text: 'Here are shoes.', cards }, { text: 'Still here.' }] });
+      const { el } = await openPage({ key, bundle: 'dist-without-lazy' });
+      await until(() => el.status === 'idle', 'not ready');
+      await sendByUser(el, 'shoes?');
+      await until(() => $(el, '.message.agent:not(.welcome) [role="alert"]'), 'no notice for the missing chunk');
+      expect($(el, '.message.agent:not(.welcome) [part="text"]')!.textContent).to.contain('Here are shoes.');
+      expect($(el, '.message.agent:not(.welcome) [role="alert"]')!.textContent).to.contain('could not be shown');
+      expect($(el, '[part~="card"]')).to.equal(null);
+      await sendByUser(el, 'and now?');
+      await until(() => el.messages.at(-1)?.text === 'Still here.', 'no next reply');
     });
 
     it('a WebSocket turn whose chunk cannot be fetched is a network error that keeps the text', async () => {

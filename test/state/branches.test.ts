@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { addBranch, branchPosition, type BranchEvent } from '../../src/state/branches.js';
-import { relativeTime, remove, titleFrom, touch } from '../../src/state/history.js';
+import { remove, titleFrom, touch } from '../../src/state/history.js';
+import { relativeTime } from '../../src/history/history.js';
 
 describe('branch relations', () => {
   it('has no navigator for a thread without branches', () => {

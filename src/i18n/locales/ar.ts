@@ -32,6 +32,7 @@ export const ar: Strings = {
   copied: 'تم النسخ',
   tableLabel: 'جدول',
   cardsLabel: 'النتائج',
+  cardsUnavailable: 'تعذّر عرض النتائج.',
   cardLink: 'عرض التفاصيل',
   yes: 'نعم',
   no: 'لا',

@@ -32,6 +32,7 @@ export const de: Strings = {
   copied: 'Kopiert',
   tableLabel: 'Tabelle',
   cardsLabel: 'Ergebnisse',
+  cardsUnavailable: 'Die Ergebnisse konnten nicht angezeigt werden.',
   cardLink: 'Details ansehen',
   yes: 'Ja',
   no: 'Nein',

@@ -32,6 +32,7 @@ export const es: Strings = {
   copied: 'Copiado',
   tableLabel: 'Tabla',
   cardsLabel: 'Resultados',
+  cardsUnavailable: 'No se pudieron mostrar los resultados.',
   cardLink: 'Ver detalles',
   yes: 'Sí',
   no: 'No',

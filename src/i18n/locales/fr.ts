@@ -32,6 +32,7 @@ export const fr: Strings = {
   copied: 'Copié',
   tableLabel: 'Tableau',
   cardsLabel: 'Résultats',
+  cardsUnavailable: 'Les résultats n’ont pas pu être affichés.',
   cardLink: 'Voir les détails',
   yes: 'Oui',
   no: 'Non',

@@ -32,6 +32,7 @@ export const ja: Strings = {
   copied: 'コピーしました',
   tableLabel: '表',
   cardsLabel: '結果',
+  cardsUnavailable: '結果を表示できませんでした。',
   cardLink: '詳細を見る',
   yes: 'はい',
   no: 'いいえ',

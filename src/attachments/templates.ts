@@ -1,8 +1,8 @@
 import { html, nothing, svg } from 'lit';
 import type { Strings } from '../i18n/index.js';
-import type { AttachmentError, Attachments } from '../state/attachment.js';
+import type { AttachmentError, Attachments } from './state.js';
 
-/** Templates of the composer's image attachment; the state lives in `src/state/attachment.ts`. */
+/** Templates of the composer's image attachment; the state lives in `state.ts`. */
 
 const paperclip = svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M21 11.5l-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.6-8.6a3.7 3.7 0 0 1 5.2 5.2l-8.6 8.6a1.8 1.8 0 0 1-2.6-2.6l7.9-7.9"/></svg>`;
 const cross = svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6 6l12 12M18 6L6 18"/></svg>`;

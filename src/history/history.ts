@@ -1,7 +1,14 @@
+/**
+ * The history panel, a lazy chunk: the list of earlier conversations, fetched with its
+ * stylesheet when the panel is first opened. The list itself (`touch`, `remove`) is kept
+ * by the conversation's state in src/state/history.ts.
+ */
 import { html, nothing } from 'lit';
 import type { Strings } from '../i18n/strings.js';
-import { type HistoryEntry, relativeTime } from '../state/history.js';
-import { icons } from './icons.js';
+import type { HistoryEntry } from '../state/history.js';
+import { icons } from '../render/icons.js';
+
+export { styles } from './history.styles.js';
 
 type Labels = Pick<Strings, 'history' | 'historyEmpty' | 'untitledConversation' | 'removeConversation' | 'close'>;
 
@@ -49,4 +56,29 @@ export function renderHistory(entries: readonly HistoryEntry[], strings: Labels,
         </ul>`
       : html`<p class="history-empty">${strings.historyEmpty}</p>`}
   </div>`;
+}
+
+/** "5 minutes ago", "yesterday": the largest unit that fits, in the UI language. */
+export function relativeTime(iso: string, locale: string, now = Date.now()): string {
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return '';
+  const seconds = Math.round((then - now) / 1000);
+  const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+    ['year', 31_536_000],
+    ['month', 2_592_000],
+    ['week', 604_800],
+    ['day', 86_400],
+    ['hour', 3_600],
+    ['minute', 60],
+  ];
+  let format: Intl.RelativeTimeFormat;
+  try {
+    format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  } catch {
+    format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+  }
+  for (const [unit, size] of units) {
+    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
+  }
+  return format.format(0, 'second');
 }

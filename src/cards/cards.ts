@@ -1,15 +1,20 @@
 /**
- * Built-in product/result card. `json_data.entity` keys are data, not schema
- * (CONTRACT.md), so the view model looks for a title, image, price, link and description
- * among common key names and lists every other scalar as a labelled field.
+ * The cards feature, a lazy chunk: fetched with its stylesheet when the first reply with
+ * cards is about to render (pages that never show a card never download it).
  *
- * Everything is bound as text through Lit; `rendered_jsx` is never read. No inline styles
- * (the widget must work under `style-src 'self'`).
+ * The built-in product/result card: `json_data.entity` keys are data, not schema, so the
+ * view model looks for a title, image, price, link and description among common key names
+ * and lists every other scalar as a labelled field. Everything is bound as text through
+ * Lit; `rendered_jsx` is never read. No inline styles (the widget must work under
+ * `style-src 'self'`).
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Card, Scalar } from '../client/types.js';
 import type { Strings } from '../i18n/strings.js';
-import { safeUrl } from './url.js';
+import { safeUrl } from '../render/url.js';
+import { isolate } from './isolate.js';
+
+export { styles } from './cards.styles.js';
 
 export interface CardVariantOption {
   label: string;
@@ -279,20 +284,64 @@ export function renderCard(view: CardView, strings: Strings, opts: RenderCardOpt
   </article>`;
 }
 
+/** Cards a reply shows at first, and per "show more" (SECURITY.md "Limits"). */
+export const CARD_STEP = 12;
+
+export type CardRenderer = (card: Card) => TemplateResult | HTMLElement | null | undefined;
+
+export interface CardRowOptions {
+  strings: Strings;
+  /** BCP 47 tag for number and currency formatting. */
+  lang: string;
+  rtl: boolean;
+  /** How many of the cards are shown; "Show N more" reveals the next `CARD_STEP`. */
+  shown: number;
+  /** The host's `cardRenderer`, already checked to be a function. */
+  renderer?: CardRenderer;
+  onMore(): void;
+  /** A built-in card's link was activated: `preventDefault()` keeps it from opening. */
+  onCardClick(event: MouseEvent, card: Card, url: string | null): void;
+  onRendererError(error: unknown): void;
+}
+
+/** Each message's cards in `index` order, sorted once: a message's cards never change. */
+const sorted = new WeakMap<readonly Card[], Card[]>();
+
 /**
- * Cards of one message as a labelled list (part `cards`), sorted by `index`; `custom`
- * is the host's `cardRenderer` (null/undefined falls back to the built-in card).
+ * The cards of one reply as a labelled row (part `cards`) in `index` order: the first
+ * `shown`, the host's renderer (inside an error boundary) or the built-in card for each,
+ * and a "Show N more results" button (part `cards-more`) when there are more.
  */
-export function renderCards(
-  cards: readonly Card[],
-  strings: Strings,
-  opts: RenderCardOptions & CardViewOptions & { custom?: (card: Card) => unknown } = {},
-): TemplateResult | typeof nothing {
-  if (!cards.length) return nothing;
-  return html`<ul part="cards" class="cards" aria-label=${strings.cardsLabel}>
-    ${sortCards(cards).map((card) => {
-      const custom = opts.custom?.(card);
-      return html`<li>${custom ?? renderCard(cardView(card, { strings, ...opts }), strings, opts)}</li>`;
-    })}
-  </ul>`;
+export function renderCardRow(cards: readonly Card[], o: CardRowOptions): TemplateResult {
+  let list = sorted.get(cards);
+  if (!list) sorted.set(cards, (list = sortCards(cards)));
+  const builtIn = (card: Card) =>
+    renderCard(cachedCardView(card, { lang: o.lang, strings: o.strings }), o.strings, { onClick: (event, view) => o.onCardClick(event, card, view.url) });
+  const more = list.length - o.shown;
+  const renderer = o.renderer;
+  return html`<ul part="cards" class="cards" aria-label=${o.strings.cardsLabel} @keydown=${(e: KeyboardEvent) => moveBetweenCards(e, o.rtl)}>
+      ${list.slice(0, o.shown).map((card) =>
+        renderer ? html`<li ${isolate(() => renderer(card), () => builtIn(card), o.onRendererError)}></li>` : html`<li>${builtIn(card)}</li>`,
+      )}
+    </ul>
+    ${more > 0
+      ? html`<button part="cards-more" class="text-button cards-more" type="button" @click=${o.onMore}>
+          ${o.strings.showMoreCards(Math.min(more, CARD_STEP))}
+        </button>`
+      : nothing}`;
+}
+
+/** Arrow keys move between the card links of a row, as in a listbox. */
+function moveBetweenCards(event: KeyboardEvent, rtl: boolean): void {
+  if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
+  const row = event.currentTarget as HTMLElement;
+  const active = (row.getRootNode() as Document | ShadowRoot).activeElement;
+  const targets = Array.from(row.querySelectorAll<HTMLElement>('[part~="card"] a[href]'));
+  const index = targets.findIndex((t) => t.contains(active));
+  const next = targets[index + ((event.key === 'ArrowRight') !== rtl ? 1 : -1)];
+  if (next) {
+    event.preventDefault();
+    next.focus();
+    next.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
 }

@@ -1,0 +1,208 @@
+import { css } from 'lit';
+
+/**
+ * The built-in card row's stylesheet: adopted by the widget's shadow root when the cards
+ * chunk arrives (the first reply with cards). It reads the theme's private `--_*`
+ * variables that the element's stylesheet sets on `:host`.
+ */
+export const styles = css`
+  .cards {
+    display: flex;
+    gap: 10px;
+    overflow-x: auto;
+    scroll-snap-type: x proximity;
+    padding: 2px 2px 8px;
+    margin: 0;
+    max-width: 100%;
+    list-style: none;
+    align-items: stretch;
+  }
+
+  /* min-width: 0 so an unbroken word in a card cannot make its column as wide as the word. */
+  .cards > li {
+    flex: 0 0 min(236px, 78%);
+    min-width: 0;
+    display: flex;
+    scroll-snap-align: start;
+  }
+
+  .cards-more {
+    margin-block: 2px 6px;
+  }
+
+  .card {
+    position: relative;
+    flex: 1;
+    display: flex;
+    flex-direction: column;
+    gap: 6px;
+    padding-bottom: 12px;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_bg);
+    overflow: hidden;
+    overflow-wrap: anywhere;
+    min-width: 0;
+    font-size: 0.9em;
+  }
+
+  .card > :not(img):not(.card-badge) {
+    margin-inline: 12px;
+  }
+
+  .card > :not(img):first-child,
+  .card > .card-badge:first-child + :not(img) {
+    margin-top: 12px;
+  }
+
+  [part~='card-recommended'] {
+    border-color: var(--_accent);
+    box-shadow: 0 0 0 1px var(--_accent);
+  }
+
+  [part~='card-image'] {
+    display: block;
+    width: 100%;
+    aspect-ratio: 4 / 3;
+    object-fit: cover;
+    background: var(--_surface);
+  }
+
+  .card-title {
+    margin-block: 4px 0;
+    font-weight: 650;
+    font-size: 1.05em;
+    line-height: 1.3;
+  }
+
+  .card-title a {
+    color: inherit;
+    text-decoration: none;
+  }
+
+  .card-title a:hover {
+    text-decoration: underline;
+  }
+
+  /* The whole card is the link's target, so the whole card shows its focus. */
+  .card-title a:focus-visible {
+    outline: none;
+  }
+
+  .card-title a:focus-visible::after {
+    outline: 2px solid var(--_focus);
+    outline-offset: -2px;
+    border-radius: var(--_radius);
+  }
+
+  .card-title a::after {
+    /* The whole card is the link's hit area; the text stays one accessible name. */
+    content: '';
+    position: absolute;
+    inset: 0;
+  }
+
+  .card-price {
+    margin: 0;
+    font-weight: 650;
+    color: var(--_accent);
+  }
+
+  .card-description {
+    margin: 0;
+    color: var(--_muted);
+    display: -webkit-box;
+    -webkit-line-clamp: 3;
+    -webkit-box-orient: vertical;
+    overflow: hidden;
+  }
+
+  .card-badge,
+  .card-badge-custom {
+    position: absolute;
+    inset-block-start: 8px;
+    inset-inline-start: 8px;
+    padding: 2px 9px;
+    border-radius: 999px;
+    background: var(--_accent);
+    color: var(--_accent-text);
+    font-size: 0.8em;
+    font-weight: 650;
+  }
+
+  .card-badge-custom {
+    inset-inline-start: auto;
+    inset-inline-end: 8px;
+    background: var(--_text);
+    color: var(--_bg);
+  }
+
+  [part~='card-fields'] {
+    display: grid;
+    grid-template-columns: auto 1fr;
+    gap: 2px 10px;
+    margin-block: 0;
+    font-size: 0.92em;
+  }
+
+  [part~='card-fields'] > div {
+    display: contents;
+  }
+
+  [part~='card-fields'] dt {
+    color: var(--_muted);
+  }
+
+  [part~='card-fields'] dd {
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
+
+  [part~='card-variants'] {
+    display: flex;
+    flex-direction: column;
+    gap: 6px;
+    font-size: 0.88em;
+  }
+
+  .card-variant > span {
+    color: var(--_muted);
+  }
+
+  .card-variant ul {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 4px;
+    margin: 2px 0 0;
+    padding: 0;
+    list-style: none;
+  }
+
+  .card-variant li {
+    padding: 0 8px;
+    border: 1px solid var(--_border);
+    border-radius: 999px;
+  }
+
+  .card-variant li.unavailable {
+    color: var(--_muted);
+    text-decoration: line-through;
+    border-style: dashed;
+  }
+
+  @media (forced-colors: active) {
+    .card,
+    .card-badge,
+    .card-badge-custom {
+      border: 1px solid CanvasText;
+    }
+
+    [part~='card-recommended'] {
+      border: 3px double CanvasText;
+    }
+
+    .card-title a:focus-visible::after {
+      outline: 2px solid Highlight;
+    }
+  }
+`;
