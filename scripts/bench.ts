@@ -571,6 +571,8 @@ async function main(): Promise<void> {
       console.log(`bench: hostile markdown, ${HOSTILE_KB.join('/')} KB, ${runsEach} runs each…`);
       await hostileRun(browser, base, HOSTILE['intraword underscores']!(10_000)); // warm-up
       for (const [family, make] of Object.entries(HOSTILE)) {
+        // BENCH_FAMILY=<part of a name> measures the matching families only.
+        if (process.env.BENCH_FAMILY && !family.includes(process.env.BENCH_FAMILY)) continue;
         hostile[family] = [];
         for (const kb of HOSTILE_KB) {
           const list: HostileRun[] = [];

@@ -15,7 +15,7 @@
  * - **Work**: an inline run with more than `delimiters` emphasis/link/code delimiters is
  *   lexed in pieces of about `inlineChars`, cut where no emphasis or link is open, so the
  *   quadratic part is bounded by the piece. Each piece is charged delimiters × length;
- *   past `work` per block (about 4 KB of the densest text, several times any prose), the
+ *   past `work` per block (about 2 KB of the densest text, many times any prose), the
  *   remaining pieces are plain text. `blockMs` is the same cut by the clock, a last resort
  *   that ordinary text never reaches.
  * - **Errors**: anything marked throws turns that chunk or run into plain text.
@@ -34,7 +34,7 @@ export const LIMITS = {
   blockChars: 16_384,
   delimiters: 64,
   inlineChars: 1_024,
-  work: 2_000_000,
+  work: 1_000_000,
   blockMs: 50,
   plainChars: 2_048,
 } as const;
