@@ -4,7 +4,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import { live } from 'lit/directives/live.js';
 import type { AgentVariables, Card, Channel, Message } from './client/types.js';
 import type { CardRenderer } from './cards/cards.js';
-import { adoptStyles, Feature, lazy } from './lazy.js';
+import { Feature, lazy } from './lazy.js';
 import { warnOnce } from './warn.js';
 import { type Strings, hasStrings, isRtl, loadStrings, resolveStrings } from './i18n/index.js';
 import {
@@ -18,7 +18,6 @@ import {
 } from './render/markdown.js';
 import { renderNotice } from './render/notice.js';
 import { renderSuggestions } from './render/suggestions.js';
-import { renderBranchNav, renderEditButton, renderRegenerate } from './render/turn-controls.js';
 import { icons } from './render/icons.js';
 import { type ChatStatus, ChatController } from './state/chat-controller.js';
 import { FocusKeeper } from './state/focus-keeper.js';
@@ -26,9 +25,6 @@ import type { ChatMessage } from './state/messages.js';
 import type { Notice } from './state/notice.js';
 import type { PersistMode } from './state/storage.js';
 import { hook, oneOf, readConfig, record, text as textSetting, type Mode, type Theme, type Transport } from './state/config.js';
-import { parseChannels } from './state/channel.js';
-import type { HandOff } from './state/hand-off.js';
-import { renderChannelButton } from './render/channel-button.js';
 import { styles } from './styles/agent-chat.styles.js';
 
 export type { Mode, Theme, Transport };
@@ -67,14 +63,17 @@ function timeFormat(lang: string): Intl.DateTimeFormat {
  */
 const WINDOW = 15;
 
+/** How long a render waits for the lazy chunks it needs before it goes ahead without them. */
+const FEATURE_WAIT_MS = 3000;
+
 // Lazy features: each a chunk beside the script, fetched when a page first needs it.
 const loadAttachments = lazy(() => import('./attachments/index.js'));
 const loadHistory = lazy(() => import('./history/history.js'));
 const loadCards = lazy(() => import('./cards/cards.js'));
-const loadEditor = lazy(() => import('./branches/editor.js'));
+const loadBranches = lazy(() => import('./branches/index.js'));
 
 /** The WhatsApp/SMS hand-off form (state, templates, styles), fetched when a form is first opened. */
-const loadHandOff = lazy(() => Promise.all([import('./state/hand-off.js'), import('./render/channel-form.js')]));
+const loadHandOff = lazy(() => import('./handoff/index.js'));
 
 /**
  * An embeddable chat with a conversational agent: streams replies, renders markdown and
@@ -266,15 +265,15 @@ export class AgentChat extends LitElement {
     this.launcher && !this.isOpen ? this.launcherButton : this.input,
   );
   /** Image input (src/attachments/), loaded once `uploadImage` is set. */
-  private readonly attach = new Feature(loadAttachments, () => this.renderRoot as ShadowRoot);
+  private readonly attach = new Feature(loadAttachments, this);
   private attachments: import('./attachments/index.js').Attachments | null = null;
-  /** The hand-off form's state and templates, once their chunk has loaded (first opening). */
-  private handOff: HandOff | null = null;
-  private channelForm: typeof import('./render/channel-form.js') | null = null;
-  /** The chunk could not be fetched: a notice stands in the form's place. */
-  private handOffUnavailable = false;
-  /** `channels` parsed: the hand-off channels offered, in the host's order. */
-  private offeredChannels: ReturnType<typeof parseChannels> = [];
+  /** Hand-off to WhatsApp/SMS (src/handoff/), loaded when `channels` is set. */
+  private readonly handoff = new Feature(loadHandOff, this);
+  /** The form's state, made when the form is first opened. */
+  private handOff: import('./handoff/index.js').HandOff | null = null;
+  /** `channels` checked: the attribute's text, and the channels offered, in the host's order. */
+  private channelsText = '';
+  private offeredChannels: Channel[] = [];
   /** An image is being dragged over the panel. */
   @state() private dropping = false;
   private dragDepth = 0;
@@ -299,11 +298,11 @@ export class AgentChat extends LitElement {
   /** `mode` checked: the launcher is shown. */
   private launcher = false;
   /** The history panel (src/history/), loaded when it is first opened. */
-  private readonly history = new Feature(loadHistory, () => this.renderRoot as ShadowRoot);
-  /** The inline editor (src/branches/), loaded on the first Edit. */
-  private readonly editor = new Feature(loadEditor, () => this.renderRoot as ShadowRoot);
+  private readonly history = new Feature(loadHistory, this);
+  /** Turn controls and the editor (src/branches/), loaded with the first message sent or a finished turn. */
+  private readonly branches = new Feature(loadBranches, this);
   /** Product cards (src/cards/), loaded for the first reply that has cards. */
-  private readonly cards = new Feature(loadCards, () => this.renderRoot as ShadowRoot);
+  private readonly cards = new Feature(loadCards, this);
   /** Cards shown per message key, when the reader asked for more than `CARD_STEP`. */
   private readonly cardsShown = new Map<string, number>();
   /** `uploadImage` and `cardRenderer` when they are functions. */
@@ -357,6 +356,9 @@ export class AgentChat extends LitElement {
     if (!trimmed || this.chat.turnRunning) return;
     const allowed = this.dispatch('agent-chat-send', { text: trimmed, threadId: this.chat.threadId, imageUrl: options.imageUrl ?? null }, true);
     if (!allowed) return;
+    // What a reply brings (cards, its turn controls): fetched while the agent thinks.
+    void this.cards.ensure();
+    void this.branches.ensure();
     await this.chat.send(trimmed, options.imageUrl);
   }
 
@@ -394,31 +396,62 @@ export class AgentChat extends LitElement {
    * script), so a German page never flashes English first.
    */
   protected override async scheduleUpdate(): Promise<void> {
+    // What this render needs from lazy chunks, fetched in parallel so nothing pops in a
+    // moment later: the UI language's table (a German page never flashes English), image
+    // input with `uploadImage`, the history panel and the editor on their first opening,
+    // the cards with the first reply that has any, the sanitiser for allow-html (until it
+    // is here, nothing renders rather than markup that would change).
+    const needs: Array<Promise<unknown>> = [];
     const lang = this.uiLang();
     if (!hasStrings(lang)) {
-      if (!(await loadStrings(lang))) warnOnce(`the "${lang}" strings could not be loaded; using English.`);
-      this.stringsStale = true;
+      needs.push(
+        loadStrings(lang).then((ok) => {
+          if (!ok) warnOnce(`the "${lang}" strings could not be loaded; using English.`);
+          this.stringsStale = true;
+        }),
+      );
     }
-    // Features load before the render that shows them, so nothing pops in a moment later:
-    // image input with `uploadImage`, the history panel on its first opening, the cards
-    // with the first reply that has any (one fetch per page each).
-    if (typeof this.uploadImage === 'function' && !this.attachments) {
-      const module = await this.attach.ensure();
-      if (module) this.attachments ??= new module.Attachments(this);
-      else warnOnce('the image input could not be loaded; images cannot be attached.');
+    // `uploadImage` itself: `upload` is only checked in willUpdate, after this.
+    if (typeof this.uploadImage === 'function' && !this.attachments && !this.attach.failed) {
+      needs.push(
+        this.attach.ensure().then((module) => {
+          if (module) this.attachments ??= new module.Attachments(this);
+          else warnOnce('the image input could not be loaded; images cannot be attached.');
+        }),
+      );
     }
-    if (this.historyOpen) await this.history.ensure();
-    // An Edit opens the editor; if its chunk cannot be fetched the edit is dropped (the next Edit tries again).
-    if (this.editing && !(await (this.editor.failed ? this.editor.retry() : this.editor.ensure()))) {
-      this.editing = null;
-      warnOnce('the message editor could not be loaded.');
+    if (this.historyOpen) needs.push(this.history.ensure());
+    if (typeof this.channels === 'string' && this.channels.trim()) {
+      needs.push(this.handoff.ensure().then((module) => module || warnOnce('the WhatsApp/SMS hand-off could not be loaded.')));
     }
-    if (this.chat.messages.some((m) => m.cards.length)) await this.cards.ensure();
-    // Opt-in HTML renders only once its sanitiser is here; until then nothing renders at
-    // all, rather than a reply that would change its markup a moment later.
-    if (this.allowHtml && !hasHtmlSupport() && !this.htmlUnavailable && !(await loadHtmlSupport())) {
-      this.htmlUnavailable = true;
-      warnOnce('allow-html could not load its sanitiser; raw HTML is shown as text.');
+    if (this.editing && this.branches.failed) {
+      // An editor that cannot be fetched drops the edit; the next Edit tries again.
+      needs.push(
+        this.branches.retry().then((module) => {
+          if (module) return;
+          this.editing = null;
+          warnOnce('the message editor could not be loaded.');
+        }),
+      );
+    } else if (this.chat.messages.some((m) => m.id)) {
+      needs.push(this.branches.ensure());
+    }
+    if (this.chat.messages.some((m) => m.cards.length)) needs.push(this.cards.ensure());
+    if (this.allowHtml && !hasHtmlSupport() && !this.htmlUnavailable) {
+      needs.push(
+        loadHtmlSupport().then((ok) => {
+          if (ok) return;
+          this.htmlUnavailable = true;
+          warnOnce('allow-html could not load its sanitiser; raw HTML is shown as text.');
+        }),
+      );
+    }
+    if (needs.length) {
+      // A chunk the network holds up delays a render a little, never the widget: after
+      // FEATURE_WAIT_MS it renders without, and again once the chunk is here.
+      const all = Promise.all(needs);
+      const timeout = new Promise<boolean>((resolve) => setTimeout(resolve, FEATURE_WAIT_MS, false));
+      if (!(await Promise.race([all.then(() => true), timeout]))) void all.then(() => this.requestUpdate());
     }
     super.scheduleUpdate();
   }
@@ -458,6 +491,7 @@ export class AgentChat extends LitElement {
     const first = this.chat.messages[0]?.key;
     if (first !== this.windowAnchor) {
       this.windowAnchor = first;
+      this.cardsShown.clear();
       this.windowStart = Math.max(0, this.chat.messages.length - WINDOW);
     }
   }
@@ -477,7 +511,8 @@ export class AgentChat extends LitElement {
     if (changed.has('theme')) oneOf('theme', this.theme, ['auto', 'light', 'dark'] as const, problems);
     if (changed.has('uploadImage')) this.upload = hook('uploadImage', this.uploadImage, problems);
     if (changed.has('cardRenderer')) this.customCard = hook('cardRenderer', this.cardRenderer, problems);
-    if (changed.has('channels')) this.applyChannels(textSetting('channels', this.channels, problems));
+    if (changed.has('channels')) this.channelsText = textSetting('channels', this.channels, problems);
+    this.applyChannels();
     problems.forEach((problem) => warnOnce(problem));
   }
 
@@ -816,42 +851,31 @@ export class AgentChat extends LitElement {
     await sent;
   }
 
-  /* ---- channel hand-off (offered: src/state/channel.ts; the form, a lazy chunk:
-     src/state/hand-off.ts, src/render/channel-form.ts) ---- */
+  /* ---- channel hand-off (a lazy chunk: src/handoff/) ---- */
 
-  private applyChannels(channels: string): void {
-    this.offeredChannels = parseChannels(channels);
-    if (!this.offeredChannels.length && this.channelFormShown) this.closeChannelForm(false);
-  }
-
-  private get channelFormShown(): boolean {
-    return !!this.handOff?.isOpen || this.handOffUnavailable;
+  /** The channels offered, once the chunk that knows them is here; none without `channels`. */
+  private applyChannels(): void {
+    const handoff = this.handoff.module;
+    const offered = handoff && this.channelsText ? handoff.parseChannels(this.channelsText) : [];
+    if (offered.join() === this.offeredChannels.join()) return;
+    this.offeredChannels = offered;
+    if (!offered.length && this.handOff?.isOpen) this.closeChannelForm(false);
   }
 
   private renderChannelButton() {
-    if (!this.offeredChannels.length) return nothing;
-    return renderChannelButton(this.text, this.offeredChannels, {
-      expanded: this.channelFormShown,
-      onClick: () => void this.toggleChannelForm(),
+    const handoff = this.handoff.module;
+    if (!handoff || !this.offeredChannels.length) return nothing;
+    return handoff.renderChannelButton(this.text, this.offeredChannels, {
+      expanded: !!this.handOff?.isOpen,
+      onClick: () => (this.handOff?.isOpen ? this.closeChannelForm() : void this.openChannelForm()),
     });
   }
 
   private renderChannelForm() {
-    if (!this.offeredChannels.length) return nothing;
-    const t = this.text;
-    if (this.handOffUnavailable) {
-      return renderNotice(t, {
-        id: 'channel-form',
-        title: t.channelFailed,
-        body: t.errorNetwork,
-        onRetry: () => void this.openChannelForm(),
-        onDismiss: () => this.closeChannelForm(),
-        onKeyDown: this.onChannelKeyDown,
-      });
-    }
-    if (!this.handOff || !this.channelForm) return nothing;
+    const handoff = this.handoff.module;
     const handOff = this.handOff;
-    return this.channelForm.renderChannelForm(t, handOff, this.offeredChannels, {
+    if (!handoff || !handOff || !this.offeredChannels.length) return nothing;
+    return handoff.renderChannelForm(this.text, handOff, this.offeredChannels, {
       onChannel: (channel) => handOff.setChannel(channel),
       onPhone: (value) => handOff.setPhone(value),
       onSubmit: (event) => void this.submitChannel(event),
@@ -860,27 +884,10 @@ export class AgentChat extends LitElement {
     });
   }
 
-  private async toggleChannelForm(): Promise<void> {
-    if (this.channelFormShown) this.closeChannelForm();
-    else await this.openChannelForm();
-  }
-
   private async openChannelForm(): Promise<void> {
-    if (!this.handOff) {
-      try {
-        const [{ HandOff }, form] = await loadHandOff();
-        this.handOff ??= new HandOff(this);
-        this.channelForm = form;
-        adoptStyles(this.renderRoot as ShadowRoot, form.styles);
-      } catch {
-        this.handOffUnavailable = true;
-        this.requestUpdate();
-        await this.updateComplete;
-        this.renderRoot.querySelector<HTMLElement>('#channel-form .retry')?.focus();
-        return;
-      }
-    }
-    this.handOffUnavailable = false;
+    const handoff = this.handoff.module;
+    if (!handoff) return;
+    this.handOff ??= new handoff.HandOff(this);
     this.handOff.open(this.offeredChannels);
     await this.updateComplete;
     // The first field: the checked channel when there is a choice, else the phone number.
@@ -889,7 +896,6 @@ export class AgentChat extends LitElement {
 
   private closeChannelForm(focusButton = true): void {
     this.handOff?.close();
-    this.handOffUnavailable = false;
     this.requestUpdate();
     if (focusButton) this.renderRoot.querySelector<HTMLElement>('[part="channel-button"]')?.focus();
   }
@@ -1072,7 +1078,7 @@ export class AgentChat extends LitElement {
       <div part="bubble" class="bubble ${this.editing?.key === m.key ? 'editing' : ''}">
         ${m.imageUrl ? html`<img class="attachment" src=${m.imageUrl} alt=${t.attachedImage} loading="lazy" />` : nothing}
         ${m.role === 'user'
-          ? this.editing?.key === m.key && this.editor.module
+          ? this.editing?.key === m.key && this.branches.module
             ? this.renderEditor(m)
             : html`<div part="text" class="text" dir="auto">${m.text}</div>`
           : html`<div part="text" class="text" dir="auto" ${markdown(m.text, { streaming, allowHtml: this.allowHtml, labels: this.labels })}></div>`}
@@ -1090,20 +1096,21 @@ export class AgentChat extends LitElement {
   /** Regenerate, edit and the branch navigator, for finished turns that have ids. */
   private renderTurnControls(m: ChatMessage) {
     const info = this.turns.get(m.key);
-    if (!info?.replyId || m.state === 'streaming' || m.state === 'queued' || !this.chat.threadId) return nothing;
+    const branches = this.branches.module;
+    if (!branches || !info?.replyId || m.state === 'streaming' || m.state === 'queued' || !this.chat.threadId) return nothing;
     const t = this.text;
     const busy = this.chat.busy;
     if (m.role === 'user') {
       if (this.editing?.key === m.key) return nothing;
-      return renderEditButton(t, busy, () => (this.editing = { key: m.key, text: m.text }));
+      return branches.renderEditButton(t, busy, () => (this.editing = { key: m.key, text: m.text }));
     }
-    return html`${renderRegenerate(t, busy, () => this.regenerate(m))}
-    ${renderBranchNav(this.chat.branchAt(info.turn), t, (id) => this.chat.showBranch(id))}`;
+    return html`${branches.renderRegenerate(t, busy, () => this.regenerate(m))}
+    ${branches.renderBranchNav(this.chat.branchAt(info.turn), t, (id) => this.chat.showBranch(id))}`;
   }
 
   /** The editor of a user message, from its chunk (src/branches/; an update waits for it). */
   private renderEditor(m: ChatMessage) {
-    return this.editor.module!.renderEditor(this.text, {
+    return this.branches.module!.renderEditor(this.text, {
       text: this.editing!.text,
       onInput: (text) => (this.editing = { key: m.key, text }),
       onSave: () => this.submitEdit(m),

@@ -54,6 +54,8 @@ export interface FaultPlan {
   };
   /** Close streams after their last frame without `data: [DONE]`. */
   omitDone?: boolean;
+  /** Keep streams open after their last frame, without `data: [DONE]`, until the client leaves. */
+  keepOpen?: boolean;
   /** Stream requests get no response at all, not even headers, until the client gives up. The turn still runs. */
   holdStream?: boolean;
   /** While a stream is stalled (`stallAfter`), write an SSE comment every N ms: keepalives and nothing else. */

@@ -143,6 +143,7 @@ export const faultPlanSchema = z.strictObject({
   welcome: z.string().optional(),
   suggestions: z.array(z.string()).optional(),
   omitDone: z.boolean().optional(),
+  keepOpen: z.boolean().optional(),
   holdStream: z.boolean().optional(),
   keepaliveMs: z.number().int().min(10).optional(),
   streamWithoutCors: z.boolean().optional(),

@@ -81,6 +81,7 @@ export function streamTurn(c: Context, turn: Turn, { after, plan, connection, ra
         if (!(await send(JSON.stringify(frame), frame.seq))) return;
       }
     }
+    if (plan.keepOpen) await new Promise<void>((resolve) => gone.signal.addEventListener('abort', () => resolve(), { once: true }));
     if (gone.signal.aborted || plan.omitDone) return;
     await stream.writeSSE({ data: '[DONE]' });
   });

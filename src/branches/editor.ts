@@ -1,13 +1,12 @@
 /**
- * The inline editor of a user message, a lazy chunk: fetched with its stylesheet on the
- * first Edit. Saving re-asks the edited text as a new branch of the conversation (the
- * element runs the rerun); Escape cancels, Enter saves, Shift+Enter adds a line.
+ * The inline editor of a user message. Saving re-asks the edited text as a new branch of
+ * the conversation (the element runs the rerun); Escape cancels, Enter saves, Shift+Enter
+ * adds a line.
  */
 import { html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import type { Strings } from '../i18n/strings.js';
 
-export { styles } from './editor.styles.js';
 
 export interface EditorOptions {
   text: string;

@@ -30,6 +30,11 @@ export const styles = css`
     margin-block: 2px 6px;
   }
 
+  /* isolate()'s container around a host-rendered card: the card is the row's item. */
+  .card-slot {
+    display: contents;
+  }
+
   .card {
     position: relative;
     flex: 1;

@@ -10,6 +10,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Card, Scalar } from '../client/types.js';
+import { isScalar as isWireScalar } from '../client/guards.js';
 import type { Strings } from '../i18n/strings.js';
 import { safeUrl } from '../render/url.js';
 import { isolate } from './isolate.js';
@@ -62,15 +63,16 @@ const KEYS = {
 
 const canon = (key: string) => key.toLowerCase().replace(/[-_\s]/g, '');
 
-function isScalar(value: unknown): value is Exclude<Scalar, null> {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
-}
+/** A value a card shows: text, a number or a flag (guards.ts read it; `null` shows nothing). */
+const isScalar = (value: unknown): value is Exclude<Scalar, null> => value !== null && isWireScalar(value);
 
 /** `unit_price` / `unitPrice` -> "Unit price". */
 export function humanizeKey(key: string): string {
+  // Clipped first, and only linear patterns: keys are the agent's data, of any length.
   const words = key
+    .slice(0, CARD_LIMITS.title)
     .replace(/([a-z\d])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/([A-Z])(?=[A-Z][a-z])/g, '$1 ')
     .replace(/[_\-.]+/g, ' ')
     .trim()
     .split(/\s+/)
@@ -80,7 +82,7 @@ export function humanizeKey(key: string): string {
 }
 
 /** Card text beyond these lengths is cut (with "…"): a card is a summary, and layout stays bounded. */
-export const CARD_LIMITS = { title: 200, text: 500, fields: 24, groups: 8, options: 40 } as const;
+export const CARD_LIMITS = { title: 200, text: 500, fields: 24, groups: 8, options: 40, values: 8 } as const;
 
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
@@ -94,7 +96,8 @@ function clip(text: string, max: number): string {
  */
 function formatNumber(value: number | string, lang: string | undefined, currency?: string): string {
   const source = String(value).trim();
-  const fraction = /\.(\d+)$/.exec(source)?.[1]?.length ?? 0;
+  // "1e-7" has its digits in the exponent: show up to the most Intl allows.
+  const fraction = /e/i.test(source) ? 20 : (/\.(\d+)$/.exec(source)?.[1]?.length ?? 0);
   try {
     const format = new Intl.NumberFormat(lang, currency ? { style: 'currency', currency } : undefined);
     const digits = Math.min(20, Math.max(fraction, format.resolvedOptions().minimumFractionDigits ?? 0));
@@ -179,10 +182,14 @@ export function cardView(card: Card, opts: CardViewOptions = {}): CardView {
       .slice(0, CARD_LIMITS.options)
       .map((item) => {
         const values = Object.values(item && typeof item === 'object' ? item : {}).filter(isScalar);
-        const label = values
-          .filter((v) => v !== '' && typeof v !== 'boolean')
-          .map((v) => scalarText(v, opts))
-          .join(' · ');
+        const label = clip(
+          values
+            .filter((v) => v !== '' && typeof v !== 'boolean')
+            .slice(0, CARD_LIMITS.values)
+            .map((v) => scalarText(v, opts, CARD_LIMITS.title))
+            .join(' · '),
+          CARD_LIMITS.title,
+        );
         return { label, available: !values.includes(false) };
       })
       .filter((o) => o.label);
@@ -321,7 +328,7 @@ export function renderCardRow(cards: readonly Card[], o: CardRowOptions): Templa
   const renderer = o.renderer;
   return html`<ul part="cards" class="cards" aria-label=${o.strings.cardsLabel} @keydown=${(e: KeyboardEvent) => moveBetweenCards(e, o.rtl)}>
       ${list.slice(0, o.shown).map((card) =>
-        renderer ? html`<li ${isolate(() => renderer(card), () => builtIn(card), o.onRendererError)}></li>` : html`<li>${builtIn(card)}</li>`,
+        renderer ? html`<li ${isolate(renderer, () => renderer(card), () => builtIn(card), o.onRendererError)}></li>` : html`<li>${builtIn(card)}</li>`,
       )}
     </ul>
     ${more > 0

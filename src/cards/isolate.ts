@@ -10,11 +10,15 @@ import { Directive, directive, PartType, type ElementPart, type PartInfo } from 
  * directive) shows `fallback` instead, for good, and `onError` hears about it. The rest
  * of the widget's update never sees the failure.
  *
- * `<li ${isolate(() => hook(card), () => builtInCard, warn)}></li>`; `null`/`undefined` from the
+ * `<li ${isolate(hook, () => hook(card), () => builtInCard, warn)}></li>`; `null`/`undefined` from the
  * hook means "use the fallback", as the contract says.
  */
+type Host = { requestUpdate?(): void };
+
 class IsolateDirective extends Directive {
   private failed = false;
+  /** The hook that failed: a new one (the host replaced it) gets its chance again. */
+  private failedHook: unknown;
   /** The first render has been scheduled (see `update`). */
   private placed = false;
 
@@ -23,46 +27,73 @@ class IsolateDirective extends Directive {
     if (partInfo.type !== PartType.ELEMENT) throw new Error('isolate() belongs in element position');
   }
 
-  render(_produce: () => unknown, _fallback: () => unknown, _onError: (error: unknown) => void): unknown {
+  render(_hook: unknown, _produce: () => unknown, _fallback: () => unknown, _onError: (error: unknown) => void): unknown {
     return noChange;
   }
 
-  override update(part: ElementPart, [produce, fallback, onError]: Parameters<this['render']>): unknown {
+  override update(part: ElementPart, [hook, produce, fallback, onError]: Parameters<this['render']>): unknown {
     const box = part.element as HTMLElement;
+    const host = part.options?.host as Host | undefined;
+    if (this.failed && hook !== this.failedHook) {
+      this.failed = false;
+      this.slot = undefined;
+    }
     // On the first render the box is still in the template's detached fragment: a node the
     // hook returned could be moved in there (the widget itself, an ancestor) and fail only
-    // when Lit inserts the fragment, outside this boundary. Render once the box is placed.
+    // when Lit inserts the fragment, outside this boundary. Render once the box is placed,
+    // then let the host update (its log follows what was added).
     if (!box.isConnected && !this.placed) {
       this.placed = true;
-      queueMicrotask(() => this.draw(box, produce, fallback, onError));
+      queueMicrotask(() => {
+        this.draw(box, host, hook, produce, fallback, onError);
+        host?.requestUpdate?.();
+      });
       return noChange;
     }
-    this.draw(box, produce, fallback, onError);
+    this.draw(box, host, hook, produce, fallback, onError);
     return noChange;
   }
 
-  private draw(box: HTMLElement, produce: () => unknown, fallback: () => unknown, onError: (error: unknown) => void): void {
+  private draw(box: HTMLElement, host: Host | undefined, hook: unknown, produce: () => unknown, fallback: () => unknown, onError: (error: unknown) => void): void {
+    // `host`: `this` in event listeners of the templates, as if the host had rendered them.
+    const options = { host };
     if (!this.failed) {
       try {
         const value = produce();
         if (value != null && !isTemplateResult(value) && !(value instanceof Node)) {
           throw new TypeError('a card renderer must return a TemplateResult, an HTMLElement, null or undefined');
         }
-        render(value ?? fallback(), box);
+        // The widget or an ancestor of it cannot go inside it.
+        if (value instanceof Node && host instanceof Node && value.contains(host)) {
+          throw new TypeError('a card renderer returned the widget or an element around it');
+        }
+        render(value ?? fallback(), this.container(box), options);
         return;
       } catch (error) {
         this.failed = true;
+        this.failedHook = hook;
         onError(error);
-        // Whatever the failed render left behind goes; the fallback gets a fresh container.
-        box.replaceChildren(document.createElement('div'));
+        // Whatever the failed render left behind goes: the fallback gets a fresh container.
+        this.slot = undefined;
       }
     }
-    const inner = box.firstElementChild as HTMLElement;
     try {
-      render(fallback(), inner);
+      render(fallback(), this.container(box), options);
     } catch {
-      inner.replaceChildren();
+      box.replaceChildren();
+      this.slot = undefined;
     }
+  }
+
+  /** What is rendered into: a `display: contents` element, replaced after a failure (Lit keeps its render state on it). */
+  private slot: HTMLElement | undefined;
+  private container(box: HTMLElement): HTMLElement {
+    if (!this.slot) {
+      this.slot = document.createElement('div');
+      this.slot.className = 'card-slot';
+      box.replaceChildren(this.slot);
+    }
+    return this.slot;
   }
 }
 

@@ -21,6 +21,8 @@ export interface ApiErrorInit {
   details?: ErrorDetail[] | null;
   retryable?: boolean;
   retryAfterMs?: number | null;
+  /** The request may have reached the service and started the turn, but its answer was lost. */
+  mayHaveRun?: boolean;
   cause?: unknown;
 }
 
@@ -57,6 +59,8 @@ export class ApiError extends Error {
   readonly details: ErrorDetail[];
   readonly retryable: boolean;
   readonly retryAfterMs: number | null;
+  /** The turn may be running on the service although the request failed: do not just send it again. */
+  readonly mayHaveRun: boolean;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -68,6 +72,7 @@ export class ApiError extends Error {
     this.details = init.details ?? [];
     this.retryable = init.retryable ?? defaultRetryable(init.kind, this.status);
     this.retryAfterMs = init.retryAfterMs ?? null;
+    this.mayHaveRun = init.mayHaveRun ?? false;
   }
 }
 

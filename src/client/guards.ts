@@ -11,7 +11,8 @@ import { warnOnce } from '../warn.js';
  * the UI reads, and nothing more.
  */
 
-const isScalar = (value: unknown): value is Scalar =>
+/** A card field value: text, a finite number, a flag or null. */
+export const isScalar = (value: unknown): value is Scalar =>
   value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 
 /**

@@ -49,11 +49,13 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * or with a fixed token, is an `auth` error. Other statuses become `http` errors. Raw fetch
  * failures are rethrown unclassified: only the caller knows which of its signals fired.
  */
-export async function send(ctx: HttpContext, path: string, init: RequestInit, signal: AbortSignal): Promise<Response> {
+export async function send(ctx: HttpContext, path: string, init: RequestInit, signal: AbortSignal, onSent?: () => void): Promise<Response> {
   for (let retried = false; ; retried = true) {
     const token = await withSignal(ctx.tokens.get(), signal);
     const headers = new Headers(init.headers);
     if (token) headers.set('authorization', `Bearer ${token}`);
+    // From here on the request may reach the service (`onSent`: the stream's resume rules).
+    onSent?.();
     const res = await fetch(ctx.baseUrl + path, { ...init, headers, signal });
     if (res.ok) return res;
     const text = await res.text();

@@ -38,6 +38,8 @@ export class TurnProgress {
   handlerFailed = false;
   /** Called for every frame that moved the turn on (not for replays or keepalives). */
   onProgress: (() => void) | null = null;
+  /** Called for keepalives (SSE comments, session pings): the service is there, not answering yet. */
+  onKeepalive: (() => void) | null = null;
   private announced: string | null = null;
 
   constructor(

@@ -8,8 +8,8 @@ import type { ErrorFrame, MessageFrame, StreamFrame, ThreadFrame, TokenFrame, Un
 export type DataFrame = ThreadFrame | TokenFrame | MessageFrame;
 
 export interface FrameCallbacks {
-  /** A `thread`, `event` or `message` frame, validated. */
-  onFrame(frame: DataFrame): void;
+  /** A `thread`, `event` or `message` frame, validated. Returning true ends the reading as `done`. */
+  onFrame(frame: DataFrame): boolean | void;
   /** A frame of a type this client does not know. */
   onUnknownFrame?(frame: UnknownFrame): void;
   /** Any sign of life: a frame, a comment (keepalive) or `[DONE]`. Drives idle timeouts. */
@@ -110,8 +110,8 @@ export async function readFrames(body: ReadableStream<Uint8Array>, cb: FrameCall
         }
         const frame = parseFrame(event.data);
         if (frame.type === 'error') throw errorFromFrame(frame as ErrorFrame);
-        if (KNOWN.has(frame.type)) cb.onFrame(frame as DataFrame);
-        else cb.onUnknownFrame?.(frame);
+        if (!KNOWN.has(frame.type)) cb.onUnknownFrame?.(frame);
+        else if (cb.onFrame(frame as DataFrame)) outcome = 'done';
       } catch (e) {
         failure = e;
       }

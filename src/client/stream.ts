@@ -20,11 +20,16 @@ export interface StreamOptions extends RequestOptions {
   /** Nothing at all (no frame, no keepalive) on one connection for this long is a drop (ms), default 30000. */
   idleTimeoutMs?: number;
   /**
-   * No new frame for this long, across every connection of the turn, ends the turn with a
-   * `timeout` error (ms), default 60000. Keepalives do not count: a service that only says
-   * it is alive is not answering.
+   * No new frame and no keepalive for this long, across every connection of the turn, ends
+   * the turn with a `timeout` error (ms), default 60000.
    */
   stallTimeoutMs?: number;
+  /**
+   * Keepalives alone hold a turn open for at most this long after its last frame (ms),
+   * default 300000: an agent may think for minutes (tool calls), but a service that only
+   * ever says it is alive is not answering.
+   */
+  keepaliveLimitMs?: number;
   // `timeoutMs` (inherited) bounds each connection's wait for response headers; default: the client's.
 }
 
@@ -48,7 +53,7 @@ export type Connect = (progress: TurnProgress, signal: AbortSignal) => Promise<A
 
 const MAX_BACKOFF_MS = 10_000;
 /** Statuses with which the service says it did not take the request: repeating is safe. */
-const NOT_TAKEN = [408, 429, 503];
+export const NOT_TAKEN = [408, 429, 503];
 
 /** Exponential backoff with jitter for retry `attempt` (1-based); Retry-After wins when given. */
 export function backoffDelay(attempt: number, baseMs: number, retryAfterMs: number | null): number {
@@ -101,16 +106,22 @@ export async function streamTurn(
   opts: StreamOptions = {},
   connect: Connect = sseConnection(ctx, body, opts),
 ): Promise<StreamResult> {
-  const { signal: caller, maxRetries = 4, backoffMs = 400, maxRetryAfterMs = 10_000, stallTimeoutMs = 60_000 } = opts;
+  const { signal: caller, maxRetries = 4, backoffMs = 400, maxRetryAfterMs = 10_000, stallTimeoutMs = 60_000, keepaliveLimitMs = 300_000 } = opts;
   const progress = new TurnProgress(body.thread_id, handlers);
   const stall = new AbortController();
   let stallTimer: ReturnType<typeof setTimeout> | undefined;
-  const watch = (): void => {
+  let lastFrame = Date.now();
+  /** (Re)starts the stall countdown: a frame resets it, a keepalive only up to its limit. */
+  const watch = (frame: boolean): void => {
+    const now = Date.now();
+    if (frame) lastFrame = now;
+    const ms = Math.min(stallTimeoutMs, lastFrame + keepaliveLimitMs - now);
     clearTimeout(stallTimer);
-    stallTimer = setTimeout(() => stall.abort(new DOMException('The reply stalled.', 'TimeoutError')), stallTimeoutMs);
+    stallTimer = setTimeout(() => stall.abort(new DOMException('The reply stalled.', 'TimeoutError')), Math.max(0, ms));
   };
-  progress.onProgress = watch;
-  watch();
+  progress.onProgress = () => watch(true);
+  progress.onKeepalive = () => watch(false);
+  watch(true);
   const signal = caller ? AbortSignal.any([caller, stall.signal]) : stall.signal;
   /** Classifies what ended the turn: the caller (abort), the stall watch (timeout), or `e`. */
   const final = (e: unknown): ApiError =>
@@ -142,6 +153,7 @@ export async function streamTurn(
             kind: error.kind,
             message: 'The service may have received the message, but its reply could not be read.',
             retryable: false,
+            mayHaveRun: true,
             cause: error,
           });
         }
@@ -160,7 +172,7 @@ export async function streamTurn(
     }
   } finally {
     clearTimeout(stallTimer);
-    progress.onProgress = null;
+    progress.onProgress = progress.onKeepalive = null;
   }
 }
 
@@ -191,16 +203,19 @@ function sseConnection(ctx: HttpContext, body: SendMessageBody, opts: StreamOpti
       headers.accept = 'text/event-stream';
       if (resume) headers['last-event-id'] = String(progress.lastSeq);
       arm(connectTimeoutMs); // until the response headers arrive
-      if (!resume) progress.sent = true;
-      const res = await send(ctx, '/messaging/v1/messages/stream', init, signal);
+      const res = await send(ctx, '/messaging/v1/messages/stream', init, signal, () => (progress.sent ||= !resume));
       if (!res.body || !/^text\/event-stream/i.test(res.headers.get('content-type') ?? '')) {
         throw protocolError('The service did not answer with an event stream.');
       }
       arm();
       const outcome = await readFrames(res.body, {
-        onActivity: () => arm(),
+        onActivity: () => {
+          arm();
+          progress.onKeepalive?.();
+        },
         onUnknownFrame: (f) => progress.unknown(f),
-        onFrame: (frame) => progress.apply(frame),
+        // The `message` frame is the whole reply: the turn is over, whatever follows.
+        onFrame: (frame) => (progress.apply(frame), !!progress.message),
       });
       return outcome === 'done' ? null : dropError();
     } catch (e) {

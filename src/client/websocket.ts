@@ -1,7 +1,7 @@
 import { ApiError, errorFromException, isObject, protocolError } from './errors.js';
 import { stripAgentId, withSignal, type HttpContext } from './http.js';
 import { errorFromFrame, parseFrame, type DataFrame } from './sse.js';
-import { streamTurn, type Connect, type StreamHandlers, type StreamOptions, type StreamResult } from './stream.js';
+import { NOT_TAKEN, streamTurn, type Connect, type StreamHandlers, type StreamOptions, type StreamResult } from './stream.js';
 import type { ErrorFrame, SendMessageBody } from './types.js';
 
 /** The WebSocket session of the service (CONTRACT.md, provisional). */
@@ -14,7 +14,6 @@ export function sessionUrl(baseUrl: string): string {
   return url.href;
 }
 
-const SAFE_REJECTIONS = [408, 429, 503];
 const DATA_TYPES = ['thread', 'event', 'message'];
 
 /**
@@ -84,10 +83,11 @@ export function socketConnection(ctx: HttpContext, body: SendMessageBody, opts: 
           // 4xxx close codes are 4000 + an HTTP status (4401: auth refused, 4408: auth timed out).
           const status = ev.code >= 4000 && ev.code < 5000 ? ev.code - 4000 : ev.code === 1009 ? 413 : null;
           if (status === 401) return fail(new ApiError({ kind: 'auth', status, message: 'The service refused the credentials.' }));
-          if (status !== null && !SAFE_REJECTIONS.includes(status)) {
-            return fail(new ApiError({ kind: 'http', status, message: `The service closed the session (${ev.code}).` }));
-          }
-          drop(new ApiError({ kind: 'stream', status, message: 'The connection closed before the reply was complete.' }));
+          const closed = new ApiError({ kind: 'http', status, message: `The service closed the session (${ev.code}).` });
+          if (status !== null && !NOT_TAKEN.includes(status)) return fail(closed);
+          // "Not taken" (4408, 4429, 4503) is an answer, as the HTTP status would be; any
+          // other close is a drop.
+          drop(status !== null ? closed : new ApiError({ kind: 'stream', message: 'The connection closed before the reply was complete.' }));
         };
         ws.onmessage = (ev) => {
           try {
@@ -111,11 +111,12 @@ export function socketConnection(ctx: HttpContext, body: SendMessageBody, opts: 
                 return finish(() => resolve(null));
               case 'ping':
               case 'pong':
+                progress.onKeepalive?.();
                 return;
               case 'error': {
                 const e = rejection(frame as ErrorFrame, ready, threadSeen);
                 // The service said it did not take the turn: sending it again is safe.
-                if (e.kind === 'http' && SAFE_REJECTIONS.includes(e.status ?? 0)) {
+                if (e.kind === 'http' && NOT_TAKEN.includes(e.status ?? 0)) {
                   progress.sent = false;
                   return drop(e);
                 }
@@ -125,6 +126,8 @@ export function socketConnection(ctx: HttpContext, body: SendMessageBody, opts: 
             if (!DATA_TYPES.includes(frame.type)) return progress.unknown(frame);
             if (frame.type === 'thread') threadSeen = true;
             progress.apply(frame as DataFrame);
+            // The `message` frame is the whole reply: the turn is over, `done` or not.
+            if (progress.message) finish(() => resolve(null));
           } catch (e) {
             fail(e);
           }
@@ -133,7 +136,8 @@ export function socketConnection(ctx: HttpContext, body: SendMessageBody, opts: 
     } catch (e) {
       if (progress.handlerFailed) throw e;
       const error = errorFromException(e, signal, () => false);
-      if (error.kind === 'auth' && error.status === 401 && !refreshed && ctx.tokens.canRefresh) {
+      // One fresh token after a 401, unless the turn already went out on this socket.
+      if (error.kind === 'auth' && error.status === 401 && !refreshed && !progress.sent && ctx.tokens.canRefresh) {
         refreshed = true;
         ctx.tokens.invalidate(token);
         return connect(progress, signal);

@@ -1,4 +1,5 @@
 import { en, type Strings } from './strings.js';
+import { warnOnce } from '../warn.js';
 
 export type { Strings } from './strings.js';
 export { en } from './strings.js';
@@ -37,17 +38,30 @@ export function normalizeLang(lang: string | undefined): string {
 /**
  * Strings for `lang` (`de-AT` uses the `de` table; unknown languages fall back to English),
  * with the host's `overrides` on top. Override values that are not the right type are
- * ignored, so a stray `null` from a JSON config cannot blank the UI.
+ * ignored, so a stray `null` from a JSON config cannot blank the UI, and a text function
+ * that throws falls back to the built-in one.
  */
 export function resolveStrings(lang: string | undefined, overrides?: Partial<Strings>): Strings {
   const base = table(primary(lang)) ?? en;
   if (!overrides) return base;
   const merged: Strings = { ...base };
   for (const key of Object.keys(base) as Array<keyof Strings>) {
-    const value = Object.hasOwn(overrides, key) ? overrides[key] : undefined;
-    if (value !== undefined && typeof value === typeof base[key]) {
-      (merged as unknown as Record<string, unknown>)[key] = value;
-    }
+    const value: unknown = Object.hasOwn(overrides, key) ? overrides[key] : undefined;
+    if (value === undefined || typeof value !== typeof base[key]) continue;
+    // A host's text function that throws or returns no text costs that text, not the render.
+    (merged as unknown as Record<string, unknown>)[key] =
+      typeof value === 'function'
+        ? (...args: unknown[]) => {
+            try {
+              const text: unknown = value(...args);
+              if (typeof text === 'string') return text;
+            } catch {
+              // reported below
+            }
+            warnOnce(`strings.${key} did not return text; the built-in text is shown.`);
+            return (base[key] as (...a: unknown[]) => string)(...args);
+          }
+        : value;
   }
   return merged;
 }

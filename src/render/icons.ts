@@ -1,7 +1,7 @@
 import { svg } from 'lit';
 
 /** Stroke icons drawn with currentColor, so they follow the theme and forced colours. */
-const icon = (paths: ReturnType<typeof svg>) =>
+export const icon = (paths: ReturnType<typeof svg>) =>
   svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">${paths}</svg>`;
 
 export const icons = {
@@ -12,11 +12,7 @@ export const icons = {
   send: icon(svg`<path class="flip" d="M5 12h13M12 5l7 7-7 7"/>`),
   stop: icon(svg`<rect x="7" y="7" width="10" height="10" rx="1.5"/>`),
   arrowDown: icon(svg`<path d="M12 5v14M6 13l6 6 6-6"/>`),
-  refresh: icon(svg`<path d="M20 11a8 8 0 0 0-14.9-3M4 4v4h4M4 13a8 8 0 0 0 14.9 3M20 20v-4h-4"/>`),
-  pencil: icon(svg`<path d="M4 20h4L19 9l-4-4L4 16v4zM13.5 6.5l4 4"/>`),
   history: icon(svg`<path d="M3 12a9 9 0 1 0 3-6.7L3 8M3 3v5h5M12 7v5l3 3"/>`),
   trash: icon(svg`<path d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3"/>`),
   // Mirrored by the stylesheet in right-to-left layouts.
-  chevronStart: icon(svg`<path class="flip" d="M15 6l-6 6 6 6"/>`),
-  chevronEnd: icon(svg`<path class="flip" d="M9 6l6 6-6 6"/>`),
 };

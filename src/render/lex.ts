@@ -35,7 +35,8 @@ export const LIMITS = {
   delimiters: 64,
   inlineChars: 1_024,
   work: 1_000_000,
-  blockMs: 50,
+  messageWork: 8_000_000,
+  blockMs: 200,
   plainChars: 2_048,
 } as const;
 
@@ -107,8 +108,14 @@ interface Line {
   depth: number;
 }
 
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+
 /** Containers a line opens: `>` and list markers, with indentation counted as nesting. */
 export function lineDepth(src: string, start: number, end: number): number {
+  // `* * * * …` is one horizontal rule, not nested lists.
+  if (/[-*_]/.test(src[start] ?? '') || src[start] === ' ') {
+    if (THEMATIC_BREAK.test(src.slice(start, end))) return 0;
+  }
   let i = start;
   let depth = 0;
   let indent = 0;
@@ -151,7 +158,9 @@ function scanLines(src: string): Line[] {
       fence = { char: mark[1]![0]!, length: mark[1]!.length };
     }
     const blank = open && !fence && !/\S/.test(src.slice(start, end));
-    lines.push({ start, end: next, blank, cut: !fence, depth: open ? lineDepth(src, start, end) : 0 });
+    // Depth on every line, fenced or not: where this scan and marked disagree about a fence,
+    // the nesting limit must still hold.
+    lines.push({ start, end: next, blank, cut: !fence, depth: lineDepth(src, start, end) });
     start = next;
   }
   return lines;
@@ -293,8 +302,9 @@ function pieces(src: string): string[] {
       }
     }
     let cut = balanced > from + LIMITS.inlineChars / 2 ? balanced : space > from ? space : limit;
+    // Never between a backslash and what it escapes, or inside a surrogate pair.
     const code = src.charCodeAt(cut - 1);
-    if (code >= 0xd800 && code <= 0xdbff) cut++;
+    if ((code >= 0xd800 && code <= 0xdbff) || code === 0x5c) cut++;
     out.push(src.slice(from, cut));
     from = cut;
   }
@@ -304,17 +314,19 @@ function pieces(src: string): string[] {
 
 const plainInline = (text: string): Tokens.Generic => ({ type: 'plain', raw: text, text });
 
-/** What one block's inline pass may still spend (see LIMITS `work` and `blockMs`). */
+/** What the inline pass may still spend: per block, and per message (`total`). */
 interface Budget {
   work: number;
   deadline: number;
+  total: { work: number };
 }
 
 /**
- * One run of inline source into `tokens`, within the limits. A delimiter-dense run is
- * lexed in pieces, each charged its delimiters times its length (marked's worst case for
- * it); once the block's work budget is spent, or its time as a last resort, the remaining
- * pieces are plain text. Ordinary runs are never cut, charged or timed.
+ * One run of inline source into `tokens`, within the limits. Every run is charged its
+ * delimiters times its length (marked's worst case for it) against the message's budget;
+ * a delimiter-dense run is lexed in pieces, each also charged against its block's budget.
+ * Once a budget is spent, or the block's time as a last resort, the rest is plain text.
+ * Ordinary replies spend a small fraction and are never cut or timed.
  */
 function lexInline(lexer: Lexer, src: string, tokens: Token[], budget: Budget): void {
   const scan = scanInline(src);
@@ -322,13 +334,14 @@ function lexInline(lexer: Lexer, src: string, tokens: Token[], budget: Budget): 
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
     const partScan = parts.length > 1 ? scanInline(part) : scan;
-    if (parts.length > 1) {
-      budget.work -= partScan.delimiters * part.length;
-      if (budget.work < 0 || performance.now() > budget.deadline) {
-        warnPlain(budget.work < 0 ? 'work' : 'time');
-        tokens.push(plainInline(parts.slice(i).join('')));
-        return;
-      }
+    const cost = partScan.delimiters * part.length;
+    budget.total.work -= cost;
+    if (parts.length > 1) budget.work -= cost;
+    const over = budget.work < 0 || budget.total.work < 0;
+    if (over || (parts.length > 1 && performance.now() > budget.deadline)) {
+      warnPlain(over ? 'work' : 'time');
+      tokens.push(plainInline(parts.slice(i).join('')));
+      return;
     }
     if (partScan.depth > LIMITS.depth) {
       warnPlain('nesting');
@@ -339,19 +352,26 @@ function lexInline(lexer: Lexer, src: string, tokens: Token[], budget: Budget): 
       lexer.inlineTokens(part, tokens);
     } catch {
       warnPlain('error');
+      // marked keeps what it was in when it threw; the next run starts clean.
+      lexer.state.inLink = lexer.state.inRawBlock = false;
       tokens.push(plainInline(part));
     }
   }
 }
 
-/** Maps the inline token arrays of `token` (the inline queue fills them) to `block`. */
-function own(token: Tokens.Generic, block: number, owners: Map<Token[], number>): void {
+/**
+ * Maps the inline token arrays of `token` (the inline queue fills them) to `block`, and
+ * returns how deep its containers (quotes, lists, items) nest.
+ */
+function own(token: Tokens.Generic, block: number, owners: Map<Token[], number>): number {
   if (token.tokens) owners.set(token.tokens, block);
-  for (const child of (token.tokens ?? []) as Tokens.Generic[]) own(child, block, owners);
-  if (token.type === 'list') for (const item of token.items as Tokens.Generic[]) own(item, block, owners);
+  let depth = 0;
+  for (const child of (token.tokens ?? []) as Tokens.Generic[]) depth = Math.max(depth, own(child, block, owners));
+  if (token.type === 'list') for (const item of token.items as Tokens.Generic[]) depth = Math.max(depth, own(item, block, owners));
   if (token.type === 'table') {
     for (const cell of [...(token.header as Tokens.TableCell[]), ...(token.rows as Tokens.TableCell[][]).flat()]) owners.set(cell.tokens, block);
   }
+  return depth + (token.type === 'blockquote' || token.type === 'list_item' ? 1 : 0);
 }
 
 /**
@@ -359,9 +379,11 @@ function own(token: Tokens.Generic, block: number, owners: Map<Token[], number>)
  * definitions in scope. Never throws. Blocks may be `plain` tokens.
  */
 export function lexMarkdown(src: string, allowHtml: boolean, links?: TokensList['links']): TokensList {
-  const lexer = createLexer(allowHtml);
-  if (links) Object.assign(lexer.tokens.links, links);
-  const tokens = lexer.tokens;
+  const tokens = [] as unknown as TokensList;
+  tokens.links = Object.assign(Object.create(null) as TokensList['links'], links);
+  // A lexer per chunk: marked leaves its state (inside a link, not at the top level) as it
+  // was when it threw, which would garble every chunk after a failed one.
+  const runs: Array<[Lexer, Lexer['inlineQueue'][number]]> = [];
   for (const chunk of chunksOf(src)) {
     const text = src.slice(chunk.start, chunk.end);
     if (chunk.plain) {
@@ -369,27 +391,28 @@ export function lexMarkdown(src: string, allowHtml: boolean, links?: TokensList[
       tokens.push(...plainBlocks(text));
       continue;
     }
-    const before = tokens.length;
-    const queued = lexer.inlineQueue.length;
+    const lexer = createLexer(allowHtml);
+    lexer.tokens.links = tokens.links; // definitions from every chunk serve every chunk
     try {
-      lexer.blockTokens(text, tokens);
+      tokens.push(...lexer.blockTokens(text, []));
+      for (const run of lexer.inlineQueue) runs.push([lexer, run]);
     } catch {
       warnPlain('error');
-      tokens.length = before;
-      lexer.inlineQueue.length = queued;
       tokens.push(...plainBlocks(text));
     }
   }
 
-  // Which block each inline run belongs to (each block has its own budget); blocks too
-  // long to format become plain text, and their runs (owner -1) are not lexed at all.
+  // Which block each inline run belongs to (each block has its own budget). Blocks too
+  // long or (past what the line scan caught) too deep become plain text, and their runs
+  // (owner -1) are not lexed at all.
   const owners = new Map<Token[], number>();
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as Tokens.Generic;
+    const depth = own(token, i, owners);
     const tooLong = token.type !== 'code' && token.type !== 'plain' && token.raw.length > LIMITS.blockChars;
-    own(token, tooLong ? -1 : i, owners);
-    if (tooLong) {
-      warnPlain('size');
+    if (tooLong || depth > LIMITS.depth) {
+      warnPlain(tooLong ? 'size' : 'nesting');
+      own(token, -1, owners);
       const pieces = plainBlocks(token.raw);
       tokens.splice(i, 1, ...pieces);
       i += pieces.length - 1;
@@ -397,17 +420,17 @@ export function lexMarkdown(src: string, allowHtml: boolean, links?: TokensList[
   }
 
   let block = -1;
-  let budget: Budget = { work: 0, deadline: 0 };
-  for (const { src: run, tokens: into } of lexer.inlineQueue) {
+  const total = { work: LIMITS.messageWork };
+  let budget: Budget = { work: 0, deadline: 0, total };
+  for (const [lexer, { src: run, tokens: into }] of runs) {
     const owner = owners.get(into) ?? -2;
     if (owner === -1) continue;
     if (owner !== block || owner < 0) {
       block = owner;
-      budget = { work: LIMITS.work, deadline: performance.now() + LIMITS.blockMs };
+      budget = { work: LIMITS.work, deadline: performance.now() + LIMITS.blockMs, total };
     }
     lexer.state.inRawBlock = false;
     lexInline(lexer, run, into, budget);
   }
-  lexer.inlineQueue = [];
   return tokens;
 }

@@ -379,21 +379,29 @@ function decorate(root: DocumentFragment, labels: MarkdownLabels): void {
   }
 }
 
-// Bidi controls (embeddings, overrides, isolates, marks) and invisible format characters.
-// In link text they make the text read as another address than the one it opens; the
-// zero-width joiner is kept between pictographs, where it builds one emoji.
-const INVISIBLE = /[\u00ad\u061c\u115f\u1160\u180e\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0]|(?<!\p{Extended_Pictographic}\ufe0f?)\u200d|\u200d(?!\p{Extended_Pictographic})/gu;
+// Default-ignorable code points (bidi controls, zero-width characters, variation selectors,
+// tag characters, fillers) show as nothing: in link text they make it read as another
+// address than it contains. Joiners and variation selectors that build an emoji stay.
+const INVISIBLE = /(?<=\p{Extended_Pictographic}\ufe0f?)\u200d(?=\p{Extended_Pictographic})|(?<=\p{Extended_Pictographic})[\ufe0e\ufe0f]|(\p{Default_Ignorable_Code_Point})/gu;
 /** Text that reads as a web address: an optional http(s) scheme, then a dotted host name. */
 const URL_LIKE = /^(?:https?:\/\/)?((?:[\p{L}\p{N}-]+\.)+[\p{L}\p{N}-]{2,})(?::\d+)?(?:[/?#]\S*)?$/iu;
 
-/** Link text may not show another destination than the link's (SECURITY.md "Links"). */
+/**
+ * Link text may not show another destination than the link's (SECURITY.md "Links"). The
+ * text is compared the way a reader and the URL parser see it: without invisible
+ * characters, with the dots IDNA treats as dots, and without surrounding punctuation.
+ */
 function guardLinkText(link: HTMLAnchorElement): void {
   const walker = document.createTreeWalker(link, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
-    const clean = node.data.replace(INVISIBLE, '');
+    const clean = node.data.replace(INVISIBLE, (match, ignorable?: string) => (ignorable ? '' : match));
     if (clean !== node.data) node.data = clean;
   }
-  const shown = URL_LIKE.exec((link.textContent ?? '').trim());
+  const read = (link.textContent ?? '')
+    .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
+    .replace(/[\u3002\uff0e\uff61]/g, '.')
+    .replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '');
+  const shown = URL_LIKE.exec(read);
   if (!shown || !/^https?:$/.test(link.protocol)) return;
   let claimed: string;
   try {
@@ -489,8 +497,13 @@ class MarkdownDirective extends Directive {
     clearTimeout(this.timer);
     const wait = this.nextAt - performance.now();
     if (streaming && this.streaming && wait > 0) {
-      // Too soon after an expensive tail: draw the latest text when its turn comes.
-      this.timer = setTimeout(() => this.draw(element, text, true, allowHtml, labels), wait);
+      // Too soon after an expensive tail: draw the latest text when its turn comes, then
+      // let the host update (its log follows the growing reply).
+      this.timer = setTimeout(() => {
+        if (!element.isConnected) return;
+        this.draw(element, text, true, allowHtml, labels);
+        (part.options?.host as { requestUpdate?(): void } | undefined)?.requestUpdate?.();
+      }, wait);
       return noChange;
     }
     this.draw(element, text, streaming, allowHtml, labels);
@@ -704,7 +717,7 @@ export function plainSummary(markdownText: string, max = 300): string {
   const head = markdownText.length > max * 4 ? markdownText.slice(0, max * 4) : markdownText;
   const text = renderPlainText(head).replace(/\s+/g, ' ');
   if (text.length <= max && head === markdownText) return text;
-  const cut = text.slice(0, max);
+  const cut = text.slice(0, /[\ud800-\udbff]/.test(text[max - 1] ?? '') ? max - 1 : max);
   const space = cut.lastIndexOf(' ');
   return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }

@@ -326,12 +326,14 @@ export class ChatController implements ReactiveController {
         this.status = 'idle';
         if (!reply.text) remove(reply);
       } else if (!accepted) {
-        // The service never took the turn: take it back out of the log and give the text
-        // back to the composer, so nothing the reader typed is lost.
+        // The service did not take the turn, or may have: take it back out of the log and
+        // give the text back to the composer, so nothing the reader typed is lost. If it may
+        // be running, Retry reloads the thread (where it shows if it ran) rather than
+        // sending it a second time; in a new conversation there is nothing to reload.
         remove(reply, user);
         this.unsent = user;
         this.restoreDraft(user.text);
-        this.fail(error, 'send');
+        this.fail(error, isApiError(error) && error.mayHaveRun && this.threadId ? 'load' : 'send');
       } else {
         reply.state = 'interrupted';
         if (!reply.text) remove(reply);

@@ -114,7 +114,8 @@ export function readAgentVariables(value: unknown, problems: string[]): AgentVar
     problems.push(`agent-variables is larger than ${VARIABLE_LIMITS.chars / 1024} KB as JSON; it is left out`);
     return undefined;
   }
-  return out;
+  // A copy: what was checked is what goes out, whatever the host does to its object later.
+  return JSON.parse(json) as AgentVariables;
 }
 
 /**

@@ -27,6 +27,8 @@ export interface Notice {
 }
 
 export function noticeKind(error: ApiError): NoticeKind {
+  // A request that may have started the turn: the reply was cut off, not the connection.
+  if (error.mayHaveRun) return 'stream';
   switch (error.kind) {
     case 'network':
       return typeof navigator !== 'undefined' && navigator.onLine === false ? 'offline' : 'network';

@@ -280,13 +280,6 @@ export const styles = css`
     opacity: 1;
   }
 
-  .branch-nav {
-    display: inline-flex;
-    align-items: center;
-    gap: 2px;
-    font-variant-numeric: tabular-nums;
-  }
-
   .panel[dir='rtl'] .flip {
     transform: scaleX(-1);
     transform-origin: center;
@@ -330,9 +323,11 @@ export const styles = css`
     padding-inline-start: 1.4em;
   }
 
+  /* Isolated, so a bidi override in the text around a link cannot reorder what it shows. */
   .text a {
     color: var(--_accent);
     text-underline-offset: 2px;
+    unicode-bidi: isolate;
   }
 
   /* The real host after link text that names another one (markdown.ts guardLinkText). */

@@ -30,7 +30,7 @@ interface Collected {
 async function collect(chunks: Uint8Array[]): Promise<Collected> {
   const out = { frames: [] as DataFrame[], unknown: [] as UnknownFrame[], activity: 0 };
   const outcome = await readFrames(bodyOf(chunks), {
-    onFrame: (f) => out.frames.push(f),
+    onFrame: (f) => void out.frames.push(f),
     onUnknownFrame: (f) => out.unknown.push(f),
     onActivity: () => out.activity++,
   });

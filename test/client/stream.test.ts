@@ -123,6 +123,14 @@ describe('stream resume', () => {
     expect(streamRequests(await keyStats(key))).to.have.length(1);
   });
 
+  it('a reply whose connection stays open after the message frame is complete at once', async () => {
+    const { client } = await setup({ keepOpen: true });
+    const started = performance.now();
+    const result = await client.stream({ text: 'Held open', user_id: USER }, {}, { ...FAST, idleTimeoutMs: 5000 });
+    expect(result.message?.text).to.equal(REPLY);
+    expect(performance.now() - started, 'not waiting for an idle timeout').to.be.below(3000);
+  });
+
   it('ends the turn with a protocol error when a second, different thread is named', async () => {
     const other = { type: 'thread', data: { thread_id: 'a1b2c3d4e5f6a1b2c3d4e5f6' } };
     const { client } = await setup({ rawTurns: [[JSON.stringify({ type: 'event', seq: 1, data: { text: 'a' } }), JSON.stringify(other)]] });
@@ -191,13 +199,19 @@ describe('silent services', () => {
     expect(streamRequests(await keyStats(key))).to.have.length(1);
   });
 
-  it('keepalive comments and nothing else: the turn ends at the stall deadline', async () => {
+  it('keepalive comments and nothing else: they hold the turn open up to their limit, then it ends', async () => {
     const { client } = await setup({ stallAfter: 1, keepaliveMs: 50 });
     const { rec, handlers } = recorder();
-    // Keepalives every 50 ms keep the connection from ever counting as idle (3 s): only the
-    // stall deadline can end this turn.
-    const e = await rejection(client.stream({ text: 'Hello?', user_id: USER }, handlers, { ...FAST, idleTimeoutMs: 3000, stallTimeoutMs: 800 }));
+    // Keepalives every 50 ms keep the connection from ever counting as idle and keep
+    // restarting the 300 ms stall countdown: only their own limit (1 s) can end this turn.
+    const started = performance.now();
+    const e = await rejection(
+      client.stream({ text: 'Hello?', user_id: USER }, handlers, { ...FAST, idleTimeoutMs: 5000, stallTimeoutMs: 300, keepaliveLimitMs: 1000 }),
+    );
+    const took = performance.now() - started;
     expect(e.kind).to.equal('timeout');
+    expect(took, 'held open past the stall countdown').to.be.above(700);
+    expect(took, 'but not forever').to.be.below(4000);
     expect(rec.reconnects).to.have.length(0);
   });
 

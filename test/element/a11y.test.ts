@@ -13,7 +13,7 @@ import { loadStrings } from '../../src/i18n/index.js';
 // The widget loads non-English tables on demand; these tests read them synchronously.
 for (const lang of ['de', 'fr', 'es', 'ja', 'ar']) await loadStrings(lang);
 import { styles } from '../../src/styles/agent-chat.styles.js';
-import { channelFormStyles } from '../../src/styles/channel-form.styles.js';
+import { styles as channelFormStyles } from '../../src/handoff/handoff.styles.js';
 import { styles as cardStyles } from '../../src/cards/cards.styles.js';
 import { styles as attachmentStyles } from '../../src/attachments/attachments.styles.js';
 import { createKey } from '../support/server.js';

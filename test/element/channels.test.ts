@@ -1,7 +1,6 @@
 import { expect } from '@open-wc/testing';
 import type { ChannelDetail } from '../../src/events.js';
-import { parseChannels } from '../../src/state/channel.js';
-import { handOffBody, toE164 } from '../../src/state/hand-off.js';
+import { handOffBody, parseChannels, toE164 } from '../../src/handoff/index.js';
 import { createKey, keyStats } from '../support/server.js';
 import { $, $$, collect, mount, sendByUser, unmountAll, until } from '../support/element.js';
 import type { AgentChat } from '../../src/agent-chat.js';

@@ -142,6 +142,25 @@ describe('<agent-chat> robustness: replies', () => {
     expect($(el, '[part="stop-button"]')).to.equal(null);
   });
 
+  it('a bidi override before a link cannot reorder what the link shows', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'Pay at \u202e[elpmaxe.knab](https://evil.example) now.' }] });
+    const el = await mount({ 'publishable-key': key });
+    await sendByUser(el, 'Where do I pay?');
+    const link = $(el, '.message.agent:not(.welcome) [part="text"] a')!;
+    expect(getComputedStyle(link).unicodeBidi).to.equal('isolate');
+    expect(link.textContent).to.equal('elpmaxe.knab (evil.example)');
+  });
+
+  it('a host strings function that throws costs that text, not the widget', async () => {
+    // 60 s is beyond what a turn waits out by itself: the notice shows the wait.
+    const key = await createKey({ paceMs: 0, fail: [{ status: 429, retryAfter: 60, path: '/messages/stream' }] });
+    const el = await mount({ 'publishable-key': key }, {
+      strings: { errorRateLimited: () => { throw new Error('host bug'); } },
+    });
+    await sendByUser(el, 'Too fast?');
+    expect($(el, '[part="error"]')!.textContent).to.contain('Try again in');
+  });
+
   it('announces a bounded summary of a long reply, and nothing after New conversation', async () => {
     const long = 'This reply goes on and on. '.repeat(40_000); // ~1 MB
     const key = await createKey({ paceMs: 0, chunkChars: 100_000, replies: [{ text: long }] });

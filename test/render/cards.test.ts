@@ -238,6 +238,14 @@ describe('renderCard', () => {
     ...extra,
   });
 
+  it('hostile keys and variants stay short (and cheap): a key of 40,000 capitals, an item of 20,000 values', () => {
+    expect(humanizeKey('A'.repeat(40_000) + 'b').length).to.be.at.most(200);
+    const item = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`v${i}`, i]));
+    const view = cardView({ json_data: { entity: { title: 'T' }, sub_entities: [{ name: 'N'.repeat(40_000), items: [item] }] } });
+    expect(view.variants[0]!.name.length).to.be.at.most(200);
+    expect(view.variants[0]!.options[0]!.label.length).to.be.at.most(200);
+  });
+
   it('renders a sorted, labelled list and honours a custom renderer', async () => {
     const cards = [card({ title: 'B' }, { index: 1 }), card({ title: 'A' }, { index: 0 }), card({ title: 'C' })];
     const el = await fixture<HTMLElement>(

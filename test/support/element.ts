@@ -3,6 +3,18 @@ import '../../src/agent-chat.js';
 import type { AgentChat } from '../../src/agent-chat.js';
 import { BASE_URL } from './server.js';
 
+// The lazy feature chunks, fetched once up front: the dev server transforms them on first
+// request, which under a loaded test run can take longer than a render waits for a chunk.
+// Chunk loading itself (and a chunk that is missing) is tested on the production bundle
+// (test/security/csp.test.ts).
+await Promise.all([
+  import('../../src/cards/cards.js'),
+  import('../../src/branches/index.js'),
+  import('../../src/history/history.js'),
+  import('../../src/attachments/index.js'),
+  import('../../src/handoff/index.js'),
+]);
+
 const mounted = new Set<HTMLElement>();
 
 /**

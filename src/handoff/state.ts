@@ -4,10 +4,8 @@ import { ApiError } from '../client/errors.js';
 import type { Channel, ChannelThreadBody, ErrorDetail } from '../client/types.js';
 
 /**
- * Hand-off of the conversation to WhatsApp or SMS (CONTRACT.md "Channel hand-off"): the
- * phone number check, the request and the form's state. DOM-free; the element renders
- * `HandOff` with `src/render/channel-form.ts`. Both are lazy chunks: the element loads them
- * when the form is first opened, so pages that never hand off never download them.
+ * Hand-off of the conversation to WhatsApp or SMS (docs/protocol.md "Channel hand-off"):
+ * the phone number check, the request and the form's state. DOM-free; `form.ts` renders it.
  */
 
 const E164 = /^\+[1-9]\d{6,14}$/;

@@ -2,16 +2,12 @@ import { html, nothing } from 'lit';
 import { live } from 'lit/directives/live.js';
 import type { Channel } from '../client/types.js';
 import type { Strings } from '../i18n/index.js';
-import { CHANNEL_NAMES } from '../state/channel.js';
-import type { HandOff } from '../state/hand-off.js';
-import { channelTitle } from './channel-button.js';
+import { CHANNEL_NAMES } from './channels.js';
+import type { HandOff } from './state.js';
+import { channelTitle } from './button.js';
 
-/**
- * Templates of the WhatsApp/SMS hand-off form; the state lives in `src/state/hand-off.ts`.
- * A lazy chunk with its stylesheet: the element loads it when the form is first opened.
- */
+/** Templates of the WhatsApp/SMS hand-off form; its state lives in `state.ts`. */
 
-export { channelFormStyles as styles } from '../styles/channel-form.styles.js';
 
 export interface ChannelFormOptions {
   onChannel: (channel: Channel) => void;

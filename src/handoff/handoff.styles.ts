@@ -5,7 +5,7 @@ import { css } from 'lit';
  * widget's shadow root after its main stylesheet, which it relies on for the theme's
  * `--_*` variables and the `.text-button` look.
  */
-export const channelFormStyles = css`
+export const styles = css`
   /* Also a <form>: undo the composer's form rules. */
   .channel-form {
     display: flex;

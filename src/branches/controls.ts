@@ -1,7 +1,18 @@
-import { html, nothing, type TemplateResult } from 'lit';
+/**
+ * The controls under a finished turn (regenerate a reply, edit a message, move between the
+ * versions of a turn), part of the branches chunk: fetched with the first message sent.
+ */
+import { html, nothing, svg, type TemplateResult } from 'lit';
 import type { Strings } from '../i18n/strings.js';
 import type { BranchPosition } from '../state/branches.js';
-import { icons } from './icons.js';
+import { icon } from '../render/icons.js';
+
+const icons = {
+  refresh: icon(svg`<path d="M20 11a8 8 0 0 0-14.9-3M4 4v4h4M4 13a8 8 0 0 0 14.9 3M20 20v-4h-4"/>`),
+  pencil: icon(svg`<path d="M4 20h4L19 9l-4-4L4 16v4zM13.5 6.5l4 4"/>`),
+  chevronStart: icon(svg`<path class="flip" d="M15 6l-6 6 6 6"/>`),
+  chevronEnd: icon(svg`<path class="flip" d="M9 6l6 6-6 6"/>`),
+};
 
 type Labels = Pick<Strings, 'regenerate' | 'edit' | 'previousVersion' | 'nextVersion' | 'versionPosition'>;
 

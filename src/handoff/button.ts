@@ -1,12 +1,9 @@
 import { html, svg } from 'lit';
 import type { Channel } from '../client/types.js';
 import type { Strings } from '../i18n/index.js';
-import { CHANNEL_NAMES } from '../state/channel.js';
+import { CHANNEL_NAMES } from './channels.js';
 
-/**
- * The header button that opens the WhatsApp/SMS hand-off form. The form itself
- * (`channel-form.ts`) is a lazy chunk; this button is what every page with `channels` shows.
- */
+/** The header button that opens the WhatsApp/SMS hand-off form. */
 
 const phone = svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><rect x="6" y="2.5" width="12" height="19" rx="2.5"/><path d="M11 18h2"/></svg>`;
 

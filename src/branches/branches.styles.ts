@@ -1,7 +1,14 @@
 import { css } from 'lit';
 
-/** The inline editor's stylesheet, adopted when its chunk arrives (the first Edit). */
+/** The branches chunk's stylesheet (the version navigator, the inline editor), adopted when it arrives. */
 export const styles = css`
+  .branch-nav {
+    display: inline-flex;
+    align-items: center;
+    gap: 2px;
+    font-variant-numeric: tabular-nums;
+  }
+
   /* Sized by the message, not the viewport: the widget may be narrow on a wide page. */
   .bubble.editing {
     width: min(85%, 480px);

@@ -1,0 +1,9 @@
+/**
+ * Branches, a lazy chunk fetched with the first message sent (or a restored conversation):
+ * regenerate and edit as reruns into new threads, and the navigator between the versions
+ * of a turn. The branch relations themselves are kept by the conversation's state
+ * (src/state/branches.ts).
+ */
+export { renderBranchNav, renderEditButton, renderRegenerate } from './controls.js';
+export { renderEditor, type EditorOptions } from './editor.js';
+export { styles } from './branches.styles.js';
