@@ -146,6 +146,8 @@ async function metrics(cdp: CDPSession): Promise<Metrics> {
 /** `window.__bench` of the bench pages (demo/bench/harness.js). */
 interface Bench {
   longTasks: Array<{ start: number; duration: number }>;
+  /** Long animation frames (Chromium), with the callbacks they ran. */
+  slowFrames: Array<{ start: number; duration: number; scripts: string[] }>;
   longTasksSince(since: number): { count: number; longest: number };
   messageFrameAt: number;
   nextFrame(): Promise<number>;
@@ -467,6 +469,8 @@ interface HostileRun extends Busy {
   longestTask: number;
   total: number;
   chars: number;
+  /** Long tasks and slow frames of the run, for the log. */
+  slow: string;
 }
 
 /** Streams `text` (64 characters a frame, no pacing) into the widget; the turn until its final paint. */
@@ -493,7 +497,15 @@ async function hostileRun(browser: Browser, base: string, text: string): Promise
       const t1 = await b.nextFrame();
       const texts = w.el.shadowRoot!.querySelectorAll('[part~="message-agent"] [part~="text"]');
       const longTasks = b.longTasksSince(t0);
-      return { total: t1 - t0, longTasks: longTasks.count, longestTask: longTasks.longest, chars: texts[texts.length - 1]?.textContent?.length ?? 0 };
+      // Where the time went, for the log: each long task relative to the final `message`
+      // frame, and the callbacks of each slow frame. (No named helpers in here: tsx would
+      // wrap them in a __name() the page does not have.)
+      const origin = b.messageFrameAt || t0;
+      const slow = [
+        ...b.longTasks.filter((t) => t.start >= t0).map((t) => `task ${Math.round(t.duration)} ms at ${Math.round(t.start - origin)}`),
+        ...b.slowFrames.filter((f) => f.start >= t0).map((f) => `frame ${Math.round(f.duration)} ms at ${Math.round(f.start - origin)}: ${f.scripts.join(', ')}`),
+      ].join('; ');
+      return { total: t1 - t0, longTasks: longTasks.count, longestTask: longTasks.longest, chars: texts[texts.length - 1]?.textContent?.length ?? 0, slow };
     });
     return { ...busy(before, await metrics(cdp)), ...r };
   } finally {
@@ -580,6 +592,7 @@ async function main(): Promise<void> {
           hostile[family].push(list);
           const med = (f: (r: HostileRun) => number) => median(list.map(f));
           console.log(`  ${family} ${kb} KB: task ${ms(med((r) => r.task))}, longest task ${ms(med((r) => r.longestTask))}, long tasks ${med((r) => r.longTasks)}, total ${ms(med((r) => r.total))} [chars=${list.at(-1)!.chars}]`);
+          for (const [i, r] of list.entries()) if (r.slow) console.log(`    run ${i + 1}: ${r.slow}`);
         }
       }
     }

@@ -6,7 +6,18 @@
 //   SSE stream arrives is recorded in `__bench.messageFrameAt` (same for every page, so the
 //   widget, the floor and the naive renderer are timed from the same event).
 (() => {
-  const bench = (window.__bench = { longTasks: [], messageFrameAt: 0, frames: 0 });
+  const bench = (window.__bench = { longTasks: [], messageFrameAt: 0, frames: 0, slowFrames: [] });
+  // Long animation frames (Chromium) say which callbacks a slow frame ran: the reader of
+  // the stream, an animation-frame render, a chunk's arrival.
+  try {
+    new PerformanceObserver((list) => {
+      for (const f of list.getEntries()) {
+        if (f.duration > 50) bench.slowFrames.push({ start: f.startTime, duration: f.duration, scripts: f.scripts.map((s) => `${s.invoker} ${Math.round(s.duration)} ms`) });
+      }
+    }).observe({ type: 'long-animation-frame', buffered: true });
+  } catch {
+    /* no long-animation-frame support */
+  }
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) bench.longTasks.push({ start: e.startTime, duration: e.duration });

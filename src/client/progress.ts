@@ -49,7 +49,11 @@ export class TurnProgress {
     this.threadId = threadId ?? null;
   }
 
+  /** Set when the caller stopped the turn: nothing more is handed on, not even frames already read. */
+  stopped = false;
+
   apply(frame: DataFrame): void {
+    if (this.stopped) return;
     if (frame.type === 'thread') {
       const id = frame.data.thread_id;
       // The frame is replayed on every resume; one turn runs on one thread. A second id

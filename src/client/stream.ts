@@ -1,6 +1,7 @@
 import { ApiError, errorFromException, protocolError } from './errors.js';
 import { jsonInit, requestJson, send, sleep, type HttpContext, type RequestOptions } from './http.js';
 import { TurnProgress, type StreamHandlers } from './progress.js';
+import { countdown } from './countdown.js';
 import { readFrames } from './sse.js';
 import type { ApiErrorInit } from './errors.js';
 import type { Message, SendMessageBody } from './types.js';
@@ -109,20 +110,18 @@ export async function streamTurn(
   const { signal: caller, maxRetries = 4, backoffMs = 400, maxRetryAfterMs = 10_000, stallTimeoutMs = 60_000, keepaliveLimitMs = 300_000 } = opts;
   const progress = new TurnProgress(body.thread_id, handlers);
   const stall = new AbortController();
-  let stallTimer: ReturnType<typeof setTimeout> | undefined;
-  let lastFrame = Date.now();
-  /** (Re)starts the stall countdown: a frame resets it, a keepalive only up to its limit. */
-  const watch = (frame: boolean): void => {
-    const now = Date.now();
-    if (frame) lastFrame = now;
-    const ms = Math.min(stallTimeoutMs, lastFrame + keepaliveLimitMs - now);
-    clearTimeout(stallTimer);
-    stallTimer = setTimeout(() => stall.abort(new DOMException('The reply stalled.', 'TimeoutError')), Math.max(0, ms));
-  };
-  progress.onProgress = () => watch(true);
-  progress.onKeepalive = () => watch(false);
-  watch(true);
+  // The stall deadline: a frame pushes it back, a keepalive too, but only up to its limit.
+  let lastFrame = performance.now();
+  let lastSign = lastFrame;
+  progress.onProgress = () => (lastFrame = lastSign = performance.now());
+  progress.onKeepalive = () => (lastSign = performance.now());
+  const stallWatch = countdown(
+    () => Math.min(lastSign + stallTimeoutMs, lastFrame + keepaliveLimitMs),
+    () => stall.abort(new DOMException('The reply stalled.', 'TimeoutError')),
+  );
   const signal = caller ? AbortSignal.any([caller, stall.signal]) : stall.signal;
+  // Stop means stop: frames already read in the same chunk are not handed on either.
+  signal.addEventListener('abort', () => (progress.stopped = true), { once: true });
   /** Classifies what ended the turn: the caller (abort), the stall watch (timeout), or `e`. */
   const final = (e: unknown): ApiError =>
     stall.signal.aborted && !caller?.aborted
@@ -171,7 +170,7 @@ export async function streamTurn(
       }
     }
   } finally {
-    clearTimeout(stallTimer);
+    stallWatch.stop();
     progress.onProgress = progress.onKeepalive = null;
   }
 }
@@ -186,15 +185,16 @@ function sseConnection(ctx: HttpContext, body: SendMessageBody, opts: StreamOpti
   return async (progress, turn) => {
     const ctrl = new AbortController();
     let idle = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    /** (Re)starts the countdown after which this connection counts as dropped. */
-    const arm = (ms = idleTimeoutMs): void => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
+    // Until the response headers arrive `connectTimeoutMs`, then `idleTimeoutMs` after any sign of life.
+    let lastSign = performance.now();
+    let wait = connectTimeoutMs;
+    const watch = countdown(
+      () => lastSign + wait,
+      () => {
         idle = true;
         ctrl.abort(new DOMException('Stream timed out', 'TimeoutError'));
-      }, ms);
-    };
+      },
+    );
     const signal = AbortSignal.any([turn, ctrl.signal]);
     try {
       const resume = progress.resumable;
@@ -202,15 +202,16 @@ function sseConnection(ctx: HttpContext, body: SendMessageBody, opts: StreamOpti
       const headers = init.headers as Record<string, string>;
       headers.accept = 'text/event-stream';
       if (resume) headers['last-event-id'] = String(progress.lastSeq);
-      arm(connectTimeoutMs); // until the response headers arrive
       const res = await send(ctx, '/messaging/v1/messages/stream', init, signal, () => (progress.sent ||= !resume));
       if (!res.body || !/^text\/event-stream/i.test(res.headers.get('content-type') ?? '')) {
         throw protocolError('The service did not answer with an event stream.');
       }
-      arm();
+      wait = idleTimeoutMs;
+      lastSign = performance.now();
+      watch.restart();
       const outcome = await readFrames(res.body, {
         onActivity: () => {
-          arm();
+          lastSign = performance.now();
           progress.onKeepalive?.();
         },
         onUnknownFrame: (f) => progress.unknown(f),
@@ -226,7 +227,7 @@ function sseConnection(ctx: HttpContext, body: SendMessageBody, opts: StreamOpti
       if (error.kind === 'stream' || !error.retryable) throw error;
       return error;
     } finally {
-      clearTimeout(timer);
+      watch.stop();
       ctrl.abort();
     }
   };

@@ -1,5 +1,6 @@
 import { ApiError, errorFromException, isObject, protocolError } from './errors.js';
 import { stripAgentId, withSignal, type HttpContext } from './http.js';
+import { countdown } from './countdown.js';
 import { errorFromFrame, parseFrame, type DataFrame } from './sse.js';
 import { NOT_TAKEN, streamTurn, type Connect, type StreamHandlers, type StreamOptions, type StreamResult } from './stream.js';
 import type { ErrorFrame, SendMessageBody } from './types.js';
@@ -55,9 +56,15 @@ export function socketConnection(ctx: HttpContext, body: SendMessageBody, opts: 
         let opened = false;
         let ready = false;
         let threadSeen = false;
-        let timer: ReturnType<typeof setTimeout> | undefined;
+        // Until `ready` `connectTimeoutMs`, then `idleTimeoutMs` after every frame.
+        let lastSign = performance.now();
+        let wait = connectTimeoutMs;
+        const watch = countdown(
+          () => lastSign + wait,
+          () => drop(new ApiError({ kind: 'timeout', message: 'The service took too long to answer.' })),
+        );
         const finish = (settle: () => void): void => {
-          clearTimeout(timer);
+          watch.stop();
           signal.removeEventListener('abort', onAbort);
           ws.onopen = ws.onmessage = ws.onclose = null;
           if (ws.readyState < 2) ws.close(1000);
@@ -65,14 +72,9 @@ export function socketConnection(ctx: HttpContext, body: SendMessageBody, opts: 
         };
         const fail = (e: unknown): void => finish(() => reject(e));
         const drop = (e: ApiError): void => finish(() => resolve(e));
-        const arm = (ms: number): void => {
-          clearTimeout(timer);
-          timer = setTimeout(() => drop(new ApiError({ kind: 'timeout', message: 'The service took too long to answer.' })), ms);
-        };
         const onAbort = (): void => fail(signal.reason);
         if (signal.aborted) return onAbort();
         signal.addEventListener('abort', onAbort, { once: true });
-        arm(connectTimeoutMs); // until `ready`
 
         ws.onopen = () => {
           opened = true;
@@ -93,7 +95,11 @@ export function socketConnection(ctx: HttpContext, body: SendMessageBody, opts: 
           try {
             if (typeof ev.data !== 'string') throw protocolError('The service sent a binary frame.');
             const frame = parseFrame(ev.data);
-            arm(idleTimeoutMs);
+            lastSign = performance.now();
+            if (wait !== idleTimeoutMs) {
+              wait = idleTimeoutMs;
+              watch.restart();
+            }
             switch (frame.type) {
               case 'ready':
                 if (ready) return;

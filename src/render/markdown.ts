@@ -181,10 +181,17 @@ function normalize(text: string): string {
   return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
 }
 
-/** Source to render for a block: the raw text, or the completed tail while streaming. */
+/**
+ * Source to render for a block: the raw text, or the completed tail while streaming. A
+ * completed tail is lexed a second time, which a long block cannot afford on every frame;
+ * past `TAIL_COMPLETION_CHARS` its half-typed end shows as typed (for a frame or two).
+ */
 function blockSource(block: Block, isStreamingTail: boolean): string {
-  return isStreamingTail ? completeTail(block.token.raw, block.token.type) : block.token.raw;
+  const raw = block.token.raw;
+  return isStreamingTail && raw.length <= TAIL_COMPLETION_CHARS ? completeTail(raw, block.token.type) : raw;
 }
+
+const TAIL_COMPLETION_CHARS = 4_096;
 
 function renderBlock(
   block: Block,

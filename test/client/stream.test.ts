@@ -153,7 +153,7 @@ describe('stream resume', () => {
   it('treats a stalled stream as a drop after idleTimeoutMs and resumes', async () => {
     const { client, key } = await setup({ stallAfter: 3 });
     const { rec, handlers } = recorder();
-    const result = await client.stream({ text: 'Stall', user_id: USER }, handlers, { ...FAST, idleTimeoutMs: 300 });
+    const result = await client.stream({ text: 'Stall', user_id: USER }, handlers, { ...FAST, idleTimeoutMs: 800 });
     expect(result.message?.text).to.equal(REPLY);
     expect(rec.text).to.equal(REPLY);
     expect(rec.reconnects).to.have.length(1);
@@ -203,15 +203,15 @@ describe('silent services', () => {
     const { client } = await setup({ stallAfter: 1, keepaliveMs: 50 });
     const { rec, handlers } = recorder();
     // Keepalives every 50 ms keep the connection from ever counting as idle and keep
-    // restarting the 300 ms stall countdown: only their own limit (1 s) can end this turn.
+    // pushing back the 600 ms stall countdown: only their own limit (2 s) can end this turn.
     const started = performance.now();
     const e = await rejection(
-      client.stream({ text: 'Hello?', user_id: USER }, handlers, { ...FAST, idleTimeoutMs: 5000, stallTimeoutMs: 300, keepaliveLimitMs: 1000 }),
+      client.stream({ text: 'Hello?', user_id: USER }, handlers, { ...FAST, idleTimeoutMs: 8000, stallTimeoutMs: 600, keepaliveLimitMs: 2000 }),
     );
     const took = performance.now() - started;
     expect(e.kind).to.equal('timeout');
-    expect(took, 'held open past the stall countdown').to.be.above(700);
-    expect(took, 'but not forever').to.be.below(4000);
+    expect(took, 'held open past the stall countdown').to.be.above(1400);
+    expect(took, 'but not forever').to.be.below(6000);
     expect(rec.reconnects).to.have.length(0);
   });
 

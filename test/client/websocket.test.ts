@@ -147,7 +147,7 @@ describe('websocket resume', () => {
   it('treats a stalled socket as a drop after idleTimeoutMs and resumes', async () => {
     const { client, key } = await setup({ stallAfter: 3 });
     const { rec, handlers } = recorder();
-    const result = await client.streamSocket({ text: 'Stall', user_id: USER }, handlers, { ...FAST, idleTimeoutMs: 300 });
+    const result = await client.streamSocket({ text: 'Stall', user_id: USER }, handlers, { ...FAST, idleTimeoutMs: 800 });
     expect(result.message?.text).to.equal(REPLY);
     expect(rec.text).to.equal(REPLY);
     expect(rec.reconnects).to.have.length(1);
