@@ -1,6 +1,6 @@
 /**
  * Build-time trim of marked (`vite build` only): the widget uses marked's Lexer and builds
- * DOM from the tokens itself (src/render/markdown.ts), so the Parser, Renderer and Hooks
+ * DOM from the tokens itself (src/markdown/), so the Parser, Renderer and Hooks
  * are dead weight, 3.3 KB gzip of the script tag.
  *
  * The bundler cannot drop them on its own: marked's ES bundle ends with the `marked()`

@@ -6,6 +6,7 @@ import type { AgentVariables, Card, Channel, Message } from './client/types.js';
 import type { CardRenderer } from './cards/cards.js';
 import { Feature, lazy } from './lazy.js';
 import { warnOnce } from './warn.js';
+import { emit } from './events.js';
 import { type Strings, hasStrings, isRtl, loadStrings, resolveStrings } from './i18n/index.js';
 import {
   handleCopyClick,
@@ -15,7 +16,7 @@ import {
   markdownLabels,
   plainSummary,
   type MarkdownLabels,
-} from './render/markdown.js';
+} from './markdown/markdown.js';
 import { renderNotice } from './render/notice.js';
 import { renderSuggestions } from './render/suggestions.js';
 import { icons } from './render/icons.js';
@@ -354,7 +355,7 @@ export class AgentChat extends LitElement {
     // While the conversation loads the controller holds the text until it can go out;
     // while a turn runs, nothing is sent.
     if (!trimmed || this.chat.turnRunning) return;
-    const allowed = this.dispatch('agent-chat-send', { text: trimmed, threadId: this.chat.threadId, imageUrl: options.imageUrl ?? null }, true);
+    const allowed = emit(this, 'agent-chat-send', { text: trimmed, threadId: this.chat.threadId, imageUrl: options.imageUrl ?? null }, true);
     if (!allowed) return;
     // What a reply brings (cards, its turn controls): fetched while the agent thinks.
     void this.cards.ensure();
@@ -581,11 +582,7 @@ export class AgentChat extends LitElement {
     if (open === this.isOpen) return;
     this.isOpen = open;
     if (open) this.unread = false;
-    this.dispatch(open ? 'agent-chat-open' : 'agent-chat-close', {});
-  }
-
-  private dispatch(type: string, detail: unknown, cancelable = false): boolean {
-    return this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
+    emit(this, open ? 'agent-chat-open' : 'agent-chat-close', {});
   }
 
   private onSubmit(event: Event): void {
@@ -738,12 +735,12 @@ export class AgentChat extends LitElement {
   }
 
   private onSuggestion(text: string): void {
-    if (!this.dispatch('agent-chat-suggestion', { text }, true)) return;
+    if (!emit(this, 'agent-chat-suggestion', { text }, true)) return;
     void this.send(text);
   }
 
   private onCardClick(event: Event, card: Card, url: string | null): void {
-    if (!this.dispatch('agent-chat-card-click', { card, url }, true)) event.preventDefault();
+    if (!emit(this, 'agent-chat-card-click', { card, url }, true)) event.preventDefault();
   }
 
   /* ---- attachments (a lazy chunk: src/attachments/) ---- */
@@ -917,7 +914,7 @@ export class AgentChat extends LitElement {
     });
     await this.updateComplete;
     if (result) {
-      this.dispatch('agent-chat-channel', result);
+      emit(this, 'agent-chat-channel', result);
       this.renderRoot.querySelector<HTMLElement>('.channel-form.done button')?.focus();
     } else if (this.handOff?.invalid) {
       this.renderRoot.querySelector<HTMLElement>('#channel-phone')?.focus();

@@ -14,8 +14,11 @@ declare global {
   interface HTMLElementTagNameMap {
     'agent-chat': AgentChat;
   }
-  // The events bubble and are composed, so any element (or an ancestor of the widget) may
+  // The events bubble and are composed, so any element, the document or the window may
   // hear them: `addEventListener('agent-chat-message', (e) => e.detail.message)` is typed.
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a merge, not a new type
+  /* eslint-disable @typescript-eslint/no-empty-object-type -- merges, not new types */
   interface HTMLElementEventMap extends AgentChatEventMap {}
+  interface DocumentEventMap extends AgentChatEventMap {}
+  interface WindowEventMap extends AgentChatEventMap {}
+  /* eslint-enable @typescript-eslint/no-empty-object-type */
 }

@@ -1,7 +1,7 @@
 /**
- * The events `<agent-chat>` fires (CONTRACT.md), as types. Every one is a `CustomEvent` with
- * `bubbles: true` and `composed: true`, so a listener on the element, an ancestor or the
- * document receives it. Types only: importing this module costs nothing at runtime.
+ * The events `<agent-chat>` fires, as types, and `emit()`, the one way the widget fires
+ * them. Every one is a `CustomEvent` with `bubbles: true` and `composed: true`, so a
+ * listener on the element, an ancestor, the document or the window receives it.
  *
  * @example
  * ```ts
@@ -11,7 +11,6 @@
  * ```
  */
 import type { Card, Channel, Message } from './client/types.js';
-import type { ThreadReason } from './state/chat-controller.js';
 
 /** `agent-chat-ready`: welcome message or transcript have loaded. */
 export interface ReadyDetail {
@@ -33,6 +32,9 @@ export interface MessageDetail {
   message: Message;
   threadId: string | null;
 }
+
+/** Why the thread in use changed. */
+export type ThreadReason = 'created' | 'rerun' | 'restored' | 'switched' | 'reset';
 
 /** `agent-chat-thread`: the thread in use changed. */
 export interface ThreadDetail {
@@ -96,3 +98,17 @@ export interface AgentChatEventMap {
 }
 
 export type AgentChatEventName = keyof AgentChatEventMap;
+
+/**
+ * Fires `type` from `target` with its typed `detail`: a misspelt name or a wrong detail is
+ * a compile error. Returns false when a listener called `preventDefault()` on a cancelable
+ * event.
+ */
+export function emit<K extends AgentChatEventName>(
+  target: EventTarget,
+  type: K,
+  detail: AgentChatEventMap[K]['detail'],
+  cancelable = false,
+): boolean {
+  return target.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
+}

@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { safeUrl } from '../render/url.js';
+import { safeUrl } from '../security/url.js';
 
 /**
  * The composer's image attachment: which files are accepted, the upload through the host's

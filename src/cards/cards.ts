@@ -12,7 +12,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { Card, Scalar } from '../client/types.js';
 import { isScalar as isWireScalar } from '../client/guards.js';
 import type { Strings } from '../i18n/strings.js';
-import { safeUrl } from '../render/url.js';
+import { safeUrl } from '../security/url.js';
 import { isolate } from './isolate.js';
 
 export { styles } from './cards.styles.js';

@@ -13,12 +13,13 @@ import {
 import { type BranchEvent, type BranchPosition, addBranch, branchPosition } from './branches.js';
 import { type HistoryEntry, remove as removeEntry, touch } from './history.js';
 import { type Notice, type RetryAction, errorDetail, noticeFor } from './notice.js';
+import { emit, type ThreadReason } from '../events.js';
 import { type PersistMode, type ThreadStorage, anonymousUserId, createStorage, storageScope } from './storage.js';
 
 /** CONTRACT.md's status union; `render()` branches on it, never on loose flags. */
 export type ChatStatus = 'idle' | 'connecting' | 'streaming' | 'reconnecting' | 'error';
 
-export type ThreadReason = 'created' | 'rerun' | 'restored' | 'switched' | 'reset';
+export type { ThreadReason };
 
 export interface ChatConfig {
   baseUrl: string;
@@ -186,7 +187,7 @@ export class ChatController implements ReactiveController {
       }
       this.status = 'idle';
       this.ready = true;
-      this.emit('agent-chat-ready', { threadId: this.threadId });
+      emit(this.host, 'agent-chat-ready', { threadId: this.threadId });
     } catch (error) {
       if (signal.aborted) return;
       this.fail(error, 'load');
@@ -361,7 +362,7 @@ export class ChatController implements ReactiveController {
     this.status = 'idle';
     this.recordActivity();
     const message: Message = final ?? { id: reply.id ?? '', text: reply.text, sender: { type: 'agent' }, cards: [] };
-    this.emit('agent-chat-message', { message, threadId: this.threadId });
+    emit(this.host, 'agent-chat-message', { message, threadId: this.threadId });
   }
 
   stop(): void {
@@ -523,7 +524,7 @@ export class ChatController implements ReactiveController {
       : new ApiError({ kind: 'protocol', message: error instanceof Error ? error.message : String(error) });
     this.notice = noticeFor(apiError, retry);
     this.status = 'error';
-    this.emit('agent-chat-error', errorDetail(apiError));
+    emit(this.host, 'agent-chat-error', errorDetail(apiError));
     if (this.notice.kind === 'offline' || this.notice.kind === 'network') this.waitForOnline();
   }
 
@@ -558,10 +559,7 @@ export class ChatController implements ReactiveController {
   }
 
   private emitThread(threadId: string | null, previousThreadId: string | null, reason: ThreadReason): void {
-    this.emit('agent-chat-thread', { threadId, previousThreadId, reason });
+    emit(this.host, 'agent-chat-thread', { threadId, previousThreadId, reason });
   }
 
-  private emit(type: string, detail: unknown): void {
-    this.host.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
-  }
 }

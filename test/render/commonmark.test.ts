@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { Marked } from 'marked';
-import { loadHtmlSupport, renderMarkdown, type MarkdownOptions } from '../../src/render/markdown.js';
-import { safeUrl } from '../../src/render/url.js';
+import { loadHtmlSupport, renderMarkdown, type MarkdownOptions } from '../../src/markdown/markdown.js';
+import { safeUrl } from '../../src/security/url.js';
 import { oneShot, streamThrough } from '../support/markdown.js';
 
 // Streaming must not change the result: once a reply settles, the DOM the markdown()

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import fc from 'fast-check';
 import { html, render } from 'lit';
-import { loadHtmlSupport, markdown } from '../../src/render/markdown.js';
+import { loadHtmlSupport, markdown } from '../../src/markdown/markdown.js';
 import { mountMarkdown, oneShot, streamThrough } from '../support/markdown.js';
 
 // A hand-written corpus covering the block types whose boundaries matter to the incremental

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
-import { loadHtmlSupport, plainSummary, renderMarkdown } from '../../src/render/markdown.js';
+import { loadHtmlSupport, plainSummary, renderMarkdown } from '../../src/markdown/markdown.js';
 import { Lexer, type Token } from 'marked';
-import { LIMITS } from '../../src/render/lex.js';
+import { LIMITS } from '../../src/markdown/lex.js';
 import { streamThrough } from '../support/markdown.js';
 
 /**

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { html, render } from 'lit';
-import { loadHtmlSupport, markdown, renderMarkdown, renderPlainText, TRUSTED_TYPES_POLICY_NAME } from '../../src/render/markdown.js';
-import { safeUrl } from '../../src/render/url.js';
+import { loadHtmlSupport, markdown, renderMarkdown, renderPlainText, TRUSTED_TYPES_POLICY_NAME } from '../../src/markdown/markdown.js';
+import { safeUrl } from '../../src/security/url.js';
 
 function dom(text: string, options: Parameters<typeof renderMarkdown>[1] = {}): HTMLDivElement {
   const div = document.createElement('div');

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { html, render } from 'lit';
-import { markdown, renderMarkdown, TRUSTED_TYPES_POLICY_NAME } from '../../src/render/markdown.js';
+import { markdown, renderMarkdown, TRUSTED_TYPES_POLICY_NAME } from '../../src/markdown/markdown.js';
 
 // Own file: once a page enforces Trusted Types it cannot go back, so nothing else runs here.
 describe('under require-trusted-types-for', () => {

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { safeUrl } from '../../src/render/url.js';
+import { safeUrl } from '../../src/security/url.js';
 
 const BASE = 'https://shop.example/catalog/';
 

@@ -1,5 +1,5 @@
 import { html, render } from 'lit';
-import { markdown, renderMarkdown, type MarkdownOptions } from '../../src/render/markdown.js';
+import { markdown, renderMarkdown, type MarkdownOptions } from '../../src/markdown/markdown.js';
 
 /** Renders `text` through the markdown() directive into `container` (re-using its instance). */
 export function mountMarkdown(text: string, options: MarkdownOptions, container: HTMLElement): HTMLElement {

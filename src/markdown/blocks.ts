@@ -1,0 +1,146 @@
+/**
+ * A reply as blocks: lexed within lex.ts's limits, each top-level block rendered on its
+ * own (DOM, or HTML through the allow-html sanitiser), decorated, and isolated: a block
+ * that cannot be rendered is its own text, the rest of the reply is not affected.
+ */
+import type { Token, TokensList } from 'marked';
+import { en } from '../i18n/strings.js';
+import type { Sanitize } from '../security/html-policy.js';
+import { safeUrl } from '../security/url.js';
+import { trustedPolicy } from '../security/trusted-types.js';
+import { warnOnce } from '../warn.js';
+import { decorate } from './decorate.js';
+import { lexMarkdown } from './lex.js';
+import { completeTail } from './tail.js';
+import { blockNodes, el, IMAGE_ATTRS, LINK_ATTRS, toDom, toFragment, toHtml } from './tokens.js';
+
+/** Texts that end up inside rendered markdown; take them from `Strings`. */
+export interface MarkdownLabels {
+  /** Copy button of a code block (`Strings.copyCode`). */
+  copyCode: string;
+  /** Accessible name of the scrolling region around a table (`Strings.tableLabel`). */
+  table: string;
+}
+
+export interface MarkdownOptions {
+  /** The text is an unfinished stream: complete the tail block instead of showing raw syntax. */
+  streaming?: boolean;
+  /** Render raw HTML as a sanitised formatting subset instead of literal text. */
+  allowHtml?: boolean;
+  labels?: MarkdownLabels;
+}
+
+export const DEFAULT_LABELS: MarkdownLabels = { copyCode: en.copyCode, table: en.tableLabel };
+
+// --- the allow-html sanitiser (a lazy chunk) ---------------------------------------------
+
+
+let sanitizer: Sanitize | undefined;
+let sanitizerLoad: Promise<boolean> | undefined;
+
+/** True once `allowHtml` can render (the sanitiser is loaded and usable). */
+export function hasHtmlSupport(): boolean {
+  return sanitizer !== undefined;
+}
+
+/**
+ * Loads the sanitiser for `allowHtml` (DOMPurify and its policy, a lazy chunk beside the
+ * script: pages that never opt in never download it). Resolves false when it cannot load
+ * or cannot run; raw HTML then stays literal text, as it is by default.
+ */
+export function loadHtmlSupport(): Promise<boolean> {
+  sanitizerLoad ??= import('../security/html-policy.js').then(
+    ({ createSanitizer }) => {
+      const created = createSanitizer({ safeUrl, linkAttrs: LINK_ATTRS, imageAttrs: IMAGE_ATTRS, trustedPolicy: trustedPolicy() });
+      if (created) sanitizer = created;
+      return !!created;
+    },
+    // A failed module load stays failed in the browser's module map; no point retrying.
+    () => false,
+  );
+  return sanitizerLoad;
+}
+
+
+// --- blocks ------------------------------------------------------------------------------
+
+
+export interface Block {
+  token: Token;
+  /** Offset of `token.raw` in the normalised text. */
+  start: number;
+}
+
+interface Lexed {
+  blocks: Block[];
+  links: TokensList['links'];
+  /** The offsets add up: every character of the source belongs to one token. */
+  complete: boolean;
+}
+
+export function lexBlocks(allowHtml: boolean, src: string, offset = 0): Lexed {
+  const tokens = lexMarkdown(src, allowHtml);
+  const blocks: Block[] = [];
+  let pos = offset;
+  for (const token of tokens) {
+    if (token.type !== 'space') blocks.push({ token, start: pos });
+    pos += token.raw.length;
+  }
+  return { blocks, links: tokens.links, complete: pos - offset === src.length };
+}
+
+export function hasLinks(links: TokensList['links']): boolean {
+  for (const _ in links) return true;
+  return false;
+}
+
+export function normalize(text: string): string {
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+}
+
+/**
+ * Source to render for a block: the raw text, or the completed tail while streaming. A
+ * completed tail is lexed a second time, which a long block cannot afford on every frame;
+ * past `TAIL_COMPLETION_CHARS` its half-typed end shows as typed (for a frame or two).
+ */
+export function blockSource(block: Block, isStreamingTail: boolean): string {
+  const raw = block.token.raw;
+  return isStreamingTail && raw.length <= TAIL_COMPLETION_CHARS ? completeTail(raw, block.token.type) : raw;
+}
+
+const TAIL_COMPLETION_CHARS = 4_096;
+
+export function renderBlock(
+  block: Block,
+  source: string,
+  links: TokensList['links'],
+  html: boolean,
+  labels: MarkdownLabels,
+): DocumentFragment {
+  try {
+    // The completed tail is lexed again, with the document's link definitions in scope.
+    const tokens = source === block.token.raw ? [block.token] : lexMarkdown(source, html, links);
+    const frag = html ? sanitizer!(blockNodes(toHtml, tokens).join('')) : toFragment(blockNodes(toDom, tokens));
+    decorate(frag, labels);
+    return frag;
+  } catch (error) {
+    // The error boundary of one block: the rest of the reply and the widget go on.
+    warnOnce('a block of a reply could not be rendered; it is shown as plain text.', error);
+    return toFragment([plainBlock(source)]);
+  }
+}
+
+/** Text shown as it is, line breaks kept (`p.plain` is `white-space: pre-wrap`). */
+export function plainBlock(text: string): HTMLElement {
+  return el('p', [text], { class: 'plain' });
+}
+
+
+/**
+ * Whether blocks take the opt-in HTML pipeline. Until `loadHtmlSupport()` has resolved they
+ * render as by default (raw HTML as text): failing closed, never unsanitised. The element
+ * waits for the load before it renders; the directive re-renders once it is there.
+ */
+export function htmlMode(options: MarkdownOptions): boolean {
+  return !!options.allowHtml && sanitizer !== undefined;
+}

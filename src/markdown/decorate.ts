@@ -1,0 +1,57 @@
+import { el } from './tokens.js';
+import type { MarkdownLabels } from './blocks.js';
+
+// Wrappers are added after rendering, with DOM APIs: the allow-list never has to admit a
+// <button> or tabindex/role, so agent HTML (allowHtml) cannot bring its own.
+export function decorate(root: DocumentFragment, labels: MarkdownLabels): void {
+  for (const pre of Array.from(root.querySelectorAll('pre'))) {
+    const button = el('button', [labels.copyCode], { type: 'button', class: 'copy', 'data-copy': '' });
+    const wrapper = el('div', [], { class: 'code-block' });
+    pre.replaceWith(wrapper);
+    wrapper.append(button, pre);
+  }
+  for (const link of Array.from(root.querySelectorAll<HTMLAnchorElement>('a[href]'))) guardLinkText(link);
+  for (const table of Array.from(root.querySelectorAll('table'))) {
+    // Focusable so keyboard users can scroll a wide table (WCAG 2.1.1, axe
+    // `scrollable-region-focusable`); a named region so the focus stop is announced.
+    const wrapper = el('div', [], { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': labels.table });
+    table.replaceWith(wrapper);
+    wrapper.append(table);
+  }
+}
+
+// Default-ignorable code points (bidi controls, zero-width characters, variation selectors,
+// tag characters, fillers) show as nothing: in link text they make it read as another
+// address than it contains. Joiners and variation selectors that build an emoji stay.
+const INVISIBLE = /(?<=\p{Extended_Pictographic}\ufe0f?)\u200d(?=\p{Extended_Pictographic})|(?<=\p{Extended_Pictographic})[\ufe0e\ufe0f]|(\p{Default_Ignorable_Code_Point})/gu;
+/** Text that reads as a web address: an optional http(s) scheme, then a dotted host name. */
+const URL_LIKE = /^(?:https?:\/\/)?((?:[\p{L}\p{N}-]+\.)+[\p{L}\p{N}-]{2,})(?::\d+)?(?:[/?#]\S*)?$/iu;
+
+/**
+ * Link text may not show another destination than the link's (SECURITY.md "Links"). The
+ * text is compared the way a reader and the URL parser see it: without invisible
+ * characters, with the dots IDNA treats as dots, and without surrounding punctuation.
+ */
+function guardLinkText(link: HTMLAnchorElement): void {
+  const walker = document.createTreeWalker(link, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+    const clean = node.data.replace(INVISIBLE, (match, ignorable?: string) => (ignorable ? '' : match));
+    if (clean !== node.data) node.data = clean;
+  }
+  const read = (link.textContent ?? '')
+    .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
+    .replace(/[\u3002\uff0e\uff61]/g, '.')
+    .replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '');
+  const shown = URL_LIKE.exec(read);
+  if (!shown || !/^https?:$/.test(link.protocol)) return;
+  let claimed: string;
+  try {
+    claimed = new URL(`https://${shown[1]!}`).hostname;
+  } catch {
+    return;
+  }
+  const real = link.hostname;
+  const site = (host: string) => host.replace(/^www\./, '');
+  // The real host, as the browser will contact it (IDNs in punycode, so look-alikes show).
+  if (site(claimed) !== site(real)) link.append(el('span', [` (${real})`], { class: 'link-host' }));
+}

@@ -1,0 +1,160 @@
+import type { Tokens, TokensList } from 'marked';
+import { noChange } from 'lit';
+import { Directive, directive, PartType, type ElementPart, type PartInfo } from 'lit/directive.js';
+import { warnOnce } from '../warn.js';
+import {
+  blockSource,
+  DEFAULT_LABELS,
+  hasLinks,
+  htmlMode,
+  lexBlocks,
+  normalize,
+  plainBlock,
+  renderBlock,
+  type Block,
+  type MarkdownLabels,
+  type MarkdownOptions,
+} from './blocks.js';
+
+
+interface RenderedBlock {
+  key: string;
+  nodes: ChildNode[];
+}
+
+class MarkdownDirective extends Directive {
+  private element: Element | undefined;
+  private rendered: RenderedBlock[] = [];
+  private settings = '';
+  private text = '';
+  private streaming = false;
+  private blocks: Block[] = [];
+  private links: TokensList['links'] = {};
+  /** Sticky once link definitions appear: they change earlier blocks, so lex everything. */
+  private fullLex = false;
+  /** While streaming: no new draw before this time (see `draw`). */
+  private nextAt = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(partInfo: PartInfo) {
+    super(partInfo);
+    if (partInfo.type !== PartType.ELEMENT) {
+      throw new Error('markdown() belongs in element position: <div ${markdown(text)}></div>');
+    }
+  }
+
+  render(_text: string, _options?: MarkdownOptions): unknown {
+    return noChange;
+  }
+
+  override update(part: ElementPart, [rawText, options = {}]: Parameters<this['render']>): unknown {
+    const element = part.element;
+    const text = normalize(typeof rawText === 'string' ? rawText : '');
+    const allowHtml = htmlMode(options);
+    const labels = options.labels ?? DEFAULT_LABELS;
+    const streaming = options.streaming ?? false;
+    const settings = `${allowHtml}\u0000${labels.copyCode}\u0000${labels.table}`;
+
+    if (element !== this.element || settings !== this.settings) {
+      element.replaceChildren();
+      this.element = element;
+      this.settings = settings;
+      this.reset();
+    }
+
+    // Lit calls update() on every host render; an unchanged message costs nothing.
+    if (text === this.text && streaming === this.streaming && this.rendered.length > 0) return noChange;
+    clearTimeout(this.timer);
+    const wait = this.nextAt - performance.now();
+    if (streaming && this.streaming && wait > 0) {
+      // Too soon after an expensive tail: draw the latest text when its turn comes, then
+      // let the host update (its log follows the growing reply).
+      this.timer = setTimeout(() => {
+        if (!element.isConnected) return;
+        this.draw(element, text, true, allowHtml, labels);
+        (part.options?.host as { requestUpdate?(): void } | undefined)?.requestUpdate?.();
+      }, wait);
+      return noChange;
+    }
+    this.draw(element, text, streaming, allowHtml, labels);
+    return noChange;
+  }
+
+  private reset(): void {
+    this.rendered = [];
+    this.blocks = [];
+    this.text = '';
+    this.fullLex = false;
+    this.nextAt = 0;
+  }
+
+  private draw(element: Element, text: string, streaming: boolean, allowHtml: boolean, labels: MarkdownLabels): void {
+    const started = performance.now();
+    try {
+      this.streaming = streaming;
+      this.lex(allowHtml, text, streaming);
+      const linksKey = this.fullLex ? JSON.stringify(this.links) + '\u0000' : '';
+
+      // Keys are the rendered source: a finished block keeps its DOM as long as its raw text
+      // is unchanged; the tail is re-rendered whenever its (completed) source changes.
+      const sources = this.blocks.map((block, i) => blockSource(block, streaming && i === this.blocks.length - 1));
+      const keys = sources.map((source) => linksKey + source);
+
+      let same = 0;
+      while (same < keys.length && same < this.rendered.length && this.rendered[same]!.key === keys[same]) same++;
+      for (const stale of this.rendered.splice(same)) for (const node of stale.nodes) node.remove();
+      for (let i = same; i < keys.length; i++) {
+        const frag = renderBlock(this.blocks[i]!, sources[i]!, this.links, allowHtml, labels);
+        const nodes = Array.from(frag.childNodes);
+        element.append(frag);
+        this.rendered.push({ key: keys[i]!, nodes });
+      }
+    } catch (error) {
+      // The message's error boundary (blocks have their own): its text, as text.
+      warnOnce('a message could not be rendered; it is shown as plain text.', error);
+      this.reset();
+      element.replaceChildren(plainBlock(text));
+    }
+    // A long tail block that is expensive to draw is drawn again no sooner than three times
+    // its cost later: markdown then takes at most a quarter of the main thread while a
+    // reply streams, however long the block grows. Short blocks are never held back (a
+    // slow frame there is noise, not cost), and the final render is never late.
+    const cost = performance.now() - started;
+    const tail = this.blocks.at(-1)?.token.raw.length ?? 0;
+    this.nextAt = streaming && cost > 8 && tail > 2_000 ? performance.now() + cost * 3 : 0;
+  }
+
+  // While streaming only the source from the last block on is lexed again, so the work per
+  // token does not grow with the reply. The final (non-streaming) render lexes everything,
+  // which corrects any block boundary the partial lex guessed differently.
+  private lex(allowHtml: boolean, text: string, streaming: boolean): void {
+    const previous = this.blocks;
+    if (streaming && !this.fullLex && previous.length > 0 && text.startsWith(this.text)) {
+      // From the start of the last block; a long plain block is several pieces, lexed whole.
+      let last = previous.length - 1;
+      while (last > 0 && (previous[last]!.token as Tokens.Generic).continued) last--;
+      const from = previous[last]!.start;
+      const tail = lexBlocks(allowHtml, text.slice(from), from);
+      if (tail.complete && !hasLinks(tail.links)) {
+        this.blocks = previous.slice(0, last).concat(tail.blocks);
+        this.text = text;
+        return;
+      }
+    }
+    const all = lexBlocks(allowHtml, text);
+    this.blocks = all.blocks;
+    this.links = all.links;
+    this.text = text;
+    if (hasLinks(all.links) || !all.complete) this.fullLex = true;
+  }
+}
+
+/**
+ * Renders agent markdown into the element it is bound to, incrementally:
+ * `<div part="text" ${markdown(message.text, {streaming, labels})}></div>`.
+ *
+ * The element's children belong to the directive. Blocks whose source did not change keep
+ * their DOM nodes (selection, focus and image loads survive new tokens); only the tail
+ * block is re-rendered while streaming.
+ */
+export const markdown = directive(MarkdownDirective);
