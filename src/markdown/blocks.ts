@@ -9,18 +9,12 @@ import type { Sanitize } from '../security/html-policy.js';
 import { safeUrl } from '../security/url.js';
 import { trustedPolicy } from '../security/trusted-types.js';
 import { warnOnce } from '../warn.js';
-import { decorate } from './decorate.js';
+import { decorate, type MarkdownLabels } from './decorate.js';
 import { lexMarkdown } from './lex.js';
 import { completeTail } from './tail.js';
 import { blockNodes, el, IMAGE_ATTRS, LINK_ATTRS, toDom, toFragment, toHtml } from './tokens.js';
 
-/** Texts that end up inside rendered markdown; take them from `Strings`. */
-export interface MarkdownLabels {
-  /** Copy button of a code block (`Strings.copyCode`). */
-  copyCode: string;
-  /** Accessible name of the scrolling region around a table (`Strings.tableLabel`). */
-  table: string;
-}
+export type { MarkdownLabels };
 
 export interface MarkdownOptions {
   /** The text is an unfinished stream: complete the tail block instead of showing raw syntax. */

@@ -1,5 +1,12 @@
 import { el } from './tokens.js';
-import type { MarkdownLabels } from './blocks.js';
+
+/** Texts that end up inside rendered markdown; take them from `Strings`. */
+export interface MarkdownLabels {
+  /** Copy button of a code block (`Strings.copyCode`). */
+  copyCode: string;
+  /** Accessible name of the scrolling region around a table (`Strings.tableLabel`). */
+  table: string;
+}
 
 // Wrappers are added after rendering, with DOM APIs: the allow-list never has to admit a
 // <button> or tabindex/role, so agent HTML (allowHtml) cannot bring its own.
