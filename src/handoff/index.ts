@@ -6,5 +6,5 @@
 export { parseChannels, CHANNELS, CHANNEL_NAMES } from './channels.js';
 export { renderChannelButton } from './button.js';
 export { renderChannelForm } from './form.js';
-export { HandOff, handOffBody, toE164 } from './state.js';
+export { HandOff, toE164 } from './state.js';
 export { styles } from './handoff.styles.js';

@@ -1,7 +1,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { AgentClient } from '../client/client.js';
 import { ApiError } from '../client/errors.js';
-import type { Channel, ChannelThreadBody, ErrorDetail } from '../client/types.js';
+import { handOffBody, type HandOffRequest } from '../client/bodies.js';
+import type { Channel, ErrorDetail } from '../client/types.js';
 
 /**
  * Hand-off of the conversation to WhatsApp or SMS (docs/protocol.md "Channel hand-off"):
@@ -21,15 +22,6 @@ export function toE164(input: string): string | null {
   return E164.test(normalized) ? normalized : null;
 }
 
-export interface HandOffRequest {
-  userId: string;
-  /** Sent as `agent_display_name` when not empty. */
-  agentDisplayName?: string;
-  /** Already E.164. */
-  phoneNumber: string;
-  /** The current thread, when there is one: the service binds the number to it. */
-  threadId?: string | null;
-}
 
 export interface HandOffResult {
   channel: Channel;
@@ -38,13 +30,6 @@ export interface HandOffResult {
 }
 
 /** The request body exactly as CONTRACT.md fixes it: optional fields only when they have a value. */
-export function handOffBody(request: HandOffRequest): ChannelThreadBody {
-  const body: ChannelThreadBody = { user_id: request.userId, phone_number: request.phoneNumber };
-  const name = request.agentDisplayName?.trim();
-  if (name) body.agent_display_name = name;
-  if (request.threadId) body.thread_id = request.threadId;
-  return body;
-}
 
 export async function startHandOff(
   api: Pick<AgentClient, 'startChannelThread'>,

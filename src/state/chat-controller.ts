@@ -1,7 +1,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { AgentClient } from '../client/client.js';
 import { ApiError, isApiError } from '../client/errors.js';
-import type { AgentVariables, Message, SendMessageBody } from '../client/types.js';
+import { rerunBody, turnBody } from '../client/bodies.js';
+import type { AgentVariables, Message } from '../client/types.js';
 import { isHexId } from '../client/types.js';
 import {
   type ChatMessage,
@@ -279,10 +280,7 @@ export class ChatController implements ReactiveController {
     this.status = 'connecting';
     this.host.requestUpdate();
 
-    const body: SendMessageBody = { text: user.text, user_id: this.userId };
-    if (this.threadId) body.thread_id = this.threadId;
-    if (user.imageUrl) body.image_url = user.imageUrl;
-    if (config.agentVariables) body.agent_variables = config.agentVariables;
+    const body = turnBody({ text: user.text, userId: this.userId, threadId: this.threadId, imageUrl: user.imageUrl, agentVariables: config.agentVariables });
 
     let accepted = false;
     try {
@@ -452,14 +450,7 @@ export class ChatController implements ReactiveController {
     try {
       const response = await client.rerun(
         source,
-        {
-          interaction_id: replyId,
-          text: trimmed,
-          user_id: this.userId,
-          ...(user.imageUrl ? { image_url: user.imageUrl } : {}),
-          ...(this.config?.versionId ? { version_id: this.config.versionId } : {}),
-          ...(this.config?.versionTag ? { version_tag: this.config.versionTag } : {}),
-        },
+        rerunBody({ replyId, text: trimmed, userId: this.userId, imageUrl: user.imageUrl, versionId: this.config?.versionId, versionTag: this.config?.versionTag }),
         { signal: controller.signal },
       );
       this.branches = addBranch(this.branches, { from: source, turn, to: response.thread_id });

@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import type { ChannelDetail } from '../../src/events.js';
-import { handOffBody, parseChannels, toE164 } from '../../src/handoff/index.js';
+import { handOffBody } from '../../src/client/bodies.js';
+import { parseChannels, toE164 } from '../../src/handoff/index.js';
 import { createKey, keyStats } from '../support/server.js';
 import { $, $$, collect, mount, sendByUser, unmountAll, until } from '../support/element.js';
 import type { AgentChat } from '../../src/agent-chat.js';
