@@ -2,7 +2,7 @@ import { errorFromException, isObject } from './errors.js';
 import { readMessages, readSendResponse, readSuggestions } from './guards.js';
 import { requestJson, type HttpContext, type RequestOptions } from './http.js';
 import { streamTurn, type StreamHandlers, type StreamOptions, type StreamResult } from './stream.js';
-import { TokenManager } from './token.js';
+import { TokenManager, type TokenCache } from './token.js';
 import {
   isHexId,
   type Channel,
@@ -26,6 +26,8 @@ export interface ClientConfig {
   tokenProvider?: () => Promise<string>;
   /** Per plain request, default 30000 ms. */
   timeoutMs?: number;
+  /** Keeps exchanged tokens across page views (never host-minted ones); see `TokenSource.cache`. */
+  tokenCache?: TokenCache;
 }
 
 // Readers of the small responses; messages and cards are read by guards.ts.
@@ -47,7 +49,7 @@ export class AgentClient {
   constructor(config: ClientConfig) {
     const baseUrl = config.baseUrl.replace(/\/+$/, '');
     const timeoutMs = config.timeoutMs ?? 30_000;
-    this.ctx = { baseUrl, timeoutMs, tokens: new TokenManager({ ...config, baseUrl, timeoutMs }) };
+    this.ctx = { baseUrl, timeoutMs, tokens: new TokenManager({ ...config, baseUrl, timeoutMs, cache: config.tokenCache }) };
   }
 
   /** `POST /messaging/v1/messages`: one complete JSON reply. */

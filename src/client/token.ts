@@ -8,12 +8,25 @@ export interface TokenSource {
   tokenProvider?: () => Promise<string>;
   /** Timeout of one token exchange (ms). */
   timeoutMs: number;
+  /**
+   * Keeps tokens from the publishable-key exchange beyond this client (the widget: one
+   * tab's sessionStorage), so the next page view does not exchange again. Never given
+   * host-minted tokens (`accessToken`, `tokenProvider`): the host decides where those live.
+   */
+  cache?: TokenCache;
 }
 
-interface CachedToken {
+/** A token and when to replace it, as a `TokenCache` keeps it. */
+export interface CachedToken {
   value: string;
   /** Epoch ms after which the token should be replaced; null when unknown (keep until a 401). */
   refreshAt: number | null;
+}
+
+/** Storage for exchanged tokens; both calls may fail silently (storage full, or off). */
+export interface TokenCache {
+  read(): CachedToken | null;
+  write(token: CachedToken | null): void;
 }
 
 /** Reads `exp` (epoch seconds) from a JWT's payload without verifying it; null if absent. */
@@ -40,6 +53,15 @@ export function refreshTime(expiresAt: number, now: number): number {
 }
 
 /**
+ * A cached token still worth using: one without a known expiry is not kept across pages
+ * (nothing says when it ends), and one due for replacement is as good as none.
+ */
+function usable(token: CachedToken | null | undefined): CachedToken | null {
+  if (!token || typeof token.value !== 'string' || !token.value) return null;
+  return typeof token.refreshAt === 'number' && Date.now() < token.refreshAt ? { value: token.value, refreshAt: token.refreshAt } : null;
+}
+
+/**
  * Caches the access token, replaces it shortly before it expires, and shares one fetch
  * between concurrent callers. Sources, in precedence order: `accessToken` (fixed, unless a
  * `tokenProvider` is also given, which then supplies its replacements), `tokenProvider`,
@@ -51,6 +73,13 @@ export class TokenManager {
 
   constructor(private readonly source: TokenSource) {
     if (source.accessToken) this.cached = this.toCached(source.accessToken, undefined, Date.now());
+    else if (this.exchanges) this.cached = usable(source.cache?.read());
+  }
+
+  /** Tokens come from the publishable-key exchange (the only ones a cache may keep). */
+  private get exchanges(): boolean {
+    const s = this.source;
+    return !s.accessToken && !s.tokenProvider && !!s.publishableKey;
   }
 
   /** Whether a rejected token can be replaced (false for a fixed `accessToken`). */
@@ -70,6 +99,7 @@ export class TokenManager {
         (t) => {
           this.cached = t;
           this.pending = null;
+          if (this.exchanges) this.source.cache?.write(t);
           return t;
         },
         (e: unknown) => {
@@ -86,7 +116,9 @@ export class TokenManager {
    * keeps a replacement another request already fetched.
    */
   invalidate(token?: string | null): void {
-    if (!token || this.cached?.value === token) this.cached = null;
+    if (token && this.cached?.value !== token) return;
+    this.cached = null;
+    if (this.exchanges) this.source.cache?.write(null);
   }
 
   private toCached(value: string, expiresIn: number | undefined, now: number): CachedToken {

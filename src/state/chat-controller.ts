@@ -15,7 +15,7 @@ import { type BranchEvent, type BranchPosition, addBranch, branchPosition } from
 import { type HistoryEntry, remove as removeEntry, touch } from './history.js';
 import { type Notice, type RetryAction, errorDetail, noticeFor } from './notice.js';
 import { emit, type ThreadReason } from '../events.js';
-import { type PersistMode, type ThreadStorage, anonymousUserId, createStorage, storageScope } from './storage.js';
+import { type PersistMode, type ThreadStorage, anonymousUserId, createStorage, sessionTokenCache, storageScope } from './storage.js';
 
 /** CONTRACT.md's status union; `render()` branches on it, never on loose flags. */
 export type ChatStatus = 'idle' | 'connecting' | 'streaming' | 'reconnecting' | 'error';
@@ -126,13 +126,17 @@ export class ChatController implements ReactiveController {
       previous.persist !== config.persist;
 
     if (scopeChanged) {
+      const scope = storageScope(config.baseUrl, credential);
       this.client = new AgentClient({
         baseUrl: config.baseUrl,
         publishableKey: config.publishableKey,
         accessToken: config.accessToken,
         tokenProvider: config.tokenProvider,
+        // Only exchanged tokens are kept (the client checks), and only where the host lets
+        // the widget keep anything.
+        tokenCache: config.persist === 'none' ? undefined : sessionTokenCache(scope),
       });
-      this.storage = createStorage(config.persist, storageScope(config.baseUrl, credential));
+      this.storage = createStorage(config.persist, scope);
       const saved = this.storage.read();
       this.draft = saved.draft ?? this.draft;
       this.history = Array.isArray(saved.history) ? saved.history : [];

@@ -4,6 +4,7 @@
  * on one page (or one origin) never read each other's threads.
  */
 
+import type { CachedToken, TokenCache } from '../client/token.js';
 import type { BranchEvent } from './branches.js';
 import type { HistoryEntry } from './history.js';
 
@@ -91,4 +92,32 @@ export function createStorage(mode: PersistMode, scope: string): ThreadStorage {
 export function anonymousUserId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   return 'anon_' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Tokens from the publishable-key exchange, kept for this tab (sessionStorage) so a page
+ * view does not exchange again while the token has time left (docs/protocol.md "Token
+ * exchange"). Scoped like the thread; never used for host-minted tokens (token.ts).
+ */
+export function sessionTokenCache(scope: string): TokenCache {
+  const store = backend('session');
+  const key = `${PREFIX}token:${scope}`;
+  return {
+    read() {
+      try {
+        const parsed: unknown = JSON.parse(store?.getItem(key) ?? 'null');
+        return parsed && typeof parsed === 'object' ? (parsed as CachedToken) : null;
+      } catch {
+        return null;
+      }
+    },
+    write(token) {
+      try {
+        if (token) store?.setItem(key, JSON.stringify(token));
+        else store?.removeItem(key);
+      } catch {
+        // Full or off: the next page view exchanges again.
+      }
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { AgentClient, isHexId } from '../../src/client/index.js';
+import { AgentClient, isHexId, type CachedToken, type TokenCache } from '../../src/client/index.js';
 import { tokenFor } from '../support/server.js';
 import { BASE_URL, REPLY, keyStats, rejection, setup, wait } from './helpers.js';
 
@@ -285,5 +285,59 @@ describe('AgentClient tokens', () => {
       '/management/v1/auth/token',
       '/messaging/v1/welcome-message',
     ]);
+  });
+
+  describe('with a token cache', () => {
+    function memoryCache(): TokenCache & { saved: CachedToken | null; writes: number } {
+      return {
+        saved: null,
+        writes: 0,
+        read() {
+          return this.saved;
+        },
+        write(token) {
+          this.writes++;
+          this.saved = token;
+        },
+      };
+    }
+
+    it('reuses an exchanged token in the next client (the next page view)', async () => {
+      const { key } = await setup();
+      const cache = memoryCache();
+      await new AgentClient({ baseUrl: BASE_URL, publishableKey: key, tokenCache: cache }).welcomeMessage();
+      expect(cache.saved?.value).to.be.a('string');
+      await new AgentClient({ baseUrl: BASE_URL, publishableKey: key, tokenCache: cache }).welcomeMessage();
+      expect((await keyStats(key)).tokensIssued).to.equal(1);
+    });
+
+    it('exchanges again when the kept token is about to expire, and forgets one the service rejects', async () => {
+      const { key } = await setup({ unauthorized: 1 });
+      const cache = memoryCache();
+      const kept: Array<string | null> = [];
+      const write = cache.write.bind(cache);
+      cache.write = (token) => {
+        kept.push(token?.value ?? null);
+        write(token);
+      };
+      cache.saved = { value: 'stale', refreshAt: Date.now() - 1 };
+      await new AgentClient({ baseUrl: BASE_URL, publishableKey: key, tokenCache: cache }).welcomeMessage();
+      const stats = await keyStats(key);
+      // The stale token never went out; the first fresh one was refused (the plan), dropped
+      // from the cache, and its replacement kept.
+      expect(stats.tokensIssued).to.equal(2);
+      expect(kept).to.have.length(3);
+      expect(kept[1]).to.equal(null);
+      expect(kept[0]).to.not.equal(kept[2]);
+      expect(cache.saved?.value).to.equal(kept[2]);
+    });
+
+    it('never keeps host-minted tokens', async () => {
+      const { key } = await setup();
+      const cache = memoryCache();
+      await new AgentClient({ baseUrl: BASE_URL, tokenProvider: () => tokenFor(key), tokenCache: cache }).welcomeMessage();
+      await new AgentClient({ baseUrl: BASE_URL, accessToken: await tokenFor(key), tokenCache: cache }).welcomeMessage();
+      expect(cache.writes).to.equal(0);
+    });
   });
 });
