@@ -35,6 +35,13 @@ function referenceServer(): Plugin {
   };
 }
 
+/**
+ * Modules the panel shares with the lazy features it loads (lit-html, the wire checks):
+ * kept in the panel's chunk rather than split into small chunks of their own, which cost a
+ * round trip each and compress worse apart. Every feature chunk loads after the panel anyway.
+ */
+const PANEL_SHARED = /[\\/](node_modules[\\/]lit-html[\\/]|src[\\/]client[\\/](errors|guards|types)\.ts$|src[\\/]panel[\\/])/;
+
 export default defineConfig({
   root: '.',
   plugins: [referenceServer(), minifyLiterals(), markedLexerOnly()],
@@ -75,7 +82,10 @@ export default defineConfig({
         // the core, never from agent-chat.js: a host may serve the script under another name
         // or with `?v=2` without a second copy loading, and the core can be cached forever.
         codeSplitting: {
-          groups: [{ name: 'core', tags: ['$initial'], test: (id: string) => !/[\\/]src[\\/]agent-chat\.ts$/.test(id) }],
+          groups: [
+            { name: 'core', tags: ['$initial'], test: (id: string) => !/[\\/]src[\\/]agent-chat\.ts$/.test(id) },
+            { name: 'panel', test: (id: string) => PANEL_SHARED.test(id) },
+          ],
         },
       },
     },

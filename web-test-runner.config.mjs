@@ -60,16 +60,18 @@ export default {
   // reactEsmPlugin: React is CommonJS; test/react/ imports it as ES modules through this.
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), reactEsmPlugin(), referenceSessions],
   middleware: [
-    // The production bundle with its lazy chunks missing, for tests of a failed chunk load:
-    // /dist-without-lazy/x.js is dist/x.js, except chunks the script does not import at load.
+    // The production bundle with chunks missing, for tests of a failed chunk load:
+    // /dist-without-lazy/x.js is dist/x.js except the feature chunks (the script, its core,
+    // the panel and the streaming code load); /dist-without-panel/ has the shell only.
     async (ctx, next) => {
-      const match = /^\/dist-without-lazy\/([\w.-]+)$/.exec(ctx.path);
+      const match = /^\/dist-without-(lazy|panel)\/([\w.-]+)$/.exec(ctx.path);
       if (!match) return next();
-      if (!/^agent-chat(-core-[\w-]+)?\.js$/.test(match[1])) {
+      const kept = match[1] === 'lazy' ? /^agent-chat(-(core|panel|stream)-[\w-]+)?\.js$/ : /^agent-chat(-core-[\w-]+)?\.js$/;
+      if (!kept.test(match[2])) {
         ctx.status = 404;
         return;
       }
-      ctx.url = `/dist/${match[1]}`;
+      ctx.url = `/dist/${match[2]}`;
       return next();
     },
     // Koa middleware: hand the raw request to the reference server when it owns the path.

@@ -1,4 +1,4 @@
-import type { CSSResult } from 'lit';
+import type { CSSResult } from '@lit/reactive-element';
 
 /**
  * A lazy feature chunk (`() => import('./feature.js')`), fetched on first use and shared
@@ -18,9 +18,9 @@ export function lazy<T>(load: () => Promise<T>): () => Promise<T> {
  * A stylesheet that arrived with a lazy chunk, after the element's own. Constructable
  * stylesheets are in the browser floor (README), and adopted sheets need no `style-src`.
  */
-export function adoptStyles(root: ShadowRoot, sheet: CSSResult): void {
-  const adopted = sheet.styleSheet;
-  if (adopted && !root.adoptedStyleSheets.includes(adopted)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, adopted];
+export function adoptStyles(root: ShadowRoot, sheets: CSSResult | readonly CSSResult[]): void {
+  const adopted = [sheets].flat().map((sheet) => sheet.styleSheet).filter((sheet) => sheet && !root.adoptedStyleSheets.includes(sheet));
+  if (adopted.length) root.adoptedStyleSheets = [...root.adoptedStyleSheets, ...(adopted as CSSStyleSheet[])];
 }
 
 /** The widget a feature belongs to: its shadow root takes the stylesheet, and it renders again when the chunk settles. */

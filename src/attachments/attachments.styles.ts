@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from '@lit/reactive-element';
 
 /** The image attachment's stylesheet (composer preview, errors, drop hint), adopted when its chunk arrives. */
 export const styles = css`

@@ -1,4 +1,4 @@
-import { html, nothing, svg } from 'lit';
+import { html, nothing, svg } from 'lit-html';
 import type { Strings } from '../i18n/index.js';
 import type { AttachmentError, Attachments } from './state.js';
 

@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from '@lit/reactive-element';
 
 /** The branches chunk's stylesheet (the version navigator, the inline editor), adopted when it arrives. */
 export const styles = css`

@@ -2,10 +2,10 @@
  * The controls under a finished turn (regenerate a reply, edit a message, move between the
  * versions of a turn), part of the branches chunk: fetched with the first message sent.
  */
-import { html, nothing, svg, type TemplateResult } from 'lit';
+import { html, nothing, svg, type TemplateResult } from 'lit-html';
 import type { Strings } from '../i18n/strings.js';
 import type { BranchPosition } from '../state/branches.js';
-import { icon } from '../render/icons.js';
+import { icon } from '../icons/icons.js';
 
 const icons = {
   refresh: icon(svg`<path d="M20 11a8 8 0 0 0-14.9-3M4 4v4h4M4 13a8 8 0 0 0 14.9 3M20 20v-4h-4"/>`),

@@ -3,8 +3,8 @@
  * the conversation (the element runs the rerun); Escape cancels, Enter saves, Shift+Enter
  * adds a line.
  */
-import { html } from 'lit';
-import { live } from 'lit/directives/live.js';
+import { html } from 'lit-html';
+import { live } from 'lit-html/directives/live.js';
 import type { Strings } from '../i18n/strings.js';
 
 

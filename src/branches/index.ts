@@ -7,3 +7,4 @@
 export { renderBranchNav, renderEditButton, renderRegenerate } from './controls.js';
 export { renderEditor, type EditorOptions } from './editor.js';
 export { styles } from './branches.styles.js';
+export { TurnControls } from './controller.js';

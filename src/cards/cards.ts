@@ -8,7 +8,7 @@
  * Lit; `rendered_jsx` is never read. No inline styles (the widget must work under
  * `style-src 'self'`).
  */
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit-html';
 import type { Card, Scalar } from '../client/types.js';
 import { isScalar as isWireScalar } from '../client/guards.js';
 import type { Strings } from '../i18n/strings.js';

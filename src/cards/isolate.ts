@@ -1,6 +1,6 @@
-import { noChange, render } from 'lit';
-import { isTemplateResult } from 'lit/directive-helpers.js';
-import { Directive, directive, PartType, type ElementPart, type PartInfo } from 'lit/directive.js';
+import { noChange, render } from 'lit-html';
+import { isTemplateResult } from 'lit-html/directive-helpers.js';
+import { Directive, directive, PartType, type ElementPart, type PartInfo } from 'lit-html/directive.js';
 
 /**
  * An error boundary for what a host hook renders (`cardRenderer`): the hook is called here,

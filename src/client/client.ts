@@ -1,7 +1,8 @@
-import { errorFromException, isObject } from './errors.js';
+import { errorFromException } from './errors.js';
+import { isObject } from './types.js';
 import { readMessages, readSendResponse, readSuggestions } from './guards.js';
 import { requestJson, type HttpContext, type RequestOptions } from './http.js';
-import { streamTurn, type StreamHandlers, type StreamOptions, type StreamResult } from './stream.js';
+import type { StreamHandlers, StreamOptions, StreamResult } from './stream.js';
 import { TokenManager, type TokenCache } from './token.js';
 import {
   isHexId,
@@ -38,6 +39,16 @@ const readSuggestionList = (v: unknown): string[] | null =>
 const readChannelThread = (v: unknown): ChannelThreadResponse | null =>
   isObject(v) && isHexId(v.thread_id) ? { ...v, thread_id: v.thread_id } : null;
 
+let streaming: Promise<typeof import('./stream.js')> | undefined;
+
+/** The streaming chunk, fetched once per page; a failed fetch is tried again next time. */
+function loadStreaming(): Promise<typeof import('./stream.js')> {
+  return (streaming ??= import('./stream.js').catch((error: unknown) => {
+    streaming = undefined;
+    throw error;
+  }));
+}
+
 /**
  * The widget's only HTTP speaker: the messaging operations of the agent service, with
  * token handling, typed errors (every rejection is an ApiError) and resumable streaming.
@@ -58,8 +69,19 @@ export class AgentClient {
   }
 
   /** `POST /messaging/v1/messages/stream`, resumed across dropped connections. */
-  stream(body: SendMessageBody, handlers: StreamHandlers, opts?: StreamOptions): Promise<StreamResult> {
+  async stream(body: SendMessageBody, handlers: StreamHandlers, opts?: StreamOptions): Promise<StreamResult> {
+    // A lazy chunk (the SSE reader and the resume loop): a page that shows a conversation
+    // without sending in it never downloads them. Failing to load it is a network failure
+    // like any other (retryable, text kept).
+    const { streamTurn } = await loadStreaming().catch((e: unknown) => {
+      throw errorFromException(e, opts?.signal, () => false);
+    });
     return streamTurn(this.ctx, body, handlers, opts);
+  }
+
+  /** Fetches the streaming code ahead of the first turn (the reader is typing). */
+  prefetchStreaming(): void {
+    loadStreaming().catch(() => undefined);
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from './types.js';
+import { isObject, type ErrorDetail } from './types.js';
 
 /**
  * What went wrong, coarsely, so the UI can branch without reading messages:
@@ -96,9 +96,6 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   return Number.isNaN(at) ? null : Math.min(Math.max(0, at - now), MAX_RETRY_AFTER_MS);
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function readDetails(value: unknown): ErrorDetail[] {
   if (!Array.isArray(value)) return [];

@@ -1,4 +1,4 @@
-import { isObject } from './errors.js';
+import { isObject } from './types.js';
 import { isHexId, type Card, type CardData, type Message, type Scalar, type SubEntityGroup } from './types.js';
 import { warnOnce } from '../warn.js';
 

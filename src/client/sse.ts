@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
-import { ApiError, isObject, isRetryableStatus, protocolError } from './errors.js';
+import { ApiError, isRetryableStatus, protocolError } from './errors.js';
 import { readMessage } from './guards.js';
-import { isHexId } from './types.js';
+import { isHexId, isObject } from './types.js';
 import type { ErrorFrame, MessageFrame, StreamFrame, ThreadFrame, TokenFrame, UnknownFrame } from './types.js';
 
 /** The frames a reader hands on; `error` frames are turned into a rejection instead. */

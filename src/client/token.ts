@@ -1,4 +1,5 @@
-import { ApiError, errorFromException, errorFromResponse, isObject } from './errors.js';
+import { ApiError, errorFromException, errorFromResponse } from './errors.js';
+import { isObject } from './types.js';
 
 /** Where access tokens come from; the client builds this from its ClientConfig. */
 export interface TokenSource {

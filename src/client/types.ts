@@ -183,3 +183,8 @@ export interface UnknownFrame {
 }
 
 export type StreamFrame = ThreadFrame | TokenFrame | MessageFrame | ErrorFrame;
+
+/** A plain JSON object (not null, not an array): what every wire object must be. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

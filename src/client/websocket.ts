@@ -1,4 +1,5 @@
-import { ApiError, errorFromException, isObject, protocolError } from './errors.js';
+import { ApiError, errorFromException, protocolError } from './errors.js';
+import { isObject } from './types.js';
 import { stripAgentId, withSignal, type HttpContext } from './http.js';
 import { countdown } from './countdown.js';
 import { errorFromFrame, parseFrame, type DataFrame } from './sse.js';

@@ -1,4 +1,4 @@
-import { html, svg } from 'lit';
+import { html, svg } from 'lit-html';
 import type { Channel } from '../client/types.js';
 import type { Strings } from '../i18n/index.js';
 import { CHANNEL_NAMES } from './channels.js';

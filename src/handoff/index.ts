@@ -8,3 +8,4 @@ export { renderChannelButton } from './button.js';
 export { renderChannelForm } from './form.js';
 export { HandOff, toE164 } from './state.js';
 export { styles } from './handoff.styles.js';
+export { HandOffControl } from './controller.js';

@@ -1,4 +1,4 @@
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import type { AgentClient } from '../client/client.js';
 import { ApiError } from '../client/errors.js';
 import { handOffBody, type HandOffRequest } from '../client/bodies.js';

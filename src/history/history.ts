@@ -3,10 +3,10 @@
  * stylesheet when the panel is first opened. The list itself (`touch`, `remove`) is kept
  * by the conversation's state in src/state/history.ts.
  */
-import { html, nothing } from 'lit';
+import { html, nothing } from 'lit-html';
 import type { Strings } from '../i18n/strings.js';
 import type { HistoryEntry } from '../state/history.js';
-import { icons } from '../render/icons.js';
+import { icons } from '../icons/icons.js';
 
 export { styles } from './history.styles.js';
 

@@ -1,3 +1,5 @@
+import { enLauncher } from './en-launcher.js';
+
 /**
  * Every piece of text the widget shows or announces. Hosts override any of it through the
  * `strings` property (CONTRACT.md); parametrised strings are functions so word order can
@@ -123,6 +125,7 @@ export interface Strings {
 const withDetails = (text: string, details?: string) => (details ? `${text} ${details}` : text);
 
 export const en: Strings = {
+  ...enLauncher,
   heading: 'Chat',
   placeholder: 'Type a message…',
   inputLabel: 'Message',
@@ -130,15 +133,11 @@ export const en: Strings = {
   stop: 'Stop',
   typing: 'Agent is typing…',
   newConversation: 'New conversation',
-  close: 'Close chat',
-  openChat: 'Open chat',
   jumpToLatest: 'Jump to latest',
-  retry: 'Retry',
   dismiss: 'Dismiss',
   stopped: 'Stopped',
   interrupted: 'Interrupted',
   queued: 'Waiting for connection…',
-  unread: 'New message',
   regenerate: 'Regenerate',
   edit: 'Edit',
   attachImage: 'Attach image',
@@ -193,7 +192,6 @@ export const en: Strings = {
   announce: (sender, text) => `${sender}: ${text}`,
   suggestionsAvailable: (count) => (count === 1 ? '1 suggested reply' : `${count} suggested replies`),
   errorOffline: 'You are offline. The message will be sent when the connection is back.',
-  errorNetwork: 'Could not reach the service. Check your connection and try again.',
   errorAuth: 'The chat could not sign in. Please reload the page.',
   errorValidation: (details) => withDetails('The message could not be processed.', details),
   errorServer: 'The service had a problem. Please try again.',

@@ -1,6 +1,6 @@
 import type { Tokens, TokensList } from 'marked';
-import { noChange } from 'lit';
-import { Directive, directive, PartType, type ElementPart, type PartInfo } from 'lit/directive.js';
+import { noChange } from 'lit-html';
+import { Directive, directive, PartType, type ElementPart, type PartInfo } from 'lit-html/directive.js';
 import { warnOnce } from '../warn.js';
 import {
   blockSource,

@@ -1,4 +1,4 @@
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import { AgentClient } from '../client/client.js';
 import { ApiError, isApiError } from '../client/errors.js';
 import { rerunBody, turnBody } from '../client/bodies.js';
@@ -15,7 +15,8 @@ import { type BranchEvent, type BranchPosition, addBranch, branchPosition } from
 import { type HistoryEntry, remove as removeEntry, touch } from './history.js';
 import { type Notice, type RetryAction, errorDetail, noticeFor } from './notice.js';
 import { emit, type ThreadReason } from '../events.js';
-import { type PersistMode, type ThreadStorage, anonymousUserId, createStorage, sessionTokenCache, storageScope } from './storage.js';
+import { OnlineWaiter } from './online.js';
+import { type PersistMode, type ThreadStorage, anonymousUserId, createStorage, scopeOf, sessionTokenCache } from './storage.js';
 
 /** CONTRACT.md's status union; `render()` branches on it, never on loose flags. */
 export type ChatStatus = 'idle' | 'connecting' | 'streaming' | 'reconnecting' | 'error';
@@ -70,9 +71,20 @@ export class ChatController implements ReactiveController {
   /** Settles when the latest `load()` has (successfully or not). */
   private loaded: Promise<void> = Promise.resolve();
   private frame = 0;
-  private waitingForOnline: (() => void) | null = null;
+  /** Offline failures retry by themselves once the browser is back online. */
+  private readonly online = new OnlineWaiter(() => {
+    if (this.notice?.retry) this.retry();
+  });
   /** The text of a send that has not reached the service yet (offline, or failed). */
   private unsent: ChatMessage | null = null;
+  /**
+   * Whether the service may be called. A launcher that was never opened calls nothing
+   * (docs/architecture.md "Shell and panel"): the panel activates the conversation when it
+   * is about to show, when a turn is sent, or when stored state says a reply is pending.
+   */
+  private active = false;
+  /** The reason of a load asked for before activation (`undefined`: none asked for). */
+  private deferred: ThreadReason | null | undefined;
 
   constructor(private readonly host: Host) {
     host.addController(this);
@@ -80,7 +92,20 @@ export class ChatController implements ReactiveController {
 
   hostConnected(): void {
     // Reconnecting after a move in the DOM: reload what the disconnect aborted.
-    if (this.config && !this.ready) void this.load();
+    if (this.active && this.config && !this.ready && !this.loading) void this.load();
+  }
+
+  /** Lets the conversation call the service, and loads it if that was held back. */
+  activate(): void {
+    if (this.active) return;
+    this.active = true;
+    const reason = this.deferred;
+    this.deferred = undefined;
+    if (this.config && !this.ready) void this.load(reason ?? null);
+  }
+
+  get activated(): boolean {
+    return this.active;
   }
 
   hostDisconnected(): void {
@@ -89,7 +114,7 @@ export class ChatController implements ReactiveController {
     this.turn = this.loading = null;
     cancelAnimationFrame(this.frame);
     this.frame = 0;
-    this.stopWaitingForOnline();
+    this.online.stop();
     if (this.status !== 'idle') this.status = 'idle';
     this.ready = false;
   }
@@ -116,7 +141,6 @@ export class ChatController implements ReactiveController {
   configure(config: ChatConfig): void {
     const previous = this.config;
     this.config = config;
-    const credential = config.accessToken ? 'token' : (config.publishableKey ?? 'provider');
     const scopeChanged =
       !previous ||
       previous.baseUrl !== config.baseUrl ||
@@ -126,7 +150,7 @@ export class ChatController implements ReactiveController {
       previous.persist !== config.persist;
 
     if (scopeChanged) {
-      const scope = storageScope(config.baseUrl, credential);
+      const scope = scopeOf(config);
       this.client = new AgentClient({
         baseUrl: config.baseUrl,
         publishableKey: config.publishableKey,
@@ -156,6 +180,11 @@ export class ChatController implements ReactiveController {
 
   /** Welcome message, then either the thread's transcript or the starter suggestions. */
   load(reason: ThreadReason | null = null): Promise<void> {
+    if (!this.active) {
+      // Held until activate(); the first reason asked for is the one reported then.
+      this.deferred ??= reason;
+      return Promise.resolve();
+    }
     this.loaded = this.loadThread(reason);
     return this.loaded;
   }
@@ -192,6 +221,8 @@ export class ChatController implements ReactiveController {
       }
       this.status = 'idle';
       this.ready = true;
+      // What was running when the page went has been answered or not: the transcript shows.
+      if (!this.turn) this.storage?.clear(['pending']);
       emit(this.host, 'agent-chat-ready', { threadId: this.threadId });
     } catch (error) {
       if (signal.aborted) return;
@@ -215,6 +246,11 @@ export class ChatController implements ReactiveController {
     }
   }
 
+  /** The reader is about to write: fetch what a streamed turn runs on, while they type. */
+  prefetchTurn(): void {
+    if (this.config?.transport !== 'rest') this.client?.prefetchStreaming();
+  }
+
   setDraft(text: string): void {
     this.draft = text;
     this.storage?.write({ draft: text });
@@ -227,6 +263,7 @@ export class ChatController implements ReactiveController {
   async send(text: string, imageUrl?: string): Promise<void> {
     const trimmed = text.trim();
     if (!trimmed) return;
+    this.activate();
     // Sent while the conversation loads (a host calling send() at once): wait, or the
     // restored transcript would replace the message. If the load fails, the text stays as
     // the draft beside the error notice instead of being lost.
@@ -263,7 +300,7 @@ export class ChatController implements ReactiveController {
     this.notice = null;
     this.starters = [];
     this.unsent = null;
-    this.stopWaitingForOnline();
+    this.online.stop();
 
     if (typeof navigator !== 'undefined' && navigator.onLine === false) {
       // Keep the message in the log, marked as waiting; it goes out when the browser is back.
@@ -271,7 +308,7 @@ export class ChatController implements ReactiveController {
       this.unsent = user;
       this.notice = { kind: 'offline', details: [], retry: 'send' };
       this.status = 'error';
-      this.waitForOnline();
+      this.online.wait();
       this.host.requestUpdate();
       return;
     }
@@ -282,6 +319,7 @@ export class ChatController implements ReactiveController {
     const controller = (this.turn = new AbortController());
     const { signal } = controller;
     this.status = 'connecting';
+    this.markPending();
     this.host.requestUpdate();
 
     const body = turnBody({ text: user.text, userId: this.userId, threadId: this.threadId, imageUrl: user.imageUrl, agentVariables: config.agentVariables });
@@ -347,6 +385,7 @@ export class ChatController implements ReactiveController {
       if (this.turn === controller) this.turn = null;
       cancelAnimationFrame(this.frame);
       this.frame = 0;
+      this.clearPending();
       this.host.requestUpdate();
     }
   }
@@ -402,7 +441,7 @@ export class ChatController implements ReactiveController {
     this.messages = [];
     this.notice = null;
     this.unsent = null;
-    this.stopWaitingForOnline();
+    this.online.stop();
     this.emitThread(null, previous, 'reset');
     void this.load();
   }
@@ -450,6 +489,7 @@ export class ChatController implements ReactiveController {
     this.notice = null;
     const controller = (this.turn = new AbortController());
     this.status = 'connecting';
+    this.markPending();
     this.host.requestUpdate();
     try {
       const response = await client.rerun(
@@ -473,8 +513,21 @@ export class ChatController implements ReactiveController {
       }
     } finally {
       if (this.turn === controller) this.turn = null;
+      this.clearPending();
       this.host.requestUpdate();
     }
+  }
+
+  /**
+   * A turn is running: stored so that a reload (or another page of the site) loads the
+   * panel and the conversation at once instead of waiting for a click (the shell reads it).
+   */
+  private markPending(): void {
+    this.storage?.write({ pending: true });
+  }
+
+  private clearPending(): void {
+    if (!this.turn) this.storage?.clear(['pending']);
   }
 
   /** Shows another alternative of a turn: that thread's transcript. */
@@ -520,24 +573,9 @@ export class ChatController implements ReactiveController {
     this.notice = noticeFor(apiError, retry);
     this.status = 'error';
     emit(this.host, 'agent-chat-error', errorDetail(apiError));
-    if (this.notice.kind === 'offline' || this.notice.kind === 'network') this.waitForOnline();
+    if (this.notice.kind === 'offline' || this.notice.kind === 'network') this.online.wait();
   }
 
-  /** Offline failures retry by themselves once the browser is back online. */
-  private waitForOnline(): void {
-    if (this.waitingForOnline || typeof window === 'undefined') return;
-    const onOnline = () => {
-      this.stopWaitingForOnline();
-      if (this.notice?.retry) this.retry();
-    };
-    window.addEventListener('online', onOnline);
-    this.waitingForOnline = () => window.removeEventListener('online', onOnline);
-  }
-
-  private stopWaitingForOnline(): void {
-    this.waitingForOnline?.();
-    this.waitingForOnline = null;
-  }
 
   /** Tokens arrive faster than frames: one render per animation frame is enough. */
   private scheduleUpdate(): void {

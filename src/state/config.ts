@@ -5,8 +5,7 @@
  * to its default. Problems that leave nothing to talk to (no service, no credential) keep
  * the conversation from starting; the others only cost the setting.
  */
-import { isObject } from '../client/errors.js';
-import { isHexId, type AgentVariables } from '../client/types.js';
+import { isHexId, isObject, type AgentVariables } from '../client/types.js';
 import type { ChatConfig } from './chat-controller.js';
 import type { PersistMode } from './storage.js';
 

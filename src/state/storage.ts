@@ -16,6 +16,10 @@ export interface PersistedState {
   draft?: string;
   history?: HistoryEntry[];
   branches?: BranchEvent[];
+  /** A turn was running when this was written (the page may have gone mid-answer). */
+  pending?: boolean;
+  /** A reply arrived while the launcher was closed; the dot shows until it is opened. */
+  unread?: boolean;
 }
 
 export interface ThreadStorage {
@@ -38,6 +42,11 @@ function fingerprint(text: string): string {
 
 export function storageScope(baseUrl: string, credential: string): string {
   return fingerprint(`${baseUrl}\n${credential}`);
+}
+
+/** The scope of a checked configuration: its service and the kind of credential it uses. */
+export function scopeOf(config: { baseUrl: string; accessToken?: string; publishableKey?: string }): string {
+  return storageScope(config.baseUrl, config.accessToken ? 'token' : (config.publishableKey ?? 'provider'));
 }
 
 function backend(mode: PersistMode): Storage | null {

@@ -12,12 +12,13 @@ import { loadStrings } from '../../src/i18n/index.js';
 
 // The widget loads non-English tables on demand; these tests read them synchronously.
 for (const lang of ['de', 'fr', 'es', 'ja', 'ar']) await loadStrings(lang);
-import { styles } from '../../src/styles/agent-chat.styles.js';
+import { shellStyles } from '../../src/shell/shell.styles.js';
+import { styles as panelStyles } from '../../src/panel/index.js';
 import { styles as channelFormStyles } from '../../src/handoff/handoff.styles.js';
 import { styles as cardStyles } from '../../src/cards/cards.styles.js';
 import { styles as attachmentStyles } from '../../src/attachments/attachments.styles.js';
 import { createKey } from '../support/server.js';
-import { $, $$, mount, sendByUser, type, unmountAll, until } from '../support/element.js';
+import { $, $$, mount, openLauncher, sendByUser, type, unmountAll, until } from '../support/element.js';
 
 const product = (index: number, recommended = false): Card => ({
   index,
@@ -75,10 +76,7 @@ async function richConversation(attrs: Record<string, string> = {}): Promise<Age
     { 'publishable-key': key, persist: 'local', channels: 'whatsapp,sms', ...attrs },
     { uploadImage: async () => 'https://cdn.example/photo.png' },
   );
-  if (el.mode === 'launcher') {
-    el.open();
-    await el.updateComplete;
-  }
+  if (el.mode === 'launcher') await openLauncher(el);
   await sendByUser(el, 'show me options');
   $(el, '[part="regenerate-button"]')!.click();
   await until(() => el.status === 'idle' && $(el, '[part="branch-nav"]') && $(el, '[part~="card"]'));
@@ -360,7 +358,7 @@ describe('<agent-chat> reflow, zoom, targets and media', () => {
   });
 
   it('prefers-reduced-motion: no animations, transitions or smooth scrolling', async () => {
-    const css = styles.cssText.replace(/\s+/g, ' ');
+    const css = shellStyles.cssText.replace(/\s+/g, ' ');
     expect(css).to.match(/@media \(prefers-reduced-motion: reduce\) \{[^@]*scroll-behavior: auto !important[^@]*\}/);
     expect(css).to.match(/@media \(prefers-reduced-motion: reduce\) \{[^@]*transition-duration: 0s !important/);
     // Rendered where the runner can emulate the preference.
@@ -368,8 +366,7 @@ describe('<agent-chat> reflow, zoom, targets and media', () => {
     const long = Array.from({ length: 40 }, (_, i) => `Line ${i}.`).join('\n\n');
     const key = await createKey({ paceMs: 20, chunkChars: 30, replies: [{ text: long }] });
     const el = await mount({ 'publishable-key': key, mode: 'launcher' });
-    el.open();
-    await el.updateComplete;
+    await openLauncher(el);
     expect(getComputedStyle($(el, '[part="panel"]')!).animationName).to.equal('none');
     await type(el, 'go');
     ($(el, '[part="send-button"]') as HTMLButtonElement).click();
@@ -388,7 +385,7 @@ describe('<agent-chat> reflow, zoom, targets and media', () => {
     // Rendered where the runner can emulate it (Playwright's Chromium); the stylesheet is
     // checked everywhere, since Firefox under Puppeteer cannot emulate forced colours.
     // Sheets that arrive with lazy chunks (hand-off form, cards, image input) are checked with the rest.
-    const css = [styles, channelFormStyles, cardStyles, attachmentStyles].map((sheet) => sheet.cssText).join(' ').replace(/\s+/g, ' ');
+    const css = [shellStyles, ...panelStyles, channelFormStyles, cardStyles, attachmentStyles].map((sheet) => sheet.cssText).join(' ').replace(/\s+/g, ' ');
     const forced = [...css.matchAll(/@media \(forced-colors: active\) \{(.*?\})\s*\}/g)].map((m) => m[1]).join(' ');
     for (const selector of ['.bubble', '.card', '.suggestion', '.launcher', '.send', '.stop', '.jump', '.typing', '.code-block', ':focus-visible', '.unread', '.typing span', "[part~='card-recommended']", '.attach', '.channel-phone']) {
       expect(forced, selector).to.contain(selector);
@@ -401,8 +398,7 @@ describe('<agent-chat> reflow, zoom, targets and media', () => {
     try {
       const key = await createKey({ paceMs: 0, replies: [{ text: 'Reply' }] });
       const el = await mount({ 'publishable-key': key, mode: 'launcher' });
-      el.open();
-      await el.updateComplete;
+      await openLauncher(el);
       await sendByUser(el, 'hi');
       el.close();
       await el.updateComplete;

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import type { Card } from '../../src/client/types.js';
 import { BASE_URL, createKey, keyStats } from '../support/server.js';
-import { $, $$, agentTexts, input, mount, sendByUser, type, unmountAll, until } from '../support/element.js';
+import { $, $$, agentTexts, input, mount, sendByUser, openLauncher, type, unmountAll, until } from '../support/element.js';
 
 const product = (index: number, recommended = false): Card => ({
   index,
@@ -140,8 +140,7 @@ describe('<agent-chat> behaviour', () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'مرحبا' }] });
     const el = await mount({ 'publishable-key': key, mode: 'launcher', theme: 'dark', lang: 'ar' });
     await expect(el).to.be.accessible();
-    el.open();
-    await el.updateComplete;
+    await openLauncher(el);
     await sendByUser(el, 'hi');
     // A fast turn ends inside the panel's 180 ms opening fade; axe would measure faded colours.
     // Jump to the fade's end: a background test tab may not advance animations at all.

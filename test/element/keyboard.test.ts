@@ -3,7 +3,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import type { Card } from '../../src/client/types.js';
 import type { AgentChat } from '../../src/agent-chat.js';
 import { createKey } from '../support/server.js';
-import { $, $$, agentTexts, input, mount, sendByUser, type, unmountAll, until } from '../support/element.js';
+import { $, $$, agentTexts, input, mount, sendByUser, openLauncher, type, unmountAll, until } from '../support/element.js';
 
 /*
  * In Chromium, keys are pressed through the browser (`sendKeys`), so default actions (a
@@ -239,8 +239,7 @@ describe('<agent-chat> keyboard', () => {
   it('Escape closes the editor, the history and the hand-off form, each without closing the launcher', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'One' }] });
     const el = await mount({ 'publishable-key': key, mode: 'launcher', channels: 'whatsapp,sms' });
-    el.open();
-    await el.updateComplete;
+    await openLauncher(el);
     await sendByUser(el, 'hello');
 
     $(el, '[part="edit-button"]')!.focus();
@@ -429,8 +428,7 @@ describe('<agent-chat> visible focus', () => {
         replies: [{ text: 'See [the docs](https://example.com).\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nlet x = 1;\n```', cards: [product(0), product(1)], suggestions: ['More'] }],
       });
       const el = await mount({ 'publishable-key': key, theme, channels: 'whatsapp,sms', mode: 'launcher' }, { uploadImage: async () => 'https://cdn.example/x.png' });
-      el.open();
-      await el.updateComplete;
+      await openLauncher(el);
       await sendByUser(el, 'hello');
       const seen = await checkFocusRings(el, $(el, '[part="launcher"]')!);
       for (const part of ['launcher', 'history-button', 'log', 'card', 'copy', 'Table', 'suggestion', 'input', 'attach-button', 'regenerate-button', 'edit-button']) {

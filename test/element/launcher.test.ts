@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { createKey } from '../support/server.js';
-import { $, collect, input, mount, type, unmountAll, until } from '../support/element.js';
+import { $, collect, input, mount, openLauncher, type, unmountAll, until } from '../support/element.js';
 
 describe('<agent-chat> launcher, language and strings', () => {
   afterEach(unmountAll);
@@ -11,7 +11,8 @@ describe('<agent-chat> launcher, language and strings', () => {
     const opened = collect(el, 'agent-chat-open');
     const closed = collect(el, 'agent-chat-close');
     const button = $(el, '[part="launcher"]') as HTMLButtonElement;
-    expect($(el, '[part="panel"]')!.hidden).to.be.true;
+    // An unopened launcher is its button only: the panel is a chunk fetched on intent.
+    expect($(el, '[part="panel"]')).to.be.null;
     expect(button.getAttribute('aria-expanded')).to.equal('false');
 
     button.click();
@@ -31,8 +32,7 @@ describe('<agent-chat> launcher, language and strings', () => {
   it('shows an unread dot when a reply lands while the panel is closed', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'Reply' }] });
     const el = await mount({ 'publishable-key': key, mode: 'launcher' });
-    el.open();
-    await el.updateComplete;
+    await openLauncher(el);
     await type(el, 'hi');
     ($(el, '[part="send-button"]') as HTMLButtonElement).click();
     el.close();

@@ -2,7 +2,7 @@ import { expect } from '@open-wc/testing';
 import { html, render, type TemplateResult } from 'lit';
 import type { Card } from '../../src/client/types.js';
 import { CARD_STEP, cardView, humanizeKey, renderCard, renderCardRow, sortCards, type CardRowOptions } from '../../src/cards/cards.js';
-import { renderSuggestions } from '../../src/render/suggestions.js';
+import { renderSuggestions } from '../../src/suggestions/suggestions.js';
 import { loadStrings, resolveStrings } from '../../src/i18n/index.js';
 
 await loadStrings('de');

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
 import type { RecordedViolation } from '../../demo/csp.js';
-import { createKey } from '../support/server.js';
+import { createKey, keyStats } from '../support/server.js';
 import { $, $$, input, sendByUser, until } from '../support/element.js';
 import { corpusMarkdown, hostileCards, PAYLOADS } from './corpus.js';
 import { installTrap, problemsIn, visibleText } from './inspect.js';
@@ -99,6 +99,8 @@ describe('strict CSP + Trusted Types page', function () {
   }
 
   /** Paths of the scripts a page fetched from dist/. */
+  const serviceCalls = async (key: string) => (await keyStats(key)).requests.length;
+
   const bundleScripts = (win: PageWindow) =>
     win.performance
       .getEntriesByType('resource')
@@ -126,12 +128,54 @@ describe('strict CSP + Trusted Types page', function () {
 
     it('a hostile conversation causes no violation and no execution, and the chat works', async () => {
       const win = await hostileConversation({ bundle: '' });
-      // The script tag's one-line module, the core it imports and, fetched with the first
-      // message, what a reply brings (cards, turn controls); no other lazy chunk.
+      // The script tag's one-line module, the shell it imports, the panel (inline: at once)
+      // and, fetched with the first message, the streaming code and what a reply brings
+      // (cards, turn controls); no other lazy chunk.
       const scripts = bundleScripts(win);
-      expect(scripts.slice(0, 2)).to.deep.equal(['/dist/agent-chat.js', scripts[1]]);
+      expect(scripts.slice(0, 3)).to.deep.equal(['/dist/agent-chat.js', scripts[1], scripts[2]]);
       expect(scripts[1]).to.match(/^\/dist\/agent-chat-core-[\w-]+\.js$/);
-      expect(scripts.slice(2).map((p) => /^\/dist\/agent-chat-([a-z]+)-[\w-]+\.js$/.exec(p)?.[1]).sort()).to.deep.equal(['branches', 'cards']);
+      expect(scripts[2]).to.match(/^\/dist\/agent-chat-panel-[\w-]+\.js$/);
+      expect(scripts.slice(3).map((p) => /^\/dist\/agent-chat-([a-z]+)-[\w-]+\.js$/.exec(p)?.[1]).sort()).to.deep.equal(['branches', 'cards', 'stream']);
+    });
+
+    it('an unopened launcher loads the shell only and calls no service; intent fetches the panel', async () => {
+      const key = await createKey({});
+      const before = await serviceCalls(key);
+      const { win, el } = await openPage({ key, bundle: '', mode: 'launcher' });
+      await el.updateComplete;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(bundleScripts(win)).to.have.length(2);
+      expect($(el, '[part="launcher"]')).to.exist;
+      expect(await serviceCalls(key)).to.equal(before);
+      // A pointer over the launcher: the panel arrives, still without a service call.
+      $(el, '[part="launcher"]')!.dispatchEvent(new PointerEvent('pointerenter'));
+      await until(() => $(el, '[part="panel"]'), 'the panel did not arrive on intent');
+      expect(bundleScripts(win).some((p) => /agent-chat-panel-/.test(p))).to.equal(true);
+      expect(await serviceCalls(key)).to.equal(before);
+      el.open();
+      await until(() => el.status === 'idle' && $(el, '[part~="welcome"]'), 'no welcome after opening');
+      expect(await serviceCalls(key)).to.be.greaterThan(before);
+      expect(win.cspViolations).to.deep.equal([]);
+    });
+
+    it('a panel chunk that cannot be fetched: a notice with Retry, and the launcher keeps working', async () => {
+      const key = await createKey({});
+      const { el } = await openPage({ key, bundle: 'dist-without-panel', mode: 'launcher' });
+      const launcher = $(el, '[part="launcher"]') as HTMLButtonElement;
+      launcher.click();
+      await until(() => $(el, '[part="error"]'), 'no notice for the missing panel');
+      expect(el.isOpen).to.equal(true);
+      expect($(el, '[part="error"]')!.textContent).to.contain('Could not reach the service');
+      const retry = $(el, '[part="retry-button"]') as HTMLButtonElement;
+      expect(!!retry).to.equal(true);
+      retry.click();
+      await until(() => !retry.disabled, 'retry did not settle');
+      expect(!!$(el, '[part="error"]'), 'still failing, still said').to.equal(true);
+      launcher.click();
+      await el.updateComplete;
+      expect(el.isOpen).to.equal(false);
+      expect(!$(el, '[part="error"]'), 'the notice belongs to the open panel').to.equal(true);
+      expect(launcher.getAttribute('aria-expanded')).to.equal('false');
     });
 
     it('the same with allow-html (its sanitiser chunk loads under the policy)', async () => {

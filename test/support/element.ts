@@ -8,6 +8,7 @@ import { BASE_URL } from './server.js';
 // Chunk loading itself (and a chunk that is missing) is tested on the production bundle
 // (test/security/csp.test.ts).
 await Promise.all([
+  import('../../src/panel/index.js'),
   import('../../src/cards/cards.js'),
   import('../../src/branches/index.js'),
   import('../../src/history/history.js'),
@@ -19,7 +20,8 @@ const mounted = new Set<HTMLElement>();
 
 /**
  * Puts an `<agent-chat>` on the page the way a host would (attributes first, then into the
- * document) and waits for `agent-chat-ready` unless told not to.
+ * document) and waits for `agent-chat-ready` unless told not to. A closed launcher calls
+ * no service until it is opened: it is ready once the shell has rendered.
  */
 export async function mount(
   attrs: Record<string, string>,
@@ -31,12 +33,24 @@ export async function mount(
   el.setAttribute('persist', 'none');
   for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
   Object.assign(el, props);
-  const loaded = ready ? oneEvent(el, 'agent-chat-ready') : null;
+  const closedLauncher = attrs.mode === 'launcher' && !('open' in attrs);
+  const loaded = ready && !closedLauncher ? oneEvent(el, 'agent-chat-ready') : null;
   document.body.append(el);
   mounted.add(el);
   if (loaded) await loaded;
   await el.updateComplete;
   return el;
+}
+
+/**
+ * Opens a launcher for the first time and waits for its conversation: a closed launcher
+ * calls the service only once it opens.
+ */
+export async function openLauncher(el: AgentChat): Promise<void> {
+  const loaded = oneEvent(el, 'agent-chat-ready');
+  el.open();
+  await loaded;
+  await el.updateComplete;
 }
 
 export function unmountAll(): void {

@@ -1,4 +1,4 @@
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 
 /** Where focus was before an update, to find the nearest equivalent if the update takes it away. */
 interface FocusAnchor {

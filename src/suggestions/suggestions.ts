@@ -2,7 +2,7 @@
  * Follow-up suggestion chips. Suggestions come from the service, so they are bound as text
  * only; the element decides what a click does (fire `agent-chat-suggestion`, then send).
  */
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit-html';
 import type { Strings } from '../i18n/strings.js';
 
 export interface SuggestionsOptions {

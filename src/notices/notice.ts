@@ -1,6 +1,6 @@
-import { html, nothing } from 'lit';
+import { html, nothing } from 'lit-html';
 import type { Strings } from '../i18n/index.js';
-import { icons } from './icons.js';
+import { icons } from '../icons/icons.js';
 
 /** An error notice as the reader sees it; what it says comes from the caller. */
 export interface NoticeView {

@@ -1,0 +1,108 @@
+import { html, nothing } from 'lit-html';
+import type { PanelContext } from '../panel/context.js';
+import type { ChatMessage } from '../state/messages.js';
+import { renderBranchNav, renderEditButton, renderRegenerate } from './controls.js';
+import { renderEditor } from './editor.js';
+
+interface TurnInfo {
+  /** Index among the user messages. */
+  turn: number;
+  /** The interaction id of the reply that answers it: what a rerun needs. */
+  replyId?: string;
+}
+
+/**
+ * Branches in the panel, once this chunk is here (slot.ts loads it): which turn each
+ * message belongs to, regenerate and edit (reruns into new threads, run by the
+ * conversation), the editor's state, and the navigator between the versions of a turn.
+ */
+export class TurnControls {
+  /** The user message being edited, and the editor's text. */
+  editing: { key: string; text: string } | null = null;
+  private turns = new Map<string, TurnInfo>();
+
+  constructor(private readonly ctx: PanelContext) {}
+
+  willUpdate(): void {
+    this.turns = turnsOf(this.ctx.chat.messages);
+  }
+
+  isEditing(m: ChatMessage): boolean {
+    return this.editing?.key === m.key;
+  }
+
+  /** Regenerate, edit and the branch navigator, for finished turns that have ids. */
+  render(m: ChatMessage) {
+    const { chat } = this.ctx;
+    const info = this.turns.get(m.key);
+    if (!info?.replyId || m.state === 'streaming' || m.state === 'queued' || !chat.threadId) return nothing;
+    const t = this.ctx.text;
+    const busy = chat.busy;
+    if (m.role === 'user') {
+      if (this.editing?.key === m.key) return nothing;
+      return renderEditButton(t, busy, () => void this.edit(m));
+    }
+    return html`${renderRegenerate(t, busy, () => this.regenerate(m))}
+    ${renderBranchNav(chat.branchAt(info.turn), t, (id) => chat.showBranch(id))}`;
+  }
+
+  /** The editor of a user message. */
+  renderEditor(m: ChatMessage) {
+    const editing = this.editing!;
+    return renderEditor(this.ctx.text, {
+      text: editing.text,
+      onInput: (text) => {
+        this.editing = { key: m.key, text };
+        this.ctx.host.requestUpdate();
+      },
+      onSave: () => this.submitEdit(m),
+      onCancel: () => this.cancelEdit(),
+    });
+  }
+
+  private async edit(m: ChatMessage): Promise<void> {
+    const { host } = this.ctx;
+    this.editing = { key: m.key, text: m.text };
+    host.requestUpdate();
+    await host.updateComplete;
+    host.renderRoot.querySelector<HTMLTextAreaElement>('.edit-input')?.focus();
+  }
+
+  private regenerate(reply: ChatMessage): void {
+    const { chat } = this.ctx;
+    const info = this.turns.get(reply.key);
+    const user = chat.messages.filter((m) => m.role === 'user')[info?.turn ?? -1];
+    if (!info?.replyId || !user) return;
+    void chat.rerun(info.turn, info.replyId, user.text);
+  }
+
+  private submitEdit(user: ChatMessage): void {
+    const info = this.turns.get(user.key);
+    const text = this.editing?.text.trim();
+    if (!info?.replyId || !text) return;
+    this.editing = null;
+    void this.ctx.chat.rerun(info.turn, info.replyId, text);
+  }
+
+  cancelEdit(): void {
+    this.editing = null;
+    this.ctx.host.requestUpdate();
+    this.ctx.focusInput();
+  }
+}
+
+/** Each message's turn and the id of the reply that answers it (what a rerun needs). */
+function turnsOf(messages: readonly ChatMessage[]): Map<string, TurnInfo> {
+  const turns = new Map<string, TurnInfo>();
+  let turn = -1;
+  messages.forEach((m, i) => {
+    if (m.role === 'user') {
+      turn += 1;
+      const next = messages[i + 1];
+      turns.set(m.key, { turn, replyId: next?.role === 'agent' && next.state === 'done' ? next.id : undefined });
+    } else if (turn >= 0) {
+      turns.set(m.key, { turn, replyId: m.state === 'done' ? m.id : undefined });
+    }
+  });
+  return turns;
+}

@@ -1,0 +1,20 @@
+/** The texts the shell shows before the panel arrives: the launcher and its load-failure notice. */
+export interface LauncherStrings {
+  openChat: string;
+  close: string;
+  unread: string;
+  retry: string;
+  errorNetwork: string;
+}
+
+/**
+ * Their English, which ships with the shell; strings.ts builds the full English table (in
+ * the panel's chunk) on top of it.
+ */
+export const enLauncher: LauncherStrings = {
+  openChat: 'Open chat',
+  close: 'Close chat',
+  unread: 'New message',
+  retry: 'Retry',
+  errorNetwork: 'Could not reach the service. Check your connection and try again.',
+};

@@ -1,0 +1,206 @@
+import { css } from '@lit/reactive-element';
+
+/** The message log: messages and bubbles, their meta line, typing, "show earlier" and "jump to latest". */
+export const logStyles = css`
+  /* ---- log ---- */
+  .log-wrap {
+    position: relative;
+    flex: 1;
+    min-height: 0;
+    display: flex;
+  }
+
+  .log {
+    flex: 1;
+    overflow-y: auto;
+    overscroll-behavior: contain;
+    padding: var(--_space);
+    display: flex;
+    flex-direction: column;
+    gap: var(--_space);
+    scroll-padding-bottom: var(--_space);
+  }
+
+  .log > * {
+    width: 100%;
+    max-width: var(--_max-width);
+    margin-inline: auto;
+  }
+
+  /* The log spans the panel, whose overflow would clip an outer ring at the sides. */
+  .log:focus-visible {
+    outline-offset: -2px;
+  }
+
+  /* Messages take focus from the arrow keys (tabindex -1); the ring sits in the log's padding. */
+  .message:focus-visible {
+    outline-offset: 4px;
+    border-radius: 6px;
+  }
+
+  .message {
+    display: flex;
+    flex-direction: column;
+    gap: 6px;
+    align-items: flex-start;
+  }
+
+  .message.user {
+    align-items: flex-end;
+  }
+
+  .bubble {
+    max-width: min(85%, 640px);
+    padding: 10px 14px;
+    border-radius: var(--_radius);
+    background: var(--_surface);
+    overflow-wrap: anywhere;
+    min-width: 0;
+  }
+
+  .message.user .bubble {
+    background: var(--_accent);
+    color: var(--_accent-text);
+    border-end-end-radius: 4px;
+  }
+
+  .message.agent .bubble {
+    border-end-start-radius: 4px;
+  }
+
+  .message.user .bubble a {
+    color: inherit;
+  }
+
+  /* The focus colour may be close to the accent: inside the user's bubble use its text colour. */
+  .message.user .bubble :focus-visible {
+    outline-color: var(--_accent-text);
+  }
+
+  .bubble img.attachment {
+    display: block;
+    max-width: 100%;
+    max-height: 240px;
+    border-radius: 10px;
+    margin-bottom: 6px;
+  }
+
+  .meta {
+    font-size: 0.8em;
+    color: var(--_muted);
+    padding-inline: 4px;
+  }
+
+  .message.interrupted .meta,
+  .message.queued .meta {
+    color: var(--_danger);
+  }
+
+  /* ---- turn controls, editor ---- */
+  .meta {
+    display: flex;
+    align-items: center;
+    gap: 4px;
+    min-height: 24px;
+  }
+
+  .meta:empty {
+    display: none;
+  }
+
+  .message .meta .icon-button {
+    opacity: 0.7;
+  }
+
+  .message:hover .meta .icon-button:not(:disabled),
+  .message .meta .icon-button:focus-visible {
+    opacity: 1;
+  }
+
+  /* ---- typing ---- */
+  .typing {
+    display: inline-flex;
+    gap: 4px;
+    align-items: center;
+    padding: 14px 16px;
+    border-radius: var(--_radius);
+    background: var(--_surface);
+    width: auto;
+    margin-inline: 0;
+  }
+
+  .typing span {
+    width: 7px;
+    height: 7px;
+    border-radius: 50%;
+    background: var(--_muted);
+    animation: blink 1.2s infinite ease-in-out both;
+  }
+
+  .typing span:nth-child(2) {
+    animation-delay: 0.15s;
+  }
+
+  .typing span:nth-child(3) {
+    animation-delay: 0.3s;
+  }
+
+  @keyframes blink {
+    0%,
+    80%,
+    100% {
+      opacity: 0.25;
+    }
+    40% {
+      opacity: 1;
+    }
+  }
+
+  .load-earlier {
+    align-self: center;
+    width: auto;
+    color: var(--_muted);
+  }
+
+  /* ---- jump to latest ---- */
+  .jump {
+    position: absolute;
+    inset-block-end: 10px;
+    /* Physical on purpose: centred is centred in either direction. */
+    left: 50%;
+    transform: translateX(-50%);
+    display: inline-flex;
+    align-items: center;
+    gap: 6px;
+    min-height: 32px;
+    padding: 4px 14px;
+    border: 1px solid var(--_border);
+    border-radius: 999px;
+    background: var(--_bg);
+    box-shadow: var(--_shadow);
+    font-size: 0.88em;
+  }
+
+  @media (prefers-reduced-motion: reduce) {
+    .typing span {
+      animation: none;
+    }
+  }
+
+  @media (forced-colors: active) {
+    .bubble,
+    .jump,
+    .typing {
+      border: 1px solid CanvasText;
+    }
+
+    .message.user .bubble :focus-visible {
+      outline: 2px solid Highlight;
+    }
+
+    .typing span {
+      forced-color-adjust: none;
+      background: CanvasText;
+    }
+  }
+`;

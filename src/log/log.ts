@@ -1,0 +1,194 @@
+import { html, nothing } from 'lit-html';
+import { repeat } from 'lit-html/directives/repeat.js';
+import { icons } from '../icons/icons.js';
+import type { PanelContext } from '../panel/context.js';
+import { renderSuggestions } from '../suggestions/suggestions.js';
+import { type MessageParts, renderMessageSafely, renderWelcome } from './message.js';
+
+/**
+ * Messages rendered when a transcript opens, and per step of "show earlier" (a click, or
+ * scrolling to the top): a screenful and more, yet few enough that one step (markdown,
+ * style and layout of the new messages) stays well under a 50 ms task on a slow machine,
+ * so opening and scrolling a long conversation do not stutter (BENCHMARKS.md).
+ */
+const WINDOW = 15;
+
+function timeFormat(lang: string): Intl.DateTimeFormat {
+  const options = { hour: 'numeric', minute: '2-digit' } as const;
+  try {
+    return new Intl.DateTimeFormat(lang, options);
+  } catch {
+    return new Intl.DateTimeFormat(undefined, options); // a language tag Intl does not take
+  }
+}
+
+/**
+ * The `role="log"` message list: the window of rendered messages, following the latest
+ * while the reader is at the bottom (and "jump to latest" when not), and the arrow keys
+ * that move between messages.
+ */
+export class Log {
+  /** Index of the first rendered message: long transcripts render their tail first. */
+  private windowStart = 0;
+  private windowAnchor: string | undefined;
+  private showJump = false;
+  private stickToBottom = true;
+  private lastScrollHeight = 0;
+  private locale = '';
+  /**
+   * One formatter per language: every render stamps every rendered message, and creating an
+   * Intl.DateTimeFormat per stamp made re-renders of long transcripts cost tens of ms. The
+   * first one on a page costs ~25 ms (ICU data), so it is made when there is a message to
+   * stamp, or earlier when the browser is idle, not while the widget mounts.
+   */
+  private timeFormat: Intl.DateTimeFormat | null = null;
+
+  constructor(
+    private readonly ctx: PanelContext,
+    private readonly parts: Omit<MessageParts, 'time'>,
+  ) {
+    const whenIdle = globalThis.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 200));
+    whenIdle(() => (this.timeFormat ??= timeFormat(this.ctx.view.locale)));
+  }
+
+  private get element(): HTMLElement | null {
+    return this.ctx.host.renderRoot.querySelector('.log');
+  }
+
+  willUpdate(): void {
+    const { chat, view } = this.ctx;
+    if (view.locale !== this.locale) {
+      this.locale = view.locale;
+      this.timeFormat = null;
+    }
+    if (!this.timeFormat && chat.messages.length) this.timeFormat = timeFormat(this.locale);
+    // A newly loaded transcript renders its latest messages only; earlier ones follow on
+    // demand, so a 500-message thread opens as fast as a short one.
+    const first = chat.messages[0]?.key;
+    if (first !== this.windowAnchor) {
+      this.windowAnchor = first;
+      this.windowStart = Math.max(0, chat.messages.length - WINDOW);
+    }
+  }
+
+  /** A new transcript arrived (its first message changed): the features reset what they kept per message. */
+  get anchor(): string | undefined {
+    return this.windowAnchor;
+  }
+
+  /** Auto-scroll follows the conversation only while the reader is at the bottom. */
+  updated(): void {
+    const log = this.element;
+    if (!log) return;
+    const grew = log.scrollHeight > this.lastScrollHeight;
+    this.lastScrollHeight = log.scrollHeight;
+    if (this.stickToBottom) {
+      log.scrollTop = log.scrollHeight;
+    } else if (grew && !this.showJump) {
+      this.showJump = true;
+      this.ctx.host.requestUpdate();
+    }
+  }
+
+  render(overlay: unknown) {
+    const { chat } = this.ctx;
+    const t = this.ctx.text;
+    const messages = chat.messages;
+    const last = messages.at(-1);
+    const parts: MessageParts = { ...this.parts, time: (iso) => this.formatTime(iso) };
+    return html`<div class="log-wrap">
+      <div part="log" class="log" role="log" aria-live="off" aria-label=${t.messageListLabel} tabindex="0" @scroll=${this.onScroll} @keydown=${this.onKeyDown}>
+        ${renderWelcome(this.ctx)}
+        ${this.windowStart > 0
+          ? html`<button part="load-earlier" class="text-button load-earlier" type="button" @click=${this.showEarlier}>
+              ${t.showEarlier(this.windowStart)}
+            </button>`
+          : nothing}
+        ${repeat(
+          messages.slice(this.windowStart),
+          (m) => m.key,
+          (m) => renderMessageSafely(this.ctx, parts, m, m === last),
+        )}
+        ${this.renderTyping()}
+        ${messages.length || !chat.starters.length ? nothing : renderSuggestions(chat.starters, t, { onSelect: (s) => this.ctx.pickSuggestion(s) })}
+      </div>
+      ${overlay}
+      ${this.showJump
+        ? html`<button part="jump-to-latest" class="jump" type="button" @click=${this.jumpToLatest}>${icons.arrowDown} ${t.jumpToLatest}</button>`
+        : nothing}
+    </div>`;
+  }
+
+  private renderTyping() {
+    const { chat } = this.ctx;
+    const last = chat.messages.at(-1);
+    const waiting = chat.busy && !(last?.role === 'agent' && last.text);
+    if (!waiting) return nothing;
+    const label = chat.status === 'reconnecting' ? this.ctx.text.reconnecting : this.ctx.text.typing;
+    return html`<div part="typing" class="typing" role="status" aria-label=${label}><span></span><span></span><span></span></div>`;
+  }
+
+  private formatTime(iso: string | undefined): string {
+    if (!iso) return '';
+    const date = new Date(iso);
+    return Number.isNaN(date.getTime()) ? '' : (this.timeFormat?.format(date) ?? '');
+  }
+
+  // Listeners are arrow functions: lit-html calls them with the element as `this`.
+  private readonly onScroll = (): void => {
+    const log = this.element;
+    if (!log) return;
+    if (this.windowStart > 0 && log.scrollTop < 48) this.showEarlier();
+    this.stickToBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 32;
+    if (this.stickToBottom && this.showJump) {
+      this.showJump = false;
+      this.ctx.host.requestUpdate();
+    }
+  };
+
+  /** Renders the previous step of messages and keeps what the reader sees where it was. */
+  private readonly showEarlier = (): void => {
+    const log = this.element;
+    const { host } = this.ctx;
+    if (!log || this.windowStart === 0) return;
+    const fromBottom = log.scrollHeight - log.scrollTop;
+    this.windowStart = Math.max(0, this.windowStart - WINDOW);
+    host.requestUpdate();
+    void host.updateComplete.then(() => {
+      log.scrollTop = log.scrollHeight - fromBottom;
+    });
+  };
+
+  private readonly jumpToLatest = (): void => {
+    const log = this.element;
+    if (!log) return;
+    this.stickToBottom = true;
+    this.showJump = false;
+    this.ctx.host.requestUpdate();
+    const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
+    log.scrollTo({ top: log.scrollHeight, behavior: reduce ? 'auto' : 'smooth' });
+    this.ctx.focusInput();
+  };
+
+  /**
+   * On the log or on a message, ArrowUp/ArrowDown move between messages, Home/End go to the
+   * first/last; from the log itself ArrowUp starts at the latest message. Keys pressed on a
+   * control inside a message (links, cards, buttons) keep their own meaning.
+   */
+  private readonly onKeyDown = (event: KeyboardEvent): void => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const log = event.currentTarget as HTMLElement;
+    const messages = this.ctx.focusKeeper.messages();
+    const onLog = event.target === log;
+    const index = messages.indexOf(event.target as HTMLElement);
+    if ((!onLog && index < 0) || !messages.length) return;
+    let next: HTMLElement | undefined;
+    if (event.key === 'ArrowUp') next = onLog ? messages.at(-1) : messages[index - 1];
+    else if (event.key === 'ArrowDown') next = onLog ? messages[0] : messages[index + 1];
+    else if (event.key === 'Home') next = messages[0];
+    else if (event.key === 'End') next = messages.at(-1);
+    if (!next) return;
+    event.preventDefault();
+    next.focus();
+  };
+}

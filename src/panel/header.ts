@@ -1,0 +1,41 @@
+import { html, nothing } from 'lit-html';
+import { icons } from '../icons/icons.js';
+import type { Strings } from '../i18n/index.js';
+
+export interface HeaderView {
+  heading: string;
+  launcher: boolean;
+  historyOpen: boolean;
+  /** The hand-off button (src/handoff/), when channels are offered. */
+  channelButton: unknown;
+  onHistory(): void;
+  onNewThread(): void;
+  onClose(): void;
+}
+
+/** The header bar: the title, then hand-off, history, new conversation and (launcher) close. */
+export function renderHeader(t: Strings, view: HeaderView) {
+  return html`<header part="header">
+    <h2 part="heading">${view.heading}</h2>
+    ${view.channelButton}
+    <button
+      part="history-button"
+      class="icon-button"
+      type="button"
+      title=${t.history}
+      aria-label=${t.history}
+      aria-expanded=${view.historyOpen ? 'true' : 'false'}
+      @click=${view.onHistory}
+    >
+      ${icons.history}
+    </button>
+    <button part="new-button" class="icon-button" type="button" title=${t.newConversation} aria-label=${t.newConversation} @click=${view.onNewThread}>
+      ${icons.plus}
+    </button>
+    ${view.launcher
+      ? html`<button part="close-button" class="icon-button" type="button" aria-label=${t.close} title=${t.close} @click=${view.onClose}>
+          ${icons.close}
+        </button>`
+      : nothing}
+  </header>`;
+}

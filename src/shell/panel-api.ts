@@ -1,0 +1,47 @@
+import type { PropertyValues } from '@lit/reactive-element';
+import type { Strings } from '../i18n/index.js';
+import type { ChatConfig, ChatStatus } from '../state/chat-controller.js';
+import type { ChatMessage } from '../state/messages.js';
+
+/**
+ * What the shell has worked out and the panel reads (docs/architecture.md "Shell and
+ * panel"): one live object, updated by the shell before each render of the panel.
+ */
+export interface ShellView {
+  /** The host's `strings`, checked to be an object; the panel resolves its text from them. */
+  overrides: Partial<Strings> | undefined;
+  /** Bumped when language, table or overrides change: the panel resolves its text again. */
+  stringsVersion: number;
+  /** The UI language tag (tables, Intl formatting) and its direction. */
+  locale: string;
+  direction: 'ltr' | 'rtl';
+  /** `mode` checked: a launcher button with a floating panel. */
+  launcher: boolean;
+  /** The checked configuration (null: nothing to talk to) and what was wrong with it. */
+  config: ChatConfig | null;
+  configProblems: readonly string[];
+  /** The launcher's button, where focus goes when the panel closes. */
+  launcherButton: HTMLButtonElement | null;
+  /** Closes the launcher panel (Escape, the close button). */
+  close(): void;
+}
+
+/** The conversation UI, as the shell drives it. Its module is a chunk (src/panel/). */
+export interface PanelApi {
+  readonly threadId: string | null;
+  readonly messages: readonly ChatMessage[];
+  readonly status: ChatStatus;
+  send(text: string, options?: { imageUrl?: string }): Promise<void>;
+  newThread(): void;
+  focusInput(): void;
+  /** The panel is about to show (or a reply is pending): the conversation may call the service. */
+  activate(): void;
+  /** Lazy chunks the next render needs (a render waits a little for them). */
+  needs(): Array<Promise<unknown>>;
+  willUpdate(changed: PropertyValues): void;
+  /** Renders into the element's shadow root, after the launcher (lit-html is in the panel's chunk). */
+  update(): void;
+  updated(changed: PropertyValues): void;
+  /** The element was connected or disconnected: lit-html's directives with timers read it. */
+  setConnected(connected: boolean): void;
+}

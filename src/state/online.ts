@@ -1,0 +1,24 @@
+/**
+ * Waits for the browser to come back online, once: offline and network failures retry by
+ * themselves then. One listener at a time, removed when the wait ends or is called off.
+ */
+export class OnlineWaiter {
+  private remove: (() => void) | null = null;
+
+  constructor(private readonly onOnline: () => void) {}
+
+  wait(): void {
+    if (this.remove || typeof window === 'undefined') return;
+    const listener = () => {
+      this.stop();
+      this.onOnline();
+    };
+    window.addEventListener('online', listener);
+    this.remove = () => window.removeEventListener('online', listener);
+  }
+
+  stop(): void {
+    this.remove?.();
+    this.remove = null;
+  }
+}
