@@ -1,8 +1,8 @@
 /**
- * `npm run manifest` writes custom-elements.json from the element's JSDoc (STYLE.md #4):
+ * `npm run manifest` writes custom-elements.json from the element's JSDoc:
  * attributes, properties, methods, events with their detail types, parts and theme tokens.
  * IDEs, Storybook and framework wrappers read it; scripts/check-manifest.ts holds it to
- * CONTRACT.md.
+ * the public API list (scripts/contract.ts).
  */
 export default {
   globs: ['src/**/*.ts'],

@@ -18,7 +18,7 @@ const referenceSessions = { name: 'reference-server-sessions', serverStart: ({ s
 const { CHROMIUM_PATH, CHROMIUM_ARGS } = await tsImport('./scripts/chromium.ts', import.meta.url);
 const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
-// Only system browsers exist here (TOOLCHAIN.md). `BROWSERS=chromium npm test` narrows a run.
+// Only system browsers exist here. `BROWSERS=chromium npm test` narrows a run.
 const only = process.env.BROWSERS?.split(',');
 const browsers = [
   playwrightLauncher({

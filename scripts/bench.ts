@@ -15,6 +15,10 @@
  *  3. JS heap after forced GC across 20 launcher open/close cycles and across 50 turns.
  *  4. Hostile markdown (nesting and delimiter-dense families) at 10/20/40/80 KB, streamed:
  *     main-thread time, the longest task and the growth per doubling of the size.
+ *  5. An unopened launcher at 4x CPU slowdown, each run in a fresh context (nothing cached):
+ *     main-thread time from navigation to 1 s after load, with and without the widget,
+ *     service calls, and the first click to a focused text field, cold and after intent
+ *     (a pointer over the button 200 ms before the click).
  *
  * Medians of BENCH_RUNS runs (default 5). Everything it starts it stops; a watchdog ends
  * the process if anything hangs.
@@ -34,7 +38,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 /** BENCH_ONLY=stream|restore|memory|hostile runs one section (handy while working on it). */
 const ONLY = process.env.BENCH_ONLY;
-const want = (section: 'stream' | 'restore' | 'memory' | 'hostile') => !ONLY || ONLY === section;
+const want = (section: 'stream' | 'restore' | 'memory' | 'hostile' | 'launcher') => !ONLY || ONLY === section;
 const WATCHDOG_MS = 20 * 60_000;
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -515,6 +519,77 @@ async function hostileRun(browser: Browser, base: string, text: string): Promise
 
 // --- report ---------------------------------------------------------------------------------
 
+// --- 5. the unopened launcher ----------------------------------------------------------------
+
+const CPU_SLOWDOWN = 4;
+const SERVICE_PATH = /\/(messaging|management)\/v1\//;
+
+interface LauncherRun {
+  /** Main-thread task time of the host page over the measuring window, without the widget. */
+  idle: number;
+  /** The same window, adding the widget (script, shell, launcher) at its start. */
+  task: number;
+  /** Of which script, style recalc, layout. */
+  parts: string;
+  serviceCalls: number;
+  /** Click on the launcher to a focused, visible text field. */
+  firstClick: number;
+}
+
+/**
+ * One run in a fresh context (nothing cached) at 4x CPU: the host page loads and settles,
+ * then two equal windows are measured on the same renderer, the page left alone, then the
+ * widget added as a host adds it; the difference is what the widget costs the page. Then
+ * the first click, with or without a pointer over the button 200 ms before.
+ */
+async function launcherPageRun(browser: Browser, base: string, key: string, intent: boolean): Promise<LauncherRun> {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
+  try {
+    const page = await context.newPage();
+    page.on('pageerror', (error) => console.error(`[launcher] page error: ${error.message}`));
+    let serviceCalls = 0;
+    page.on('request', (request) => {
+      if (SERVICE_PATH.test(new URL(request.url()).pathname)) serviceCalls++;
+    });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+    await page.goto(`${base}/demo/bench/launcher.html`);
+    await page.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady === true);
+    await page.waitForTimeout(1000);
+    const window0 = await metrics(cdp);
+    // The same round trip as adding the widget, doing nothing: its cost is not the widget's.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    await page.waitForTimeout(1500);
+    const window1 = await metrics(cdp);
+    await page.evaluate((k) => (window as unknown as { addWidget(key: string): Promise<void> }).addWidget(k), key);
+    await page.waitForTimeout(1500);
+    const window2 = await metrics(cdp);
+    const calls = serviceCalls;
+    const firstClick = await page.evaluate(async (withIntent) => {
+      const el = (window as unknown as { el: HTMLElement }).el;
+      const button = el.shadowRoot!.querySelector<HTMLElement>('[part="launcher"]')!;
+      if (withIntent) {
+        button.dispatchEvent(new PointerEvent('pointerenter'));
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const start = performance.now();
+      button.click();
+      for (;;) {
+        await new Promise((r) => requestAnimationFrame(r));
+        const field = el.shadowRoot!.querySelector<HTMLElement>('[part="input"]');
+        if (field && field.offsetParent && el.shadowRoot!.activeElement === field) return performance.now() - start;
+        if (performance.now() - start > 10_000) return Number.POSITIVE_INFINITY;
+      }
+    }, intent);
+    const added = busy(window1, window2);
+    const parts = `script ${added.script.toFixed(0)} ms, style ${added.style.toFixed(0)} ms, layout ${added.layout.toFixed(0)} ms`;
+    return { idle: busy(window0, window1).task, task: added.task, parts, serviceCalls: calls, firstClick };
+  } finally {
+    await context.close();
+  }
+}
+
 const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(n < 10 ? 1 : 0)} ms` : 'n/a');
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
@@ -597,6 +672,19 @@ async function main(): Promise<void> {
       }
     }
 
+    const unopened: Record<'widget' | 'intent', LauncherRun[]> = { widget: [], intent: [] };
+    if (want('launcher')) {
+      console.log(`bench: unopened launcher at ${CPU_SLOWDOWN}x CPU…`);
+      const key = await newKey(base, { paceMs: 0 });
+      await launcherPageRun(browser, base, key, false); // warm-up (the server's first responses)
+      for (let i = 0; i < RUNS; i++) {
+        unopened.widget.push(await launcherPageRun(browser, base, key, false));
+        unopened.intent.push(await launcherPageRun(browser, base, key, true));
+        const [w, n] = [unopened.widget.at(-1)!, unopened.intent.at(-1)!];
+        console.log(`  launcher #${i + 1}: page alone ${ms(w.idle)}, adding the widget ${ms(w.task)} (${w.parts}; ${w.serviceCalls} service calls), first click ${ms(w.firstClick)}, after intent ${ms(n.firstClick)}`);
+      }
+    }
+
     let launcher: Sample[] = [];
     let turns: Sample[] = [];
     if (want('memory')) {
@@ -655,6 +743,18 @@ async function main(): Promise<void> {
         const growth = Math.max(...task.slice(1).map((t, i) => t / task[i]!));
         out.push(`| ${family} | ${task.map((t, i) => `${ms(t)} / ${ms(longest[i]!)}`).join(' | ')} | ${growth.toFixed(2)}x |`);
       }
+      out.push('');
+    }
+    if (want('launcher')) {
+      const lm = (v: keyof typeof unopened, f: (r: LauncherRun) => number) => median(unopened[v].map(f));
+      out.push(`| Unopened launcher, ${CPU_SLOWDOWN}x CPU, nothing cached (median of ${RUNS}) | value |`);
+      out.push('|---|---:|');
+      out.push(`| Main-thread time of the settled host page over 1.5 s, alone | ${ms(lm('widget', (r) => r.idle))} |`);
+      out.push(`| The same 1.5 s, adding the widget at its start (script tag, element) | ${ms(lm('widget', (r) => r.task))} |`);
+      out.push(`| Added by the widget (median of the per-run differences) | ${ms(lm('widget', (r) => r.task - r.idle))} |`);
+      out.push(`| Service calls before a click | ${lm('widget', (r) => r.serviceCalls)} |`);
+      out.push(`| First click → focused text field, cold | ${ms(lm('widget', (r) => r.firstClick))} |`);
+      out.push(`| First click → focused text field, pointer over it 200 ms before | ${ms(lm('intent', (r) => r.firstClick))} |`);
       out.push('');
     }
     if (want('memory')) {

@@ -1,6 +1,6 @@
 /**
  * `npm run check:manifest` (after `npm run build`): custom-elements.json, generated from the
- * element's JSDoc, must describe every public name of CONTRACT.md. A name missing here is
+ * element's JSDoc, must describe every public name of scripts/contract.ts. A name missing here is
  * missing for IDEs, Storybook and framework wrappers too, so this fails CI.
  */
 import { ATTRIBUTES, CSS_PROPERTIES, EVENTS, METHODS, PARTS, PROPERTIES, Report } from './contract.ts';

@@ -1,6 +1,6 @@
 /**
  * `npm run check:readme`: README.md must mention every attribute, event and CSS part of
- * CONTRACT.md, so the documentation a host reads cannot silently fall behind the contract;
+ * the public API (scripts/contract.ts), so the documentation a host reads cannot fall behind;
  * and, once `npm run build` has generated custom-elements.json, every attribute, event, CSS
  * part and custom property the element documents in its JSDoc (names added beyond the
  * contract must reach the README too).
@@ -35,7 +35,7 @@ function readManifestOrNull(): Manifest | null {
   try {
     return readManifest();
   } catch {
-    console.warn('check:readme: no custom-elements.json (run `npm run build`); checked against CONTRACT.md only.');
+    console.warn('check:readme: no custom-elements.json (run `npm run build`); checked against scripts/contract.ts only.');
     return null;
   }
 }

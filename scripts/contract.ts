@@ -1,7 +1,7 @@
 /**
- * The public names CONTRACT.md fixes, copied here because the contract lives outside this
- * repository (../shared in the workspace, absent in CI). Keep in step with CONTRACT.md:
- * names may be added, never renamed or removed without a deprecation path.
+ * The public API this repository promises hosts: every attribute, property, method, event,
+ * CSS part and theme token, as a list the checks hold the element and the README to. Names
+ * may be added, never renamed or removed without a deprecation path (CHANGELOG.md).
  */
 
 /** The attribute table, with the property each attribute reflects to. */

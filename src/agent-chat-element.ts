@@ -2,40 +2,25 @@ import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
 import { property, state } from '@lit/reactive-element/decorators.js';
 import type { AgentVariables, Channel, Message } from './client/types.js';
 import type { CardRenderer } from './cards/cards.js';
-import { adoptStyles, lazy } from './lazy.js';
+import { lazy, settlesBy } from './lazy.js';
 import { warnOnce } from './warn.js';
 import { emit } from './events.js';
 import type { Strings } from './i18n/strings.js';
 import { hasStrings, isRtl, loadStrings } from './i18n/locales.js';
 import { type LauncherStrings, launcherStrings } from './shell/strings.js';
-import type { ChatStatus } from './state/chat-controller.js';
+import type { ChatStatus } from './state/types.js';
 import type { ChatMessage } from './state/messages.js';
 import { type PersistMode, type ThreadStorage, createStorage, scopeOf } from './state/storage.js';
 import { oneOf, readConfig, record, type Mode, type Theme, type Transport } from './state/config.js';
 import type { PanelApi, ShellView } from './shell/panel-api.js';
 import { Launcher } from './shell/launcher.js';
-import { LoadFailure } from './shell/load-failure.js';
+import { PanelLoader } from './shell/panel-loader.js';
+import { CONFIG_KEYS, jsonConverter } from './shell/attributes.js';
 import { shellStyles } from './shell/shell.styles.js';
 
 export type { Mode, Theme, Transport };
 export type { CardRenderer };
 
-
-/** Bad JSON in `agent-variables` must not throw out of the attribute setter. */
-const jsonConverter = {
-  fromAttribute(value: string | null): AgentVariables | undefined | Error {
-    if (value == null || value.trim() === '') return undefined;
-    try {
-      const parsed: unknown = JSON.parse(value);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-        return new Error('agent-variables must be a JSON object like {"static": {...}, "dynamic": {...}}');
-      }
-      return parsed as AgentVariables;
-    } catch {
-      return new Error('agent-variables is not valid JSON');
-    }
-  },
-};
 
 /** How long a render waits for the chunks it needs (panel, language) before it goes ahead without them. */
 const FEATURE_WAIT_MS = 3000;
@@ -47,29 +32,13 @@ const FEATURE_WAIT_MS = 3000;
  */
 const loadPanel = lazy(() => import('./panel/index.js'));
 
-/** Settings whose change means a new conversation configuration (src/state/config.ts checks them). */
-const CONFIG_KEYS = [
-  'baseUrl',
-  'publishableKey',
-  'accessToken',
-  'tokenProvider',
-  'userId',
-  'threadIdAttribute',
-  'transport',
-  'agentVariables',
-  'persist',
-  'suggestionContext',
-  'versionId',
-  'versionTag',
-] as const;
-
 /**
  * An embeddable chat with a conversational agent: streams replies, renders markdown and
  * product cards, keeps the thread across reloads. Works inline or as a floating launcher.
  *
  * @summary Chat with a conversational agent, from one script tag.
  *
- * @fires {CustomEvent<ReadyDetail>} agent-chat-ready - `{threadId}` after the welcome message or transcript has loaded.
+ * @fires {CustomEvent<ReadyDetail>} agent-chat-ready - `{threadId}` after the welcome message or transcript has loaded (a launcher: once first opened).
  * @fires {CustomEvent<SendDetail>} agent-chat-send - `{text, threadId, imageUrl}` before a message is sent; cancelable.
  * @fires {CustomEvent<MessageDetail>} agent-chat-message - `{message, threadId}` when an agent reply is complete.
  * @fires {CustomEvent<ThreadDetail>} agent-chat-thread - `{threadId, previousThreadId, reason}`; reason is `created`, `rerun`, `restored`, `switched` or `reset`.
@@ -177,7 +146,7 @@ export class AgentChat extends ReactiveElement {
 
   /**
    * Launcher mode: whether the panel is open (attribute `open`). The property has another
-   * name because `open()` is a method (CONTRACT.md).
+   * name because `open()` is a method.
    */
   @property({ type: Boolean, reflect: true, attribute: 'open' }) isOpen = false;
 
@@ -234,14 +203,7 @@ export class AgentChat extends ReactiveElement {
   /** The reader showed intent to open the launcher (pointer, focus, touch): fetch the panel. */
   @state() private intent = false;
 
-  /** The conversation UI, once its chunk is here; until then the shell answers for it. */
-  private panel: PanelApi | null = null;
-  /** The panel has not rendered yet: its first update sees every property as changed. */
-  private panelFresh = true;
-  private panelLoading: Promise<PanelApi | null> | null = null;
-  private panelFailed = false;
   private launcherUi: Launcher | null = null;
-  private failure: LoadFailure | null = null;
   /** What the shell stores for its own use (the unread dot), in the conversation's scope. */
   private storage: ThreadStorage | null = null;
   /** Stored state says a turn was running or a reply is unread: the panel loads at once. */
@@ -261,6 +223,12 @@ export class AgentChat extends ReactiveElement {
     launcherButton: null,
     close: () => this.close(),
   };
+  /** The conversation UI, once its chunk is here; until then the shell answers for it. */
+  private readonly loader = new PanelLoader(this, this.view, loadPanel);
+
+  private get panel(): PanelApi | null {
+    return this.loader.panel;
+  }
 
   constructor() {
     super();
@@ -288,7 +256,7 @@ export class AgentChat extends ReactiveElement {
    */
   get status(): ChatStatus {
     if (this.panel) return this.panel.status;
-    if (this.panelFailed) return 'error';
+    if (this.loader.failed) return 'error';
     return this.mode !== 'launcher' || this.isOpen ? 'connecting' : 'idle';
   }
 
@@ -298,13 +266,13 @@ export class AgentChat extends ReactiveElement {
    * requires text. Works at any time: before the panel has arrived, the text waits for it.
    */
   async send(text: string, options: { imageUrl?: string } = {}): Promise<void> {
-    const panel = await this.whenPanel();
+    const panel = await this.loader.whenReady();
     await panel?.send(text, options);
   }
 
   /** Starts a new conversation; the next message creates a new thread. */
   newThread(): void {
-    void this.whenPanel().then((panel) => panel?.newThread());
+    void this.loader.whenReady().then((panel) => panel?.newThread());
   }
 
   /** Opens the launcher panel and moves focus into it. */
@@ -324,7 +292,7 @@ export class AgentChat extends ReactiveElement {
   /** Moves focus to the text field (once the panel is here). */
   focusInput(): void {
     if (this.panel) this.panel.focusInput();
-    else void this.whenPanel().then((panel) => panel?.focusInput());
+    else void this.loader.whenReady().then((panel) => panel?.focusInput());
   }
 
   private get storedThreadId(): string | undefined {
@@ -341,35 +309,6 @@ export class AgentChat extends ReactiveElement {
     return this.mode !== 'launcher' || this.isOpen || this.intent || this.wake;
   }
 
-  /** The panel, fetched if it is not here yet; null if its chunk cannot be fetched. */
-  private ensurePanel(): Promise<PanelApi | null> {
-    if (this.panel) return Promise.resolve(this.panel);
-    return (this.panelLoading ??= loadPanel()
-      .then(
-        (module) => {
-          adoptStyles(this.renderRoot as ShadowRoot, module.styles);
-          this.panelFailed = false;
-          return (this.panel = new module.Panel(this, this.view));
-        },
-        (error: unknown) => {
-          this.panelFailed = true;
-          warnOnce('the chat panel could not be loaded; the launcher offers Retry.', error);
-          return null;
-        },
-      )
-      .finally(() => {
-        this.panelLoading = null;
-        this.requestUpdate();
-      }));
-  }
-
-  /** For calls made before the panel is here: the panel, once it is and has rendered. */
-  private async whenPanel(): Promise<PanelApi | null> {
-    if (!this.hasUpdated) await this.updateComplete;
-    const panel = await this.ensurePanel();
-    if (panel && this.panelFresh) await this.updateComplete;
-    return panel;
-  }
 
   /**
    * Holds an update until what it shows has arrived: the UI language's table (a German page
@@ -389,13 +328,13 @@ export class AgentChat extends ReactiveElement {
         }),
       );
     }
-    if (!this.panel && !this.panelFailed && this.wantsPanel()) needs.push(this.ensurePanel());
-    if (needs.length && !(await within(Promise.all(needs), deadline))) {
+    if (!this.panel && !this.loader.failed && this.wantsPanel()) needs.push(this.loader.ensure());
+    if (needs.length && !(await settlesBy(Promise.all(needs), deadline))) {
       // Late: render without, and again once everything is here.
       void Promise.all(needs).then(() => this.requestUpdate());
     }
     const more = this.panel?.needs() ?? [];
-    if (more.length && !(await within(Promise.all(more), deadline))) void Promise.all(more).then(() => this.requestUpdate());
+    if (more.length && !(await settlesBy(Promise.all(more), deadline))) void Promise.all(more).then(() => this.requestUpdate());
     super.scheduleUpdate();
   }
 
@@ -416,7 +355,12 @@ export class AgentChat extends ReactiveElement {
     if (changed.has('mode')) view.launcher = this.checked('mode', this.mode, ['inline', 'launcher'] as const) === 'launcher';
     if (changed.has('theme')) this.checked('theme', this.theme, ['auto', 'light', 'dark'] as const);
     if (CONFIG_KEYS.some((key) => changed.has(key))) this.applyConfig();
-    if (this.panel) this.panel.willUpdate(this.panelChanges(changed));
+    const panel = this.panel;
+    if (!panel) return;
+    panel.willUpdate(this.loader.changes(changed));
+    // Inline, or opened, or a reply pending: the conversation may call the service. After
+    // the panel has its configuration, before it renders (a load starts as `connecting`).
+    if (!view.launcher || this.isOpen || this.wake) panel.activate();
   }
 
   /** A UI setting checked: a bad one warns once and takes its default. */
@@ -441,16 +385,9 @@ export class AgentChat extends ReactiveElement {
     const saved = this.storage?.read() ?? {};
     this.unread = saved.unread === true;
     this.wake = saved.pending === true || this.unread;
-    if (this.wake && !this.panel) void this.ensurePanel();
+    if (this.wake && !this.panel) void this.loader.ensure();
   }
 
-  /** What changed, for the panel: everything on its first render. */
-  private panelChanges(changed: PropertyValues): PropertyValues {
-    if (!this.panelFresh) return changed;
-    const all: PropertyValues = new Map();
-    for (const key of (this.constructor as typeof ReactiveElement).elementProperties.keys()) all.set(key, undefined);
-    return all;
-  }
 
   protected override update(changed: PropertyValues<this>): void {
     super.update(changed);
@@ -466,34 +403,16 @@ export class AgentChat extends ReactiveElement {
     }
     view.launcherButton = view.launcher ? (this.launcherUi?.button ?? null) : null;
     // Where the panel would show: inline, or the launcher's open panel (not on mere intent).
-    this.showFailure(this.panelFailed && !this.panel && (!view.launcher || this.isOpen));
-    const panel = this.panel;
-    if (!panel) return;
-    // Inline, or opened, or a reply pending: the conversation may call the service.
-    if (!view.launcher || this.isOpen || this.wake) panel.activate();
-    panel.update();
+    this.loader.showFailure(this.loader.failed && !this.panel && (!view.launcher || this.isOpen), t);
+    this.panel?.update();
   }
 
-  /** The panel chunk could not be fetched: a notice with Retry where the panel would be. */
-  private showFailure(show: boolean): void {
-    if (!show) {
-      this.failure?.element.remove();
-      return;
-    }
-    this.failure ??= new LoadFailure(() => {
-      this.panelFailed = false;
-      this.failure?.sync(this.text, true);
-      void this.ensurePanel();
-    });
-    this.failure.sync(this.text, false);
-    if (!this.failure.element.isConnected) this.renderRoot.append(this.failure.element);
-  }
 
   protected override updated(changed: PropertyValues<this>): void {
     const panel = this.panel;
     if (panel) {
-      panel.updated(this.panelChanges(changed));
-      this.panelFresh = false;
+      panel.updated(this.loader.changes(changed));
+      this.loader.fresh = false;
     }
     if (changed.has('isOpen') && changed.get('isOpen') !== undefined) {
       if (this.isOpen) this.focusInput();
@@ -524,12 +443,3 @@ export class AgentChat extends ReactiveElement {
 
 export type { Channel, Message };
 
-/** Whether `promise` settles before `deadline` (a `performance.now()` time). */
-async function within(promise: Promise<unknown>, deadline: number): Promise<boolean> {
-  const wait = Math.max(0, deadline - performance.now());
-  let timer = 0;
-  const late = new Promise<boolean>((resolve) => (timer = window.setTimeout(resolve, wait, false)));
-  const settled = await Promise.race([promise.then(() => true), late]);
-  clearTimeout(timer);
-  return settled;
-}

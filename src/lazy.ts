@@ -67,3 +67,12 @@ export class Feature<T extends { styles: CSSResult }> {
     return this.ensure();
   }
 }
+
+/** Whether `promise` settles before `deadline` (a `performance.now()` time): how long a render waits for chunks. */
+export async function settlesBy(promise: Promise<unknown>, deadline: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - performance.now()), false)));
+  const settled = await Promise.race([promise.then(() => true), late]);
+  clearTimeout(timer);
+  return settled;
+}

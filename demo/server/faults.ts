@@ -46,7 +46,7 @@ export interface FaultPlan {
   errorFrame?: {
     after: number;
     status?: number;
-    /** Which field carries the status: CONTRACT.md lets it be any of three. */
+    /** Which field carries the status: docs/protocol.md "Error frames" lets it be any of three. */
     statusField?: 'status' | 'status_code' | 'code';
     message?: string;
     /** How many streamed turns of this key fail this way (default 1; later turns run normally). */

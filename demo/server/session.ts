@@ -12,7 +12,7 @@ import { startTurn, type Turn } from './turn.js';
 
 /**
  * The WebSocket session, `/messaging/v1/session` (PROVISIONAL: the reference does not show
- * its protocol; CONTRACT.md fixes the frames, README.md "WebSocket session" the rest).
+ * its protocol; docs/protocol.md fixes the frames, README.md "WebSocket session" the rest).
  *
  *   client                                server
  *   {"type":"auth","token":"<JWT>"}   ->

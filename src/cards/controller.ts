@@ -1,6 +1,4 @@
 import { nothing } from 'lit-html';
-import type { Card } from '../client/types.js';
-import { emit } from '../events.js';
 import { Feature, lazy } from '../lazy.js';
 import { renderNotice } from '../notices/notice.js';
 import type { PanelContext } from '../panel/context.js';
@@ -9,17 +7,17 @@ import { hook } from '../state/config.js';
 import { warnOnce } from '../warn.js';
 import type { CardRenderer } from './cards.js';
 
-/** Product cards (this folder's cards.ts), a chunk fetched for the first reply that has cards. */
-const loadCards = lazy(() => import('./cards.js'));
+/** Product cards (this folder), a chunk fetched for the first reply that has cards. */
+const loadCards = lazy(() => import('./index.js'));
 
 /**
- * The panel's side of the cards: fetches the chunk when a reply brings cards (or a turn
- * starts, while the agent thinks), checks the host's `cardRenderer`, and keeps how many
- * cards of each reply the reader has asked to see.
+ * Where cards sit in the panel before their chunk arrives: the chunk fetched when a reply
+ * brings cards (or a turn starts, while the agent thinks), the host's `cardRenderer`
+ * checked, and how many cards of each reply the reader has asked to see.
  */
 export class CardsControl {
-  private readonly feature: Feature<typeof import('./cards.js')>;
-  /** Cards shown per message key, when the reader asked for more than `CARD_STEP`. */
+  private readonly feature: Feature<typeof import('./index.js')>;
+  /** Cards shown per message key, when the reader asked for more than the first step. */
   private readonly shown = new Map<string, number>();
   /** `cardRenderer` when it is a function. */
   private renderer: CardRenderer | undefined;
@@ -51,37 +49,10 @@ export class CardsControl {
 
   /** A reply's cards, from the chunk; a notice if it could not load. */
   render(m: ChatMessage) {
-    const { host, view } = this.ctx;
-    const t = this.ctx.text;
-    const cards = this.feature.module;
+    const { host, text: t } = this.ctx;
     if (this.feature.failed) {
       return renderNotice(t, { title: t.cardsUnavailable, onRetry: () => void this.feature.retry().then(() => host.requestUpdate()) });
     }
-    if (!cards) return nothing;
-    return cards.renderCardRow(m.cards, {
-      strings: t,
-      lang: view.locale,
-      rtl: view.direction === 'rtl',
-      shown: this.shown.get(m.key) ?? cards.CARD_STEP,
-      renderer: this.renderer,
-      onMore: () => void this.showMore(m.key, cards.CARD_STEP),
-      onCardClick: (event, card, url) => this.onCardClick(event, card, url),
-      onRendererError: (error) => warnOnce('cardRenderer failed; the built-in card is shown instead.', error),
-    });
-  }
-
-  private onCardClick(event: Event, card: Card, url: string | null): void {
-    if (!emit(this.ctx.host, 'agent-chat-card-click', { card, url }, true)) event.preventDefault();
-  }
-
-  /** The next step of a reply's cards; focus moves to the first card that was added. */
-  private async showMore(key: string, step: number): Promise<void> {
-    const { host } = this.ctx;
-    const shown = this.shown.get(key) ?? step;
-    this.shown.set(key, shown + step);
-    host.requestUpdate();
-    await host.updateComplete;
-    const cards = host.renderRoot.querySelectorAll<HTMLElement>(`[data-key="${CSS.escape(key)}"] .cards > li`);
-    cards[shown]?.querySelector<HTMLElement>('a[href], button, [tabindex]')?.focus();
+    return this.feature.module?.renderReplyCards(this.ctx, m, this.shown, this.renderer) ?? nothing;
   }
 }

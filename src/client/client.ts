@@ -85,7 +85,7 @@ export class AgentClient {
   }
 
   /**
-   * The same turn over the WebSocket session (`transport="websocket"`, CONTRACT.md,
+   * The same turn over the WebSocket session (`transport="websocket"`, docs/protocol.md,
    * provisional): same handlers, options, result and resume guarantees as `stream`.
    */
   async streamSocket(body: SendMessageBody, handlers: StreamHandlers, opts?: StreamOptions): Promise<StreamResult> {

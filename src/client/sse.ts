@@ -32,7 +32,7 @@ function statusOf(value: unknown): number | null {
 }
 
 /**
- * The ApiError an `error` frame stands for. CONTRACT.md lets the status sit under
+ * The ApiError an `error` frame stands for. docs/protocol.md "Error frames" lets the status sit under
  * `status`, `status_code` or `code`; a non-numeric `code` (e.g. `rate_limited`) is the
  * machine code instead.
  */

@@ -89,7 +89,7 @@ async function reachable(ctx: HttpContext, signal: AbortSignal): Promise<boolean
 
 /**
  * One turn with resume, whatever the transport (SSE here, the WebSocket session in
- * websocket.ts): CONTRACT.md "Stream resume". After a drop the turn is resumed from the
+ * websocket.ts): docs/protocol.md "Stream resume". After a drop the turn is resumed from the
  * last seq once the service has named its thread; before that, the request is repeated
  * only when it cannot have started the turn: it never went out, the service refused it
  * with 408/429/503, or the service cannot be reached at all. A POST that may have reached

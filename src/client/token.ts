@@ -145,7 +145,7 @@ export class TokenManager {
     return this.exchange(s.publishableKey as string);
   }
 
-  /** `POST /management/v1/auth/token {publishable_key}` (CONTRACT.md). */
+  /** `POST /management/v1/auth/token {publishable_key}` (docs/protocol.md "Token exchange"). */
   private async exchange(publishableKey: string): Promise<CachedToken> {
     const timeout = AbortSignal.timeout(this.source.timeoutMs);
     let res: Response;

@@ -1,6 +1,6 @@
 /**
  * Wire types of the agent service's messaging surface and token exchange, as the API
- * reference (`spec/agent-service-api.md`) and CONTRACT.md describe them. Field names are
+ * reference (`spec/agent-service-api.md`) and docs/protocol.md describe them. Field names are
  * the service's own (snake_case); nothing here is a UI concept.
  *
  * The reference does not say which Message fields are always present, so every field a
@@ -39,7 +39,7 @@ export interface CardData {
 }
 
 export interface Card {
-  /** Ready-made JSX. Never executed or inserted as markup (CONTRACT.md). */
+  /** Ready-made JSX. Never executed or inserted as markup (docs/protocol.md "Agent content"). */
   rendered_jsx?: string;
   json_data: CardData;
   is_recommended?: boolean;
@@ -106,7 +106,7 @@ export interface FollowupSuggestionsResponse {
 
 export type Channel = 'whatsapp' | 'sms';
 
-/** CONTRACT.md's provisional body for channel hand-off. */
+/** The provisional body for channel hand-off (docs/protocol.md "Channel hand-off"). */
 export interface ChannelThreadBody {
   user_id: string;
   agent_display_name?: string;
@@ -165,7 +165,7 @@ export interface MessageFrame {
 export interface ErrorFrame {
   type: 'error';
   seq?: number;
-  /** The status may sit under any of these names (CONTRACT.md). */
+  /** The status may sit under any of these names (docs/protocol.md "Error frames"). */
   data: {
     message: string;
     code?: string | number;

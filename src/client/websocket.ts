@@ -6,7 +6,7 @@ import { errorFromFrame, parseFrame, type DataFrame } from './sse.js';
 import { NOT_TAKEN, streamTurn, type Connect, type StreamHandlers, type StreamOptions, type StreamResult } from './stream.js';
 import type { ErrorFrame, SendMessageBody } from './types.js';
 
-/** The WebSocket session of the service (CONTRACT.md, provisional). */
+/** The WebSocket session of the service (docs/protocol.md "WebSocket session", provisional). */
 export const SESSION_PATH = '/messaging/v1/session';
 
 /** `{base_url as ws(s)}/messaging/v1/session`; a relative base resolves against the page. */

@@ -29,7 +29,7 @@ export interface HandOffResult {
   phoneNumber: string;
 }
 
-/** The request body exactly as CONTRACT.md fixes it: optional fields only when they have a value. */
+/** The request body exactly as docs/protocol.md "Channel hand-off" fixes it: optional fields only when they have a value. */
 
 export async function startHandOff(
   api: Pick<AgentClient, 'startChannelThread'>,

@@ -39,8 +39,7 @@ export class HistoryControl {
 
   /** The history panel, from its chunk; a notice if the chunk could not load. */
   render() {
-    const { host, chat, view } = this.ctx;
-    const t = this.ctx.text;
+    const { host, text: t } = this.ctx;
     const history = this.feature.module;
     if (!history) {
       return renderNotice(t, {
@@ -49,20 +48,13 @@ export class HistoryControl {
         onDismiss: () => this.close(),
       });
     }
-    return history.renderHistory(chat.history, t, {
-      current: chat.threadId,
-      locale: view.locale,
-      onPick: (id) => this.pick(id),
-      onRemove: (id) => chat.removeFromHistory(id),
-      onClose: () => this.close(),
-    });
-  }
-
-  private pick(threadId: string): void {
-    const { chat, host } = this.ctx;
-    this.isOpen = false;
-    host.requestUpdate();
-    if (threadId !== chat.threadId) chat.switchThread(threadId, 'switched');
-    this.ctx.focusInput();
+    return history.renderHistoryPanel(
+      this.ctx,
+      () => {
+        this.isOpen = false;
+        host.requestUpdate();
+      },
+      () => this.close(),
+    );
   }
 }

@@ -6,6 +6,7 @@
 import { html, nothing } from 'lit-html';
 import type { Strings } from '../i18n/strings.js';
 import type { HistoryEntry } from '../state/history.js';
+import type { PanelContext } from '../panel/context.js';
 import { icons } from '../icons/icons.js';
 
 export { styles } from './history.styles.js';
@@ -81,4 +82,23 @@ export function relativeTime(iso: string, locale: string, now = Date.now()): str
     if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
   }
   return format.format(0, 'second');
+}
+
+/**
+ * The list as the panel shows it: picking a thread hides the list and switches to it,
+ * removing one forgets it. `hide` and `close` are the panel's (close returns focus).
+ */
+export function renderHistoryPanel(ctx: PanelContext, hide: () => void, close: () => void) {
+  const { chat, view, text } = ctx;
+  return renderHistory(chat.history, text, {
+    current: chat.threadId,
+    locale: view.locale,
+    onPick: (id) => {
+      hide();
+      if (id !== chat.threadId) chat.switchThread(id, 'switched');
+      ctx.focusInput();
+    },
+    onRemove: (id) => chat.removeFromHistory(id),
+    onClose: close,
+  });
 }

@@ -2,7 +2,7 @@ import { enLauncher } from './en-launcher.js';
 
 /**
  * Every piece of text the widget shows or announces. Hosts override any of it through the
- * `strings` property (CONTRACT.md); parametrised strings are functions so word order can
+ * `strings` property (README "Languages"); parametrised strings are functions so word order can
  * follow the language instead of being glued together in the element.
  */
 export interface Strings {

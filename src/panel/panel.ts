@@ -11,6 +11,7 @@ import { Log } from '../log/log.js';
 import { handleCopyClick, hasHtmlSupport, loadHtmlSupport, markdownLabels, plainSummary, type MarkdownLabels } from '../markdown/markdown.js';
 import { renderNotice } from '../notices/notice.js';
 import { noticeText } from '../notices/text.js';
+import { CONFIG_KEYS } from '../shell/attributes.js';
 import type { PanelApi, ShellView } from '../shell/panel-api.js';
 import { type ChatStatus, ChatController } from '../state/chat-controller.js';
 import type { ChatMessage } from '../state/messages.js';
@@ -19,22 +20,6 @@ import { warnOnce } from '../warn.js';
 import type { PanelContext } from './context.js';
 import { FocusKeeper } from './focus-keeper.js';
 import { renderHeader } from './header.js';
-
-/** Properties whose change means a new conversation configuration (the shell has checked them). */
-const CONFIG_KEYS = [
-  'baseUrl',
-  'publishableKey',
-  'accessToken',
-  'tokenProvider',
-  'userId',
-  'threadIdAttribute',
-  'transport',
-  'agentVariables',
-  'persist',
-  'suggestionContext',
-  'versionId',
-  'versionTag',
-];
 
 /**
  * The conversation UI (docs/architecture.md "Shell and panel"): the conversation itself

@@ -22,7 +22,7 @@ import type { AgentChatEventMap } from '../events.js';
 
 type Event<K extends keyof AgentChatEventMap> = EventName<AgentChatEventMap[K]>;
 
-/** React prop name to element event name, one entry per event of CONTRACT.md. */
+/** React prop name to element event name, one entry per event of the element (src/events.ts). */
 const events = {
   onReady: 'agent-chat-ready' as Event<'agent-chat-ready'>,
   onSend: 'agent-chat-send' as Event<'agent-chat-send'>,

@@ -1,6 +1,6 @@
 import type { PropertyValues } from '@lit/reactive-element';
 import type { Strings } from '../i18n/index.js';
-import type { ChatConfig, ChatStatus } from '../state/chat-controller.js';
+import type { ChatConfig, ChatStatus } from '../state/types.js';
 import type { ChatMessage } from '../state/messages.js';
 
 /**

@@ -1,43 +1,21 @@
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
-import { AgentClient } from '../client/client.js';
+import type { AgentClient } from '../client/client.js';
 import { ApiError, isApiError } from '../client/errors.js';
 import { rerunBody, turnBody } from '../client/bodies.js';
-import type { AgentVariables, Message } from '../client/types.js';
+import type { Message } from '../client/types.js';
 import { isHexId } from '../client/types.js';
-import {
-  type ChatMessage,
-  fillPlaceholders,
-  fromTranscript,
-  fromWire,
-  localKey,
-} from './messages.js';
-import { type BranchEvent, type BranchPosition, addBranch, branchPosition } from './branches.js';
-import { type HistoryEntry, remove as removeEntry, touch } from './history.js';
+import { type ChatMessage, emptyReply, fillPlaceholders, fromTranscript, fromWire, localKey, userMessageIndex } from './messages.js';
+import type { BranchPosition } from './branches.js';
+import type { HistoryEntry } from './history.js';
+import { Saved } from './saved.js';
 import { type Notice, type RetryAction, errorDetail, noticeFor } from './notice.js';
 import { emit, type ThreadReason } from '../events.js';
 import { OnlineWaiter } from './online.js';
-import { type PersistMode, type ThreadStorage, anonymousUserId, createStorage, scopeOf, sessionTokenCache } from './storage.js';
+import { scopeOf } from './storage.js';
+import type { ChatConfig, ChatStatus } from './types.js';
+import { createClient, deliverTurn, fetchConversation } from './requests.js';
 
-/** CONTRACT.md's status union; `render()` branches on it, never on loose flags. */
-export type ChatStatus = 'idle' | 'connecting' | 'streaming' | 'reconnecting' | 'error';
-
-export type { ThreadReason };
-
-export interface ChatConfig {
-  baseUrl: string;
-  publishableKey?: string;
-  accessToken?: string;
-  tokenProvider?: () => Promise<string>;
-  userId?: string;
-  threadId?: string;
-  transport: 'sse' | 'rest' | 'websocket';
-  agentVariables?: AgentVariables;
-  persist: PersistMode;
-  suggestionContext?: Record<string, unknown>;
-  /** Pin reruns to an agent version (preview use). */
-  versionId?: string;
-  versionTag?: string;
-}
+export type { ChatConfig, ChatStatus, ThreadReason };
 
 type Host = ReactiveControllerHost & HTMLElement;
 
@@ -58,12 +36,10 @@ export class ChatController implements ReactiveController {
   draft = '';
   /** True once welcome or transcript have been loaded for the current configuration. */
   ready = false;
-  /** Threads this browser has had with this agent, newest first. */
-  history: HistoryEntry[] = [];
-  private branches: BranchEvent[] = [];
 
   private client: AgentClient | null = null;
-  private storage: ThreadStorage | null = null;
+  /** What this browser keeps of the conversation (thread, draft, history, branches). */
+  private saved: Saved | null = null;
   private config: ChatConfig | null = null;
   private userId = '';
   private turn: AbortController | null = null;
@@ -104,10 +80,6 @@ export class ChatController implements ReactiveController {
     if (this.config && !this.ready) void this.load(reason ?? null);
   }
 
-  get activated(): boolean {
-    return this.active;
-  }
-
   hostDisconnected(): void {
     this.turn?.abort();
     this.loading?.abort();
@@ -126,6 +98,11 @@ export class ChatController implements ReactiveController {
   /** A turn (send, retry, rerun) is under way; loading a conversation is not one. */
   get turnRunning(): boolean {
     return this.turn !== null;
+  }
+
+  /** Threads this browser has had with this agent, newest first. */
+  get history(): readonly HistoryEntry[] {
+    return this.saved?.history ?? [];
   }
 
   get currentUserId(): string {
@@ -151,23 +128,11 @@ export class ChatController implements ReactiveController {
 
     if (scopeChanged) {
       const scope = scopeOf(config);
-      this.client = new AgentClient({
-        baseUrl: config.baseUrl,
-        publishableKey: config.publishableKey,
-        accessToken: config.accessToken,
-        tokenProvider: config.tokenProvider,
-        // Only exchanged tokens are kept (the client checks), and only where the host lets
-        // the widget keep anything.
-        tokenCache: config.persist === 'none' ? undefined : sessionTokenCache(scope),
-      });
-      this.storage = createStorage(config.persist, scope);
-      const saved = this.storage.read();
-      this.draft = saved.draft ?? this.draft;
-      this.history = Array.isArray(saved.history) ? saved.history : [];
-      this.branches = Array.isArray(saved.branches) ? saved.branches : [];
-      this.userId = config.userId || saved.userId || anonymousUserId();
-      if (!config.userId && saved.userId !== this.userId) this.storage.write({ userId: this.userId });
-      this.threadId = config.threadId ?? saved.threadId ?? null;
+      this.client = createClient(config, scope);
+      const saved = (this.saved = new Saved(config.persist, scope));
+      this.draft = typeof saved.initial.draft === 'string' ? saved.initial.draft : this.draft;
+      this.userId = saved.userId(config.userId);
+      this.threadId = config.threadId ?? (typeof saved.initial.threadId === 'string' ? saved.initial.threadId : null);
       void this.load(config.threadId ? 'switched' : 'restored');
       return;
     }
@@ -204,25 +169,19 @@ export class ChatController implements ReactiveController {
     if (this.threadId && !threadId) this.forgetThread();
 
     try {
-      const [welcome, transcript] = await Promise.all([
-        client.welcomeMessage({ signal }),
-        threadId ? this.fetchTranscript(client, threadId, signal) : Promise.resolve(null),
-      ]);
-      this.welcome = fillPlaceholders(welcome, this.config.agentVariables?.static);
-      if (transcript) {
-        this.messages = fromTranscript(transcript);
+      const loaded = await fetchConversation(client, threadId, this.config.suggestionContext, signal);
+      this.welcome = fillPlaceholders(loaded.welcome, this.config.agentVariables?.static);
+      if (loaded.unknownThread) this.forgetThread();
+      this.messages = loaded.transcript ? fromTranscript(loaded.transcript) : [];
+      this.starters = loaded.starters;
+      if (loaded.transcript) {
         if (reason) this.emitThread(threadId, null, reason);
         if (this.history.some((e) => e.id === threadId)) this.recordActivity(this.messages.at(-1)?.createdAt);
-      } else {
-        this.messages = [];
-      }
-      if (this.messages.length === 0) {
-        this.starters = await client.followupSuggestions(this.suggestionContext(), { signal });
       }
       this.status = 'idle';
       this.ready = true;
       // What was running when the page went has been answered or not: the transcript shows.
-      if (!this.turn) this.storage?.clear(['pending']);
+      if (!this.turn) this.saved?.pending(false);
       emit(this.host, 'agent-chat-ready', { threadId: this.threadId });
     } catch (error) {
       if (signal.aborted) return;
@@ -233,19 +192,6 @@ export class ChatController implements ReactiveController {
     }
   }
 
-  /** A stored thread that the service no longer knows is not an error: start afresh. */
-  private async fetchTranscript(client: AgentClient, threadId: string, signal: AbortSignal): Promise<Message[] | null> {
-    try {
-      return await client.transcript(threadId, { signal });
-    } catch (error) {
-      if (isApiError(error) && error.status === 404) {
-        this.forgetThread();
-        return null;
-      }
-      throw error;
-    }
-  }
-
   /** The reader is about to write: fetch what a streamed turn runs on, while they type. */
   prefetchTurn(): void {
     if (this.config?.transport !== 'rest') this.client?.prefetchStreaming();
@@ -253,7 +199,7 @@ export class ChatController implements ReactiveController {
 
   setDraft(text: string): void {
     this.draft = text;
-    this.storage?.write({ draft: text });
+    this.saved?.draft(text);
   }
 
   /**
@@ -279,16 +225,7 @@ export class ChatController implements ReactiveController {
     }
     if (!this.client || !this.config || this.busy) return;
     if (this.draft.trim() === trimmed) this.setDraft('');
-    const user: ChatMessage = {
-      key: localKey('user'),
-      role: 'user',
-      text: trimmed,
-      cards: [],
-      suggestions: [],
-      createdAt: new Date().toISOString(),
-      imageUrl,
-      state: 'done',
-    };
+    const user: ChatMessage = { key: localKey('user'), role: 'user', text: trimmed, cards: [], suggestions: [], createdAt: new Date().toISOString(), imageUrl, state: 'done' };
     this.messages = [...this.messages, user];
     await this.runTurn(user);
   }
@@ -314,51 +251,28 @@ export class ChatController implements ReactiveController {
     }
     user.state = 'done';
 
-    const reply: ChatMessage = { key: localKey('agent'), role: 'agent', text: '', cards: [], suggestions: [], state: 'streaming' };
+    const reply = emptyReply();
     this.messages = [...this.messages, reply];
-    const controller = (this.turn = new AbortController());
+    const controller = this.beginTurn();
     const { signal } = controller;
-    this.status = 'connecting';
-    this.markPending();
-    this.host.requestUpdate();
 
     const body = turnBody({ text: user.text, userId: this.userId, threadId: this.threadId, imageUrl: user.imageUrl, agentVariables: config.agentVariables });
 
     let accepted = false;
     try {
-      let final: Message | null;
-      if (config.transport === 'rest') {
-        const response = await client.send(body, { signal });
-        accepted = true;
-        this.adoptThread(response.thread_id);
-        final = response.message;
-      } else {
-        // Both transports resume a dropped connection the same way and share the handlers.
-        const stream = config.transport === 'websocket' ? client.streamSocket.bind(client) : client.stream.bind(client);
-        const result = await stream(
-          body,
-          {
-            onThread: (id) => {
-              accepted = true;
-              this.adoptThread(id);
-            },
-            onToken: (delta) => {
-              reply.text += delta;
-              if (this.status !== 'streaming') {
-                this.status = 'streaming';
-                this.host.requestUpdate();
-              }
-              this.scheduleUpdate();
-            },
-            onReconnecting: () => {
-              this.status = 'reconnecting';
-              this.host.requestUpdate();
-            },
-          },
-          { signal },
-        );
-        final = result.message;
-      }
+      const final = await deliverTurn(client, config.transport, body, signal, {
+        onThread: (id) => {
+          accepted = true;
+          this.adoptThread(id);
+        },
+        onToken: (delta) => {
+          reply.text += delta;
+          if (this.status === 'streaming') return this.scheduleUpdate();
+          this.status = 'streaming';
+          this.host.requestUpdate();
+        },
+        onReconnecting: () => this.setStatus('reconnecting'),
+      });
       this.complete(reply, user, final);
     } catch (error) {
       const remove = (...gone: ChatMessage[]) => (this.messages = this.messages.filter((m) => !gone.includes(m)));
@@ -382,11 +296,9 @@ export class ChatController implements ReactiveController {
         this.fail(error, 'load');
       }
     } finally {
-      if (this.turn === controller) this.turn = null;
       cancelAnimationFrame(this.frame);
       this.frame = 0;
-      this.clearPending();
-      this.host.requestUpdate();
+      this.endTurn(controller);
     }
   }
 
@@ -429,7 +341,11 @@ export class ChatController implements ReactiveController {
 
   dismissNotice(): void {
     this.notice = null;
-    if (this.status === 'error') this.status = 'idle';
+    this.setStatus(this.status === 'error' ? 'idle' : this.status);
+  }
+
+  private setStatus(status: ChatStatus): void {
+    this.status = status;
     this.host.requestUpdate();
   }
 
@@ -450,7 +366,7 @@ export class ChatController implements ReactiveController {
     const previous = this.threadId;
     this.turn?.abort();
     this.threadId = threadId;
-    this.storage?.write({ threadId });
+    this.saved?.thread(threadId);
     this.messages = [];
     this.emitThread(threadId, previous, reason);
     void this.load();
@@ -461,13 +377,13 @@ export class ChatController implements ReactiveController {
     if (threadId === this.threadId || !isHexId(threadId)) return;
     const previous = this.threadId;
     this.threadId = threadId;
-    this.storage?.write({ threadId });
+    this.saved?.thread(threadId);
     this.emitThread(threadId, previous, 'created');
   }
 
   /** The alternatives for one turn (its index among user messages) of the viewed thread. */
   branchAt(turn: number): BranchPosition | null {
-    return this.threadId ? branchPosition(this.branches, this.threadId, turn) : null;
+    return this.threadId ? (this.saved?.branchAt(this.threadId, turn) ?? null) : null;
   }
 
   /**
@@ -480,26 +396,22 @@ export class ChatController implements ReactiveController {
     const source = this.threadId;
     const trimmed = text.trim();
     if (!client || !source || !trimmed || this.busy) return;
-    const userIndex = this.userMessageIndex(turn);
+    const userIndex = userMessageIndex(this.messages, turn);
     if (userIndex < 0) return;
     const before = this.messages;
     const user: ChatMessage = { ...before[userIndex]!, key: localKey('user'), text: trimmed, id: undefined };
-    const reply: ChatMessage = { key: localKey('agent'), role: 'agent', text: '', cards: [], suggestions: [], state: 'streaming' };
+    const reply = emptyReply();
     this.messages = [...before.slice(0, userIndex), user, reply];
     this.notice = null;
-    const controller = (this.turn = new AbortController());
-    this.status = 'connecting';
-    this.markPending();
-    this.host.requestUpdate();
+    const controller = this.beginTurn();
     try {
       const response = await client.rerun(
         source,
         rerunBody({ replyId, text: trimmed, userId: this.userId, imageUrl: user.imageUrl, versionId: this.config?.versionId, versionTag: this.config?.versionTag }),
         { signal: controller.signal },
       );
-      this.branches = addBranch(this.branches, { from: source, turn, to: response.thread_id });
       this.threadId = response.thread_id;
-      this.storage?.write({ threadId: response.thread_id, branches: this.branches });
+      this.saved?.branch(source, turn, response.thread_id);
       this.emitThread(response.thread_id, source, 'rerun');
       this.complete(reply, user, response.message);
     } catch (error) {
@@ -512,22 +424,26 @@ export class ChatController implements ReactiveController {
         this.fail(error, null);
       }
     } finally {
-      if (this.turn === controller) this.turn = null;
-      this.clearPending();
-      this.host.requestUpdate();
+      this.endTurn(controller);
     }
   }
 
   /**
-   * A turn is running: stored so that a reload (or another page of the site) loads the
-   * panel and the conversation at once instead of waiting for a click (the shell reads it).
+   * A turn starts: its own AbortController, and `pending` stored so that a reload (or
+   * another page of the site) loads the conversation at once (the shell reads it).
    */
-  private markPending(): void {
-    this.storage?.write({ pending: true });
+  private beginTurn(): AbortController {
+    const controller = (this.turn = new AbortController());
+    this.status = 'connecting';
+    this.saved?.pending(true);
+    this.host.requestUpdate();
+    return controller;
   }
 
-  private clearPending(): void {
-    if (!this.turn) this.storage?.clear(['pending']);
+  private endTurn(controller: AbortController): void {
+    if (this.turn === controller) this.turn = null;
+    if (!this.turn) this.saved?.pending(false);
+    this.host.requestUpdate();
   }
 
   /** Shows another alternative of a turn: that thread's transcript. */
@@ -536,29 +452,19 @@ export class ChatController implements ReactiveController {
   }
 
   removeFromHistory(threadId: string): void {
-    this.history = removeEntry(this.history, threadId);
-    this.storage?.write({ history: this.history });
+    this.saved?.forget(threadId);
     this.host.requestUpdate();
-  }
-
-  /** Position in `messages` of the user message of turn `turn`. */
-  private userMessageIndex(turn: number): number {
-    let seen = -1;
-    return this.messages.findIndex((m) => m.role === 'user' && ++seen === turn);
   }
 
   private recordActivity(at?: string): void {
     const threadId = this.threadId;
     const first = this.messages.find((m) => m.role === 'user');
-    if (!threadId || !first) return;
-    const when = at ? new Date(at) : new Date();
-    this.history = touch(this.history, threadId, first.text, Number.isNaN(when.getTime()) ? new Date() : when);
-    this.storage?.write({ history: this.history });
+    if (threadId && first) this.saved?.touch(threadId, first.text, at);
   }
 
   private forgetThread(): void {
     this.threadId = null;
-    this.storage?.clear(['threadId']);
+    this.saved?.thread(null);
   }
 
   private restoreDraft(text: string): void {
@@ -576,7 +482,6 @@ export class ChatController implements ReactiveController {
     if (this.notice.kind === 'offline' || this.notice.kind === 'network') this.online.wait();
   }
 
-
   /** Tokens arrive faster than frames: one render per animation frame is enough. */
   private scheduleUpdate(): void {
     if (this.frame) return;
@@ -586,13 +491,7 @@ export class ChatController implements ReactiveController {
     });
   }
 
-  private suggestionContext(): Record<string, unknown> {
-    const page = typeof location !== 'undefined' ? { url: location.href, title: document.title } : {};
-    return { ...page, ...(this.config?.suggestionContext ?? {}) };
-  }
-
   private emitThread(threadId: string | null, previousThreadId: string | null, reason: ThreadReason): void {
     emit(this.host, 'agent-chat-thread', { threadId, previousThreadId, reason });
   }
-
 }

@@ -6,7 +6,7 @@
  * the conversation from starting; the others only cost the setting.
  */
 import { isHexId, isObject, type AgentVariables } from '../client/types.js';
-import type { ChatConfig } from './chat-controller.js';
+import type { ChatConfig } from './types.js';
 import type { PersistMode } from './storage.js';
 
 export type Transport = 'sse' | 'rest' | 'websocket';

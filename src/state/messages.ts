@@ -74,3 +74,14 @@ export function fillPlaceholders(template: string, values: Record<string, unknow
   // An unfilled placeholder should read naturally: "Hi !" becomes "Hi!".
   return filled.replace(/[ \t]+([!?.,;:])/g, '$1').replace(/[ \t]{2,}/g, ' ');
 }
+
+/** The agent's reply as a turn starts: empty, streaming. */
+export function emptyReply(): ChatMessage {
+  return { key: localKey('agent'), role: 'agent', text: '', cards: [], suggestions: [], state: 'streaming' };
+}
+
+/** Position in `messages` of the user message of turn `turn`. */
+export function userMessageIndex(messages: readonly ChatMessage[], turn: number): number {
+  let seen = -1;
+  return messages.findIndex((m) => m.role === 'user' && ++seen === turn);
+}

@@ -63,7 +63,7 @@ export function noticeFor(error: ApiError, retry: RetryAction): Notice {
   };
 }
 
-/** The payload of `agent-chat-error`, as CONTRACT.md names it. */
+/** The payload of `agent-chat-error`, as the README documents it. */
 export function errorDetail(error: ApiError) {
   return {
     // A malformed stream is, to the host, a stream failure like any other.

@@ -10,7 +10,7 @@ import { mount, sendByUser, unmountAll } from '../support/element.js';
  * once on the server (resumes attach to it, they never start another).
  *
  * The first connection is never cut before its `thread` frame (dropAfter[0] >= 1): until
- * the client has heard of the thread, CONTRACT.md lets it retry as a plain request, which
+ * the client has heard of the thread, docs/protocol.md "Stream resume" lets it retry as a plain request, which
  * starts a second turn by design.
  */
 

@@ -9,7 +9,7 @@ import { BASE_URL } from './server.js';
 // (test/security/csp.test.ts).
 await Promise.all([
   import('../../src/panel/index.js'),
-  import('../../src/cards/cards.js'),
+  import('../../src/cards/index.js'),
   import('../../src/branches/index.js'),
   import('../../src/history/history.js'),
   import('../../src/attachments/index.js'),

@@ -1,0 +1,88 @@
+import type { CSSResult, PropertyValues, ReactiveElement } from '@lit/reactive-element';
+import { adoptStyles } from '../lazy.js';
+import { warnOnce } from '../warn.js';
+import { LoadFailure } from './load-failure.js';
+import type { PanelApi, ShellView } from './panel-api.js';
+import type { LauncherStrings } from './strings.js';
+
+export interface PanelModule<H> {
+  Panel: new (host: H, view: ShellView) => PanelApi;
+  styles: readonly CSSResult[];
+}
+
+/**
+ * The panel as the shell holds it: fetched once (again after a failure, on Retry), created
+ * with the element as its host, its stylesheets adopted; until it is here, a failure shows
+ * as a notice where the panel would be (docs/architecture.md "Shell and panel").
+ */
+export class PanelLoader<H extends ReactiveElement> {
+  panel: PanelApi | null = null;
+  failed = false;
+  /** The panel has not rendered yet: its first update sees every property as changed. */
+  fresh = true;
+  private loading: Promise<PanelApi | null> | null = null;
+  private failure: LoadFailure | null = null;
+  private text: LauncherStrings | null = null;
+
+  constructor(
+    private readonly host: H,
+    private readonly view: ShellView,
+    private readonly load: () => Promise<PanelModule<H>>,
+  ) {}
+
+  /** The panel, fetched if it is not here yet; null if its chunk cannot be fetched. */
+  ensure(): Promise<PanelApi | null> {
+    if (this.panel) return Promise.resolve(this.panel);
+    const host = this.host;
+    return (this.loading ??= this.load()
+      .then(
+        (module) => {
+          adoptStyles(host.renderRoot as ShadowRoot, module.styles);
+          this.failed = false;
+          return (this.panel = new module.Panel(host, this.view));
+        },
+        (error: unknown) => {
+          this.failed = true;
+          warnOnce('the chat panel could not be loaded; the launcher offers Retry.', error);
+          return null;
+        },
+      )
+      .finally(() => {
+        this.loading = null;
+        host.requestUpdate();
+      }));
+  }
+
+  /** For calls made before the panel is here: the panel, once it is and has rendered. */
+  async whenReady(): Promise<PanelApi | null> {
+    const host = this.host;
+    if (!host.hasUpdated) await host.updateComplete;
+    const panel = await this.ensure();
+    if (panel && this.fresh) await host.updateComplete;
+    return panel;
+  }
+
+  /** What changed, for the panel: everything on its first render. */
+  changes(changed: PropertyValues): PropertyValues {
+    if (!this.fresh) return changed;
+    const all: PropertyValues = new Map();
+    for (const key of (this.host.constructor as typeof ReactiveElement).elementProperties.keys()) all.set(key, undefined);
+    return all;
+  }
+
+  /** The notice with Retry where the panel would be, while its chunk cannot be fetched. */
+  showFailure(show: boolean, text: LauncherStrings): void {
+    if (!show) {
+      this.failure?.element.remove();
+      return;
+    }
+    this.text = text;
+    this.failure ??= new LoadFailure(() => {
+      this.failed = false;
+      if (this.text) this.failure?.sync(this.text, true);
+      void this.ensure();
+    });
+    this.failure.sync(text, false);
+    if (!this.failure.element.isConnected) this.host.renderRoot.append(this.failure.element);
+  }
+}
