@@ -21,7 +21,6 @@ import { shellStyles } from './shell/shell.styles.js';
 export type { Mode, Theme, Transport };
 export type { CardRenderer };
 
-
 /** How long a render waits for the chunks it needs (panel, language) before it goes ahead without them. */
 const FEATURE_WAIT_MS = 3000;
 
@@ -118,7 +117,6 @@ const loadPanel = lazy(() => import('./panel/index.js'));
  */
 export class AgentChat extends ReactiveElement {
   static override styles = shellStyles;
-
 
   /** Service base address; the reference's paths are appended to it. Required. */
   @property({ attribute: 'base-url', reflect: true }) baseUrl = '';
@@ -309,7 +307,6 @@ export class AgentChat extends ReactiveElement {
     return this.mode !== 'launcher' || this.isOpen || this.intent || this.wake;
   }
 
-
   /**
    * Holds an update until what it shows has arrived: the UI language's table (a German page
    * never flashes English) and, when the panel is wanted, the panel and the feature chunks
@@ -388,14 +385,20 @@ export class AgentChat extends ReactiveElement {
     if (this.wake && !this.panel) void this.loader.ensure();
   }
 
-
   protected override update(changed: PropertyValues<this>): void {
     super.update(changed);
     const view = this.view;
     const t = this.text;
     const root = this.renderRoot;
     if (view.launcher) {
-      this.launcherUi ??= new Launcher({ toggle: () => this.toggle(), close: () => this.close(), intent: () => (this.intent = true) });
+      this.launcherUi ??= new Launcher({
+        toggle: () => this.toggle(),
+        close: () => this.close(),
+        // Intent fetches the panel; once it is here (focus returning on close) there is nothing to do.
+        intent: () => {
+          if (!this.panel) this.intent = true;
+        },
+      });
       this.launcherUi.sync(this.isOpen, this.unread, t);
       if (!this.launcherUi.button.isConnected) root.prepend(this.launcherUi.button);
     } else {
@@ -406,7 +409,6 @@ export class AgentChat extends ReactiveElement {
     this.loader.showFailure(this.loader.failed && !this.panel && (!view.launcher || this.isOpen), t);
     this.panel?.update();
   }
-
 
   protected override updated(changed: PropertyValues<this>): void {
     const panel = this.panel;
@@ -433,6 +435,8 @@ export class AgentChat extends ReactiveElement {
   private setOpen(open: boolean): void {
     if (open === this.isOpen) return;
     this.isOpen = open;
+    // Opening is the reader asking for the panel: a fetch that failed (on intent) is tried again.
+    if (open && !this.panel) this.loader.failed = false;
     if (open && this.unread) {
       this.unread = false;
       this.storage?.clear(['unread']);

@@ -7,7 +7,6 @@ import { html } from 'lit-html';
 import { live } from 'lit-html/directives/live.js';
 import type { Strings } from '../i18n/strings.js';
 
-
 export interface EditorOptions {
   text: string;
   onInput(text: string): void;

@@ -96,7 +96,6 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   return Number.isNaN(at) ? null : Math.min(Math.max(0, at - now), MAX_RETRY_AFTER_MS);
 }
 
-
 function readDetails(value: unknown): ErrorDetail[] {
   if (!Array.isArray(value)) return [];
   return value.filter(isObject).map((d) => ({

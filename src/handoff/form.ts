@@ -8,7 +8,6 @@ import { channelTitle } from './button.js';
 
 /** Templates of the WhatsApp/SMS hand-off form; its state lives in `state.ts`. */
 
-
 export interface ChannelFormOptions {
   onChannel: (channel: Channel) => void;
   onPhone: (value: string) => void;

@@ -22,7 +22,6 @@ export function toE164(input: string): string | null {
   return E164.test(normalized) ? normalized : null;
 }
 
-
 export interface HandOffResult {
   channel: Channel;
   threadId: string;

@@ -16,7 +16,6 @@ import {
   type MarkdownOptions,
 } from './blocks.js';
 
-
 interface RenderedBlock {
   key: string;
   nodes: ChildNode[];

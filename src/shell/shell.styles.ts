@@ -89,7 +89,6 @@ export const shellStyles = css`
     border: 0;
   }
 
-
   svg {
     width: 20px;
     height: 20px;

@@ -71,4 +71,23 @@ describe('<agent-chat> shell', () => {
     expect($(again, '.unread')).to.equal(null);
     again.remove();
   });
+
+  it('reuses an exchanged token on the next page view of the tab; a host token is never stored', async () => {
+    const key = await createKey({});
+    const exchanges = async () => (await keyStats(key)).requests.filter((r) => r.path === '/management/v1/auth/token').length;
+    const first = await mount({ 'publishable-key': key, persist: 'session' });
+    expect(await exchanges()).to.equal(1);
+    first.remove();
+    // The next page view of the tab: a new element, the same scope.
+    const second = await mount({ 'publishable-key': key, persist: 'session' });
+    expect(await exchanges(), 'no second exchange').to.equal(1);
+    expect((await keyStats(key)).requests.length).to.be.greaterThan(1);
+    second.remove();
+    const stored = Object.keys(sessionStorage).filter((k) => k.startsWith('agent-chat:v1:token:'));
+    expect(stored).to.have.length(1);
+    sessionStorage.clear();
+    await mount({ 'access-token': 'host-minted-token', persist: 'session' }, {}, { ready: false });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(Object.keys(sessionStorage).filter((k) => k.startsWith('agent-chat:v1:token:'))).to.have.length(0);
+  });
 });
