@@ -20,8 +20,9 @@
  *     service calls, and the first click to a focused text field, cold and after intent
  *     (a pointer over the button 200 ms before the click).
  *
- * Medians of BENCH_RUNS runs (default 5). Everything it starts it stops; a watchdog ends
- * the process if anything hangs.
+ * Medians of BENCH_RUNS runs (default 5); BENCH_ONLY=<section> runs one section,
+ * BENCH_DIST=<dir> measures a bundle built elsewhere instead of building this one.
+ * Everything it starts it stops; a watchdog ends the process if anything hangs.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -612,12 +613,14 @@ async function main(): Promise<void> {
   }, WATCHDOG_MS);
   watchdog.unref();
 
-  const distDir = await mkdtemp(join(tmpdir(), 'agent-chat-bench-'));
+  // BENCH_DIST=<dir>: measure a bundle built elsewhere (an earlier version, for comparison).
+  const prebuilt = process.env.BENCH_DIST ? resolve(process.env.BENCH_DIST) : null;
+  const distDir = prebuilt ?? (await mkdtemp(join(tmpdir(), 'agent-chat-bench-')));
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   let browser: Browser | undefined;
   try {
     console.log('bench: building the production bundle…');
-    await build({ root: ROOT, logLevel: 'warn', build: { outDir: distDir, emptyOutDir: true } });
+    if (!prebuilt) await build({ root: ROOT, logLevel: 'warn', build: { outDir: distDir, emptyOutDir: true } });
     server = await startServer(distDir);
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
     const base = server.base;
@@ -775,7 +778,7 @@ async function main(): Promise<void> {
   } finally {
     await browser?.close().catch(() => {});
     await server?.close().catch(() => {});
-    await rm(distDir, { recursive: true, force: true });
+    if (!prebuilt) await rm(distDir, { recursive: true, force: true });
     clearTimeout(watchdog);
   }
 }
