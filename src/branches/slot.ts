@@ -19,12 +19,13 @@ export class TurnSlot {
     this.feature = new Feature(loadBranches, ctx.host);
   }
 
+  /** A turn starts: fetch the chunk while the agent thinks (again, if it failed before). */
   prefetch(): void {
-    void this.feature.ensure();
+    void (this.feature.failed ? this.feature.retry() : this.feature.ensure());
   }
 
   needs(): Array<Promise<unknown>> {
-    // A chunk that failed is tried again with the next message that has turn controls.
+    // A chunk that failed is not fetched on every render; the next turn tries again.
     if (this.feature.failed) return [];
     return this.ctx.chat.messages.some((m) => m.id) ? [this.feature.ensure()] : [];
   }
