@@ -10,7 +10,8 @@ import { hasStrings, isRtl, loadStrings } from './i18n/locales.js';
 import { type LauncherStrings, launcherStrings } from './shell/strings.js';
 import type { ChatStatus } from './state/types.js';
 import type { ChatMessage } from './state/messages.js';
-import { type PersistMode, type ThreadStorage, createStorage, scopeOf } from './state/storage.js';
+import type { PersistMode } from './state/storage.js';
+import { ShellStore } from './shell/stored.js';
 import { oneOf, readConfig, record, type Mode, type Theme, type Transport } from './state/config.js';
 import type { PanelApi, ShellView } from './shell/panel-api.js';
 import { Launcher } from './shell/launcher.js';
@@ -202,10 +203,8 @@ export class AgentChat extends ReactiveElement {
   @state() private intent = false;
 
   private launcherUi: Launcher | null = null;
-  /** What the shell stores for its own use (the unread dot), in the conversation's scope. */
-  private storage: ThreadStorage | null = null;
-  /** Stored state says a turn was running or a reply is unread: the panel loads at once. */
-  private wake = false;
+  /** Unread, pending and the thread id, as stored for this conversation. */
+  private readonly stored = new ShellStore();
   /** The UI language's table arrived since the strings were resolved. */
   private stringsStale = true;
   /** The launcher's own texts (the panel resolves the rest). */
@@ -233,13 +232,13 @@ export class AgentChat extends ReactiveElement {
     this.addEventListener('agent-chat-message', () => {
       if (!this.view.launcher || this.isOpen) return;
       this.unread = true;
-      this.storage?.write({ unread: true });
+      this.stored.setUnread(true);
     });
   }
 
   /** The thread in use; changes as the conversation moves. */
   get threadId(): string | null {
-    return this.panel ? this.panel.threadId : (this.storedThreadId ?? null);
+    return this.panel ? this.panel.threadId : (this.view.config?.threadId ?? this.stored.threadId ?? null);
   }
 
   /** The visible conversation, oldest first. Read-only. */
@@ -270,7 +269,8 @@ export class AgentChat extends ReactiveElement {
 
   /** Starts a new conversation; the next message creates a new thread. */
   newThread(): void {
-    void this.loader.whenReady().then((panel) => panel?.newThread());
+    if (this.panel) this.panel.newThread();
+    else void this.loader.whenReady().then((panel) => panel?.newThread());
   }
 
   /** Opens the launcher panel and moves focus into it. */
@@ -293,18 +293,13 @@ export class AgentChat extends ReactiveElement {
     else void this.loader.whenReady().then((panel) => panel?.focusInput());
   }
 
-  private get storedThreadId(): string | undefined {
-    const id = this.storage?.read().threadId;
-    return typeof id === 'string' ? id : undefined;
-  }
-
   private uiLang(): string {
     return this.lang || document.documentElement.lang || navigator.language || 'en';
   }
 
   /** Inline, open, about to be opened, or with a reply pending: the panel is wanted now. */
   private wantsPanel(): boolean {
-    return this.mode !== 'launcher' || this.isOpen || this.intent || this.wake;
+    return this.mode !== 'launcher' || this.isOpen || this.intent || this.stored.wake;
   }
 
   /**
@@ -325,7 +320,12 @@ export class AgentChat extends ReactiveElement {
         }),
       );
     }
-    if (!this.panel && !this.loader.failed && this.wantsPanel()) needs.push(this.loader.ensure());
+    if (!this.panel && !this.loader.failed && this.wantsPanel()) {
+      const panel = this.loader.ensure();
+      // Inline (or a pending reply) waits, so the box never shows empty first; a launcher
+      // shows its new state at once and the panel when it arrives (ensure() updates again).
+      if (this.mode !== 'launcher' || this.stored.wake) needs.push(panel);
+    }
     if (needs.length && !(await settlesBy(Promise.all(needs), deadline))) {
       // Late: render without, and again once everything is here.
       void Promise.all(needs).then(() => this.requestUpdate());
@@ -352,12 +352,17 @@ export class AgentChat extends ReactiveElement {
     if (changed.has('mode')) view.launcher = this.checked('mode', this.mode, ['inline', 'launcher'] as const) === 'launcher';
     if (changed.has('theme')) this.checked('theme', this.theme, ['auto', 'light', 'dark'] as const);
     if (CONFIG_KEYS.some((key) => changed.has(key))) this.applyConfig();
+    // Opened however (open(), the attribute, the property): the reply has been seen.
+    if (changed.has('isOpen') && this.isOpen && this.unread) {
+      this.unread = false;
+      this.stored.setUnread(false);
+    }
     const panel = this.panel;
     if (!panel) return;
     panel.willUpdate(this.loader.changes(changed));
     // Inline, or opened, or a reply pending: the conversation may call the service. After
     // the panel has its configuration, before it renders (a load starts as `connecting`).
-    if (!view.launcher || this.isOpen || this.wake) panel.activate();
+    if (!view.launcher || this.isOpen || this.stored.wake) panel.activate();
   }
 
   /** A UI setting checked: a bad one warns once and takes its default. */
@@ -378,11 +383,9 @@ export class AgentChat extends ReactiveElement {
     problems.forEach((problem) => warnOnce(problem));
     this.view.config = config;
     this.view.configProblems = problems;
-    this.storage = config ? createStorage(config.persist, scopeOf(config)) : null;
-    const saved = this.storage?.read() ?? {};
-    this.unread = saved.unread === true;
-    this.wake = saved.pending === true || this.unread;
-    if (this.wake && !this.panel) void this.loader.ensure();
+    if (!this.stored.open(config)) return;
+    this.unread = this.stored.unread;
+    if (this.stored.wake && !this.panel) void this.loader.ensure();
   }
 
   protected override update(changed: PropertyValues<this>): void {
@@ -437,10 +440,6 @@ export class AgentChat extends ReactiveElement {
     this.isOpen = open;
     // Opening is the reader asking for the panel: a fetch that failed (on intent) is tried again.
     if (open && !this.panel) this.loader.failed = false;
-    if (open && this.unread) {
-      this.unread = false;
-      this.storage?.clear(['unread']);
-    }
     emit(this, open ? 'agent-chat-open' : 'agent-chat-close', {});
   }
 }

@@ -81,6 +81,7 @@ export class TurnControls {
     const text = this.editing?.text.trim();
     if (!info?.replyId || !text) return;
     this.editing = null;
+    this.ctx.host.requestUpdate();
     void this.ctx.chat.rerun(info.turn, info.replyId, text);
   }
 

@@ -1,5 +1,6 @@
 import { nothing } from 'lit-html';
-import { Feature, lazy } from '../lazy.js';
+import { lazy } from '../lazy.js';
+import { Feature } from '../panel/feature.js';
 import { renderNotice } from '../notices/notice.js';
 import type { PanelContext } from '../panel/context.js';
 import type { ChatMessage } from '../state/messages.js';

@@ -1,5 +1,6 @@
 import { nothing } from 'lit-html';
-import { Feature, lazy } from '../lazy.js';
+import { lazy } from '../lazy.js';
+import { Feature } from '../panel/feature.js';
 import type { PanelContext } from '../panel/context.js';
 import { text as textSetting } from '../state/config.js';
 import { warnOnce } from '../warn.js';
@@ -29,7 +30,9 @@ export class HandOffSlot {
   }
 
   needs(): Array<Promise<unknown>> {
-    if (!this.channelsText) return [];
+    // `channels` itself: `channelsText` is only checked in willUpdate, after this.
+    const channels = this.ctx.host.channels;
+    if (typeof channels !== 'string' || !channels.trim()) return [];
     return [this.feature.ensure().then((module) => module || warnOnce('the WhatsApp/SMS hand-off could not be loaded.'))];
   }
 

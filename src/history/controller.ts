@@ -1,4 +1,5 @@
-import { Feature, lazy } from '../lazy.js';
+import { lazy } from '../lazy.js';
+import { Feature } from '../panel/feature.js';
 import { renderNotice } from '../notices/notice.js';
 import type { PanelContext } from '../panel/context.js';
 

@@ -57,6 +57,8 @@ export class PanelLoader<H extends ReactiveElement> {
   async whenReady(): Promise<PanelApi | null> {
     const host = this.host;
     if (!host.hasUpdated) await host.updateComplete;
+    // A fetch that failed is tried again by Retry or by opening, not by every call.
+    if (this.failed) return null;
     const panel = await this.ensure();
     if (panel && this.fresh) await host.updateComplete;
     return panel;

@@ -146,8 +146,9 @@ export class ChatController implements ReactiveController {
   /** Welcome message, then either the thread's transcript or the starter suggestions. */
   load(reason: ThreadReason | null = null): Promise<void> {
     if (!this.active) {
-      // Held until activate(); the first reason asked for is the one reported then.
-      this.deferred ??= reason;
+      // Held until activate(); the last load asked for is the one made (a switch meanwhile
+      // has reported itself, and must not be reported again as 'restored').
+      this.deferred = reason;
       return Promise.resolve();
     }
     this.loaded = this.loadThread(reason);

@@ -6,7 +6,7 @@ import { AgentClient } from '../client/client.js';
 import { isApiError } from '../client/errors.js';
 import type { StreamHandlers } from '../client/stream.js';
 import type { Message, SendMessageBody } from '../client/types.js';
-import { sessionTokenCache } from './storage.js';
+import { sessionTokenCache } from './identity.js';
 import type { ChatConfig } from './types.js';
 
 /**

@@ -1,6 +1,7 @@
 import { type BranchEvent, type BranchPosition, addBranch, branchPosition } from './branches.js';
 import { type HistoryEntry, remove as removeEntry, touch } from './history.js';
-import { type PersistMode, type PersistedState, type ThreadStorage, anonymousUserId, createStorage } from './storage.js';
+import { type PersistMode, type PersistedState, type ThreadStorage, createStorage } from './storage.js';
+import { anonymousUserId } from './identity.js';
 
 /**
  * What this browser keeps of one conversation scope (src/state/storage.ts): the thread in

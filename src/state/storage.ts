@@ -4,7 +4,6 @@
  * on one page (or one origin) never read each other's threads.
  */
 
-import type { CachedToken, TokenCache } from '../client/token.js';
 import type { BranchEvent } from './branches.js';
 import type { HistoryEntry } from './history.js';
 
@@ -28,7 +27,7 @@ export interface ThreadStorage {
   clear(keys: Array<keyof PersistedState>): void;
 }
 
-const PREFIX = 'agent-chat:v1:';
+export const PREFIX = 'agent-chat:v1:';
 
 /** A short, stable, non-secret fingerprint: the key itself never lands in storage names. */
 function fingerprint(text: string): string {
@@ -49,7 +48,7 @@ export function scopeOf(config: { baseUrl: string; accessToken?: string; publish
   return storageScope(config.baseUrl, config.accessToken ? 'token' : (config.publishableKey ?? 'provider'));
 }
 
-function backend(mode: PersistMode): Storage | null {
+export function backend(mode: PersistMode): Storage | null {
   if (mode === 'none') return null;
   try {
     // Reading the property itself throws in sandboxed iframes and some privacy modes.
@@ -93,40 +92,6 @@ export function createStorage(mode: PersistMode, scope: string): ThreadStorage {
       const next = read();
       for (const k of keys) delete next[k];
       save(next);
-    },
-  };
-}
-
-/** The anonymous user id: random, not derived from anything about the person. */
-export function anonymousUserId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return 'anon_' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/**
- * Tokens from the publishable-key exchange, kept for this tab (sessionStorage) so a page
- * view does not exchange again while the token has time left (docs/protocol.md "Token
- * exchange"). Scoped like the thread; never used for host-minted tokens (token.ts).
- */
-export function sessionTokenCache(scope: string): TokenCache {
-  const store = backend('session');
-  const key = `${PREFIX}token:${scope}`;
-  return {
-    read() {
-      try {
-        const parsed: unknown = JSON.parse(store?.getItem(key) ?? 'null');
-        return parsed && typeof parsed === 'object' ? (parsed as CachedToken) : null;
-      } catch {
-        return null;
-      }
-    },
-    write(token) {
-      try {
-        if (token) store?.setItem(key, JSON.stringify(token));
-        else store?.removeItem(key);
-      } catch {
-        // Full or off: the next page view exchanges again.
-      }
     },
   };
 }

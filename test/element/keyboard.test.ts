@@ -221,7 +221,8 @@ describe('<agent-chat> keyboard', () => {
     await press('Enter');
     await el.updateComplete;
     expect(el.isOpen).to.be.true;
-    expect(active(el)).to.equal(input(el));
+    // Focus moves in once the panel is here (fetched when the button took focus).
+    await until(() => input(el) && active(el) === input(el), 'focus did not move into the panel');
     launcher.focus();
     await press('Escape');
     await el.updateComplete;

@@ -17,9 +17,11 @@ describe('<agent-chat> launcher, language and strings', () => {
 
     button.click();
     await el.updateComplete;
-    expect($(el, '[part="panel"]')!.hidden).to.be.false;
+    // The button says so at once; the panel and focus follow when its chunk is here.
+    expect(button.getAttribute('aria-expanded')).to.equal('true');
     expect(el.hasAttribute('open')).to.be.true;
-    expect(el.shadowRoot!.activeElement).to.equal(input(el));
+    await until(() => input(el) && el.shadowRoot!.activeElement === input(el), 'focus did not move into the panel');
+    expect($(el, '[part="panel"]')!.hidden).to.be.false;
     expect(opened).to.have.length(1);
 
     input(el).dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));

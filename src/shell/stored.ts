@@ -1,0 +1,43 @@
+import { type ThreadStorage, createStorage, scopeOf } from '../state/storage.js';
+import type { ChatConfig } from '../state/types.js';
+
+/**
+ * What the shell reads and keeps of the conversation before the panel is here
+ * (docs/architecture.md "Shell and panel"): whether a reply is unread (the dot survives a
+ * reload), whether a turn was running when the page went (the panel loads at once), and the
+ * stored thread id. Kept per conversation scope, like everything the panel stores.
+ */
+export class ShellStore {
+  unread = false;
+  /** A turn was running or a reply is unread: the panel loads at once. */
+  wake = false;
+  private storage: ThreadStorage | null = null;
+  private scope: string | undefined;
+
+  /**
+   * The configuration changed. Another conversation (service, credential or persistence)
+   * is read afresh; other settings keep what was read, and the in-memory flag of
+   * `persist="none"`. Returns whether the scope changed.
+   */
+  open(config: ChatConfig | null): boolean {
+    const scope = config ? `${config.persist}\n${scopeOf(config)}` : '';
+    if (scope === this.scope) return false;
+    this.scope = scope;
+    this.storage = config ? createStorage(config.persist, scopeOf(config)) : null;
+    const saved = this.storage?.read() ?? {};
+    this.unread = saved.unread === true;
+    this.wake = saved.pending === true || this.unread;
+    return true;
+  }
+
+  setUnread(unread: boolean): void {
+    this.unread = unread;
+    if (unread) this.storage?.write({ unread: true });
+    else this.storage?.clear(['unread']);
+  }
+
+  get threadId(): string | undefined {
+    const id = this.storage?.read().threadId;
+    return typeof id === 'string' ? id : undefined;
+  }
+}
