@@ -12,7 +12,7 @@ import type { ChatStatus } from './state/types.js';
 import type { ChatMessage } from './state/messages.js';
 import type { PersistMode } from './state/storage.js';
 import { ShellStore } from './shell/stored.js';
-import { oneOf, readConfig, record, type Mode, type Theme, type Transport } from './state/config.js';
+import { oneOf, readConfig, record, reported, type Mode, type Theme, type Transport } from './state/config.js';
 import type { PanelApi, ShellView } from './shell/panel-api.js';
 import { Launcher } from './shell/launcher.js';
 import { PanelLoader } from './shell/panel-loader.js';
@@ -340,17 +340,15 @@ export class AgentChat extends ReactiveElement {
     if (changed.has('lang') || changed.has('strings') || this.stringsStale) {
       this.stringsStale = false;
       const lang = this.uiLang();
-      const problems: string[] = [];
-      const overrides = record('strings', this.strings, problems);
-      problems.forEach((problem) => warnOnce(problem));
+      const overrides = reported((problems) => record('strings', this.strings, problems));
       this.text = launcherStrings(lang, overrides);
       view.overrides = overrides as Partial<Strings> | undefined;
       view.stringsVersion++;
       view.direction = isRtl(lang) ? 'rtl' : 'ltr';
       view.locale = lang;
     }
-    if (changed.has('mode')) view.launcher = this.checked('mode', this.mode, ['inline', 'launcher'] as const) === 'launcher';
-    if (changed.has('theme')) this.checked('theme', this.theme, ['auto', 'light', 'dark'] as const);
+    if (changed.has('mode')) view.launcher = reported((problems) => oneOf('mode', this.mode, ['inline', 'launcher'] as const, problems)) === 'launcher';
+    if (changed.has('theme')) reported((problems) => oneOf('theme', this.theme, ['auto', 'light', 'dark'] as const, problems));
     if (CONFIG_KEYS.some((key) => changed.has(key))) this.applyConfig();
     // Opened however (open(), the attribute, the property): the reply has been seen.
     if (changed.has('isOpen') && this.isOpen && this.unread) {
@@ -363,14 +361,6 @@ export class AgentChat extends ReactiveElement {
     // Inline, or opened, or a reply pending: the conversation may call the service. After
     // the panel has its configuration, before it renders (a load starts as `connecting`).
     if (!view.launcher || this.isOpen || this.stored.wake) panel.activate();
-  }
-
-  /** A UI setting checked: a bad one warns once and takes its default. */
-  private checked<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
-    const problems: string[] = [];
-    const result = oneOf(name, value, allowed, problems);
-    problems.forEach((problem) => warnOnce(problem));
-    return result;
   }
 
   /**

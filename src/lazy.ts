@@ -1,4 +1,7 @@
-import type { CSSResult } from '@lit/reactive-element';
+/**
+ * Promise helpers for what loads later, DOM-free (the client uses them too): a chunk
+ * fetched once, and how long to wait for one.
+ */
 
 /**
  * A lazy feature chunk (`() => import('./feature.js')`), fetched on first use and shared
@@ -12,15 +15,6 @@ export function lazy<T>(load: () => Promise<T>): () => Promise<T> {
       pending = undefined;
       throw error;
     }));
-}
-
-/**
- * A stylesheet that arrived with a lazy chunk, after the element's own. Constructable
- * stylesheets are in the browser floor (README), and adopted sheets need no `style-src`.
- */
-export function adoptStyles(root: ShadowRoot, sheets: CSSResult | readonly CSSResult[]): void {
-  const adopted = [sheets].flat().map((sheet) => sheet.styleSheet).filter((sheet) => sheet && !root.adoptedStyleSheets.includes(sheet));
-  if (adopted.length) root.adoptedStyleSheets = [...root.adoptedStyleSheets, ...(adopted as CSSStyleSheet[])];
 }
 
 /** Whether `promise` settles before `deadline` (a `performance.now()` time): how long a render waits for chunks. */

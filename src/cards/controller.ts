@@ -4,8 +4,7 @@ import { Feature } from '../panel/feature.js';
 import { renderNotice } from '../notices/notice.js';
 import type { PanelContext } from '../panel/context.js';
 import type { ChatMessage } from '../state/messages.js';
-import { hook } from '../state/config.js';
-import { warnOnce } from '../warn.js';
+import { hook, reported } from '../state/config.js';
 import type { CardRenderer } from './cards.js';
 
 /** Product cards (this folder), a chunk fetched for the first reply that has cards. */
@@ -38,9 +37,7 @@ export class CardsControl {
 
   /** `cardRenderer` changed: checked here, a bad one warns once and the built-in card is used. */
   setRenderer(value: unknown): void {
-    const problems: string[] = [];
-    this.renderer = hook<CardRenderer>('cardRenderer', value, problems);
-    problems.forEach((problem) => warnOnce(problem));
+    this.renderer = reported((problems) => hook<CardRenderer>('cardRenderer', value, problems));
   }
 
   /** A new transcript: every reply starts with its first step of cards again. */

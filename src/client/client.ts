@@ -1,3 +1,4 @@
+import { lazy } from '../lazy.js';
 import { errorFromException } from './errors.js';
 import { isObject } from './types.js';
 import { readMessages, readSendResponse, readSuggestions } from './guards.js';
@@ -39,15 +40,8 @@ const readSuggestionList = (v: unknown): string[] | null =>
 const readChannelThread = (v: unknown): ChannelThreadResponse | null =>
   isObject(v) && isHexId(v.thread_id) ? { ...v, thread_id: v.thread_id } : null;
 
-let streaming: Promise<typeof import('./stream.js')> | undefined;
-
 /** The streaming chunk, fetched once per page; a failed fetch is tried again next time. */
-function loadStreaming(): Promise<typeof import('./stream.js')> {
-  return (streaming ??= import('./stream.js').catch((error: unknown) => {
-    streaming = undefined;
-    throw error;
-  }));
-}
+const loadStreaming = lazy(() => import('./stream.js'));
 
 /**
  * The widget's only HTTP speaker: the messaging operations of the agent service, with

@@ -4,7 +4,7 @@ import { icons } from '../icons/icons.js';
 import { lazy } from '../lazy.js';
 import { Feature } from '../panel/feature.js';
 import type { PanelContext } from '../panel/context.js';
-import { hook } from '../state/config.js';
+import { hook, reported } from '../state/config.js';
 import { warnOnce } from '../warn.js';
 
 /** Image input (src/attachments/), fetched once `uploadImage` is set. */
@@ -33,9 +33,7 @@ export class Composer {
 
   /** `uploadImage` changed: checked here; a bad one warns once and images are not offered. */
   setUpload(value: unknown): void {
-    const problems: string[] = [];
-    this.upload = hook<Upload>('uploadImage', value, problems);
-    problems.forEach((problem) => warnOnce(problem));
+    this.upload = reported((problems) => hook<Upload>('uploadImage', value, problems));
   }
 
   needs(): Array<Promise<unknown>> {

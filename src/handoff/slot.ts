@@ -2,7 +2,7 @@ import { nothing } from 'lit-html';
 import { lazy } from '../lazy.js';
 import { Feature } from '../panel/feature.js';
 import type { PanelContext } from '../panel/context.js';
-import { text as textSetting } from '../state/config.js';
+import { reported, text as textSetting } from '../state/config.js';
 import { warnOnce } from '../warn.js';
 
 /** The WhatsApp/SMS hand-off (state, templates, styles, its controller), fetched when `channels` is set. */
@@ -24,9 +24,7 @@ export class HandOffSlot {
 
   /** `channels` changed: checked here; a bad value warns once and offers none. */
   setChannels(value: unknown): void {
-    const problems: string[] = [];
-    this.channelsText = textSetting('channels', value, problems);
-    problems.forEach((problem) => warnOnce(problem));
+    this.channelsText = reported((problems) => textSetting('channels', value, problems));
   }
 
   needs(): Array<Promise<unknown>> {

@@ -43,10 +43,14 @@ export class Log {
    */
   private timeFormat: Intl.DateTimeFormat | null = null;
 
+  /** What a message shows besides its text: the other features' parts and the time stamp. */
+  private readonly parts: MessageParts;
+
   constructor(
     private readonly ctx: PanelContext,
-    private readonly parts: Omit<MessageParts, 'time'>,
+    parts: Omit<MessageParts, 'time'>,
   ) {
+    this.parts = { ...parts, time: (iso) => this.formatTime(iso) };
     const whenIdle = globalThis.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 200));
     whenIdle(() => (this.timeFormat ??= timeFormat(this.ctx.view.locale)));
   }
@@ -95,7 +99,6 @@ export class Log {
     const t = this.ctx.text;
     const messages = chat.messages;
     const last = messages.at(-1);
-    const parts: MessageParts = { ...this.parts, time: (iso) => this.formatTime(iso) };
     return html`<div class="log-wrap">
       <div part="log" class="log" role="log" aria-live="off" aria-label=${t.messageListLabel} tabindex="0" @scroll=${this.onScroll} @keydown=${this.onKeyDown}>
         ${renderWelcome(this.ctx)}
@@ -107,7 +110,7 @@ export class Log {
         ${repeat(
           messages.slice(this.windowStart),
           (m) => m.key,
-          (m) => renderMessageSafely(this.ctx, parts, m, m === last),
+          (m) => renderMessageSafely(this.ctx, this.parts, m, m === last),
         )}
         ${this.renderTyping()}
         ${messages.length || !chat.starters.length ? nothing : renderSuggestions(chat.starters, t, { onSelect: (s) => this.ctx.pickSuggestion(s) })}

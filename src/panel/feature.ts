@@ -1,5 +1,5 @@
 import type { CSSResult } from '@lit/reactive-element';
-import { adoptStyles } from '../lazy.js';
+import { adoptStyles } from '../shell/panel-loader.js';
 
 /** The widget a feature belongs to: its shadow root takes the stylesheet, and it renders again when the chunk settles. */
 export interface FeatureHost {

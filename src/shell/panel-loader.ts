@@ -1,9 +1,17 @@
 import type { CSSResult, PropertyValues, ReactiveElement } from '@lit/reactive-element';
-import { adoptStyles } from '../lazy.js';
 import { warnOnce } from '../warn.js';
 import { LoadFailure } from './load-failure.js';
 import type { PanelApi, ShellView } from './panel-api.js';
 import type { LauncherStrings } from './strings.js';
+
+/**
+ * A stylesheet that arrived with a lazy chunk, after the element's own. Constructable
+ * stylesheets are in the browser floor (README), and adopted sheets need no `style-src`.
+ */
+export function adoptStyles(root: ShadowRoot, sheets: CSSResult | readonly CSSResult[]): void {
+  const adopted = [sheets].flat().map((sheet) => sheet.styleSheet).filter((sheet) => sheet && !root.adoptedStyleSheets.includes(sheet));
+  if (adopted.length) root.adoptedStyleSheets = [...root.adoptedStyleSheets, ...(adopted as CSSStyleSheet[])];
+}
 
 export interface PanelModule<H> {
   Panel: new (host: H, view: ShellView) => PanelApi;

@@ -20,10 +20,11 @@ export class ShellStore {
    * `persist="none"`. Returns whether the scope changed.
    */
   open(config: ChatConfig | null): boolean {
-    const scope = config ? `${config.persist}\n${scopeOf(config)}` : '';
+    const key = config && scopeOf(config);
+    const scope = config ? `${config.persist}\n${key}` : '';
     if (scope === this.scope) return false;
     this.scope = scope;
-    this.storage = config ? createStorage(config.persist, scopeOf(config)) : null;
+    this.storage = config && key ? createStorage(config.persist, key) : null;
     const saved = this.storage?.read() ?? {};
     this.unread = saved.unread === true;
     this.wake = saved.pending === true || this.unread;

@@ -7,6 +7,7 @@
  */
 import { isHexId, isObject, type AgentVariables } from '../client/types.js';
 import type { ChatConfig } from './types.js';
+import { warnOnce } from '../warn.js';
 import type { PersistMode } from './storage.js';
 
 export type Transport = 'sse' | 'rest' | 'websocket';
@@ -33,6 +34,17 @@ export interface CheckedConfig {
   /** Null when there is nothing to talk to (no service address or no credential). */
   config: ChatConfig | null;
   problems: string[];
+}
+
+/**
+ * Runs a check and warns once per problem it reports: a bad setting takes its default,
+ * and the console says why. `reported((p) => hook('uploadImage', value, p))`.
+ */
+export function reported<T>(check: (problems: string[]) => T): T {
+  const problems: string[] = [];
+  const value = check(problems);
+  problems.forEach((problem) => warnOnce(problem));
+  return value;
 }
 
 /** One of `allowed`, or the default (the first) with a problem. */
