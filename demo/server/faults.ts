@@ -71,6 +71,19 @@ export interface FaultPlan {
    * `omitDone`. The turn still runs on the server. Later turns stream normally.
    */
   rawTurns?: string[][];
+  /**
+   * When a turn's messages join the thread's transcript. `end` (the default, as the hosted
+   * service does it): the user's message and the reply together, when the turn ends on the
+   * server, whether or not a client is still reading its stream. `start`: the user's message
+   * as soon as the turn starts, the reply when it ends.
+   */
+  transcriptAt?: 'end' | 'start';
+  /**
+   * Resume requests (SSE `Last-Event-ID`, WebSocket `resume`) answer 409
+   * `stream.not_resumable`, as a service that lost the turn's buffer would. The turn still
+   * runs and its messages land in the transcript.
+   */
+  unresumable?: boolean;
   /** The transcript operation answers with this JSON value, as given. */
   rawTranscript?: unknown;
   /** Replace the demo agent's replies, turn by turn; the last entry repeats. Cards are sent as given. */

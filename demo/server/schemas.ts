@@ -148,5 +148,7 @@ export const faultPlanSchema = z.strictObject({
   keepaliveMs: z.number().int().min(10).optional(),
   streamWithoutCors: z.boolean().optional(),
   rawTurns: z.array(z.array(z.string())).optional(),
+  transcriptAt: z.enum(['end', 'start']).optional(),
+  unresumable: z.boolean().optional(),
   rawTranscript: z.unknown().optional(),
 });

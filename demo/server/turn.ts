@@ -149,6 +149,21 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
     origin: o.origin,
   });
 
+  const userMessage: Message = {
+    id: turn.interactionId,
+    created_at: userCreatedAt,
+    text: o.text,
+    sender: { type: 'user', id: o.userId },
+    receiver: { type: 'agent', id: thread.agentId },
+    cards: [],
+    followup_suggestions: [],
+    input_tokens: 0,
+    output_tokens: 0,
+  };
+  // Both join the transcript when the turn ends, unless the plan records the question at once.
+  const early = key.plan.transcriptAt === 'start';
+  if (early) o.store.append(thread, userMessage);
+
   const chunks = chunkText(reply.text, o.chunkChars);
   // `after` counts frames of the turn as a client sees them, the `thread` frame first.
   const failAt = o.errorFrame ? Math.max(0, o.errorFrame.after - 1) : Infinity;
@@ -174,17 +189,6 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
   await sleep(o.paceMs);
   if (turn.cancelReason) return fail(turn.cancelReason, 409);
 
-  const userMessage: Message = {
-    id: turn.interactionId,
-    created_at: userCreatedAt,
-    text: o.text,
-    sender: { type: 'user', id: o.userId },
-    receiver: { type: 'agent', id: thread.agentId },
-    cards: [],
-    followup_suggestions: [],
-    input_tokens: 0,
-    output_tokens: 0,
-  };
   const promptText = history.map((m) => m.text).join('\n') + o.text;
   const agentMessage: Message = {
     // The real service gives the user message of a turn and its reply the same id: the interaction id.
@@ -198,7 +202,8 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
     input_tokens: 180 + estimateTokens(promptText),
     output_tokens: estimateTokens(reply.text) + estimateTokens(JSON.stringify(reply.cards)),
   };
-  o.store.append(thread, userMessage, agentMessage);
+  if (early) o.store.append(thread, agentMessage);
+  else o.store.append(thread, userMessage, agentMessage);
   turn.push({ type: 'message', seq: ++thread.lastSeq, data: agentMessage }, thread.lastSeq);
   turn.finish({ ok: true, message: agentMessage });
 }
