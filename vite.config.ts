@@ -36,11 +36,11 @@ function referenceServer(): Plugin {
 }
 
 /**
- * Modules the panel shares with the lazy features it loads (lit-html, the wire checks):
+ * Modules the panel shares with the lazy features it loads (lit-html, the wire checks and bodies):
  * kept in the panel's chunk rather than split into small chunks of their own, which cost a
  * round trip each and compress worse apart. Every feature chunk loads after the panel anyway.
  */
-const PANEL_SHARED = /[\\/](node_modules[\\/]lit-html[\\/]|src[\\/]client[\\/](errors|guards|types)\.ts$|src[\\/]panel[\\/])/;
+const PANEL_SHARED = /[\\/](node_modules[\\/]lit-html[\\/]|src[\\/]client[\\/](errors|guards|types|bodies)\.ts$|src[\\/]panel[\\/])/;
 
 export default defineConfig({
   root: '.',

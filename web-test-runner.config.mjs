@@ -62,11 +62,11 @@ export default {
   middleware: [
     // The production bundle with chunks missing, for tests of a failed chunk load:
     // /dist-without-lazy/x.js is dist/x.js except the feature chunks (the script, its core,
-    // the panel and the streaming code load); /dist-without-panel/ has the shell only.
+    // the panel, the turns and the streaming code load); /dist-without-panel/ has the shell only.
     async (ctx, next) => {
       const match = /^\/dist-without-(lazy|panel)\/([\w.-]+)$/.exec(ctx.path);
       if (!match) return next();
-      const kept = match[1] === 'lazy' ? /^agent-chat(-(core|panel|stream)-[\w-]+)?\.js$/ : /^agent-chat(-core-[\w-]+)?\.js$/;
+      const kept = match[1] === 'lazy' ? /^agent-chat(-(core|panel|stream|turns)-[\w-]+)?\.js$/ : /^agent-chat(-core-[\w-]+)?\.js$/;
       if (!kept.test(match[2])) {
         ctx.status = 404;
         return;

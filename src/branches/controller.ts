@@ -73,7 +73,7 @@ export class TurnControls {
     const info = this.turns.get(reply.key);
     const user = chat.messages.filter((m) => m.role === 'user')[info?.turn ?? -1];
     if (!info?.replyId || !user) return;
-    void chat.rerun(info.turn, info.replyId, user.text);
+    this.rerun(info.turn, info.replyId, user.text);
   }
 
   private submitEdit(user: ChatMessage): void {
@@ -82,7 +82,15 @@ export class TurnControls {
     if (!info?.replyId || !text) return;
     this.editing = null;
     this.ctx.host.requestUpdate();
-    void this.ctx.chat.rerun(info.turn, info.replyId, text);
+    this.rerun(info.turn, info.replyId, text);
+  }
+
+  private rerun(turn: number, replyId: string, text: string): void {
+    const { chat } = this.ctx;
+    chat.useTurns().then(
+      (turns) => turns.rerun(turn, replyId, text),
+      (error: unknown) => chat.fail(error, null),
+    );
   }
 
   cancelEdit(): void {

@@ -49,6 +49,13 @@ export class TurnProgress {
     this.threadId = threadId ?? null;
   }
 
+  /** The turn runs on `threadId` and was delivered up to `lastSeq` (by an earlier page): resume it. */
+  resumeAt(threadId: string, lastSeq: number): void {
+    this.announced = this.threadId = threadId;
+    this.resumable = true;
+    this.lastSeq = lastSeq;
+  }
+
   /** Set when the caller stopped the turn: nothing more is handed on, not even frames already read. */
   stopped = false;
 

@@ -31,6 +31,12 @@ export interface StreamOptions extends RequestOptions {
    * ever says it is alive is not answering.
    */
   keepaliveLimitMs?: number;
+  /**
+   * Resume a turn this page did not start (it ran before a reload, or in another tab): its
+   * thread and the last seq already shown. The body is the turn's own; nothing is sent
+   * again, the service replays what came after `lastSeq` (docs/protocol.md "Stream resume").
+   */
+  resume?: { threadId: string; lastSeq: number };
   // `timeoutMs` (inherited) bounds each connection's wait for response headers; default: the client's.
 }
 
@@ -109,6 +115,7 @@ export async function streamTurn(
 ): Promise<StreamResult> {
   const { signal: caller, maxRetries = 4, backoffMs = 400, maxRetryAfterMs = 10_000, stallTimeoutMs = 60_000, keepaliveLimitMs = 300_000 } = opts;
   const progress = new TurnProgress(body.thread_id, handlers);
+  if (opts.resume) progress.resumeAt(opts.resume.threadId, opts.resume.lastSeq);
   const stall = new AbortController();
   // The stall deadline: a frame pushes it back, a keepalive too, but only up to its limit.
   let lastFrame = performance.now();

@@ -118,6 +118,8 @@ export interface Strings {
   errorTimeout: string;
   errorStreamInterrupted: string;
   errorGeneric: string;
+  /** The stored conversation is gone from the service (404): the next message starts a new one. */
+  threadGone: string;
   errorConfiguration: (details?: string) => string;
 }
 
@@ -200,5 +202,6 @@ export const en: Strings = {
   errorTimeout: 'The reply took too long. Please try again.',
   errorStreamInterrupted: 'The reply was interrupted.',
   errorGeneric: 'Something went wrong.',
+  threadGone: 'That conversation is no longer available. Your next message starts a new one.',
   errorConfiguration: (details) => withDetails('The chat is not configured correctly.', details),
 };

@@ -22,6 +22,8 @@ export function noticeText(t: Strings, notice: Notice): string {
       return t.errorStreamInterrupted;
     case 'config':
       return t.errorConfiguration();
+    case 'thread-gone':
+      return t.threadGone;
     default:
       return t.errorGeneric;
   }

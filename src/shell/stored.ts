@@ -27,7 +27,7 @@ export class ShellStore {
     this.storage = config && key ? createStorage(config.persist, key) : null;
     const saved = this.storage?.read() ?? {};
     this.unread = saved.unread === true;
-    this.wake = saved.pending === true || this.unread;
+    this.wake = saved.pending === true || !!saved.turn || this.unread;
     return true;
   }
 

@@ -1,21 +1,24 @@
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import type { AgentClient } from '../client/client.js';
-import { ApiError, isApiError } from '../client/errors.js';
-import { rerunBody, turnBody } from '../client/bodies.js';
-import type { Message } from '../client/types.js';
+import { ApiError, errorFromException, isApiError } from '../client/errors.js';
 import { isHexId } from '../client/types.js';
-import { type ChatMessage, emptyReply, fillPlaceholders, fromTranscript, fromWire, localKey, userMessageIndex } from './messages.js';
+import { type ChatMessage, fillPlaceholders, fromTranscript, localKey } from './messages.js';
 import type { BranchPosition } from './branches.js';
 import type { HistoryEntry } from './history.js';
-import { Saved } from './saved.js';
+import { Threads } from './threads.js';
 import { type Notice, type RetryAction, errorDetail, noticeFor } from './notice.js';
 import { emit, type ThreadReason } from '../events.js';
 import { OnlineWaiter } from './online.js';
 import { scopeOf } from './storage.js';
 import type { ChatConfig, ChatStatus } from './types.js';
-import { createClient, deliverTurn, fetchConversation } from './requests.js';
+import { createClient, fetchConversation } from './requests.js';
+import type { TurnScene } from './scene.js';
+import type { Turns } from './turns.js';
+import { lazy } from '../lazy.js';
 
 export type { ChatConfig, ChatStatus, ThreadReason };
+
+const loadTurns = lazy(() => import('./turns.js'));
 
 type Host = ReactiveControllerHost & HTMLElement;
 
@@ -24,35 +27,35 @@ type Host = ReactiveControllerHost & HTMLElement;
  * The element reads its fields in `render()` and forwards user actions to its methods.
  * Every request has its own AbortController; all of them end when the host disconnects.
  */
-export class ChatController implements ReactiveController {
+export class ChatController implements ReactiveController, TurnScene {
   status: ChatStatus = 'idle';
   messages: ChatMessage[] = [];
   welcome = '';
   /** Starter suggestions, shown before the first message. */
   starters: string[] = [];
   notice: Notice | null = null;
-  threadId: string | null = null;
   /** The composer's text; kept here so no failure can lose it. */
   draft = '';
   /** True once welcome or transcript have been loaded for the current configuration. */
   ready = false;
 
-  private client: AgentClient | null = null;
-  /** What this browser keeps of the conversation (thread, draft, history, branches). */
-  private saved: Saved | null = null;
-  private config: ChatConfig | null = null;
-  private userId = '';
-  private turn: AbortController | null = null;
+  /** @internal The service of the current configuration (turns.ts). */
+  client: AgentClient | null = null;
+  /** @internal The thread in use and what this browser keeps of its threads. */
+  readonly threads: Threads;
+  /** @internal */
+  config: ChatConfig | null = null;
+  /** The turns (send, resume, rerun), once their chunk is here (`useTurns()`). */
+  private turns: Turns | null = null;
   private loading: AbortController | null = null;
   /** Settles when the latest `load()` has (successfully or not). */
   private loaded: Promise<void> = Promise.resolve();
-  private frame = 0;
   /** Offline failures retry by themselves once the browser is back online. */
   private readonly online = new OnlineWaiter(() => {
     if (this.notice?.retry) this.retry();
   });
-  /** The text of a send that has not reached the service yet (offline, or failed). */
-  private unsent: ChatMessage | null = null;
+  /** @internal The text of a send that has not reached the service yet (offline, or failed). */
+  unsent: ChatMessage | null = null;
   /**
    * Whether the service may be called. A launcher that was never opened calls nothing
    * (docs/architecture.md "Shell and panel"): the panel activates the conversation when it
@@ -62,8 +65,14 @@ export class ChatController implements ReactiveController {
   /** The reason of a load asked for before activation (`undefined`: none asked for). */
   private deferred: ThreadReason | null | undefined;
 
-  constructor(private readonly host: Host) {
+  constructor(readonly host: Host) {
+    this.threads = new Threads(host);
     host.addController(this);
+  }
+
+  /** The thread in use; null before the first message of a new conversation. */
+  get threadId(): string | null {
+    return this.threads.id;
   }
 
   hostConnected(): void {
@@ -81,11 +90,9 @@ export class ChatController implements ReactiveController {
   }
 
   hostDisconnected(): void {
-    this.turn?.abort();
+    this.turns?.leave();
     this.loading?.abort();
-    this.turn = this.loading = null;
-    cancelAnimationFrame(this.frame);
-    this.frame = 0;
+    this.loading = null;
     this.online.stop();
     if (this.status !== 'idle') this.status = 'idle';
     this.ready = false;
@@ -97,16 +104,16 @@ export class ChatController implements ReactiveController {
 
   /** A turn (send, retry, rerun) is under way; loading a conversation is not one. */
   get turnRunning(): boolean {
-    return this.turn !== null;
+    return !!this.turns?.running;
   }
 
   /** Threads this browser has had with this agent, newest first. */
   get history(): readonly HistoryEntry[] {
-    return this.saved?.history ?? [];
+    return this.threads.history;
   }
 
   get currentUserId(): string {
-    return this.userId;
+    return this.threads.userId;
   }
 
   /** The client of the current configuration, for operations outside a turn (hand-off). */
@@ -129,15 +136,12 @@ export class ChatController implements ReactiveController {
     if (scopeChanged) {
       const scope = scopeOf(config);
       this.client = createClient(config, scope);
-      const saved = (this.saved = new Saved(config.persist, scope));
-      this.draft = typeof saved.initial.draft === 'string' ? saved.initial.draft : this.draft;
-      this.userId = saved.userId(config.userId);
-      this.threadId = config.threadId ?? (typeof saved.initial.threadId === 'string' ? saved.initial.threadId : null);
+      this.draft = this.threads.open(config) ?? this.draft;
       void this.load(config.threadId ? 'switched' : 'restored');
       return;
     }
 
-    if (config.userId && config.userId !== this.userId) this.userId = config.userId;
+    if (config.userId && config.userId !== this.threads.userId) this.threads.userId = config.userId;
     if (config.threadId && config.threadId !== this.threadId) {
       this.switchThread(config.threadId, 'switched');
     }
@@ -167,23 +171,26 @@ export class ChatController implements ReactiveController {
     this.host.requestUpdate();
 
     const threadId = this.threadId && isHexId(this.threadId) ? this.threadId : null;
-    if (this.threadId && !threadId) this.forgetThread();
+    if (this.threadId && !threadId) this.threads.forget();
 
     try {
       const loaded = await fetchConversation(client, threadId, this.config.suggestionContext, signal);
       this.welcome = fillPlaceholders(loaded.welcome, this.config.agentVariables?.static);
-      if (loaded.unknownThread) this.forgetThread();
+      if (loaded.unknownThread) this.threadGone();
       this.messages = loaded.transcript ? fromTranscript(loaded.transcript) : [];
       this.starters = loaded.starters;
       if (loaded.transcript) {
-        if (reason) this.emitThread(threadId, null, reason);
-        if (this.history.some((e) => e.id === threadId)) this.recordActivity(this.messages.at(-1)?.createdAt);
+        if (reason) this.threads.announce(threadId, null, reason);
+        if (this.history.some((e) => e.id === threadId)) this.threads.touch(this.messages, this.messages.at(-1)?.createdAt);
       }
       this.status = 'idle';
       this.ready = true;
-      // What was running when the page went has been answered or not: the transcript shows.
-      if (!this.turn) this.saved?.pending(false);
+      // A rerun running when the page went has been answered or not: the transcript shows.
+      if (!this.turnRunning) this.threads.saved?.pending(false);
+      const running = this.turnRunning ? null : this.threads.saved?.runningTurn();
       emit(this.host, 'agent-chat-ready', { threadId: this.threadId });
+      // Cannot fetch the turns' code: the turn stays stored for the next page; the transcript shows.
+      if (running) this.useTurns().then((turns) => turns.recover(running, loaded.transcript ?? []), () => undefined);
     } catch (error) {
       if (signal.aborted) return;
       this.fail(error, 'load');
@@ -195,12 +202,25 @@ export class ChatController implements ReactiveController {
 
   /** The reader is about to write: fetch what a streamed turn runs on, while they type. */
   prefetchTurn(): void {
+    this.useTurns().catch(() => undefined);
     if (this.config?.transport !== 'rest') this.client?.prefetchStreaming();
+  }
+
+  /**
+   * @internal The turns, from a chunk fetched when the reader focuses the text field or a
+   * turn starts (pages that only show a conversation never need it). Rejects with the
+   * network ApiError of a chunk that cannot be fetched; the next call tries again.
+   */
+  async useTurns(): Promise<Turns> {
+    const { Turns } = await loadTurns().catch((e: unknown) => {
+      throw errorFromException(e, undefined, () => false);
+    });
+    return (this.turns ??= new Turns(this));
   }
 
   setDraft(text: string): void {
     this.draft = text;
-    this.saved?.draft(text);
+    this.threads.saved?.draft(text);
   }
 
   /**
@@ -231,7 +251,8 @@ export class ChatController implements ReactiveController {
     await this.runTurn(user);
   }
 
-  private async runTurn(user: ChatMessage): Promise<void> {
+  /** @internal Sends a user message already in the log (again). */
+  async runTurn(user: ChatMessage): Promise<void> {
     const client = this.client;
     const config = this.config;
     if (!client || !config) return;
@@ -251,76 +272,23 @@ export class ChatController implements ReactiveController {
       return;
     }
     user.state = 'done';
-
-    const reply = emptyReply();
-    this.messages = [...this.messages, reply];
-    const controller = this.beginTurn();
-    const { signal } = controller;
-
-    const body = turnBody({ text: user.text, userId: this.userId, threadId: this.threadId, imageUrl: user.imageUrl, agentVariables: config.agentVariables });
-
-    let accepted = false;
+    this.status = 'connecting';
+    this.host.requestUpdate();
+    let turns: Turns;
     try {
-      const final = await deliverTurn(client, config.transport, body, signal, {
-        onThread: (id) => {
-          accepted = true;
-          this.adoptThread(id);
-        },
-        onToken: (delta) => {
-          reply.text += delta;
-          if (this.status === 'streaming') return this.scheduleUpdate();
-          this.status = 'streaming';
-          this.host.requestUpdate();
-        },
-        onReconnecting: () => this.setStatus('reconnecting'),
-      });
-      this.complete(reply, user, final);
+      turns = await this.useTurns();
     } catch (error) {
-      const remove = (...gone: ChatMessage[]) => (this.messages = this.messages.filter((m) => !gone.includes(m)));
-      if (signal.aborted) {
-        reply.state = 'stopped';
-        this.status = 'idle';
-        if (!reply.text) remove(reply);
-      } else if (!accepted) {
-        // The service did not take the turn, or may have: take it back out of the log and
-        // give the text back to the composer, so nothing the reader typed is lost. If it may
-        // be running, Retry reloads the thread (where it shows if it ran) rather than
-        // sending it a second time; in a new conversation there is nothing to reload.
-        remove(reply, user);
-        this.unsent = user;
-        this.restoreDraft(user.text);
-        this.fail(error, isApiError(error) && error.mayHaveRun && this.threadId ? 'load' : 'send');
-      } else {
-        reply.state = 'interrupted';
-        if (!reply.text) remove(reply);
-        // The turn exists on the service and may have finished there: retry reloads it.
-        this.fail(error, 'load');
-      }
-    } finally {
-      cancelAnimationFrame(this.frame);
-      this.frame = 0;
-      this.endTurn(controller);
+      // As a turn the service did not take: the text goes back to the composer, Retry sends it.
+      this.messages = this.messages.filter((m) => m !== user);
+      this.unsent = user;
+      this.restoreDraft(user.text);
+      return this.fail(error, 'send');
     }
-  }
-
-  private complete(reply: ChatMessage, user: ChatMessage, final: Message | null): void {
-    if (final) {
-      const settled = fromWire(final, 0);
-      Object.assign(reply, settled, { key: reply.key, role: 'agent', state: 'done' });
-      // The user message of a turn carries the interaction id too (edit needs it).
-      user.id ??= final.id;
-    } else {
-      reply.state = 'done';
-    }
-    this.messages = [...this.messages];
-    this.status = 'idle';
-    this.recordActivity();
-    const message: Message = final ?? { id: reply.id ?? '', text: reply.text, sender: { type: 'agent' }, cards: [] };
-    emit(this.host, 'agent-chat-message', { message, threadId: this.threadId });
+    await turns.send(user, config);
   }
 
   stop(): void {
-    this.turn?.abort();
+    this.turns?.stop();
   }
 
   /** The notice's action: resend what failed, or reload the conversation. */
@@ -342,109 +310,38 @@ export class ChatController implements ReactiveController {
 
   dismissNotice(): void {
     this.notice = null;
-    this.setStatus(this.status === 'error' ? 'idle' : this.status);
-  }
-
-  private setStatus(status: ChatStatus): void {
-    this.status = status;
+    if (this.status === 'error') this.status = 'idle';
     this.host.requestUpdate();
   }
 
   /** Starts over: the next message creates a new thread. */
   newThread(): void {
-    const previous = this.threadId;
-    this.turn?.abort();
-    this.forgetThread();
+    this.turns?.stop();
     this.messages = [];
     this.notice = null;
     this.unsent = null;
     this.online.stop();
-    this.emitThread(null, previous, 'reset');
+    this.threads.move(null, 'reset');
     void this.load();
   }
 
   switchThread(threadId: string, reason: ThreadReason): void {
-    const previous = this.threadId;
-    this.turn?.abort();
-    this.threadId = threadId;
-    this.saved?.thread(threadId);
+    this.turns?.stop();
     this.messages = [];
-    this.emitThread(threadId, previous, reason);
+    this.threads.move(threadId, reason);
     void this.load();
   }
 
-  private adoptThread(threadId: string): void {
-    // The client only passes ids it checked; a thread id is a storage key and a URL part.
-    if (threadId === this.threadId || !isHexId(threadId)) return;
-    const previous = this.threadId;
-    this.threadId = threadId;
-    this.saved?.thread(threadId);
-    this.emitThread(threadId, previous, 'created');
+  /** The stored thread is gone from the service (404): said once; the next message starts a new one. */
+  /** @internal */
+  threadGone(): void {
+    this.threads.forget();
+    this.notice = { kind: 'thread-gone', details: [], retry: null };
   }
 
   /** The alternatives for one turn (its index among user messages) of the viewed thread. */
   branchAt(turn: number): BranchPosition | null {
-    return this.threadId ? (this.saved?.branchAt(this.threadId, turn) ?? null) : null;
-  }
-
-  /**
-   * Regenerates the reply of turn `turn` (`replyId` is its interaction id), or re-asks it
-   * with edited text. The service answers with a NEW thread branched from this one; the
-   * view switches to it and the relation is kept for the branch navigator.
-   */
-  async rerun(turn: number, replyId: string, text: string): Promise<void> {
-    const client = this.client;
-    const source = this.threadId;
-    const trimmed = text.trim();
-    if (!client || !source || !trimmed || this.busy) return;
-    const userIndex = userMessageIndex(this.messages, turn);
-    if (userIndex < 0) return;
-    const before = this.messages;
-    const user: ChatMessage = { ...before[userIndex]!, key: localKey('user'), text: trimmed, id: undefined };
-    const reply = emptyReply();
-    this.messages = [...before.slice(0, userIndex), user, reply];
-    this.notice = null;
-    const controller = this.beginTurn();
-    try {
-      const response = await client.rerun(
-        source,
-        rerunBody({ replyId, text: trimmed, userId: this.userId, imageUrl: user.imageUrl, versionId: this.config?.versionId, versionTag: this.config?.versionTag }),
-        { signal: controller.signal },
-      );
-      this.threadId = response.thread_id;
-      this.saved?.branch(source, turn, response.thread_id);
-      this.emitThread(response.thread_id, source, 'rerun');
-      this.complete(reply, user, response.message);
-    } catch (error) {
-      this.messages = before;
-      if (controller.signal.aborted) {
-        this.status = 'idle';
-      } else {
-        // An edit that did not go through is the reader's text: keep it in the composer.
-        if (trimmed !== before[userIndex]!.text) this.restoreDraft(trimmed);
-        this.fail(error, null);
-      }
-    } finally {
-      this.endTurn(controller);
-    }
-  }
-
-  /**
-   * A turn starts: its own AbortController, and `pending` stored so that a reload (or
-   * another page of the site) loads the conversation at once (the shell reads it).
-   */
-  private beginTurn(): AbortController {
-    const controller = (this.turn = new AbortController());
-    this.status = 'connecting';
-    this.saved?.pending(true);
-    this.host.requestUpdate();
-    return controller;
-  }
-
-  private endTurn(controller: AbortController): void {
-    if (this.turn === controller) this.turn = null;
-    if (!this.turn) this.saved?.pending(false);
-    this.host.requestUpdate();
+    return this.threads.branchAt(turn);
   }
 
   /** Shows another alternative of a turn: that thread's transcript. */
@@ -453,27 +350,18 @@ export class ChatController implements ReactiveController {
   }
 
   removeFromHistory(threadId: string): void {
-    this.saved?.forget(threadId);
+    this.threads.remove(threadId);
     this.host.requestUpdate();
   }
 
-  private recordActivity(at?: string): void {
-    const threadId = this.threadId;
-    const first = this.messages.find((m) => m.role === 'user');
-    if (threadId && first) this.saved?.touch(threadId, first.text, at);
-  }
-
-  private forgetThread(): void {
-    this.threadId = null;
-    this.saved?.thread(null);
-  }
-
-  private restoreDraft(text: string): void {
+  /** @internal Gives text back to the composer, beside what is there. */
+  restoreDraft(text: string): void {
     const current = this.draft.trim();
     this.setDraft(!current ? text : current === text ? this.draft : `${text}\n${this.draft}`);
   }
 
-  private fail(error: unknown, retry: RetryAction): void {
+  /** @internal A failure becomes a notice and `agent-chat-error`. */
+  fail(error: unknown, retry: RetryAction): void {
     const apiError = isApiError(error)
       ? error
       : new ApiError({ kind: 'protocol', message: error instanceof Error ? error.message : String(error) });
@@ -481,18 +369,5 @@ export class ChatController implements ReactiveController {
     this.status = 'error';
     emit(this.host, 'agent-chat-error', errorDetail(apiError));
     if (this.notice.kind === 'offline' || this.notice.kind === 'network') this.online.wait();
-  }
-
-  /** Tokens arrive faster than frames: one render per animation frame is enough. */
-  private scheduleUpdate(): void {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.host.requestUpdate();
-    });
-  }
-
-  private emitThread(threadId: string | null, previousThreadId: string | null, reason: ThreadReason): void {
-    emit(this.host, 'agent-chat-thread', { threadId, previousThreadId, reason });
   }
 }

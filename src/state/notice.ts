@@ -11,6 +11,8 @@ export type NoticeKind =
   | 'timeout'
   | 'stream'
   | 'config'
+  /** The stored conversation is gone from the service; not an error of the reader's. */
+  | 'thread-gone'
   | 'generic';
 
 /** What the retry button does: resend the failed text, reload the conversation, or nothing. */

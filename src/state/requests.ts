@@ -4,7 +4,7 @@
  */
 import { AgentClient } from '../client/client.js';
 import { isApiError } from '../client/errors.js';
-import type { StreamHandlers } from '../client/stream.js';
+import type { StreamHandlers, StreamOptions } from '../client/stream.js';
 import type { Message, SendMessageBody } from '../client/types.js';
 import { sessionTokenCache } from './identity.js';
 import type { ChatConfig } from './types.js';
@@ -73,6 +73,7 @@ export async function deliverTurn(
   body: SendMessageBody,
   signal: AbortSignal,
   handlers: StreamHandlers,
+  resume?: StreamOptions['resume'],
 ): Promise<Message | null> {
   if (transport === 'rest') {
     const response = await client.send(body, { signal });
@@ -80,5 +81,5 @@ export async function deliverTurn(
     return response.message;
   }
   const stream = transport === 'websocket' ? client.streamSocket.bind(client) : client.stream.bind(client);
-  return (await stream(body, handlers, { signal })).message;
+  return (await stream(body, handlers, { signal, resume })).message;
 }

@@ -2,6 +2,7 @@ import { type BranchEvent, type BranchPosition, addBranch, branchPosition } from
 import { type HistoryEntry, remove as removeEntry, touch } from './history.js';
 import { type PersistMode, type PersistedState, type ThreadStorage, createStorage } from './storage.js';
 import { anonymousUserId } from './identity.js';
+import { type RunningTurn, readRunningTurn } from '../continuity/running-turn.js';
 
 /**
  * What this browser keeps of one conversation scope (src/state/storage.ts): the thread in
@@ -47,6 +48,17 @@ export class Saved {
   pending(running: boolean): void {
     if (running) this.storage.write({ pending: true });
     else this.storage.clear(['pending']);
+  }
+
+  /** The running turn as stored now (another page or tab may have written it), checked. */
+  runningTurn(): RunningTurn | null {
+    return readRunningTurn(this.storage.read().turn);
+  }
+
+  /** Keeps the running turn (null: none is running); the shell wakes the panel for it. */
+  setRunningTurn(turn: RunningTurn | null): void {
+    if (turn) this.storage.write({ turn });
+    else this.storage.clear(['turn']);
   }
 
   /** The thread had activity (`at`, else now): it moves to the top of the history. */

@@ -6,6 +6,7 @@
 
 import type { BranchEvent } from './branches.js';
 import type { HistoryEntry } from './history.js';
+import type { RunningTurn } from '../continuity/running-turn.js';
 
 export type PersistMode = 'local' | 'session' | 'none';
 
@@ -17,6 +18,8 @@ export interface PersistedState {
   branches?: BranchEvent[];
   /** A turn was running when this was written (the page may have gone mid-answer). */
   pending?: boolean;
+  /** The streamed turn that was running, to resume (src/continuity/running-turn.ts); unchecked until read. */
+  turn?: RunningTurn;
   /** A reply arrived while the launcher was closed; the dot shows until it is opened. */
   unread?: boolean;
 }

@@ -14,6 +14,8 @@ await Promise.all([
   import('../../src/history/history.js'),
   import('../../src/attachments/index.js'),
   import('../../src/handoff/index.js'),
+  import('../../src/state/turns.js'),
+  import('../../src/continuity/recover.js'),
 ]);
 
 const mounted = new Set<HTMLElement>();

@@ -86,6 +86,7 @@ export const ar: Strings = {
   errorTimeout: 'استغرق الرد وقتًا طويلًا. يُرجى المحاولة مرة أخرى.',
   errorStreamInterrupted: 'انقطع الرد.',
   errorGeneric: 'حدث خطأ ما.',
+  threadGone: 'لم تعد تلك المحادثة متاحة. ستبدأ رسالتك التالية محادثة جديدة.',
   errorConfiguration: (details) => withDetails('لم يتم إعداد الدردشة بشكل صحيح.', details),
 };
 

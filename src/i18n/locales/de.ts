@@ -86,6 +86,7 @@ export const de: Strings = {
   errorTimeout: 'Die Antwort hat zu lange gedauert. Bitte versuchen Sie es erneut.',
   errorStreamInterrupted: 'Die Antwort wurde unterbrochen.',
   errorGeneric: 'Etwas ist schiefgelaufen.',
+  threadGone: 'Diese Unterhaltung ist nicht mehr verfügbar. Ihre nächste Nachricht beginnt eine neue.',
   errorConfiguration: (details) => withDetails('Der Chat ist nicht richtig eingerichtet.', details),
 };
 

@@ -86,6 +86,7 @@ export const es: Strings = {
   errorTimeout: 'La respuesta tardó demasiado. Inténtalo de nuevo.',
   errorStreamInterrupted: 'La respuesta se interrumpió.',
   errorGeneric: 'Algo salió mal.',
+  threadGone: 'Esa conversación ya no está disponible. Tu próximo mensaje empezará una nueva.',
   errorConfiguration: (details) => withDetails('El chat no está configurado correctamente.', details),
 };
 

@@ -86,6 +86,7 @@ export const fr: Strings = {
   errorTimeout: 'La réponse a pris trop de temps. Veuillez réessayer.',
   errorStreamInterrupted: 'La réponse a été interrompue.',
   errorGeneric: 'Une erreur s’est produite.',
+  threadGone: 'Cette conversation n’est plus disponible. Votre prochain message en commencera une nouvelle.',
   errorConfiguration: (details) => withDetails('Le chat n’est pas configuré correctement.', details),
 };
 

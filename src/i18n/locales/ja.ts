@@ -86,6 +86,7 @@ export const ja: Strings = {
   errorTimeout: '応答に時間がかかりすぎました。もう一度お試しください。',
   errorStreamInterrupted: '応答が中断されました。',
   errorGeneric: '問題が発生しました。',
+  threadGone: 'この会話は利用できなくなりました。次のメッセージで新しい会話が始まります。',
   errorConfiguration: (details) => withDetails('チャットが正しく設定されていません。', details),
 };
 

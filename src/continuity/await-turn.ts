@@ -1,0 +1,40 @@
+import type { AgentClient } from '../client/client.js';
+import { isApiError } from '../client/errors.js';
+import { sleep } from '../client/http.js';
+import type { Message } from '../client/types.js';
+import { type RunningTurn, findTurn } from './running-turn.js';
+
+/** What the transcript said in the end: the turn with its reply, the thread gone, or not (yet) there. */
+export type AwaitedTurn = { state: 'done'; transcript: Message[] } | { state: 'gone' } | { state: 'missing'; transcript: Message[] | null };
+
+/** Polls for this long at most: a reply takes seconds; a turn still missing after this failed. */
+const LIMIT_MS = 30_000;
+const FIRST_WAIT_MS = 1_000;
+const MAX_WAIT_MS = 4_000;
+
+/**
+ * A turn the service can no longer stream (it lost the turn's buffer, or it never streamed:
+ * REST) is looked for in the thread's transcript, briefly and with growing pauses, until
+ * its reply is there. A failed request is tried again at the next poll; an abort ends it.
+ */
+export async function awaitTurn(
+  client: AgentClient,
+  threadId: string,
+  turn: RunningTurn,
+  signal: AbortSignal,
+  limitMs = LIMIT_MS,
+): Promise<AwaitedTurn> {
+  const deadline = performance.now() + limitMs;
+  let transcript: Message[] | null = null;
+  for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, MAX_WAIT_MS)) {
+    try {
+      transcript = await client.transcript(threadId, { signal });
+      if (findTurn(transcript, turn).state === 'done') return { state: 'done', transcript };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (isApiError(error) && error.status === 404) return { state: 'gone' };
+    }
+    if (performance.now() + wait > deadline) return { state: 'missing', transcript };
+    await sleep(wait, signal);
+  }
+}

@@ -1,0 +1,63 @@
+import type { AgentClient } from '../client/client.js';
+import { ApiError } from '../client/errors.js';
+import type { Message } from '../client/types.js';
+import { emit } from '../events.js';
+import { type ChatMessage, emptyReply, fromTranscript, localKey } from '../state/messages.js';
+import type { TurnScene } from '../state/scene.js';
+import { awaitTurn } from './await-turn.js';
+import { type RunningTurn, findTurn } from './running-turn.js';
+
+/** The code of a recovered turn whose question never reached the service. */
+export const LOST = 'turn.lost';
+
+/** What recovery asks of the conversation's turns (src/state/turns.ts). */
+export interface Turns {
+  deliver(user: ChatMessage, reply: ChatMessage, record: RunningTurn, resuming: boolean): Promise<void>;
+}
+
+/**
+ * A turn a page before this one (a reload, another page of the site) started and did not
+ * see end: docs/protocol.md "A turn survives the page". Already in the transcript: done.
+ * Otherwise its message and the reply so far show, and the stream resumes where it was;
+ * a turn the service can no longer stream is awaited in the transcript.
+ */
+export function recover(turns: Turns, chat: TurnScene, turn: RunningTurn, transcript: Message[]): void {
+  const threadId = turn.threadId ?? turn.body.thread_id ?? null;
+  const found = findTurn(transcript, turn);
+  if (found.state === 'done' || threadId !== chat.threads.id || !threadId) {
+    chat.threads.saved?.setRunningTurn(null);
+    // Started in a new conversation and lost before the service named it: the text comes back.
+    if (!threadId && found.state === 'absent') chat.restoreDraft(turn.body.text);
+    return chat.host.requestUpdate();
+  }
+  if (found.state === 'started') chat.messages = fromTranscript(transcript.slice(0, found.index));
+  const { text, image_url: imageUrl } = turn.body;
+  const user: ChatMessage = { key: localKey('user'), role: 'user', text, cards: [], suggestions: [], imageUrl, state: 'done' };
+  const reply: ChatMessage = { ...emptyReply(), text: turn.text };
+  chat.messages = [...chat.messages, user, reply];
+  chat.starters = [];
+  void turns.deliver(user, reply, { ...turn, threadId }, true);
+}
+
+/** A resumed turn the service cannot stream: shown from the transcript once its reply is there. */
+export async function awaitReply(chat: TurnScene, client: AgentClient, record: RunningTurn, signal: AbortSignal): Promise<void> {
+  const outcome = await awaitTurn(client, record.threadId!, record, signal);
+  if (outcome.state === 'gone') {
+    // Nothing of that conversation is left to show; what the reader asked goes back to the composer.
+    chat.messages = [];
+    chat.status = 'idle';
+    chat.restoreDraft(record.body.text);
+    return chat.threadGone();
+  }
+  if (outcome.state === 'missing') {
+    // The question is not even in the transcript: it never reached the service (the page
+    // went as it was sent). As a turn the service did not take: the text goes back.
+    const asked = !!outcome.transcript && findTurn(outcome.transcript, record).state !== 'absent';
+    throw new ApiError({ kind: 'stream', code: asked ? undefined : LOST, message: 'The reply could not be recovered after the page changed.' });
+  }
+  chat.messages = fromTranscript(outcome.transcript);
+  chat.status = 'idle';
+  chat.threads.touch(chat.messages);
+  const final = outcome.transcript.findLast((m) => m.sender?.type !== 'user');
+  if (final) emit(chat.host, 'agent-chat-message', { message: final, threadId: chat.threads.id });
+}

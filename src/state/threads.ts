@@ -1,0 +1,82 @@
+import { isHexId } from '../client/types.js';
+import { emit, type ThreadReason } from '../events.js';
+import type { BranchPosition } from './branches.js';
+import type { HistoryEntry } from './history.js';
+import type { ChatMessage } from './messages.js';
+import { Saved } from './saved.js';
+import { scopeOf } from './storage.js';
+import type { ChatConfig } from './types.js';
+
+/**
+ * Which thread the conversation is on, and what this browser keeps of its threads (Saved):
+ * the history, the branch relations, the user id. Every change of thread goes through here,
+ * is kept, and is announced once with its reason (`agent-chat-thread`).
+ */
+export class Threads {
+  /** The thread in use; null before the first message of a new conversation. */
+  id: string | null = null;
+  userId = '';
+  /** What this browser keeps of the configuration's scope; null before the first configuration. */
+  saved: Saved | null = null;
+
+  constructor(private readonly host: HTMLElement) {}
+
+  /** A new scope (service, credential, persistence): reads what was kept. Returns the kept draft. */
+  open(config: ChatConfig): string | undefined {
+    const saved = (this.saved = new Saved(config.persist, scopeOf(config)));
+    this.userId = saved.userId(config.userId);
+    this.id = config.threadId ?? (typeof saved.initial.threadId === 'string' ? saved.initial.threadId : null);
+    return typeof saved.initial.draft === 'string' ? saved.initial.draft : undefined;
+  }
+
+  /** Threads this browser has had with this agent, newest first. */
+  get history(): readonly HistoryEntry[] {
+    return this.saved?.history ?? [];
+  }
+
+  /** Moves the conversation to `threadId` (null: a new conversation), kept and announced. */
+  move(threadId: string | null, reason: ThreadReason): void {
+    const previous = this.id;
+    this.id = threadId;
+    this.saved?.thread(threadId);
+    this.announce(threadId, previous, reason);
+  }
+
+  /** A turn's `thread` frame named the thread it runs on: a new conversation now has one. */
+  adopt(threadId: string): void {
+    // The client only passes ids it checked; a thread id is a storage key and a URL part.
+    if (threadId !== this.id && isHexId(threadId)) this.move(threadId, 'created');
+  }
+
+  /** The thread is gone or unusable: the next message starts a new one (no event: nothing moved yet). */
+  forget(): void {
+    this.id = null;
+    this.saved?.thread(null);
+  }
+
+  /** A rerun of turn `turn` of thread `from` made thread `to`, now in use. */
+  branch(from: string, turn: number, to: string): void {
+    this.id = to;
+    this.saved?.branch(from, turn, to);
+    this.announce(to, from, 'rerun');
+  }
+
+  /** The alternatives for one turn (its index among user messages) of the thread in use. */
+  branchAt(turn: number): BranchPosition | null {
+    return this.id ? (this.saved?.branchAt(this.id, turn) ?? null) : null;
+  }
+
+  /** The thread in use had activity: it moves to the top of the history, titled by its first question. */
+  touch(messages: readonly ChatMessage[], at?: string): void {
+    const first = messages.find((m) => m.role === 'user');
+    if (this.id && first) this.saved?.touch(this.id, first.text, at);
+  }
+
+  remove(threadId: string): void {
+    this.saved?.forget(threadId);
+  }
+
+  announce(threadId: string | null, previousThreadId: string | null, reason: ThreadReason): void {
+    emit(this.host, 'agent-chat-thread', { threadId, previousThreadId, reason });
+  }
+}

@@ -1,0 +1,247 @@
+import { isApiError } from '../client/errors.js';
+import { rerunBody, turnBody } from '../client/bodies.js';
+import type { Message } from '../client/types.js';
+import { emit } from '../events.js';
+import { lazy } from '../lazy.js';
+import { type RunningTurn, TurnJournal } from '../continuity/running-turn.js';
+import { type ChatMessage, emptyReply, fromWire, localKey, userMessageIndex } from './messages.js';
+import { deliverTurn } from './requests.js';
+import type { TurnScene } from './scene.js';
+import type { ChatConfig, ChatStatus } from './types.js';
+
+/** Resuming a turn an earlier page started: a chunk only such pages fetch. */
+const loadRecovery = lazy(() => import('../continuity/recover.js'));
+
+/**
+ * The turns of a conversation: sending one and streaming its reply, resuming one a page
+ * before this one started (src/continuity/recover.ts), rerunning one. One turn at a time,
+ * each with its own AbortController; the streamed one is kept in storage as it moves
+ * (TurnJournal). A chunk: ChatController.useTurns() fetches it when the reader focuses the
+ * text field or a turn starts.
+ */
+export class Turns {
+  private controller: AbortController | null = null;
+  private frame = 0;
+  /** The running streamed turn, kept in storage so the next page can resume it. */
+  private readonly journal: TurnJournal;
+
+  constructor(private readonly chat: TurnScene) {
+    this.journal = new TurnJournal((turn) => chat.threads.saved?.setRunningTurn(turn));
+  }
+
+  /** A turn (send, retry, rerun, resume) is under way. */
+  get running(): boolean {
+    return this.controller !== null;
+  }
+
+  stop(): void {
+    this.controller?.abort();
+  }
+
+  /** The element leaves (or the page goes): the streamed turn stays stored, to be resumed. */
+  leave(): void {
+    this.journal.release();
+    this.controller?.abort();
+    this.controller = null;
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+  }
+
+  /** Sends `user` (already in the log) as a new turn and streams the reply. */
+  async send(user: ChatMessage, config: ChatConfig): Promise<void> {
+    const { chat } = this;
+    const reply = emptyReply();
+    const after = chat.messages.findLast((m) => m.id)?.id ?? null;
+    chat.messages = [...chat.messages, reply];
+    const threadId = chat.threads.id;
+    const body = turnBody({ text: user.text, userId: chat.threads.userId, threadId, imageUrl: user.imageUrl, agentVariables: config.agentVariables });
+    await this.deliver(user, reply, { body, threadId, lastSeq: 0, text: '', after, startedAt: Date.now() }, false);
+  }
+
+  /**
+   * A turn a page before this one started and did not see end: resumed by the recovery
+   * chunk (src/continuity/recover.ts), fetched only by pages that have one. If it cannot be
+   * fetched the turn stays stored for the next page; the transcript shows meanwhile.
+   */
+  recover(turn: RunningTurn, transcript: Message[]): void {
+    loadRecovery().then(
+      ({ recover }) => recover(this, this.chat, turn, transcript),
+      () => undefined,
+    );
+  }
+
+  /**
+   * Delivers a turn into `reply`, or resumes one (`resuming`) from the record's last seq;
+   * the record goes to storage as the turn moves and is cleared when it ends here.
+   * @internal (also src/continuity/recover.ts)
+   */
+  async deliver(user: ChatMessage, reply: ChatMessage, record: RunningTurn, resuming: boolean): Promise<void> {
+    const { chat, journal } = this;
+    const { client, config } = chat;
+    if (!client || !config) return;
+    const controller = this.begin();
+    const { signal } = controller;
+    journal.begin(record);
+    let accepted = resuming;
+    let gone = false;
+    try {
+      const handlers = {
+        onThread: (id: string) => {
+          accepted = true;
+          journal.thread(id);
+          chat.threads.adopt(id);
+        },
+        onToken: (delta: string, seq: number) => {
+          reply.text += delta;
+          journal.progress(seq, reply.text);
+          if (chat.status === 'streaming') return this.updateSoon();
+          this.setStatus('streaming');
+        },
+        onReconnecting: () => this.setStatus('reconnecting'),
+      };
+      const resume = resuming && config.transport !== 'rest' ? { threadId: record.threadId!, lastSeq: record.lastSeq } : undefined;
+      const final =
+        resuming && !resume
+          ? undefined
+          : await deliverTurn(client, config.transport, record.body, signal, handlers, resume).catch((error: unknown) => {
+              // The service no longer has the turn's stream: its transcript will have the turn.
+              if (resume && !signal.aborted && isApiError(error) && (error.status === 409 || error.status === 404)) return undefined;
+              throw error;
+            });
+      if (final === undefined) await (await loadRecovery()).awaitReply(chat, client, record, signal);
+      else this.complete(reply, user, final);
+    } catch (error) {
+      // The thread was deleted on the service: the message starts a new conversation instead.
+      gone = !accepted && !signal.aborted && !!record.body.thread_id && isApiError(error) && error.status === 404;
+      // A resumed turn whose question never reached the service: handled as one not taken.
+      if (isApiError(error) && error.code === 'turn.lost') accepted = false;
+      if (!gone) this.failed(error, signal, accepted, user, reply);
+    } finally {
+      journal.end();
+      this.end(controller);
+    }
+    if (!gone) return;
+    chat.threads.forget();
+    chat.messages = [user];
+    const resent = chat.runTurn(user);
+    // After the send began (it clears notices): the reader learns why the log starts over.
+    chat.threadGone();
+    await resent;
+  }
+
+  private failed(error: unknown, signal: AbortSignal, accepted: boolean, user: ChatMessage, reply: ChatMessage): void {
+    const { chat } = this;
+    const remove = (...gone: ChatMessage[]) => (chat.messages = chat.messages.filter((m) => !gone.includes(m)));
+    if (signal.aborted) {
+      reply.state = 'stopped';
+      chat.status = 'idle';
+      if (!reply.text) remove(reply);
+    } else if (!accepted) {
+      // The service did not take the turn, or may have: take it back out of the log and
+      // give the text back to the composer, so nothing the reader typed is lost. If it may
+      // be running, Retry reloads the thread (where it shows if it ran) rather than
+      // sending it a second time; in a new conversation there is nothing to reload.
+      remove(reply, user);
+      chat.unsent = user;
+      chat.restoreDraft(user.text);
+      chat.fail(error, isApiError(error) && error.mayHaveRun && chat.threads.id ? 'load' : 'send');
+    } else {
+      reply.state = 'interrupted';
+      if (!reply.text) remove(reply);
+      // The turn exists on the service and may have finished there: retry reloads it.
+      chat.fail(error, 'load');
+    }
+  }
+
+  /** @internal The reply is final: shown, kept in the history, announced (`agent-chat-message`). */
+  complete(reply: ChatMessage, user: ChatMessage, final: Message | null): void {
+    const { chat } = this;
+    if (final) {
+      const settled = fromWire(final, 0);
+      Object.assign(reply, settled, { key: reply.key, role: 'agent', state: 'done' });
+      // The user message of a turn carries the interaction id too (edit needs it).
+      user.id ??= final.id;
+    } else {
+      reply.state = 'done';
+    }
+    chat.messages = [...chat.messages];
+    chat.status = 'idle';
+    chat.threads.touch(chat.messages);
+    const message: Message = final ?? { id: reply.id ?? '', text: reply.text, sender: { type: 'agent' }, cards: [] };
+    emit(chat.host, 'agent-chat-message', { message, threadId: chat.threads.id });
+  }
+
+  /**
+   * Regenerates the reply of turn `turn` (`replyId` is its interaction id), or re-asks it
+   * with edited text. The service answers with a NEW thread branched from this one; the
+   * view switches to it and the relation is kept for the branch navigator.
+   */
+  async rerun(turn: number, replyId: string, text: string): Promise<void> {
+    const { chat } = this;
+    const { client, config } = chat;
+    const source = chat.threads.id;
+    const trimmed = text.trim();
+    if (!client || !source || !trimmed || chat.busy) return;
+    const userIndex = userMessageIndex(chat.messages, turn);
+    if (userIndex < 0) return;
+    const before = chat.messages;
+    const user: ChatMessage = { ...before[userIndex]!, key: localKey('user'), text: trimmed, id: undefined };
+    const reply = emptyReply();
+    chat.messages = [...before.slice(0, userIndex), user, reply];
+    chat.notice = null;
+    const controller = this.begin();
+    try {
+      const response = await client.rerun(
+        source,
+        rerunBody({ replyId, text: trimmed, userId: chat.threads.userId, imageUrl: user.imageUrl, versionId: config?.versionId, versionTag: config?.versionTag }),
+        { signal: controller.signal },
+      );
+      chat.threads.branch(source, turn, response.thread_id);
+      this.complete(reply, user, response.message);
+    } catch (error) {
+      chat.messages = before;
+      if (controller.signal.aborted) {
+        chat.status = 'idle';
+      } else {
+        // An edit that did not go through is the reader's text: keep it in the composer.
+        if (trimmed !== before[userIndex]!.text) chat.restoreDraft(trimmed);
+        chat.fail(error, null);
+      }
+    } finally {
+      this.end(controller);
+    }
+  }
+
+  /**
+   * A turn starts: its own AbortController, and `pending` stored so that a reload (or
+   * another page of the site) loads the conversation at once (the shell reads it).
+   */
+  private begin(): AbortController {
+    const controller = (this.controller = new AbortController());
+    this.chat.threads.saved?.pending(true);
+    this.setStatus('connecting');
+    return controller;
+  }
+
+  private end(controller: AbortController): void {
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    if (this.controller === controller) this.controller = null;
+    if (!this.controller) this.chat.threads.saved?.pending(false);
+    this.chat.host.requestUpdate();
+  }
+
+  private setStatus(status: ChatStatus): void {
+    this.chat.status = status;
+    this.chat.host.requestUpdate();
+  }
+
+  /** Tokens arrive faster than frames: one render per animation frame is enough. */
+  private updateSoon(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.chat.host.requestUpdate();
+    });
+  }
+}

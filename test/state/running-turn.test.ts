@@ -1,0 +1,96 @@
+import { expect } from '@open-wc/testing';
+import fc from 'fast-check';
+import type { Message } from '../../src/client/types.js';
+import { RUNNING_TURN_LIMIT_MS, type RunningTurn, TurnJournal, findTurn, readRunningTurn } from '../../src/continuity/running-turn.js';
+
+const NOW = 1_800_000_000_000;
+const turn = (over: Partial<RunningTurn> = {}): RunningTurn => ({
+  body: { text: 'where is my order?', user_id: 'anon_1' },
+  threadId: '0123456789abcdef01234567',
+  lastSeq: 4,
+  text: 'Let me',
+  after: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+  startedAt: NOW - 1000,
+  ...over,
+});
+const msg = (id: string, type: 'user' | 'agent', text: string): Message => ({ id, text, sender: { type }, cards: [] });
+
+describe('the stored running turn', () => {
+  it('reads back what was written', () => {
+    const written = turn();
+    expect(readRunningTurn(JSON.parse(JSON.stringify(written)), NOW)).to.deep.equal(written);
+  });
+
+  it('refuses what other code or other versions may have left', () => {
+    for (const bad of [
+      null,
+      'turn',
+      { ...turn(), body: { text: 1, user_id: 'u' } },
+      { ...turn(), body: { text: 'x', user_id: 'u', thread_id: 'nope' } },
+      { ...turn(), threadId: 'not-hex' },
+      { ...turn(), lastSeq: -1 },
+      { ...turn(), lastSeq: 1.5 },
+      { ...turn(), text: null },
+      { ...turn(), startedAt: NOW - RUNNING_TURN_LIMIT_MS - 1 },
+      { ...turn(), startedAt: NOW + 3_600_000 },
+      { ...turn(), startedAt: Number.NaN },
+    ]) {
+      expect(readRunningTurn(bad, NOW), JSON.stringify(bad)).to.equal(null);
+    }
+  });
+
+  it('never throws and returns a well-formed turn or null, whatever storage holds', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
+        const read = readRunningTurn(value, NOW);
+        if (read === null) return;
+        expect(read.body.text).to.be.a('string');
+        expect(Number.isSafeInteger(read.lastSeq) && read.lastSeq >= 0).to.equal(true);
+      }),
+      { numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(fc.record({ text: fc.string(), lastSeq: fc.nat(), after: fc.option(fc.string()) }), (over) => {
+        const written = turn(over);
+        expect(readRunningTurn(JSON.parse(JSON.stringify(written)), NOW)).to.deep.equal(written);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('finds the turn in a transcript after the message it began after', () => {
+    const before = [msg('aaaaaaaaaaaaaaaaaaaaaaaa', 'agent', 'Hi')];
+    // An earlier question with the same text is not this turn.
+    const earlier = [msg('1', 'user', 'where is my order?'), msg('1', 'agent', 'Shipped.'), ...before];
+    expect(findTurn(earlier, turn())).to.deep.equal({ state: 'absent', index: -1 });
+    expect(findTurn([...earlier, msg('2', 'user', 'where is my order?')], turn())).to.deep.equal({ state: 'started', index: 3 });
+    expect(findTurn([...earlier, msg('2', 'user', 'where is my order?'), msg('2', 'agent', 'Here.')], turn()).state).to.equal('done');
+    // A new conversation: anywhere in it.
+    expect(findTurn([msg('2', 'user', 'where is my order?'), msg('2', 'agent', 'Here.')], turn({ after: null })).state).to.equal('done');
+    // The marker fell out of a trimmed transcript: all of it is searched.
+    expect(findTurn([msg('2', 'user', 'where is my order?')], turn()).state).to.equal('started');
+  });
+
+  it('writes text and seq together, throttled, at once on pagehide, and nothing after release', async () => {
+    const writes: Array<RunningTurn | null> = [];
+    const journal = new TurnJournal((t) => writes.push(t));
+    journal.begin(turn({ lastSeq: 0, text: '' }));
+    expect(writes).to.have.length(1);
+    journal.progress(1, 'a');
+    journal.progress(2, 'a b');
+    expect(writes).to.have.length(1);
+    dispatchEvent(new PageTransitionEvent('pagehide'));
+    expect(writes.at(-1)).to.include({ lastSeq: 2, text: 'a b' });
+    journal.progress(3, 'a b c');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(writes.at(-1)).to.include({ lastSeq: 3, text: 'a b c' });
+    journal.release();
+    const count = writes.length;
+    journal.end();
+    dispatchEvent(new PageTransitionEvent('pagehide'));
+    expect(writes).to.have.length(count);
+    journal.begin(turn());
+    journal.end();
+    expect(writes.at(-1)).to.equal(null);
+  });
+});
