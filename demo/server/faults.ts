@@ -84,6 +84,8 @@ export interface FaultPlan {
    * runs and its messages land in the transcript.
    */
   unresumable?: boolean;
+  /** WebSocket sessions of this key never answer the client's `{"type":"ping"}` (a dead peer). */
+  deafSession?: boolean;
   /** The transcript operation answers with this JSON value, as given. */
   rawTranscript?: unknown;
   /** Replace the demo agent's replies, turn by turn; the last entry repeats. Cards are sent as given. */

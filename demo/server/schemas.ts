@@ -150,5 +150,6 @@ export const faultPlanSchema = z.strictObject({
   rawTurns: z.array(z.array(z.string())).optional(),
   transcriptAt: z.enum(['end', 'start']).optional(),
   unresumable: z.boolean().optional(),
+  deafSession: z.boolean().optional(),
   rawTranscript: z.unknown().optional(),
 });

@@ -295,6 +295,8 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     const f = frame as Record<string, unknown>;
     switch (type) {
       case 'ping':
+        // The `deafSession` knob: a session that stopped answering, as a dead proxy would.
+        if (key.plan.deafSession) return;
         return void write('{"type":"pong"}');
       case 'pong':
         return;

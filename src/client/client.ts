@@ -50,6 +50,8 @@ const loadStreaming = lazy(() => import('./stream.js'));
  */
 export class AgentClient {
   private readonly ctx: HttpContext;
+  /** The session code, once a turn went over the WebSocket session. */
+  private socket: typeof import('./websocket.js') | null = null;
 
   constructor(config: ClientConfig) {
     const baseUrl = config.baseUrl.replace(/\/+$/, '');
@@ -85,10 +87,15 @@ export class AgentClient {
   async streamSocket(body: SendMessageBody, handlers: StreamHandlers, opts?: StreamOptions): Promise<StreamResult> {
     // A lazy chunk: only widgets with `transport="websocket"` download the session code.
     // Failing to load it is a network failure like any other (retryable, text kept).
-    const { streamOverSocket } = await import('./websocket.js').catch((e: unknown) => {
+    const socket = (this.socket = await import('./websocket.js').catch((e: unknown) => {
       throw errorFromException(e, opts?.signal, () => false);
-    });
-    return streamOverSocket(this.ctx, body, handlers, opts);
+    }));
+    return socket.streamOverSocket(this.ctx, body, handlers, opts);
+  }
+
+  /** Closes what stays open between turns (the WebSocket session); the next turn opens it again. */
+  close(): void {
+    this.socket?.closeSession(this.ctx);
   }
 
   /** `POST /messaging/v1/threads/{threadId}/rerun`; the response names the NEW thread. */

@@ -31,20 +31,215 @@ export function streamOverSocket(
   return streamTurn(ctx, body, handlers, opts, socketConnection(ctx, body, opts));
 }
 
+/** Session timings (ms); tests shorten them. */
+export interface SessionTimings {
+  /** An open session with no turn closes after this long. */
+  idleMs: number;
+  /** A quiet open session sends `{"type":"ping"}` this often... */
+  heartbeatMs: number;
+  /** ...and is dropped when nothing at all arrives for this long after a ping. */
+  pongWaitMs: number;
+}
+
+export const SESSION_TIMINGS: SessionTimings = { idleMs: 60_000, heartbeatMs: 20_000, pongWaitMs: 10_000 };
+
+/** What the session hands a turn: its frames, the socket's end, and keepalives. */
+interface TurnListener {
+  frame(frame: ReturnType<typeof parseFrame>): void;
+  /** A frame that is not what the protocol says (a protocol ApiError). */
+  invalid(error: unknown): void;
+  closed(event: CloseEvent | null, opened: boolean): void;
+  alive(): void;
+}
+
 /**
- * One socket per connection of a turn: open, `auth`, wait for `ready`, send the turn (or
- * `resume` with the learned thread id and the last seq, 0 when none arrived yet), read
- * frames until `done`, close. A 401 gets one fresh token, not counted as a retry.
+ * The WebSocket session of one client (docs/protocol.md "WebSocket session"): one socket,
+ * opened when a turn needs it, authenticated once, reused by the turns that follow, kept
+ * alive with a heartbeat, closed when idle. A socket that drops is replaced by the next
+ * connection of a turn (the resume loop waits with backoff and resumes by `seq`).
+ */
+export class SocketSession {
+  private ws: WebSocket | null = null;
+  /** Settles once the socket said `ready` (rejects if it closed first). */
+  private ready: Promise<void> | null = null;
+  private listener: TurnListener | null = null;
+  /** The turn on the socket has not said `done` yet: the next one waits (one turn at a time). */
+  private busy: Promise<void> = Promise.resolve();
+  private settleBusy: (() => void) | null = null;
+  private idle: ReturnType<typeof setTimeout> | undefined;
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  private lastFrame = 0;
+
+  constructor(
+    private readonly url: string,
+    readonly timings: SessionTimings = SESSION_TIMINGS,
+  ) {}
+
+  /** Sockets opened so far (reuse is visible in tests). */
+  opened = 0;
+
+  /**
+   * An authenticated socket for a turn: the open one once its previous turn is `done`, else
+   * a new one. Rejects with a drop (`network`, `timeout`, a close before `ready`) or with
+   * what is final (`auth`).
+   */
+  async open(token: string, signal: AbortSignal, timeoutMs: number, listener: TurnListener): Promise<WebSocket> {
+    await withSignal(this.busy, signal);
+    clearTimeout(this.idle);
+    this.listener = listener;
+    if (!this.ws || this.ws.readyState > 1) this.connect(token, timeoutMs);
+    await withSignal(this.ready!, signal);
+    this.busy = new Promise((resolve) => (this.settleBusy = resolve));
+    return this.ws!;
+  }
+
+  /**
+   * The turn is done with the socket. `free`: the next turn may use it now; `done`: once its
+   * `done` frame arrived (a reply or an error frame ends a turn before it); `close`: it is
+   * closed (an aborted turn's frames would still arrive on it).
+   */
+  release(how: 'free' | 'done' | 'close'): void {
+    if (how === 'close') return this.close();
+    if (how === 'done') {
+      this.listener = { frame: (f) => f.type === 'done' && this.release('free'), invalid: () => this.close(), closed: () => undefined, alive: () => undefined };
+      return;
+    }
+    this.listener = null;
+    this.settleBusy?.();
+    this.settleBusy = null;
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => this.close(), this.timings.idleMs);
+  }
+
+  /** A turn that never got to send lets go: the socket opening for it is of no use. */
+  leave(listener: TurnListener): void {
+    if (this.listener === listener) this.close();
+  }
+
+  close(): void {
+    clearTimeout(this.idle);
+    clearInterval(this.heartbeat);
+    const ws = this.ws;
+    this.ws = this.ready = null;
+    this.settleBusy?.();
+    if (!ws) return;
+    ws.onopen = ws.onmessage = ws.onclose = null;
+    if (ws.readyState < 2) ws.close(1000);
+  }
+
+  private connect(token: string, timeoutMs: number): void {
+    this.close();
+    const ws = (this.ws = new WebSocket(this.url));
+    this.opened += 1;
+    let opened = false;
+    let isReady = false;
+    let settle: { resolve(): void; reject(e: unknown): void };
+    this.ready = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+    // Nobody may wait for it (a turn aborted meanwhile): a failed opening is not unhandled.
+    this.ready.catch(() => undefined);
+    const timer = setTimeout(() => {
+      settle.reject(new ApiError({ kind: 'timeout', message: 'The service took too long to answer.' }));
+      this.drop(ws, null, opened);
+    }, timeoutMs);
+    ws.onopen = () => {
+      opened = true;
+      ws.send(JSON.stringify({ type: 'auth', token }));
+    };
+    ws.onclose = (event) => {
+      clearTimeout(timer);
+      settle.reject(closeError(event, opened));
+      this.drop(ws, event, opened);
+    };
+    ws.onmessage = (event) => {
+      this.lastFrame = performance.now();
+      let frame: ReturnType<typeof parseFrame>;
+      try {
+        if (typeof event.data !== 'string') throw protocolError('The service sent a binary frame.');
+        frame = parseFrame(event.data);
+      } catch (e) {
+        if (!isReady) return settle.reject(e);
+        return this.listener?.invalid(e);
+      }
+      switch (frame.type) {
+        case 'ping':
+          ws.send('{"type":"pong"}');
+          return this.listener?.alive();
+        case 'pong':
+          return this.listener?.alive();
+      }
+      if (isReady) return this.listener?.frame(frame);
+      if (frame.type === 'ready') {
+        isReady = true;
+        clearTimeout(timer);
+        this.beat(ws);
+        return settle.resolve();
+      }
+      // Before `ready` the session refused `auth`; other frames are not the protocol.
+      settle.reject(frame.type === 'error' ? rejection(frame as ErrorFrame, false, false) : protocolError('The service sent a frame before the session was ready.'));
+    };
+  }
+
+  /** Every `heartbeatMs` of quiet a ping; nothing back within `pongWaitMs` and the socket is dead. */
+  private beat(ws: WebSocket): void {
+    clearInterval(this.heartbeat);
+    const { heartbeatMs, pongWaitMs } = this.timings;
+    let pinged = 0;
+    this.heartbeat = setInterval(() => {
+      const now = performance.now();
+      if (pinged && this.lastFrame < pinged && now - pinged >= pongWaitMs) return this.drop(ws, null, true);
+      if (now - this.lastFrame >= heartbeatMs && (!pinged || this.lastFrame >= pinged)) {
+        pinged = now;
+        ws.send('{"type":"ping"}');
+      }
+    }, Math.min(heartbeatMs, pongWaitMs) / 2);
+  }
+
+  private drop(ws: WebSocket, event: CloseEvent | null, opened: boolean): void {
+    if (ws !== this.ws) return;
+    const listener = this.listener;
+    this.close();
+    listener?.closed(event, opened);
+  }
+}
+
+/** The ApiError of a socket that closed (before `ready` or mid-turn). */
+function closeError(event: CloseEvent, opened: boolean): ApiError {
+  if (!opened) return new ApiError({ kind: 'network', message: 'Could not reach the service. Check your connection.' });
+  // 4xxx close codes are 4000 + an HTTP status (4401: auth refused, 4408: auth timed out).
+  const status = event.code >= 4000 && event.code < 5000 ? event.code - 4000 : event.code === 1009 ? 413 : null;
+  if (status === 401) return new ApiError({ kind: 'auth', status, message: 'The service refused the credentials.' });
+  if (status !== null) return new ApiError({ kind: 'http', status, message: `The service closed the session (${event.code}).` });
+  return new ApiError({ kind: 'stream', message: 'The connection closed before the reply was complete.' });
+}
+
+/** One session per client (HttpContext): every turn of a widget shares it. */
+const sessions = new WeakMap<HttpContext, SocketSession>();
+
+export function sessionOf(ctx: HttpContext): SocketSession {
+  let session = sessions.get(ctx);
+  if (!session) sessions.set(ctx, (session = new SocketSession(sessionUrl(ctx.baseUrl))));
+  return session;
+}
+
+/** Closes the client's session, if it has one (the widget left the page). */
+export function closeSession(ctx: HttpContext): void {
+  sessions.get(ctx)?.close();
+}
+
+/**
+ * One connection of a turn over the client's session: an open, authenticated socket (the
+ * session's, or a new one), the turn (or `resume` with the learned thread id and the last
+ * seq, 0 when none arrived yet), its frames until `done`. A 401 gets one fresh token, not
+ * counted as a retry.
  *
  * Errors: `auth` (401 on `auth`), `http` (a `message`/`resume` refused before its `thread`
  * frame, e.g. 422 with details, as the SSE POST would be), `stream` (an `error` frame
  * mid-turn), `protocol`, `abort`; drops (`network`, `timeout`, a close before `done`) go
- * back to the loop.
+ * back to the loop, which resumes on a new socket.
  */
-export function socketConnection(ctx: HttpContext, body: SendMessageBody, opts: StreamOptions): Connect {
+export function socketConnection(ctx: HttpContext, body: SendMessageBody, opts: StreamOptions, session = sessionOf(ctx)): Connect {
   const { idleTimeoutMs = 30_000 } = opts;
   const connectTimeoutMs = opts.timeoutMs ?? ctx.timeoutMs;
-  const url = sessionUrl(ctx.baseUrl);
   const turnBody = stripAgentId(body);
   let refreshed = false;
 
@@ -53,92 +248,98 @@ export function socketConnection(ctx: HttpContext, body: SendMessageBody, opts: 
     try {
       token = await withSignal(ctx.tokens.get(), signal);
       return await new Promise<ApiError | null>((resolve, reject) => {
-        const ws = new WebSocket(url);
-        let opened = false;
-        let ready = false;
         let threadSeen = false;
-        // Until `ready` `connectTimeoutMs`, then `idleTimeoutMs` after every frame.
+        let sent = false;
+        let settled = false;
+        // `connectTimeoutMs` to an open session, then `idleTimeoutMs` after every frame.
         let lastSign = performance.now();
-        let wait = connectTimeoutMs;
         const watch = countdown(
-          () => lastSign + wait,
+          () => lastSign + idleTimeoutMs,
           () => drop(new ApiError({ kind: 'timeout', message: 'The service took too long to answer.' })),
         );
-        const finish = (settle: () => void): void => {
+        watch.stop();
+        const finish = (settle: () => void, how: 'free' | 'done' | 'close' = 'close'): void => {
+          if (settled) return;
+          settled = true;
           watch.stop();
           signal.removeEventListener('abort', onAbort);
-          ws.onopen = ws.onmessage = ws.onclose = null;
-          if (ws.readyState < 2) ws.close(1000);
+          if (sent) session.release(how);
+          else session.leave(listener);
           settle();
         };
         const fail = (e: unknown): void => finish(() => reject(e));
         const drop = (e: ApiError): void => finish(() => resolve(e));
         const onAbort = (): void => fail(signal.reason);
+        const listener: TurnListener = {
+          alive: () => {
+            lastSign = performance.now();
+            progress.onKeepalive?.();
+          },
+          closed: (event, opened) => {
+            if (!sent) return; // The opening failed: `open()` rejects with why.
+            const error = event ? closeError(event, opened) : new ApiError({ kind: 'stream', message: 'The connection closed before the reply was complete.' });
+            // "Not taken" (4408, 4429, 4503) is an answer, as the HTTP status would be; any other status is final.
+            if (error.kind !== 'stream' && !NOT_TAKEN.includes(error.status ?? 0)) return fail(error);
+            drop(error);
+          },
+          invalid: (e) => fail(e),
+          frame: (frame) => {
+            if (settled) return;
+            try {
+              lastSign = performance.now();
+              switch (frame.type) {
+                case 'done':
+                  return finish(() => resolve(null), 'free');
+                case 'error': {
+                  const e = rejection(frame as ErrorFrame, true, threadSeen);
+                  // A refusal (before the `thread` frame) comes without `done`; an error
+                  // mid-turn is followed by one. Either way the socket stays usable.
+                  const how = threadSeen ? 'done' : 'free';
+                  // The service said it did not take the turn: sending it again is safe.
+                  if (e.kind === 'http' && NOT_TAKEN.includes(e.status ?? 0)) {
+                    progress.sent = false;
+                    return finish(() => resolve(e), how);
+                  }
+                  return finish(() => reject(e), how);
+                }
+              }
+              if (!DATA_TYPES.includes(frame.type)) return progress.unknown(frame);
+              if (frame.type === 'thread') threadSeen = true;
+              progress.apply(frame as DataFrame);
+              // The `message` frame is the whole reply: the turn is over; `done` follows on the socket.
+              if (progress.message) finish(() => resolve(null), 'done');
+            } catch (e) {
+              fail(e);
+            }
+          },
+        };
+
         if (signal.aborted) return onAbort();
         signal.addEventListener('abort', onAbort, { once: true });
-
-        ws.onopen = () => {
-          opened = true;
-          ws.send(JSON.stringify({ type: 'auth', token: token ?? '' }));
-        };
-        ws.onclose = (ev) => {
-          if (!opened) return drop(new ApiError({ kind: 'network', message: 'Could not reach the service. Check your connection.' }));
-          // 4xxx close codes are 4000 + an HTTP status (4401: auth refused, 4408: auth timed out).
-          const status = ev.code >= 4000 && ev.code < 5000 ? ev.code - 4000 : ev.code === 1009 ? 413 : null;
-          if (status === 401) return fail(new ApiError({ kind: 'auth', status, message: 'The service refused the credentials.' }));
-          const closed = new ApiError({ kind: 'http', status, message: `The service closed the session (${ev.code}).` });
-          if (status !== null && !NOT_TAKEN.includes(status)) return fail(closed);
-          // "Not taken" (4408, 4429, 4503) is an answer, as the HTTP status would be; any
-          // other close is a drop.
-          drop(status !== null ? closed : new ApiError({ kind: 'stream', message: 'The connection closed before the reply was complete.' }));
-        };
-        ws.onmessage = (ev) => {
-          try {
-            if (typeof ev.data !== 'string') throw protocolError('The service sent a binary frame.');
-            const frame = parseFrame(ev.data);
+        session.open(token ?? '', signal, connectTimeoutMs, listener).then(
+          (ws) => {
+            if (settled) return session.release('free');
+            progress.sent = !progress.resumable;
+            sent = true;
             lastSign = performance.now();
-            if (wait !== idleTimeoutMs) {
-              wait = idleTimeoutMs;
-              watch.restart();
-            }
-            switch (frame.type) {
-              case 'ready':
-                if (ready) return;
-                ready = true;
-                progress.sent = !progress.resumable;
-                ws.send(
-                  JSON.stringify(
-                    progress.resumable
-                      ? { type: 'resume', thread_id: progress.threadId, last_event_id: progress.lastSeq }
-                      : { type: 'message', data: turnBody },
-                  ),
-                );
-                return;
-              case 'done':
-                return finish(() => resolve(null));
-              case 'ping':
-              case 'pong':
-                progress.onKeepalive?.();
-                return;
-              case 'error': {
-                const e = rejection(frame as ErrorFrame, ready, threadSeen);
-                // The service said it did not take the turn: sending it again is safe.
-                if (e.kind === 'http' && NOT_TAKEN.includes(e.status ?? 0)) {
-                  progress.sent = false;
-                  return drop(e);
-                }
-                throw e;
-              }
-            }
-            if (!DATA_TYPES.includes(frame.type)) return progress.unknown(frame);
-            if (frame.type === 'thread') threadSeen = true;
-            progress.apply(frame as DataFrame);
-            // The `message` frame is the whole reply: the turn is over, `done` or not.
-            if (progress.message) finish(() => resolve(null));
-          } catch (e) {
-            fail(e);
-          }
-        };
+            watch.restart();
+            ws.send(
+              JSON.stringify(
+                progress.resumable
+                  ? { type: 'resume', thread_id: progress.threadId, last_event_id: progress.lastSeq }
+                  : { type: 'message', data: turnBody },
+              ),
+            );
+          },
+          (e: unknown) => {
+            if (settled) return;
+            const error = errorFromException(e, signal, () => false);
+            // A socket that could not open or closed before `ready` is a drop; a refusal is final.
+            if (error.kind === 'network' || error.kind === 'timeout' || (error.kind === 'stream' && !error.status)) drop(error);
+            else if (error.kind === 'http' && NOT_TAKEN.includes(error.status ?? 0)) drop(error);
+            else fail(error);
+          },
+        );
       });
     } catch (e) {
       if (progress.handlerFailed) throw e;

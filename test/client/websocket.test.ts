@@ -2,6 +2,7 @@ import { expect } from '@open-wc/testing';
 import { AgentClient, sessionUrl, type ApiError, type StreamHandlers, type UnknownFrame } from '../../src/client/index.js';
 import type { FaultPlan, KeyStats } from '../../demo/server/faults.js';
 import { tokenFor } from '../support/server.js';
+import { SESSION_TIMINGS } from '../../src/client/websocket.js';
 import { BASE_URL, REPLY, keyStats, rejection, setup, wait } from './helpers.js';
 
 const USER = 'user-socket-test';
@@ -365,5 +366,62 @@ describe('websocket session protocol (reference server)', () => {
     s.ws.send(JSON.stringify({ type: 'resume', thread_id: 'b'.repeat(24), last_event_id: 0 }));
     expect(await s.next()).to.nested.include({ 'data.status': 409, 'data.code': 'stream.not_resumable' });
     s.ws.close();
+  });
+});
+
+describe('websocket session', () => {
+  const defaults = { ...SESSION_TIMINGS };
+  afterEach(() => Object.assign(SESSION_TIMINGS, defaults));
+  const turn = (client: AgentClient, text: string) => client.streamSocket({ text, user_id: USER }, recorder().handlers, FAST);
+
+  it('carries the turns of a client one after another on one socket', async () => {
+    const { client, key } = await setup({ replies: [{ text: 'one' }, { text: 'two' }, { text: 'three' }] });
+    const first = await turn(client, 'a');
+    await turn(client, 'b');
+    const third = await client.streamSocket({ text: 'c', user_id: USER, thread_id: first.threadId }, recorder().handlers, FAST);
+    expect(third.message?.text).to.equal('three');
+    expect(await keyStats(key)).to.include({ turnsRun: 3, socketConnections: 1 });
+    client.close();
+  });
+
+  it('closes when idle, and the next turn opens a new socket', async () => {
+    SESSION_TIMINGS.idleMs = 100;
+    const { client, key } = await setup();
+    await turn(client, 'a');
+    await wait(300);
+    await turn(client, 'b');
+    expect(await keyStats(key)).to.include({ turnsRun: 2, socketConnections: 2 });
+    client.close();
+  });
+
+  it('keeps a quiet session alive with pings; one whose pings go unanswered is dropped', async () => {
+    // A pong has 300 ms to come back: plenty on a loaded test machine, and the deaf session
+    // is given up within the 900 ms wait.
+    Object.assign(SESSION_TIMINGS, { heartbeatMs: 100, pongWaitMs: 300, idleMs: 10_000 });
+    const live = await setup();
+    await turn(live.client, 'a');
+    await wait(900);
+    await turn(live.client, 'b');
+    expect(await keyStats(live.key)).to.include({ socketConnections: 1 });
+    live.client.close();
+
+    const deaf = await setup({ deafSession: true });
+    await turn(deaf.client, 'a');
+    await wait(900);
+    const second = await turn(deaf.client, 'b');
+    expect(second.message?.text).to.equal(REPLY);
+    expect(await keyStats(deaf.key)).to.include({ socketConnections: 2 });
+    deaf.client.close();
+  });
+
+  it('a turn stopped mid-way leaves the socket; the next turn opens another and works', async () => {
+    const { client, key } = await setup({ paceMs: 30 });
+    const ctrl = new AbortController();
+    const stopped = client.streamSocket({ text: 'a', user_id: USER }, { onToken: () => ctrl.abort() }, { ...FAST, signal: ctrl.signal });
+    expect((await rejection(stopped)).kind).to.equal('abort');
+    const next = await turn(client, 'b');
+    expect(next.message?.text).to.equal(REPLY);
+    expect(await keyStats(key)).to.include({ socketConnections: 2 });
+    client.close();
   });
 });
