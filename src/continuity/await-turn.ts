@@ -2,7 +2,7 @@ import type { AgentClient } from '../client/client.js';
 import { isApiError } from '../client/errors.js';
 import { sleep } from '../client/http.js';
 import type { Message } from '../client/types.js';
-import { type RunningTurn, findTurn } from './running-turn.js';
+import type { RunningTurn } from './running-turn.js';
 
 /** What the transcript said in the end: the turn with its reply, the thread gone, or not (yet) there. */
 export type AwaitedTurn = { state: 'done'; transcript: Message[] } | { state: 'gone' } | { state: 'missing'; transcript: Message[] | null };
@@ -38,3 +38,22 @@ export async function awaitTurn(
     await sleep(wait, signal);
   }
 }
+
+/**
+ * Where a turn stands in a transcript: `done` (its message and a reply after it),
+ * `started` (its message only: a service that records the question at once), `absent`.
+ * The turn is the first user message with its text after the message it began after.
+ */
+export function findTurn(transcript: readonly Message[], turn: RunningTurn): { state: 'done' | 'started' | 'absent'; index: number } {
+  const from = turn.after === null ? 0 : transcript.findIndex((m) => m.id === turn.after) + 1;
+  // The marker fell out of the transcript (a long thread trimmed): search all of it.
+  const start = turn.after !== null && from === 0 ? 0 : from;
+  for (let i = start; i < transcript.length; i++) {
+    const m = transcript[i]!;
+    if (m.sender?.type !== 'user' || m.text !== turn.body.text) continue;
+    const replied = transcript.slice(i + 1).some((r) => r.sender?.type !== 'user');
+    return { state: replied ? 'done' : 'started', index: i };
+  }
+  return { state: 'absent', index: -1 };
+}
+

@@ -4,22 +4,23 @@ import type { Message } from '../client/types.js';
 import { emit } from '../events.js';
 import { type ChatMessage, emptyReply, fromTranscript, localKey } from '../state/messages.js';
 import type { TurnScene } from '../state/scene.js';
-import { awaitTurn } from './await-turn.js';
-import { type RunningTurn, findTurn } from './running-turn.js';
+import { awaitTurn, findTurn } from './await-turn.js';
+import type { RunningTurn } from './running-turn.js';
 
 /** The code of a recovered turn whose question never reached the service. */
 export const LOST = 'turn.lost';
 
 /** What recovery asks of the conversation's turns (src/state/turns.ts). */
 export interface Turns {
-  deliver(user: ChatMessage, reply: ChatMessage, record: RunningTurn, resuming: boolean): Promise<void>;
+  resume(record: RunningTurn, show: () => [ChatMessage, ChatMessage]): Promise<void>;
 }
 
 /**
  * A turn a page before this one (a reload, another page of the site) started and did not
  * see end: docs/protocol.md "A turn survives the page". Already in the transcript: done.
  * Otherwise its message and the reply so far show, and the stream resumes where it was;
- * a turn the service can no longer stream is awaited in the transcript.
+ * a turn the service can no longer stream is awaited in the transcript. A turn another tab
+ * is talking to the service for is mirrored from that tab instead.
  */
 export function recover(turns: Turns, chat: TurnScene, turn: RunningTurn, transcript: Message[]): void {
   const threadId = turn.threadId ?? turn.body.thread_id ?? null;
@@ -28,15 +29,18 @@ export function recover(turns: Turns, chat: TurnScene, turn: RunningTurn, transc
     chat.threads.saved?.setRunningTurn(null);
     // Started in a new conversation and lost before the service named it: the text comes back.
     if (!threadId && found.state === 'absent') chat.restoreDraft(turn.body.text);
+    chat.status = 'idle';
     return chat.host.requestUpdate();
   }
-  if (found.state === 'started') chat.messages = fromTranscript(transcript.slice(0, found.index));
-  const { text, image_url: imageUrl } = turn.body;
-  const user: ChatMessage = { key: localKey('user'), role: 'user', text, cards: [], suggestions: [], imageUrl, state: 'done' };
-  const reply: ChatMessage = { ...emptyReply(), text: turn.text };
-  chat.messages = [...chat.messages, user, reply];
-  chat.starters = [];
-  void turns.deliver(user, reply, { ...turn, threadId }, true);
+  void turns.resume({ ...turn, threadId }, () => {
+    if (found.state === 'started') chat.messages = fromTranscript(transcript.slice(0, found.index));
+    const { text, image_url: imageUrl } = turn.body;
+    const user: ChatMessage = { key: localKey('user'), role: 'user', text, cards: [], suggestions: [], imageUrl, state: 'done' };
+    const reply: ChatMessage = { ...emptyReply(), text: turn.text };
+    chat.messages = [...chat.messages, user, reply];
+    chat.starters = [];
+    return [user, reply];
+  });
 }
 
 /** A resumed turn the service cannot stream: shown from the transcript once its reply is there. */

@@ -64,6 +64,8 @@ export class ChatController implements ReactiveController, TurnScene {
   private active = false;
   /** The reason of a load asked for before activation (`undefined`: none asked for). */
   private deferred: ThreadReason | null | undefined;
+  /** Stops listening to the other tabs' writes. */
+  private unwatch: (() => void) | null = null;
 
   constructor(readonly host: Host) {
     this.threads = new Threads(host);
@@ -76,6 +78,7 @@ export class ChatController implements ReactiveController, TurnScene {
   }
 
   hostConnected(): void {
+    this.watchTabs();
     // Reconnecting after a move in the DOM: reload what the disconnect aborted.
     if (this.active && this.config && !this.ready && !this.loading) void this.load();
   }
@@ -90,7 +93,10 @@ export class ChatController implements ReactiveController, TurnScene {
   }
 
   hostDisconnected(): void {
+    this.unwatch?.();
+    this.unwatch = null;
     this.turns?.leave();
+    this.client?.close();
     this.loading?.abort();
     this.loading = null;
     this.online.stop();
@@ -136,7 +142,8 @@ export class ChatController implements ReactiveController, TurnScene {
     if (scopeChanged) {
       const scope = scopeOf(config);
       this.client = createClient(config, scope);
-      this.draft = this.threads.open(config) ?? this.draft;
+      this.draft = this.threads.open(config) || this.draft;
+      if (this.host.isConnected) this.watchTabs();
       void this.load(config.threadId ? 'switched' : 'restored');
       return;
     }
@@ -183,14 +190,23 @@ export class ChatController implements ReactiveController, TurnScene {
         if (reason) this.threads.announce(threadId, null, reason);
         if (this.history.some((e) => e.id === threadId)) this.threads.touch(this.messages, this.messages.at(-1)?.createdAt);
       }
-      this.status = 'idle';
       this.ready = true;
       // A rerun running when the page went has been answered or not: the transcript shows.
       if (!this.turnRunning) this.threads.saved?.pending(false);
       const running = this.turnRunning ? null : this.threads.saved?.runningTurn();
+      // A turn still running stays `connecting` until recovery decides how it goes on.
+      this.status = running ? 'connecting' : 'idle';
       emit(this.host, 'agent-chat-ready', { threadId: this.threadId });
       // Cannot fetch the turns' code: the turn stays stored for the next page; the transcript shows.
-      if (running) this.useTurns().then((turns) => turns.recover(running, loaded.transcript ?? []), () => undefined);
+      if (running) {
+        this.useTurns().then(
+          (turns) => turns.recover(running, loaded.transcript ?? []),
+          () => {
+            this.status = 'idle';
+            this.host.requestUpdate();
+          },
+        );
+      }
     } catch (error) {
       if (signal.aborted) return;
       this.fail(error, 'load');
@@ -220,7 +236,7 @@ export class ChatController implements ReactiveController, TurnScene {
 
   setDraft(text: string): void {
     this.draft = text;
-    this.threads.saved?.draft(text);
+    this.threads.saved?.draft(this.threadId, text);
   }
 
   /**
@@ -317,20 +333,34 @@ export class ChatController implements ReactiveController, TurnScene {
   /** Starts over: the next message creates a new thread. */
   newThread(): void {
     this.turns?.stop();
-    this.messages = [];
     this.notice = null;
     this.unsent = null;
     this.online.stop();
     this.threads.move(null, 'reset');
-    void this.load();
+    this.reset();
   }
 
   switchThread(threadId: string, reason: ThreadReason): void {
     this.turns?.stop();
-    this.messages = [];
     this.threads.move(threadId, reason);
+    this.reset();
+  }
+
+  /** @internal The thread in use changed: its draft, then its transcript. */
+  reset(): void {
+    this.messages = [];
+    this.draft = this.threads.saved?.draftOf(this.threadId) ?? '';
     void this.load();
   }
+
+  /** Listens to what the other tabs of the scope write (persist="local" shares one conversation). */
+  private watchTabs(): void {
+    this.unwatch?.();
+    // Followed by code that comes with the turns' chunk: a page alone never needs it.
+    this.unwatch = this.threads.saved?.watch((state) => this.useTurns().then((turns) => turns.followTab(state), () => undefined)) ?? null;
+  }
+
+
 
   /** The stored thread is gone from the service (404): said once; the next message starts a new one. */
   /** @internal */

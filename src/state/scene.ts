@@ -21,6 +21,14 @@ export interface TurnScene {
   fail(error: unknown, retry: RetryAction): void;
   restoreDraft(text: string): void;
   threadGone(): void;
+  /** The composer's text. */
+  draft: string;
+  /** The conversation has been loaded for the current configuration. */
+  readonly ready: boolean;
+  /** The thread in use changed: shows its draft, then loads its transcript. */
+  reset(): void;
+  /** Loads the thread in use afresh from the service. */
+  load(): Promise<void>;
   /** Sends a user message already in the log (again). */
   runTurn(user: ChatMessage): Promise<void>;
 }

@@ -13,6 +13,9 @@ export type PersistMode = 'local' | 'session' | 'none';
 export interface PersistedState {
   threadId?: string;
   userId?: string;
+  /** The unsent draft of each thread (`''`: a new conversation). */
+  drafts?: Record<string, string>;
+  /** The draft of versions before drafts were kept per thread: read as the new conversation's. */
   draft?: string;
   history?: HistoryEntry[];
   branches?: BranchEvent[];
@@ -22,6 +25,8 @@ export interface PersistedState {
   turn?: RunningTurn;
   /** A reply arrived while the launcher was closed; the dot shows until it is opened. */
   unread?: boolean;
+  /** Counts the writes: a tab ignores a change older than what it has seen. */
+  rev?: number;
 }
 
 export interface ThreadStorage {
@@ -61,6 +66,18 @@ export function backend(mode: PersistMode): Storage | null {
   }
 }
 
+/** A stored state: what the key holds, or nothing when it is not a JSON object (or unreadable). */
+export function parseState(raw: string | null): PersistedState {
+  try {
+    const parsed: unknown = raw ? JSON.parse(raw) : {};
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as PersistedState) : {};
+  } catch {
+    return {};
+  }
+}
+
+export const revOf = (state: PersistedState): number => (typeof state.rev === 'number' && Number.isSafeInteger(state.rev) ? state.rev : 0);
+
 /** In-memory fallback keeps the same behaviour within one page life when storage is off. */
 export function createStorage(mode: PersistMode, scope: string): ThreadStorage {
   const store = backend(mode);
@@ -70,15 +87,17 @@ export function createStorage(mode: PersistMode, scope: string): ThreadStorage {
   const read = (): PersistedState => {
     if (!store) return { ...memory };
     try {
-      const raw = store.getItem(key);
-      const parsed: unknown = raw ? JSON.parse(raw) : {};
-      return parsed && typeof parsed === 'object' ? (parsed as PersistedState) : {};
+      return parseState(store.getItem(key));
     } catch {
       return {};
     }
   };
 
+  // Every write starts from what is stored now (another tab may have written since this
+  // one read), so a tab never puts back older values of fields it did not change; `rev`
+  // counts the writes, so a tab can tell an older change from a newer one.
   const save = (next: PersistedState): void => {
+    next.rev = revOf(next) + 1;
     memory = next;
     if (!store) return;
     try {
@@ -93,6 +112,7 @@ export function createStorage(mode: PersistMode, scope: string): ThreadStorage {
     write: (patch) => save({ ...read(), ...patch }),
     clear: (keys) => {
       const next = read();
+      if (!keys.some((k) => k in next)) return;
       for (const k of keys) delete next[k];
       save(next);
     },

@@ -21,12 +21,12 @@ export class Threads {
 
   constructor(private readonly host: HTMLElement) {}
 
-  /** A new scope (service, credential, persistence): reads what was kept. Returns the kept draft. */
+  /** A new scope (service, credential, persistence): reads what was kept. Returns the thread's draft. */
   open(config: ChatConfig): string | undefined {
     const saved = (this.saved = new Saved(config.persist, scopeOf(config)));
     this.userId = saved.userId(config.userId);
     this.id = config.threadId ?? (typeof saved.initial.threadId === 'string' ? saved.initial.threadId : null);
-    return typeof saved.initial.draft === 'string' ? saved.initial.draft : undefined;
+    return saved.draftOf(this.id, saved.initial);
   }
 
   /** Threads this browser has had with this agent, newest first. */
@@ -45,7 +45,21 @@ export class Threads {
   /** A turn's `thread` frame named the thread it runs on: a new conversation now has one. */
   adopt(threadId: string): void {
     // The client only passes ids it checked; a thread id is a storage key and a URL part.
-    if (threadId !== this.id && isHexId(threadId)) this.move(threadId, 'created');
+    if (threadId === this.id || !isHexId(threadId)) return;
+    // What the reader typed meanwhile belongs to the conversation that now has an id.
+    const draft = this.saved?.draftOf(this.id);
+    if (draft) {
+      this.saved?.draft(this.id, '');
+      this.saved?.draft(threadId, draft);
+    }
+    this.move(threadId, 'created');
+  }
+
+  /** Another tab moved the conversation: this one follows (announced, not written again). */
+  follow(threadId: string | null): void {
+    const previous = this.id;
+    this.id = threadId;
+    this.announce(threadId, previous, threadId ? 'switched' : 'reset');
   }
 
   /** The thread is gone or unusable: the next message starts a new one (no event: nothing moved yet). */

@@ -3,7 +3,12 @@ import { rerunBody, turnBody } from '../client/bodies.js';
 import type { Message } from '../client/types.js';
 import { emit } from '../events.js';
 import { lazy } from '../lazy.js';
-import { type RunningTurn, TurnJournal } from '../continuity/running-turn.js';
+import type { RunningTurn } from '../continuity/running-turn.js';
+import { TurnJournal } from '../continuity/journal.js';
+import { TurnLink, lockName, locks } from '../continuity/tabs.js';
+import { Mirror } from '../continuity/mirror.js';
+import { type PersistedState, scopeOf } from './storage.js';
+import { isHexId } from '../client/types.js';
 import { type ChatMessage, emptyReply, fromWire, localKey, userMessageIndex } from './messages.js';
 import { deliverTurn } from './requests.js';
 import type { TurnScene } from './scene.js';
@@ -21,6 +26,10 @@ const loadRecovery = lazy(() => import('../continuity/recover.js'));
  */
 export class Turns {
   private controller: AbortController | null = null;
+  /** The running turn's link to the other tabs, when it has one. */
+  private link: TurnLink | null = null;
+  /** A turn another tab runs, shown here. */
+  private mirrored: Mirror | null = null;
   private frame = 0;
   /** The running streamed turn, kept in storage so the next page can resume it. */
   private readonly journal: TurnJournal;
@@ -29,18 +38,103 @@ export class Turns {
     this.journal = new TurnJournal((turn) => chat.threads.saved?.setRunningTurn(turn));
   }
 
-  /** A turn (send, retry, rerun, resume) is under way. */
+  /** A turn (send, retry, rerun, resume) is under way here, or mirrored from another tab. */
   get running(): boolean {
-    return this.controller !== null;
+    return this.controller !== null || !!this.mirrored?.active;
   }
 
   stop(): void {
     this.controller?.abort();
+    this.mirrored?.stop();
+  }
+
+  /**
+   * Another tab talks to the service for a turn of this scope (`persist="local"`): this one
+   * shows it as it streams, and resumes it if that tab goes (src/continuity/mirror.ts).
+   */
+  mirror(fallback?: () => [ChatMessage, ChatMessage]): boolean {
+    const config = this.chat.config;
+    if (this.mirrored?.active) return true;
+    // Already over (the tab learnt of it late): nothing to show but the transcript.
+    if (this.running || config?.persist !== 'local' || !this.chat.threads.saved?.runningTurn()) return false;
+    this.mirrored = new Mirror(
+      this.chat,
+      scopeOf(config),
+      (user, reply, record) => this.deliver(user, reply, record, true, true),
+      () => {
+        this.mirrored = null;
+        this.catchUp();
+      },
+      fallback,
+    );
+    return true;
+  }
+
+  /**
+   * @internal Another tab wrote (ChatController listens): the thread it moved to (new conversation, history, branch, hand-off,
+   * or the thread its turn created), the draft of this thread (cleared when it sent), a turn
+   * it started (mirrored here). History and branches are taken over by Saved.
+   */
+  followTab(state: PersistedState): void {
+    const { chat } = this;
+    const threadId = typeof state.threadId === 'string' && isHexId(state.threadId) ? state.threadId : null;
+    if (threadId !== chat.threads.id) {
+      if (this.running) {
+        // A turn shows here: the thread it created is taken; any other move is followed
+        // when it ends (`catchUp`), as this state may be older than what the turn told.
+        if (!chat.threads.id && threadId) chat.threads.follow(threadId);
+      } else {
+        const created = !chat.threads.id && !!threadId && !!state.turn;
+        chat.threads.follow(threadId);
+        // The turn another tab runs named the thread it created: it shows here as it streams
+        // (or, over already, from the service).
+        if (!(created && this.mirror())) chat.reset();
+      }
+    }
+    const draft = chat.threads.saved?.draftOf(chat.threads.id, state) ?? '';
+    if (draft !== chat.draft) chat.draft = draft;
+    if (state.turn && !this.running && chat.ready) this.mirror();
+    chat.host.requestUpdate();
+  }
+
+  /** A turn here ended: what the other tabs did meanwhile (a move, a turn of theirs) is followed now. */
+  private catchUp(): void {
+    const saved = this.chat.threads.saved;
+    if (this.chat.config?.persist === 'local' && saved) setTimeout(() => !this.running && this.followTab(saved.current()));
+  }
+
+
+  /**
+   * @internal Resumes a stored turn (src/continuity/recover.ts) while holding the scope's
+   * lock; if another tab holds it, that tab talks to the service for the turn and this one
+   * mirrors it. `show` puts the turn in the log and returns its two messages.
+   */
+  async resume(record: RunningTurn, show: () => [ChatMessage, ChatMessage]): Promise<void> {
+    const config = this.chat.config;
+    const manager = locks();
+    if (config?.persist !== 'local' || !manager) {
+      const [user, reply] = show();
+      return this.deliver(user, reply, record, true);
+    }
+    await manager
+      .request(lockName(scopeOf(config)), { ifAvailable: true }, async (lock) => {
+        if (!lock) {
+          // Another tab runs it (or a page that is going lets go of it): mirrored, and taken
+          // over if that tab goes; or it ended meanwhile: the transcript shows.
+          if (!this.mirror(show)) this.setStatus('idle');
+          return;
+        }
+        const [user, reply] = show();
+        await this.deliver(user, reply, record, true, true);
+      })
+      .catch(() => undefined);
   }
 
   /** The element leaves (or the page goes): the streamed turn stays stored, to be resumed. */
   leave(): void {
     this.journal.release();
+    this.link?.leave();
+    this.mirrored?.close();
     this.controller?.abort();
     this.controller = null;
     cancelAnimationFrame(this.frame);
@@ -75,32 +169,39 @@ export class Turns {
    * the record goes to storage as the turn moves and is cleared when it ends here.
    * @internal (also src/continuity/recover.ts)
    */
-  async deliver(user: ChatMessage, reply: ChatMessage, record: RunningTurn, resuming: boolean): Promise<void> {
+  async deliver(user: ChatMessage, reply: ChatMessage, record: RunningTurn, resuming: boolean, held = false): Promise<void> {
     const { chat, journal } = this;
     const { client, config } = chat;
     if (!client || !config) return;
     const controller = this.begin();
     const { signal } = controller;
+    // Other tabs of the scope mirror the turn (persist="local"; docs/protocol.md "Tabs").
+    const link = (this.link =
+      config.persist === 'local' ? await TurnLink.open(scopeOf(config), () => journal.current, () => controller.abort(), held) : null);
     journal.begin(record);
+    link?.announce();
     let accepted = resuming;
     let gone = false;
+    let final: Message | null | undefined;
     try {
       const handlers = {
         onThread: (id: string) => {
           accepted = true;
           journal.thread(id);
           chat.threads.adopt(id);
+          link?.announce();
         },
         onToken: (delta: string, seq: number) => {
           reply.text += delta;
           journal.progress(seq, reply.text);
+          link?.token(seq, delta);
           if (chat.status === 'streaming') return this.updateSoon();
           this.setStatus('streaming');
         },
         onReconnecting: () => this.setStatus('reconnecting'),
       };
       const resume = resuming && config.transport !== 'rest' ? { threadId: record.threadId!, lastSeq: record.lastSeq } : undefined;
-      const final =
+      final =
         resuming && !resume
           ? undefined
           : await deliverTurn(client, config.transport, record.body, signal, handlers, resume).catch((error: unknown) => {
@@ -118,6 +219,7 @@ export class Turns {
       if (!gone) this.failed(error, signal, accepted, user, reply);
     } finally {
       journal.end();
+      link?.end(final !== undefined ? 'done' : signal.aborted ? 'stopped' : 'failed', final ?? null);
       this.end(controller);
     }
     if (!gone) return;
@@ -229,6 +331,7 @@ export class Turns {
     if (this.controller === controller) this.controller = null;
     if (!this.controller) this.chat.threads.saved?.pending(false);
     this.chat.host.requestUpdate();
+    this.catchUp();
   }
 
   private setStatus(status: ChatStatus): void {

@@ -1,7 +1,7 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
 import type { FaultPlan } from '../../demo/server/faults.js';
-import { createKey, keyStats } from '../support/server.js';
+import { createKey, forgetStorage, keyStats, storageKeyFor } from '../support/server.js';
 import { $, $$, mount, unmountAll, until } from '../support/element.js';
 
 /**
@@ -29,8 +29,7 @@ async function comeBack(key: string, attrs: Record<string, string> = {}): Promis
 describe('<agent-chat> continuity: a turn survives the page', () => {
   afterEach(() => {
     unmountAll();
-    localStorage.clear();
-    sessionStorage.clear();
+    forgetStorage();
   });
 
   const plan: FaultPlan = { paceMs: 40, replies: [{ text: REPLY }] };
@@ -156,7 +155,7 @@ describe('<agent-chat> continuity: a turn survives the page', () => {
   it('a stored turn that cannot be read is ignored', async () => {
     const key = await createKey({});
     const el = await mount({ 'publishable-key': key, persist: 'local' });
-    const storageKey = Object.keys(localStorage).find((k) => k.startsWith('agent-chat:v1:'))!;
+    const storageKey = storageKeyFor(key);
     el.remove();
     const stored = JSON.parse(localStorage.getItem(storageKey) ?? '{}');
     localStorage.setItem(storageKey, JSON.stringify({ ...stored, turn: { body: { text: 5 }, lastSeq: -1 } }));
@@ -169,7 +168,7 @@ describe('<agent-chat> continuity: a turn survives the page', () => {
 describe('<agent-chat> continuity: a lost thread', () => {
   afterEach(() => {
     unmountAll();
-    localStorage.clear();
+    forgetStorage();
   });
 
   it('a stored thread the service does not know is dropped with a short notice', async () => {
@@ -225,7 +224,7 @@ describe('<agent-chat> continuity: real page loads', () => {
   afterEach(() => {
     frame?.remove();
     frame = null;
-    localStorage.clear();
+    forgetStorage();
   });
 
   /** A page of the host site with the widget on it, in a same-origin frame (shares storage). */

@@ -1,13 +1,12 @@
 import { expect, oneEvent } from '@open-wc/testing';
-import { createKey, keyStats } from '../support/server.js';
+import { createKey, forgetStorage, keyStats } from '../support/server.js';
 import { $, mount, unmountAll, until } from '../support/element.js';
 
 /** The shell before and around its panel (docs/architecture.md "Shell and panel"). */
 describe('<agent-chat> shell', () => {
   afterEach(() => {
     unmountAll();
-    localStorage.clear();
-    sessionStorage.clear();
+    forgetStorage();
   });
 
   it('an unopened launcher renders its button only and calls no service', async () => {

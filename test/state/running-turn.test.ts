@@ -1,7 +1,9 @@
 import { expect } from '@open-wc/testing';
 import fc from 'fast-check';
 import type { Message } from '../../src/client/types.js';
-import { RUNNING_TURN_LIMIT_MS, type RunningTurn, TurnJournal, findTurn, readRunningTurn } from '../../src/continuity/running-turn.js';
+import { RUNNING_TURN_LIMIT_MS, type RunningTurn, readRunningTurn } from '../../src/continuity/running-turn.js';
+import { TurnJournal } from '../../src/continuity/journal.js';
+import { findTurn } from '../../src/continuity/await-turn.js';
 
 const NOW = 1_800_000_000_000;
 const turn = (over: Partial<RunningTurn> = {}): RunningTurn => ({

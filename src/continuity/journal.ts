@@ -1,0 +1,72 @@
+import type { RunningTurn } from './running-turn.js';
+
+/** A reply's text kept for a reload; a longer one is resumed from its start instead. */
+const MAX_TEXT = 200_000;
+
+/**
+ * Keeps the running turn in storage as it moves: at once when it begins and when the
+ * service names its thread, at most every `THROTTLE_MS` while tokens arrive, and at once
+ * when the page goes (`pagehide`), so a reload finds it no staler than a moment.
+ */
+export class TurnJournal {
+  private record: RunningTurn | null = null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly write: (turn: RunningTurn | null) => void) {}
+
+  get current(): RunningTurn | null {
+    return this.record;
+  }
+
+  begin(turn: RunningTurn): void {
+    if (!this.record) addEventListener('pagehide', this.flush);
+    this.record = { ...turn };
+    this.flush();
+  }
+
+  thread(threadId: string): void {
+    if (!this.record) return;
+    this.record.threadId = threadId;
+    this.flush();
+  }
+
+  progress(seq: number, text: string): void {
+    const record = this.record;
+    if (!record) return;
+    record.lastSeq = seq;
+    // A reply too long to keep is resumed from its start: seq 0 and no text, still together.
+    if (text.length > MAX_TEXT) record.lastSeq = 0;
+    record.text = text.length > MAX_TEXT ? '' : text;
+    this.timer ??= setTimeout(this.flush, THROTTLE_MS);
+  }
+
+  /** The turn ended here (finished, stopped, failed): nothing is left to resume. */
+  end(): void {
+    // Released already (the element left): what is stored stays for the next page.
+    if (!this.record) return;
+    this.stop();
+    this.write(null);
+  }
+
+  /** This page lets go of the turn without ending it (the element left the page): keep it as it is. */
+  release(): void {
+    if (!this.record) return;
+    this.flush();
+    this.stop();
+  }
+
+  readonly flush = (): void => {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.record) this.write({ ...this.record });
+  };
+
+  private stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.record = null;
+    removeEventListener('pagehide', this.flush);
+  }
+}
+
+const THROTTLE_MS = 250;

@@ -1,0 +1,197 @@
+import type { Message } from '../client/types.js';
+import { emit } from '../events.js';
+import { type ChatMessage, emptyReply, fromWire, localKey } from '../state/messages.js';
+import type { TurnScene } from '../state/scene.js';
+import type { RunningTurn } from './running-turn.js';
+import { ORPHAN_MS, type TabMessage, lockName, locks, openChannel, readTabMessage } from './tabs.js';
+
+/** How long a tab that got the lock waits for the owner's `end` before it takes over. */
+const GRACE_MS = 500;
+
+/** Resumes the turn in this tab, holding the lock already (Turns.deliver). */
+export type TakeOver = (user: ChatMessage, reply: ChatMessage, record: RunningTurn) => Promise<void>;
+
+/**
+ * This tab shows a turn another tab of the scope talks to the service for (`persist="local"`,
+ * docs/protocol.md "Tabs share one conversation"): the question, then the tokens as they
+ * stream, then the final reply. It asks the owner for the turn so far when it joins, and
+ * waits for the scope's lock: when the owner lets go of it with the turn still stored (the
+ * tab was closed or reloaded mid-turn), this tab resumes it from what it has shown.
+ */
+export class Mirror {
+  active = true;
+  private id: string | null = null;
+  private user: ChatMessage | null = null;
+  private reply: ChatMessage | null = null;
+  private lastSeq = 0;
+  private readonly channel: BroadcastChannel | null;
+  private orphan: ReturnType<typeof setTimeout> | undefined;
+  private frame = 0;
+  /** Ends the wait for the lock when this tab stops mirroring. */
+  private readonly waiting = new AbortController();
+
+  constructor(
+    private readonly chat: TurnScene,
+    scope: string,
+    private readonly takeOver: TakeOver,
+    private readonly closed: () => void,
+    /** Puts the stored turn in the log, for a takeover before the owner told anything (recovery's view of it). */
+    private readonly fallback?: () => [ChatMessage, ChatMessage],
+  ) {
+    this.channel = openChannel(scope);
+    this.channel?.addEventListener('message', (event) => {
+      const message = readTabMessage(event.data);
+      if (message) this.receive(message);
+    });
+    this.post({ type: 'sync' });
+    const manager = locks();
+    if (manager) manager.request(lockName(scope), { signal: this.waiting.signal }, () => this.owned()).catch(() => undefined);
+    else this.watch();
+  }
+
+  /** Stop, pressed here: the owner is asked to stop the turn. */
+  stop(): void {
+    if (this.id) this.post({ type: 'stop', id: this.id });
+  }
+
+  /** The element leaves: nothing more is shown or taken over here. */
+  close(): void {
+    if (!this.active) return;
+    this.active = false;
+    clearTimeout(this.orphan);
+    cancelAnimationFrame(this.frame);
+    this.waiting.abort();
+    this.channel?.close();
+    this.closed();
+  }
+
+  private receive(message: TabMessage): void {
+    if (!this.active) return;
+    const { chat } = this;
+    switch (message.type) {
+      case 'turn':
+        return this.show(message.id, message.turn);
+      case 'token': {
+        if (message.id !== this.id || message.seq <= this.lastSeq || !this.reply) return;
+        this.lastSeq = message.seq;
+        this.reply.text += message.text;
+        this.keepShown();
+        this.watch();
+        if (chat.status === 'streaming') return this.updateSoon();
+        chat.status = 'streaming';
+        return chat.host.requestUpdate();
+      }
+      case 'beat':
+        if (message.id === this.id) this.watch();
+        return;
+      case 'end':
+        if (message.id === this.id) this.finish(message.outcome === 'done' ? message.message : null);
+        return;
+    }
+  }
+
+  /** The turn so far (it started, or this tab asked): shown in place of what was. */
+  private show(id: string, turn: RunningTurn): void {
+    const { chat } = this;
+    this.watch();
+    // The thread the turn runs on is the one this tab shows (a new conversation gets it now).
+    if (turn.threadId && turn.threadId !== chat.threads.id) chat.threads.follow(turn.threadId);
+    const fresh = id !== this.id;
+    if (!fresh && turn.lastSeq <= this.lastSeq) return;
+    this.id = id;
+    this.lastSeq = turn.lastSeq;
+    if (fresh || !this.user || !this.reply) {
+      const { text, image_url: imageUrl } = turn.body;
+      const gone = [this.user, this.reply];
+      this.user = { key: localKey('user'), role: 'user', text, cards: [], suggestions: [], imageUrl, state: 'done' };
+      this.reply = { ...emptyReply(), text: turn.text };
+      chat.messages = [...chat.messages.filter((m) => !gone.includes(m)), this.user, this.reply];
+      chat.starters = [];
+      chat.notice = null;
+    } else {
+      this.reply.text = turn.text;
+      this.keepShown();
+    }
+    chat.status = turn.text ? 'streaming' : 'connecting';
+    chat.host.requestUpdate();
+  }
+
+  /** The owner ended the turn: its reply, or the thread as the service has it. */
+  private finish(message: Message | null): void {
+    const { chat, user, reply } = this;
+    this.close();
+    if (!message || !user || !reply) {
+      chat.status = 'idle';
+      void chat.load();
+      return;
+    }
+    Object.assign(reply, fromWire(message, 0), { key: reply.key, role: 'agent', state: 'done' });
+    user.id ??= message.id;
+    this.keepShown();
+    chat.messages = [...chat.messages];
+    chat.status = 'idle';
+    chat.host.requestUpdate();
+    emit(chat.host, 'agent-chat-message', { message, threadId: chat.threads.id });
+  }
+
+  /**
+   * This tab holds the lock: the owner let go of it. With the turn still stored, the owner
+   * went away mid-turn and this tab resumes it; otherwise the turn ended (its `end` is here
+   * or on its way).
+   */
+  private async owned(): Promise<void> {
+    // The owner posts `end` before it lets go of the lock, but the two may arrive in either
+    // order (and a browser may show this tab storage as it was a moment ago): a short grace.
+    await new Promise((resolve) => setTimeout(resolve, GRACE_MS));
+    if (!this.active) return;
+    const record = this.chat.threads.saved?.runningTurn();
+    // The turn ended: its `end` was here already, or is on its way and shows no more than
+    // the thread as the service has it now.
+    if (!record) return this.finish(null);
+    const { chat } = this;
+    const threadId = record.threadId ?? record.body.thread_id ?? null;
+    // The owner went before it told anything: shown as recovery would show it.
+    if (!this.user && threadId && this.fallback) [this.user, this.reply] = this.fallback();
+    const { user, reply } = this;
+    this.close();
+    if (!threadId || !user || !reply) {
+      // Nothing to resume from here: loading the thread again recovers the stored turn the
+      // way a new page does.
+      void chat.load();
+      return;
+    }
+    // Resumed from whichever is further along: what this tab showed, or what the owner stored.
+    const seen = this.lastSeq >= record.lastSeq;
+    if (!seen) reply.text = record.text;
+    await this.takeOver(user, reply, { ...record, threadId, lastSeq: seen ? this.lastSeq : record.lastSeq, text: reply.text });
+  }
+
+  /** The log was loaded afresh meanwhile (this tab followed a move): the turn goes back at its end. */
+  private keepShown(): void {
+    const { chat, user, reply } = this;
+    if (user && reply && !chat.messages.includes(reply)) chat.messages = [...chat.messages.filter((m) => m !== user), user, reply];
+  }
+
+  /** Without Web Locks: an owner silent for ORPHAN_MS (no token, no beat) is gone. */
+  private watch(): void {
+    if (locks()) return;
+    clearTimeout(this.orphan);
+    this.orphan = setTimeout(() => void this.owned(), ORPHAN_MS);
+  }
+
+  private updateSoon(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.chat.host.requestUpdate();
+    });
+  }
+
+  private post(message: TabMessage): void {
+    try {
+      this.channel?.postMessage(message);
+    } catch {
+      // Closed: nothing to tell.
+    }
+  }
+}

@@ -1,0 +1,155 @@
+import { isObject, type Message } from '../client/types.js';
+import { readMessage } from '../client/guards.js';
+import { type RunningTurn, readRunningTurn } from './running-turn.js';
+
+/**
+ * What the tabs of one conversation scope tell each other about a turn (`persist="local"`,
+ * docs/protocol.md "Tabs share one conversation"). The tab that talks to the service (the
+ * owner, holding the scope's Web Lock) posts the turn, its tokens and its end; the others
+ * mirror it, ask for the turn so far when they join, and may ask the owner to stop.
+ * Thread moves, drafts and history travel through storage events, not here.
+ */
+export type TabMessage =
+  /** The turn so far: when it starts, and in answer to `sync`. */
+  | { type: 'turn'; id: string; turn: RunningTurn }
+  | { type: 'token'; id: string; seq: number; text: string }
+  | { type: 'end'; id: string; outcome: 'done' | 'stopped' | 'failed'; message: Message | null }
+  /** The owner is alive (where Web Locks are missing, silence means it is gone). */
+  | { type: 'beat'; id: string }
+  | { type: 'sync' }
+  | { type: 'stop'; id: string };
+
+/** The channel of a scope; null where BroadcastChannel is missing (nothing is shared then). */
+export function openChannel(scope: string): BroadcastChannel | null {
+  try {
+    return typeof BroadcastChannel === 'function' ? new BroadcastChannel(`agent-chat:v1:${scope}`) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The lock the owner of a scope's turn holds while it talks to the service. */
+export const lockName = (scope: string): string => `agent-chat:v1:turn:${scope}`;
+
+export const locks = (): LockManager | null => (typeof navigator !== 'undefined' && navigator.locks) || null;
+
+/** A message from another tab, checked: another tab may run another version of this code. */
+export function readTabMessage(data: unknown): TabMessage | null {
+  if (!isObject(data) || typeof data.type !== 'string') return null;
+  const id = typeof data.id === 'string' && data.id.length <= 64 ? data.id : null;
+  switch (data.type) {
+    case 'sync':
+      return { type: 'sync' };
+    case 'stop':
+    case 'beat':
+      return id ? { type: data.type, id } : null;
+    case 'turn': {
+      const turn = readRunningTurn(data.turn);
+      return id && turn ? { type: 'turn', id, turn } : null;
+    }
+    case 'token':
+      return id && typeof data.text === 'string' && Number.isSafeInteger(data.seq) ? { type: 'token', id, seq: data.seq as number, text: data.text } : null;
+    case 'end': {
+      const outcome = data.outcome;
+      if (!id || (outcome !== 'done' && outcome !== 'stopped' && outcome !== 'failed')) return null;
+      const message = data.message === null ? null : readMessage(data.message);
+      return message === null && data.message !== null ? null : { type: 'end', id, outcome, message };
+    }
+    default:
+      return null;
+  }
+}
+
+/** A turn's id among tabs: not a secret, only distinct. */
+export const turnId = (): string => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+
+/** How often the owner says it is alive, and how long a mirror waits before taking over without Web Locks. */
+export const BEAT_MS = 2_000;
+export const ORPHAN_MS = 6_000;
+
+/**
+ * The owner's side of a turn shared with other tabs: it holds the scope's Web Lock while
+ * the turn runs (a tab waiting for the lock takes over if this one goes away), posts the
+ * turn, its tokens and its end, answers `sync`, and stops when another tab asks it to.
+ */
+export class TurnLink {
+  readonly id = turnId();
+  private readonly channel: BroadcastChannel | null;
+  private release: (() => void) | null = null;
+  private beat: ReturnType<typeof setInterval> | undefined;
+  private ended = false;
+
+  private constructor(
+    scope: string,
+    private readonly current: () => RunningTurn | null,
+    onStop: () => void,
+  ) {
+    this.channel = openChannel(scope);
+    this.channel?.addEventListener('message', (event) => {
+      const message = readTabMessage(event.data);
+      if (message?.type === 'sync') this.announce();
+      else if (message?.type === 'stop' && message.id === this.id) onStop();
+    });
+    // Without Web Locks the others learn that this tab is gone from its silence.
+    if (!locks()) this.beat = setInterval(() => this.post({ type: 'beat', id: this.id }), BEAT_MS);
+  }
+
+  /**
+   * Opens the link of a turn about to start, once this tab holds the lock (`held`: it holds
+   * it already, taking over). A lock another tab holds is not waited for: that tab's turn
+   * is ending, or two tabs sent at once and the service decides.
+   */
+  static async open(scope: string, current: () => RunningTurn | null, onStop: () => void, held = false): Promise<TurnLink> {
+    const link = new TurnLink(scope, current, onStop);
+    const manager = locks();
+    if (!held && manager) {
+      await new Promise<void>((granted) => {
+        manager
+          .request(lockName(scope), { ifAvailable: true }, (lock) => {
+            granted();
+            if (!lock || link.ended) return undefined;
+            return new Promise<void>((release) => (link.release = release));
+          })
+          .catch(() => granted());
+      });
+    }
+    return link;
+  }
+
+  /** The turn so far, to the tabs that mirror it (at its start, and when one asks). */
+  announce(): void {
+    const turn = this.current();
+    if (turn) this.post({ type: 'turn', id: this.id, turn });
+  }
+
+  token(seq: number, text: string): void {
+    this.post({ type: 'token', id: this.id, seq, text });
+  }
+
+  /** The turn ended here: the others show the end; the lock goes to a tab waiting for it. */
+  end(outcome: 'done' | 'stopped' | 'failed', message: Message | null): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.post({ type: 'end', id: this.id, outcome, message });
+    clearInterval(this.beat);
+    this.channel?.close();
+    this.release?.();
+  }
+
+  /** The element left mid-turn (the page goes): the lock is let go, a waiting tab takes over. */
+  leave(): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearInterval(this.beat);
+    this.channel?.close();
+    this.release?.();
+  }
+
+  private post(message: TabMessage): void {
+    try {
+      this.channel?.postMessage(message);
+    } catch {
+      // A closed channel or an uncloneable value: the other tabs reload the transcript instead.
+    }
+  }
+}

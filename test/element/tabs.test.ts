@@ -1,0 +1,142 @@
+import { expect } from '@open-wc/testing';
+import type { AgentChat } from '../../src/agent-chat.js';
+import { createKey, forgetStorage, keyStats, storageKeyFor } from '../support/server.js';
+import { until } from '../support/element.js';
+
+/**
+ * Tabs share one conversation (`persist="local"`, docs/protocol.md "Tabs share one
+ * conversation"). Each "tab" is a same-origin frame with a page of its own: it shares
+ * localStorage, BroadcastChannel and Web Locks with the others, as tabs do.
+ */
+const REPLY = Array.from({ length: 30 }, (_, i) => `token${i}`).join(' ');
+const frames: HTMLIFrameElement[] = [];
+
+async function tab(key: string, attrs: Record<string, string> = {}): Promise<{ frame: HTMLIFrameElement; el: AgentChat }> {
+  const extra = Object.entries({ persist: 'local', ...attrs })
+    .map(([name, value]) => `${name}="${value}"`)
+    .join(' ');
+  const frame = document.createElement('iframe');
+  frame.srcdoc = `<!doctype html><title>tab</title>
+    <agent-chat base-url="${location.origin}" publishable-key="${key}" ${extra}></agent-chat>
+    <script type="module">import '/src/agent-chat.ts';</script>`;
+  document.body.append(frame);
+  frames.push(frame);
+  let el: AgentChat | null = null;
+  await until(() => (el = frame.contentDocument?.querySelector('agent-chat') as AgentChat | null) && el.shadowRoot, 'a widget in the tab');
+  if (attrs.mode !== 'launcher') await until(() => el!.status === 'idle' && el!.shadowRoot!.querySelector('[part="input"]'), 'the tab ready');
+  return { frame, el: el! };
+}
+
+const texts = (el: AgentChat) => el.messages.map((m) => m.text);
+const agentText = (el: AgentChat) => el.messages.filter((m) => m.role === 'agent').at(-1)?.text ?? '';
+const streams = async (key: string) => (await keyStats(key)).requests.filter((r) => r.path === '/messaging/v1/messages/stream');
+
+describe('<agent-chat> tabs share one conversation', function () {
+  // Every tab is a page of its own that loads the widget's modules: slower than one element.
+  this.timeout(20_000);
+  afterEach(() => {
+    for (const frame of frames.splice(0)) frame.remove();
+    forgetStorage();
+  });
+
+  it('a turn sent in one tab streams live in the other; one tab talks to the service', async () => {
+    const key = await createKey({ paceMs: 40, replies: [{ text: REPLY }] });
+    const a = await tab(key);
+    const b = await tab(key);
+    void a.el.send('hello from A');
+    await until(() => texts(b.el)[0] === 'hello from A', 'the question in B');
+    // Tokens arrive in B while A is still streaming.
+    await until(() => agentText(b.el).length > 20 && a.el.status === 'streaming', 'tokens in B mid-turn');
+    await until(() => a.el.status === 'idle' && b.el.status === 'idle', 'both done', 8000);
+    expect(texts(b.el)).to.deep.equal(['hello from A', REPLY]);
+    expect(texts(a.el)).to.deep.equal(['hello from A', REPLY]);
+    expect(b.el.threadId).to.equal(a.el.threadId);
+    expect((await streams(key)).length).to.equal(1);
+    expect((await keyStats(key)).turnsRun).to.equal(1);
+  });
+
+  it('both tabs send in turn into one thread; the draft is cleared in both on send', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'one' }, { text: 'two' }] });
+    const a = await tab(key);
+    const b = await tab(key);
+    const field = (el: AgentChat) => el.shadowRoot!.querySelector('[part="input"]') as HTMLTextAreaElement;
+    field(a.el).value = 'from A';
+    field(a.el).dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+    await until(() => field(b.el).value === 'from A', 'the draft shared');
+    await a.el.send('from A');
+    await until(() => texts(b.el).length === 2 && b.el.status === 'idle' && field(b.el).value === '', 'A’s turn in B, draft cleared');
+    expect(b.el.threadId, 'B shows A’s thread').to.equal(a.el.threadId);
+    await b.el.send('from B');
+    await until(() => texts(a.el).length === 4 && a.el.status === 'idle', `B’s turn in A: ${JSON.stringify([texts(a.el), a.el.status, texts(b.el)])}`);
+    expect(texts(a.el)).to.deep.equal(['from A', 'one', 'from B', 'two']);
+    expect(texts(b.el)).to.deep.equal(['from A', 'one', 'from B', 'two']);
+    expect(a.el.threadId).to.equal(b.el.threadId);
+  });
+
+  it('closing the streaming tab mid-turn: another tab resumes it, the turn runs once', async () => {
+    const key = await createKey({ paceMs: 40, replies: [{ text: REPLY }] });
+    const a = await tab(key);
+    const b = await tab(key);
+    const c = await tab(key);
+    void a.el.send('keep going');
+    await until(() => agentText(b.el).length > 30 && agentText(c.el).length > 30, 'mirrored in B and C');
+    a.frame.remove();
+    await until(() => texts(b.el)[1] === REPLY && texts(c.el)[1] === REPLY && b.el.status === 'idle' && c.el.status === 'idle', 'the whole reply in B and C', 8000);
+    const requests = await streams(key);
+    expect(requests.filter((r) => r.lastEventId !== null).length, 'exactly one tab resumed').to.equal(1);
+    expect((await keyStats(key)).turnsRun).to.equal(1);
+  });
+
+  it('a new conversation in one tab starts one in the other; the history keeps both threads', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'first answer' }, { text: 'second answer' }] });
+    const a = await tab(key);
+    const b = await tab(key);
+    await a.el.send('first thread');
+    await until(() => texts(b.el)[1] === 'first answer' && b.el.status === 'idle', `in B: ${JSON.stringify([texts(b.el), b.el.status])}`);
+    const first = a.el.threadId;
+    const reasons: string[] = [];
+    b.el.addEventListener('agent-chat-thread', (e) => reasons.push((e as CustomEvent<{ reason: string }>).detail.reason));
+    a.el.newThread();
+    await until(() => b.el.threadId === null && b.el.messages.length === 0, `B starts over: ${JSON.stringify([b.el.threadId, texts(b.el), b.el.status, a.el.threadId])}`);
+    expect(reasons).to.include('reset');
+    await b.el.send('second thread');
+    await until(() => a.el.threadId === b.el.threadId && texts(a.el).length === 2 && a.el.status === 'idle', 'A follows B');
+    // This test's scope: other test pages of the run write keys of their own.
+    const stored = JSON.parse(localStorage.getItem(storageKeyFor(key))!) as { history: Array<{ id: string }> };
+    const history = stored.history.map((h) => h.id);
+    expect(history).to.include(first).and.to.include(b.el.threadId);
+  });
+
+  it('Stop in a mirroring tab stops the turn in the tab that runs it', async () => {
+    const key = await createKey({ paceMs: 40, replies: [{ text: REPLY }] });
+    const a = await tab(key);
+    const b = await tab(key);
+    void a.el.send('stop me');
+    await until(() => agentText(b.el).length > 10, 'mirrored');
+    b.el.shadowRoot!.querySelector<HTMLElement>('[part="stop-button"]')!.click();
+    await until(() => a.el.status === 'idle' && b.el.status === 'idle', 'stopped in both');
+    expect(a.el.messages.at(-1)?.state).to.equal('stopped');
+  });
+
+  it('persist="session" tabs share nothing', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'private' }] });
+    const a = await tab(key, { persist: 'session' });
+    const b = await tab(key, { persist: 'session' });
+    await a.el.send('only here');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(b.el.messages).to.have.length(0);
+    expect(b.el.threadId).to.equal(null);
+  });
+
+  it('a launcher opened mid-turn shows the turn another tab is running', async () => {
+    const key = await createKey({ paceMs: 40, replies: [{ text: REPLY }] });
+    const a = await tab(key);
+    const b = await tab(key, { mode: 'launcher' });
+    void a.el.send('from the inline tab');
+    await until(() => agentText(a.el).length > 20, 'streaming in A');
+    b.el.open();
+    await until(() => texts(b.el)[0] === 'from the inline tab' && agentText(b.el).length > 20, 'mirrored in the launcher');
+    await until(() => texts(b.el)[1] === REPLY && b.el.status === 'idle', 'the whole reply', 8000);
+    expect((await streams(key)).length).to.equal(1);
+  });
+});
