@@ -99,8 +99,10 @@ export class Turns {
 
   /** A turn here ended: what the other tabs did meanwhile (a move, a turn of theirs) is followed now. */
   private catchUp(): void {
-    const saved = this.chat.threads.saved;
-    if (this.chat.config?.persist === 'local' && saved) setTimeout(() => !this.running && this.followTab(saved.current()));
+    const { chat } = this;
+    const saved = chat.threads.saved;
+    if (chat.config?.persist !== 'local' || !saved) return;
+    setTimeout(() => chat.host.isConnected && !this.running && this.followTab(saved.current()));
   }
 
 

@@ -2,7 +2,7 @@ import { expect, oneEvent } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
 import type { FaultPlan } from '../../demo/server/faults.js';
 import { createKey, forgetStorage, keyStats, storageKeyFor } from '../support/server.js';
-import { $, $$, mount, unmountAll, until } from '../support/element.js';
+import { $, $$, element, mount, unmountAll, until } from '../support/element.js';
 
 /**
  * A turn survives the page (docs/protocol.md "A turn survives the page"): the element leaves
@@ -125,10 +125,7 @@ describe('<agent-chat> continuity: a turn survives the page', () => {
   it('a launcher with a turn running loads at once and shows the dot when the reply lands', async () => {
     const key = await createKey(plan);
     await leaveMidTurn(key, (el) => (agentText(el)[0]?.length ?? 0) > 20, { mode: 'launcher', open: '' });
-    const again = document.createElement('agent-chat');
-    for (const [name, value] of Object.entries({ 'base-url': location.origin, 'publishable-key': key, mode: 'launcher', persist: 'local' })) {
-      again.setAttribute(name, value);
-    }
+    const again = element({ 'publishable-key': key, mode: 'launcher', persist: 'local' });
     const landed = oneEvent(again, 'agent-chat-message');
     document.body.append(again);
     await landed;
@@ -136,6 +133,21 @@ describe('<agent-chat> continuity: a turn survives the page', () => {
     expect(!!$(again, '.unread'), 'the unread dot').to.equal(true);
     expect(again.messages.map((m) => m.text)).to.deep.equal(['tell me everything', REPLY]);
     again.remove();
+  });
+
+  it('persist="session" resumes within the tab; persist="none" keeps nothing to resume', async () => {
+    const key = await createKey(plan);
+    await leaveMidTurn(key, (el) => (agentText(el)[0]?.length ?? 0) > 20, { persist: 'session' });
+    const again = await comeBack(key, { persist: 'session' });
+    await until(() => again.status === 'idle' && again.messages.at(-1)?.state === 'done', 'the reply to end', 8000);
+    expect(again.messages.map((m) => m.text)).to.deep.equal(['tell me everything', REPLY]);
+
+    const other = await createKey(plan);
+    await leaveMidTurn(other, (el) => (agentText(el)[0]?.length ?? 0) > 20, { persist: 'none' });
+    const fresh = await comeBack(other, { persist: 'none' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fresh.messages).to.have.length(0);
+    expect((await streamRequests(other)).length, 'nothing resumed').to.equal(1);
   });
 
   it('Stop ends the turn here: nothing is resumed on the next page', async () => {

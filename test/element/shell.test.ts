@@ -1,6 +1,6 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import { createKey, forgetStorage, keyStats } from '../support/server.js';
-import { $, mount, unmountAll, until } from '../support/element.js';
+import { $, element, mount, unmountAll, until } from '../support/element.js';
 
 /** The shell before and around its panel (docs/architecture.md "Shell and panel"). */
 describe('<agent-chat> shell', () => {
@@ -54,10 +54,7 @@ describe('<agent-chat> shell', () => {
     first.remove();
 
     const before = (await keyStats(key)).requests.length;
-    const again = document.createElement('agent-chat');
-    for (const [name, value] of Object.entries({ 'base-url': location.origin, 'publishable-key': key, mode: 'launcher', persist: 'local' })) {
-      again.setAttribute(name, value);
-    }
+    const again = element({ 'publishable-key': key, mode: 'launcher', persist: 'local' });
     const ready = oneEvent(again, 'agent-chat-ready');
     document.body.append(again);
     await ready;

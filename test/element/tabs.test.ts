@@ -11,12 +11,14 @@ import { until } from '../support/element.js';
 const REPLY = Array.from({ length: 30 }, (_, i) => `token${i}`).join(' ');
 const frames: HTMLIFrameElement[] = [];
 
-async function tab(key: string, attrs: Record<string, string> = {}): Promise<{ frame: HTMLIFrameElement; el: AgentChat }> {
+async function tab(key: string, attrs: Record<string, string> = {}, { locks = true } = {}): Promise<{ frame: HTMLIFrameElement; el: AgentChat }> {
   const extra = Object.entries({ persist: 'local', ...attrs })
     .map(([name, value]) => `${name}="${value}"`)
     .join(' ');
   const frame = document.createElement('iframe');
-  frame.srcdoc = `<!doctype html><title>tab</title>
+  // A browser without Web Locks: the page hides them before the widget loads.
+  const hide = locks ? '' : `<script>Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined });</script>`;
+  frame.srcdoc = `<!doctype html><title>tab</title>${hide}
     <agent-chat base-url="${location.origin}" publishable-key="${key}" ${extra}></agent-chat>
     <script type="module">import '/src/agent-chat.ts';</script>`;
   document.body.append(frame);
@@ -84,6 +86,18 @@ describe('<agent-chat> tabs share one conversation', function () {
     await until(() => texts(b.el)[1] === REPLY && texts(c.el)[1] === REPLY && b.el.status === 'idle' && c.el.status === 'idle', 'the whole reply in B and C', 8000);
     const requests = await streams(key);
     expect(requests.filter((r) => r.lastEventId !== null).length, 'exactly one tab resumed').to.equal(1);
+    expect((await keyStats(key)).turnsRun).to.equal(1);
+  });
+
+  it('without Web Locks, a tab silent for a few seconds is taken over all the same', async () => {
+    const key = await createKey({ paceMs: 60, replies: [{ text: REPLY }] });
+    const a = await tab(key, {}, { locks: false });
+    const b = await tab(key, {}, { locks: false });
+    void a.el.send('keep going');
+    await until(() => agentText(b.el).length > 20, 'mirrored in B');
+    a.frame.remove();
+    await until(() => texts(b.el)[1] === REPLY && b.el.status === 'idle', 'the whole reply in B', 12_000);
+    expect((await streams(key)).filter((r) => r.lastEventId !== null).length).to.equal(1);
     expect((await keyStats(key)).turnsRun).to.equal(1);
   });
 

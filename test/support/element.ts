@@ -44,6 +44,13 @@ export async function mount(
   return el;
 }
 
+/** An `<agent-chat>` with these attributes, not in the document yet: a test listens first, then appends it. */
+export function element(attrs: Record<string, string>): AgentChat {
+  const el = document.createElement('agent-chat');
+  for (const [name, value] of Object.entries({ 'base-url': BASE_URL, ...attrs })) el.setAttribute(name, value);
+  return el;
+}
+
 /**
  * Opens a launcher for the first time and waits for its conversation: a closed launcher
  * calls the service only once it opens.
