@@ -3,7 +3,7 @@ import { emit } from '../events.js';
 import { type ChatMessage, emptyReply, fromWire, localKey } from '../state/messages.js';
 import type { TurnScene } from '../state/scene.js';
 import type { RunningTurn } from './running-turn.js';
-import { ORPHAN_MS, type TabMessage, lockName, locks, openChannel, readTabMessage } from './tabs.js';
+import { ORPHAN_MS, type TabMessage, lockName, locks, openChannel, readTabMessage, turnId } from './tabs.js';
 
 /** How long a tab that got the lock waits for the owner's `end` before it takes over. */
 const GRACE_MS = 500;
@@ -149,6 +149,16 @@ export class Mirror {
     // the thread as the service has it now.
     if (!record) return this.finish(null);
     const { chat } = this;
+    // Without Web Locks several tabs may find the owner silent at once: each writes its claim,
+    // and the one whose claim is still there a moment later takes over; the others keep
+    // mirroring (the new owner posts the turn under a new id).
+    if (!locks()) {
+      const claim = turnId();
+      chat.threads.saved?.claim(claim);
+      await new Promise((resolve) => setTimeout(resolve, GRACE_MS));
+      if (!this.active) return;
+      if (chat.threads.saved?.current().claim !== claim) return this.watch();
+    }
     const threadId = record.threadId ?? record.body.thread_id ?? null;
     // The owner went before it told anything: shown as recovery would show it.
     if (!this.user && threadId && this.fallback) [this.user, this.reply] = this.fallback();

@@ -84,6 +84,11 @@ export class Saved {
     return this.storage.read();
   }
 
+  /** This tab means to take over the orphaned turn (without Web Locks; the last claim wins). */
+  claim(id: string): void {
+    this.storage.write({ claim: id });
+  }
+
   /** The running turn as stored now (another page or tab may have written it), checked. */
   runningTurn(): RunningTurn | null {
     return readRunningTurn(this.storage.read().turn);

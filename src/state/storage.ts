@@ -25,8 +25,10 @@ export interface PersistedState {
   turn?: RunningTurn;
   /** A reply arrived while the launcher was closed; the dot shows until it is opened. */
   unread?: boolean;
-  /** Counts the writes: a tab ignores a change older than what it has seen. */
+  /** Counts the writes, so a change can be told older or newer than another. */
   rev?: number;
+  /** Without Web Locks: the tab taking over an orphaned turn (src/continuity/mirror.ts). */
+  claim?: string;
 }
 
 export interface ThreadStorage {
