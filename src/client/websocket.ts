@@ -101,7 +101,10 @@ export class SocketSession {
   release(how: 'free' | 'done' | 'close'): void {
     if (how === 'close') return this.close();
     if (how === 'done') {
-      this.listener = { frame: (f) => f.type === 'done' && this.release('free'), invalid: () => this.close(), closed: () => undefined, alive: () => undefined };
+      // A `done` that never comes would hold every later turn: the socket is given up instead.
+      const late = setTimeout(() => this.close(), this.timings.pongWaitMs);
+      const free = (): void => (clearTimeout(late), this.release('free'));
+      this.listener = { frame: (f) => f.type === 'done' && free(), invalid: () => this.close(), closed: () => clearTimeout(late), alive: () => undefined };
       return;
     }
     this.listener = null;

@@ -7,8 +7,11 @@ import type { RunningTurn } from './running-turn.js';
 /** What the transcript said in the end: the turn with its reply, the thread gone, or not (yet) there. */
 export type AwaitedTurn = { state: 'done'; transcript: Message[] } | { state: 'gone' } | { state: 'missing'; transcript: Message[] | null };
 
-/** Polls for this long at most: a reply takes seconds; a turn still missing after this failed. */
-const LIMIT_MS = 30_000;
+/**
+ * Polls for this long at most: as long as a streamed turn may run (the stream's keepalive
+ * limit), since a service may add the question to the transcript only when the turn ends.
+ */
+const LIMIT_MS = 300_000;
 const FIRST_WAIT_MS = 1_000;
 const MAX_WAIT_MS = 4_000;
 

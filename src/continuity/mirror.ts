@@ -7,6 +7,8 @@ import { ORPHAN_MS, type TabMessage, lockName, locks, openChannel, readTabMessag
 
 /** How long a tab that got the lock waits for the owner's `end` before it takes over. */
 const GRACE_MS = 500;
+/** Without Web Locks, how long a joining tab waits for the owner to answer `sync`. */
+const JOIN_MS = 1_500;
 
 /** Resumes the turn in this tab, holding the lock already (Turns.deliver). */
 export type TakeOver = (user: ChatMessage, reply: ChatMessage, record: RunningTurn) => Promise<void>;
@@ -27,7 +29,7 @@ export class Mirror {
   private readonly channel: BroadcastChannel | null;
   private orphan: ReturnType<typeof setTimeout> | undefined;
   private frame = 0;
-  /** Ends the wait for the lock when this tab stops mirroring. */
+  /** Ends the wait for the lock, and a grace under way, when this tab stops mirroring. */
   private readonly waiting = new AbortController();
 
   constructor(
@@ -46,7 +48,8 @@ export class Mirror {
     this.post({ type: 'sync' });
     const manager = locks();
     if (manager) manager.request(lockName(scope), { signal: this.waiting.signal }, () => this.owned()).catch(() => undefined);
-    else this.watch();
+    // Without Web Locks: a tab that runs the turn answers `sync` at once; silence means none does.
+    else this.watch(JOIN_MS);
   }
 
   /** Stop, pressed here: the owner is asked to stop the turn. */
@@ -102,7 +105,10 @@ export class Mirror {
     this.lastSeq = turn.lastSeq;
     if (fresh || !this.user || !this.reply) {
       const { text, image_url: imageUrl } = turn.body;
-      const gone = [this.user, this.reply];
+      const gone: Array<ChatMessage | null | undefined> = [this.user, this.reply];
+      // A service that records the question at once has it in the transcript shown here.
+      const last = chat.messages.at(-1);
+      if (!this.user && last?.role === 'user' && last.text === text) gone.push(last);
       this.user = { key: localKey('user'), role: 'user', text, cards: [], suggestions: [], imageUrl, state: 'done' };
       this.reply = { ...emptyReply(), text: turn.text };
       chat.messages = [...chat.messages.filter((m) => !gone.includes(m)), this.user, this.reply];
@@ -141,8 +147,9 @@ export class Mirror {
    */
   private async owned(): Promise<void> {
     // The owner posts `end` before it lets go of the lock, but the two may arrive in either
-    // order (and a browser may show this tab storage as it was a moment ago): a short grace.
-    await new Promise((resolve) => setTimeout(resolve, GRACE_MS));
+    // order (and a browser may show this tab storage as it was a moment ago): a short grace,
+    // over as soon as this tab stops mirroring, so the lock is free again for the next turn.
+    await this.grace();
     if (!this.active) return;
     const record = this.chat.threads.saved?.runningTurn();
     // The turn ended: its `end` was here already, or is on its way and shows no more than
@@ -155,7 +162,7 @@ export class Mirror {
     if (!locks()) {
       const claim = turnId();
       chat.threads.saved?.claim(claim);
-      await new Promise((resolve) => setTimeout(resolve, GRACE_MS));
+      await this.grace();
       if (!this.active) return;
       if (chat.threads.saved?.current().claim !== claim) return this.watch();
     }
@@ -182,11 +189,18 @@ export class Mirror {
     if (user && reply && !chat.messages.includes(reply)) chat.messages = [...chat.messages.filter((m) => m !== user), user, reply];
   }
 
+  private grace(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, GRACE_MS);
+      this.waiting.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+  }
+
   /** Without Web Locks: an owner silent for ORPHAN_MS (no token, no beat) is gone. */
-  private watch(): void {
+  private watch(ms = ORPHAN_MS): void {
     if (locks()) return;
     clearTimeout(this.orphan);
-    this.orphan = setTimeout(() => void this.owned(), ORPHAN_MS);
+    this.orphan = setTimeout(() => void this.owned(), ms);
   }
 
   private updateSoon(): void {

@@ -13,6 +13,7 @@ export const LOST = 'turn.lost';
 /** What recovery asks of the conversation's turns (src/state/turns.ts). */
 export interface Turns {
   resume(record: RunningTurn, show: () => [ChatMessage, ChatMessage]): Promise<void>;
+  unlessOwned(then: () => void): void;
 }
 
 /**
@@ -26,11 +27,15 @@ export function recover(turns: Turns, chat: TurnScene, turn: RunningTurn, transc
   const threadId = turn.threadId ?? turn.body.thread_id ?? null;
   const found = findTurn(transcript, turn);
   if (found.state === 'done' || threadId !== chat.threads.id || !threadId) {
-    chat.threads.saved?.setRunningTurn(null);
-    // Started in a new conversation and lost before the service named it: the text comes back.
-    if (!threadId && found.state === 'absent') chat.restoreDraft(turn.body.text);
-    chat.status = 'idle';
-    return chat.host.requestUpdate();
+    // Unless another tab is running it right now (a new conversation before its thread is
+    // named): then it is mirrored from there.
+    return turns.unlessOwned(() => {
+      chat.threads.saved?.setRunningTurn(null);
+      // Started in a new conversation and lost before the service named it: the text comes back.
+      if (!threadId && found.state === 'absent') chat.restoreDraft(turn.body.text);
+      chat.status = 'idle';
+      chat.host.requestUpdate();
+    });
   }
   void turns.resume({ ...turn, threadId }, () => {
     if (found.state === 'started') chat.messages = fromTranscript(transcript.slice(0, found.index));
@@ -56,8 +61,8 @@ export async function awaitReply(chat: TurnScene, client: AgentClient, record: R
   if (outcome.state === 'missing') {
     // The question is not even in the transcript: it never reached the service (the page
     // went as it was sent). As a turn the service did not take: the text goes back.
-    const asked = !!outcome.transcript && findTurn(outcome.transcript, record).state !== 'absent';
-    throw new ApiError({ kind: 'stream', code: asked ? undefined : LOST, message: 'The reply could not be recovered after the page changed.' });
+    const lost = !!outcome.transcript && findTurn(outcome.transcript, record).state === 'absent';
+    throw new ApiError({ kind: 'stream', code: lost ? LOST : undefined, message: 'The reply could not be recovered after the page changed.' });
   }
   chat.messages = fromTranscript(outcome.transcript);
   chat.status = 'idle';

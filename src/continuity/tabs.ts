@@ -65,6 +65,8 @@ export const turnId = (): string => `${Date.now().toString(36)}-${Math.random().
 
 /** How often the owner says it is alive, and how long a mirror waits before taking over without Web Locks. */
 export const BEAT_MS = 2_000;
+/** How long a turn about to start waits for the lock. */
+const LOCK_WAIT_MS = 1_000;
 export const ORPHAN_MS = 6_000;
 
 /**
@@ -96,16 +98,18 @@ export class TurnLink {
 
   /**
    * Opens the link of a turn about to start, once this tab holds the lock (`held`: it holds
-   * it already, taking over). A lock another tab holds is not waited for: that tab's turn
-   * is ending, or two tabs sent at once and the service decides.
+   * it already, taking over), or after LOCK_WAIT_MS without it (two tabs sent at once: the
+   * service decides).
    */
   static async open(scope: string, current: () => RunningTurn | null, onStop: () => void, held = false): Promise<TurnLink> {
     const link = new TurnLink(scope, current, onStop);
     const manager = locks();
     if (!held && manager) {
+      // A tab that mirrored the last turn may hold the lock a moment longer: waited for,
+      // briefly. Past that (two tabs sent at once), the turn runs without it.
       await new Promise<void>((granted) => {
         manager
-          .request(lockName(scope), { ifAvailable: true }, (lock) => {
+          .request(lockName(scope), { signal: AbortSignal.timeout(LOCK_WAIT_MS) }, (lock) => {
             granted();
             if (!lock || link.ended) return undefined;
             return new Promise<void>((release) => (link.release = release));

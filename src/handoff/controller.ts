@@ -81,7 +81,8 @@ export class HandOffControl {
     await host.updateComplete;
     if (result) {
       // The conversation goes on in the thread the service bound to the channel.
-      if (result.threadId !== chat.threadId) chat.switchThread(result.threadId, 'switched');
+      // Not under a running reply, which would be stopped: that thread stays in use.
+      if (result.threadId !== chat.threadId && !chat.busy) chat.switchThread(result.threadId, 'switched');
       emit(host, 'agent-chat-channel', result);
       host.renderRoot.querySelector<HTMLElement>('.channel-form.done button')?.focus();
     } else if (this.form?.invalid) {

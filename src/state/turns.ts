@@ -55,6 +55,7 @@ export class Turns {
   mirror(fallback?: () => [ChatMessage, ChatMessage]): boolean {
     const config = this.chat.config;
     if (this.mirrored?.active) return true;
+    if (!this.chat.host.isConnected) return false;
     // Already over (the tab learnt of it late): nothing to show but the transcript.
     if (this.running || config?.persist !== 'local' || !this.chat.threads.saved?.runningTurn()) return false;
     this.mirrored = new Mirror(
@@ -77,12 +78,14 @@ export class Turns {
    */
   followTab(state: PersistedState): void {
     const { chat } = this;
+    if (!chat.host.isConnected) return;
     const threadId = typeof state.threadId === 'string' && isHexId(state.threadId) ? state.threadId : null;
     if (threadId !== chat.threads.id) {
       if (this.running) {
-        // A turn shows here: the thread it created is taken; any other move is followed
-        // when it ends (`catchUp`), as this state may be older than what the turn told.
-        if (!chat.threads.id && threadId) chat.threads.follow(threadId);
+        // A turn another tab runs shows here: the thread it created is taken; any other move
+        // is followed when the turn ends (`catchUp`), as this state may be older than what
+        // the turn told. A turn of this tab names its thread itself.
+        if (this.mirrored?.active && !chat.threads.id && threadId) chat.threads.follow(threadId);
       } else {
         const created = !chat.threads.id && !!threadId && !!state.turn;
         chat.threads.follow(threadId);
@@ -91,7 +94,8 @@ export class Turns {
         if (!(created && this.mirror())) chat.reset();
       }
     }
-    const draft = chat.threads.saved?.draftOf(chat.threads.id, state) ?? '';
+    // Read now, not from the event: a tab typing meanwhile has written a newer draft.
+    const draft = chat.threads.saved?.draftOf(chat.threads.id) ?? '';
     if (draft !== chat.draft) chat.draft = draft;
     if (state.turn && !this.running && chat.ready) this.mirror();
     chat.host.requestUpdate();
@@ -114,12 +118,18 @@ export class Turns {
   async resume(record: RunningTurn, show: () => [ChatMessage, ChatMessage]): Promise<void> {
     const config = this.chat.config;
     const manager = locks();
-    if (config?.persist !== 'local' || !manager) {
+    if (config?.persist !== 'local') {
       const [user, reply] = show();
       return this.deliver(user, reply, record, true);
     }
+    // Without Web Locks: mirrored; a tab that runs it answers at once, else this one takes over.
+    if (!manager) {
+      if (!this.mirror(show)) this.setStatus('idle');
+      return;
+    }
     await manager
       .request(lockName(scopeOf(config)), { ifAvailable: true }, async (lock) => {
+        if (!this.chat.host.isConnected) return;
         if (!lock) {
           // Another tab runs it (or a page that is going lets go of it): mirrored, and taken
           // over if that tab goes; or it ended meanwhile: the transcript shows.
@@ -161,9 +171,25 @@ export class Turns {
    */
   recover(turn: RunningTurn, transcript: Message[]): void {
     loadRecovery().then(
-      ({ recover }) => recover(this, this.chat, turn, transcript),
-      () => undefined,
+      ({ recover }) => this.chat.host.isConnected && recover(this, this.chat, turn, transcript),
+      () => this.setStatus('idle'),
     );
+  }
+
+  /**
+   * @internal Runs `then` unless another tab holds the scope's lock (it runs a turn: this
+   * tab mirrors it instead). Without sharing or Web Locks, runs it.
+   */
+  unlessOwned(then: () => void): void {
+    const config = this.chat.config;
+    const manager = locks();
+    if (config?.persist !== 'local' || !manager) return then();
+    manager
+      .request(lockName(scopeOf(config)), { ifAvailable: true }, (lock) => {
+        if (lock) then();
+        else if (!this.mirror()) this.setStatus('idle');
+      })
+      .catch(() => then());
   }
 
   /**

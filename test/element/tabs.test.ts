@@ -123,6 +123,33 @@ describe('<agent-chat> tabs share one conversation', function () {
     expect(history).to.include(first).and.to.include(b.el.threadId);
   });
 
+  it('a tab opened mid-turn mirrors it, and shows the question once where the service recorded it at once', async () => {
+    const key = await createKey({ paceMs: 40, replies: [{ text: REPLY }], transcriptAt: 'start' });
+    const a = await tab(key);
+    void a.el.send('asked once');
+    await until(() => agentText(a.el).length > 20, 'streaming in A');
+    const b = await tab(key);
+    await until(() => texts(b.el)[1] === REPLY && b.el.status === 'idle', 'the whole reply in B', 8000);
+    expect(texts(b.el)).to.deep.equal(['asked once', REPLY]);
+    expect((await streams(key)).length).to.equal(1);
+  });
+
+  it('what a mirroring tab types is not overwritten by the running turn’s writes', async () => {
+    const key = await createKey({ paceMs: 40, replies: [{ text: REPLY }] });
+    const a = await tab(key);
+    const b = await tab(key);
+    void a.el.send('long answer please');
+    await until(() => agentText(b.el).length > 10, 'mirrored');
+    const field = b.el.shadowRoot!.querySelector('[part="input"]') as HTMLTextAreaElement;
+    field.value = 'typing meanwhile';
+    field.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+    // Several of A's 250 ms journal writes go by.
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    expect(field.value).to.equal('typing meanwhile');
+    await until(() => a.el.status === 'idle' && b.el.status === 'idle', 'done', 8000);
+    expect(field.value).to.equal('typing meanwhile');
+  });
+
   it('Stop in a mirroring tab stops the turn in the tab that runs it', async () => {
     const key = await createKey({ paceMs: 40, replies: [{ text: REPLY }] });
     const a = await tab(key);
