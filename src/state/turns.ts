@@ -1,6 +1,6 @@
 import { isApiError } from '../client/errors.js';
 import { rerunBody, turnBody } from '../client/bodies.js';
-import type { Message } from '../client/types.js';
+import { isHexId, type Message } from '../client/types.js';
 import { emit } from '../events.js';
 import { lazy } from '../lazy.js';
 import type { RunningTurn } from '../continuity/running-turn.js';
@@ -8,7 +8,6 @@ import { TurnJournal } from '../continuity/journal.js';
 import { TurnLink, lockName, locks } from '../continuity/tabs.js';
 import { Mirror } from '../continuity/mirror.js';
 import { type PersistedState, scopeOf } from './storage.js';
-import { isHexId } from '../client/types.js';
 import { type ChatMessage, emptyReply, fromWire, localKey, userMessageIndex } from './messages.js';
 import { deliverTurn } from './requests.js';
 import type { TurnScene } from './scene.js';
@@ -72,9 +71,10 @@ export class Turns {
   }
 
   /**
-   * @internal Another tab wrote (ChatController listens): the thread it moved to (new conversation, history, branch, hand-off,
-   * or the thread its turn created), the draft of this thread (cleared when it sent), a turn
-   * it started (mirrored here). History and branches are taken over by Saved.
+   * @internal Another tab wrote (ChatController listens): the thread it moved to (new
+   * conversation, history, branch, hand-off, or the thread its turn created), the draft of
+   * this thread (cleared when it sent), a turn it started (mirrored here). History and
+   * branches are taken over by Saved.
    */
   followTab(state: PersistedState): void {
     const { chat } = this;
@@ -108,7 +108,6 @@ export class Turns {
     if (chat.config?.persist !== 'local' || !saved) return;
     setTimeout(() => chat.host.isConnected && !this.running && this.followTab(saved.current()));
   }
-
 
   /**
    * @internal Resumes a stored turn (src/continuity/recover.ts) while holding the scope's

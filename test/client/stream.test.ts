@@ -192,6 +192,8 @@ describe('silent services', () => {
 
   it('a thread frame, then silence: the turn ends at the stall deadline', async () => {
     const { client, key } = await setup({ stallAfter: 1 });
+    // The token first: on a loaded machine its exchange alone can outlast a short deadline.
+    await client.welcomeMessage();
     const started = performance.now();
     const e = await rejection(client.stream({ text: 'Hello?', user_id: USER }, {}, { ...FAST, idleTimeoutMs: 60_000, stallTimeoutMs: 500 }));
     expect(e.kind).to.equal('timeout');
@@ -201,6 +203,7 @@ describe('silent services', () => {
 
   it('keepalive comments and nothing else: they hold the turn open up to their limit, then it ends', async () => {
     const { client } = await setup({ stallAfter: 1, keepaliveMs: 50 });
+    await client.welcomeMessage();
     const { rec, handlers } = recorder();
     // Keepalives every 50 ms keep the connection from ever counting as idle and keep
     // pushing back the 600 ms stall countdown: only their own limit (2 s) can end this turn.
