@@ -1,6 +1,6 @@
 import type { Message } from '../client/types.js';
 import { emit } from '../events.js';
-import { type ChatMessage, emptyReply, fromWire, localKey } from '../state/messages.js';
+import { type ChatMessage, emptyReply, settle, userMessage } from '../state/messages.js';
 import type { TurnScene } from '../state/scene.js';
 import type { RunningTurn } from './running-turn.js';
 import { ORPHAN_MS, type TabMessage, lockName, locks, openChannel, readTabMessage, turnId } from './tabs.js';
@@ -109,7 +109,7 @@ export class Mirror {
       // A service that records the question at once has it in the transcript shown here.
       const last = chat.messages.at(-1);
       if (!this.user && last?.role === 'user' && last.text === text) gone.push(last);
-      this.user = { key: localKey('user'), role: 'user', text, cards: [], suggestions: [], imageUrl, state: 'done' };
+      this.user = userMessage(text, imageUrl);
       this.reply = { ...emptyReply(), text: turn.text };
       chat.messages = [...chat.messages.filter((m) => !gone.includes(m)), this.user, this.reply];
       chat.starters = [];
@@ -131,8 +131,7 @@ export class Mirror {
       void chat.load();
       return;
     }
-    Object.assign(reply, fromWire(message, 0), { key: reply.key, role: 'agent', state: 'done' });
-    user.id ??= message.id;
+    settle(reply, user, message);
     this.keepShown();
     chat.messages = [...chat.messages];
     chat.status = 'idle';

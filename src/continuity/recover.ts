@@ -2,7 +2,7 @@ import type { AgentClient } from '../client/client.js';
 import { ApiError } from '../client/errors.js';
 import type { Message } from '../client/types.js';
 import { emit } from '../events.js';
-import { type ChatMessage, emptyReply, fromTranscript, localKey } from '../state/messages.js';
+import { type ChatMessage, emptyReply, fromTranscript, userMessage } from '../state/messages.js';
 import type { TurnScene } from '../state/scene.js';
 import { awaitTurn, findTurn } from './await-turn.js';
 import type { RunningTurn } from './running-turn.js';
@@ -40,7 +40,7 @@ export function recover(turns: Turns, chat: TurnScene, turn: RunningTurn, transc
   void turns.resume({ ...turn, threadId }, () => {
     if (found.state === 'started') chat.messages = fromTranscript(transcript.slice(0, found.index));
     const { text, image_url: imageUrl } = turn.body;
-    const user: ChatMessage = { key: localKey('user'), role: 'user', text, cards: [], suggestions: [], imageUrl, state: 'done' };
+    const user = userMessage(text, imageUrl);
     const reply: ChatMessage = { ...emptyReply(), text: turn.text };
     chat.messages = [...chat.messages, user, reply];
     chat.starters = [];

@@ -2,7 +2,7 @@ import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-e
 import type { AgentClient } from '../client/client.js';
 import { ApiError, errorFromException, isApiError } from '../client/errors.js';
 import { isHexId } from '../client/types.js';
-import { type ChatMessage, fillPlaceholders, fromTranscript, localKey } from './messages.js';
+import { type ChatMessage, fillPlaceholders, fromTranscript, userMessage } from './messages.js';
 import type { BranchPosition } from './branches.js';
 import type { HistoryEntry } from './history.js';
 import { Threads } from './threads.js';
@@ -262,7 +262,7 @@ export class ChatController implements ReactiveController, TurnScene {
     }
     if (!this.client || !this.config || this.busy) return;
     if (this.draft.trim() === trimmed) this.setDraft('');
-    const user: ChatMessage = { key: localKey('user'), role: 'user', text: trimmed, cards: [], suggestions: [], createdAt: new Date().toISOString(), imageUrl, state: 'done' };
+    const user = userMessage(trimmed, imageUrl, new Date().toISOString());
     this.messages = [...this.messages, user];
     await this.runTurn(user);
   }

@@ -75,6 +75,20 @@ export function fillPlaceholders(template: string, values: Record<string, unknow
   return filled.replace(/[ \t]+([!?.,;:])/g, '$1').replace(/[ \t]{2,}/g, ' ');
 }
 
+/** A question the reader asked (here, or in a tab or page before this one). */
+export function userMessage(text: string, imageUrl?: string, createdAt?: string): ChatMessage {
+  return { key: localKey('user'), role: 'user', text, cards: [], suggestions: [], createdAt, imageUrl, state: 'done' };
+}
+
+/**
+ * The final `message` of a turn replaces what streamed into `reply` (keeping its key, so
+ * nothing moves); the question carries the interaction id too (edit needs it).
+ */
+export function settle(reply: ChatMessage, user: ChatMessage, final: Message): void {
+  Object.assign(reply, fromWire(final, 0), { key: reply.key, role: 'agent', state: 'done' });
+  user.id ??= final.id;
+}
+
 /** The agent's reply as a turn starts: empty, streaming. */
 export function emptyReply(): ChatMessage {
   return { key: localKey('agent'), role: 'agent', text: '', cards: [], suggestions: [], state: 'streaming' };

@@ -8,7 +8,7 @@ import { TurnJournal } from '../continuity/journal.js';
 import { TurnLink, lockName, locks } from '../continuity/tabs.js';
 import { Mirror } from '../continuity/mirror.js';
 import { type PersistedState, scopeOf } from './storage.js';
-import { type ChatMessage, emptyReply, fromWire, localKey, userMessageIndex } from './messages.js';
+import { type ChatMessage, emptyReply, localKey, settle, userMessageIndex } from './messages.js';
 import { deliverTurn } from './requests.js';
 import type { TurnScene } from './scene.js';
 import type { ChatConfig, ChatStatus } from './types.js';
@@ -285,14 +285,8 @@ export class Turns {
   /** @internal The reply is final: shown, kept in the history, announced (`agent-chat-message`). */
   complete(reply: ChatMessage, user: ChatMessage, final: Message | null): void {
     const { chat } = this;
-    if (final) {
-      const settled = fromWire(final, 0);
-      Object.assign(reply, settled, { key: reply.key, role: 'agent', state: 'done' });
-      // The user message of a turn carries the interaction id too (edit needs it).
-      user.id ??= final.id;
-    } else {
-      reply.state = 'done';
-    }
+    if (final) settle(reply, user, final);
+    else reply.state = 'done';
     chat.messages = [...chat.messages];
     chat.status = 'idle';
     chat.threads.touch(chat.messages);
