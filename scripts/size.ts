@@ -4,7 +4,7 @@
  * Two loads are binding (docs/architecture.md "Chunk map"):
  * - the launcher: what every page view of a host page downloads before `<agent-chat>` is
  *   defined, the script tag's file (a one-line module) plus every chunk it imports
- *   statically (the shell: ReactiveElement, attribute checks, the launcher button);
+ *   statically (the shell: its reactive base, attribute checks, the launcher button);
  * - inline: that plus the panel chunk and what it imports statically (lit-html, marked,
  *   the client, the conversation and its features' glue), which an inline widget fetches
  *   at once and a launcher on the first sign of intent.

@@ -1,5 +1,3 @@
-import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
-import { property, state } from '@lit/reactive-element/decorators.js';
 import type { AgentVariables, Channel, Message } from './client/types.js';
 import type { CardRenderer } from './cards/cards.js';
 import { lazy, settlesBy } from './lazy.js';
@@ -18,6 +16,7 @@ import { Launcher } from './shell/launcher.js';
 import { PanelLoader } from './shell/panel-loader.js';
 import { CONFIG_KEYS, jsonConverter } from './shell/attributes.js';
 import { shellStyles } from './shell/shell.styles.js';
+import { HostElement, property, state, type PropertyValues } from './shell/host.js';
 
 export type { Mode, Theme, Transport };
 export type { CardRenderer };
@@ -116,7 +115,7 @@ const loadPanel = lazy(() => import('./panel/index.js'));
  * @cssprop --agent-chat-code-text - Code block text. Default `#e2e8f0`.
  * @cssprop --agent-chat-z-index - Stacking order of the launcher. Default `2147483000`.
  */
-export class AgentChat extends ReactiveElement {
+export class AgentChat extends HostElement {
   static override styles = shellStyles;
 
   /** Service base address; the reference's paths are appended to it. Required. */
@@ -335,7 +334,7 @@ export class AgentChat extends ReactiveElement {
     super.scheduleUpdate();
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
+  protected override willUpdate(changed: PropertyValues): void {
     const view = this.view;
     if (changed.has('lang') || changed.has('strings') || this.stringsStale) {
       this.stringsStale = false;
@@ -378,7 +377,7 @@ export class AgentChat extends ReactiveElement {
     if (this.stored.wake && !this.panel) void this.loader.ensure();
   }
 
-  protected override update(changed: PropertyValues<this>): void {
+  protected override update(changed: PropertyValues): void {
     super.update(changed);
     const view = this.view;
     const t = this.text;
@@ -403,7 +402,7 @@ export class AgentChat extends ReactiveElement {
     this.panel?.update();
   }
 
-  protected override updated(changed: PropertyValues<this>): void {
+  protected override updated(changed: PropertyValues): void {
     const panel = this.panel;
     if (panel) {
       panel.updated(this.loader.changes(changed));

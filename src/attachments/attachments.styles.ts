@@ -1,4 +1,4 @@
-import { css } from '@lit/reactive-element';
+import { css } from '@lit/reactive-element/css-tag.js';
 
 /** The image attachment's stylesheet (composer preview, errors, drop hint), adopted when its chunk arrives. */
 export const styles = css`

@@ -1,4 +1,4 @@
-import { css } from '@lit/reactive-element';
+import { css } from '@lit/reactive-element/css-tag.js';
 
 /** The branches chunk's stylesheet (the version navigator, the inline editor), adopted when it arrives. */
 export const styles = css`

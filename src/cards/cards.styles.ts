@@ -1,4 +1,4 @@
-import { css } from '@lit/reactive-element';
+import { css } from '@lit/reactive-element/css-tag.js';
 
 /**
  * The built-in card row's stylesheet: adopted by the widget's shadow root when the cards

@@ -1,4 +1,4 @@
-import { css } from '@lit/reactive-element';
+import { css } from '@lit/reactive-element/css-tag.js';
 
 /** The composer: the text field and its send/stop button (attachments bring their own rules). */
 export const composerStyles = css`

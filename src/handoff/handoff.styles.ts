@@ -1,4 +1,4 @@
-import { css } from '@lit/reactive-element';
+import { css } from '@lit/reactive-element/css-tag.js';
 
 /**
  * The WhatsApp/SMS hand-off form. Loaded with the form (a lazy chunk) and adopted by the

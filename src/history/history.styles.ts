@@ -1,4 +1,4 @@
-import { css } from '@lit/reactive-element';
+import { css } from '@lit/reactive-element/css-tag.js';
 
 /** The history panel's stylesheet, adopted when the panel's chunk arrives (its first opening). */
 export const styles = css`

@@ -1,4 +1,4 @@
-import { css } from '@lit/reactive-element';
+import { css } from '@lit/reactive-element/css-tag.js';
 
 /** The message log: messages and bubbles, their meta line, typing, "show earlier" and "jump to latest". */
 export const logStyles = css`

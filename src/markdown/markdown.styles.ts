@@ -1,4 +1,4 @@
-import { css } from '@lit/reactive-element';
+import { css } from '@lit/reactive-element/css-tag.js';
 
 /** What the markdown renderer produces inside a bubble (`.text`): blocks, code with its copy button, tables. */
 export const markdownStyles = css`

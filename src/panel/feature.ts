@@ -1,4 +1,4 @@
-import type { CSSResult } from '@lit/reactive-element';
+import type { CSSResult } from '@lit/reactive-element/css-tag.js';
 import { adoptStyles } from '../shell/panel-loader.js';
 
 /** The widget a feature belongs to: its shadow root takes the stylesheet, and it renders again when the chunk settles. */

@@ -1,4 +1,4 @@
-import { css } from '@lit/reactive-element';
+import { css } from '@lit/reactive-element/css-tag.js';
 
 /** The panel frame: the surface, its header and the icon buttons every feature uses. */
 export const panelStyles = css`

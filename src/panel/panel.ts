@@ -1,5 +1,5 @@
 import { html, nothing, render, type RootPart } from 'lit-html';
-import type { PropertyValues } from '@lit/reactive-element';
+import type { PropertyValues } from '../shell/host.js';
 import type { AgentChat } from '../agent-chat-element.js';
 import { TurnSlot } from '../branches/slot.js';
 import { CardsControl } from '../cards/controller.js';

@@ -1,4 +1,4 @@
-import type { PropertyValues } from '@lit/reactive-element';
+import type { PropertyValues } from './host.js';
 import type { Strings } from '../i18n/index.js';
 import type { ChatConfig, ChatStatus } from '../state/types.js';
 import type { ChatMessage } from '../state/messages.js';

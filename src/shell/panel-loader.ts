@@ -1,4 +1,5 @@
-import type { CSSResult, PropertyValues, ReactiveElement } from '@lit/reactive-element';
+import type { CSSResult } from '@lit/reactive-element/css-tag.js';
+import type { HostElement, PropertyValues } from './host.js';
 import { warnOnce } from '../warn.js';
 import { LoadFailure } from './load-failure.js';
 import type { PanelApi, ShellView } from './panel-api.js';
@@ -23,7 +24,7 @@ export interface PanelModule<H> {
  * with the element as its host, its stylesheets adopted; until it is here, a failure shows
  * as a notice where the panel would be (docs/architecture.md "Shell and panel").
  */
-export class PanelLoader<H extends ReactiveElement> {
+export class PanelLoader<H extends HostElement> {
   panel: PanelApi | null = null;
   failed = false;
   /** The panel has not rendered yet: its first update sees every property as changed. */
@@ -45,7 +46,7 @@ export class PanelLoader<H extends ReactiveElement> {
     return (this.loading ??= this.load()
       .then(
         (module) => {
-          adoptStyles(host.renderRoot as ShadowRoot, module.styles);
+          adoptStyles(host.renderRoot, module.styles);
           this.failed = false;
           return (this.panel = new module.Panel(host, this.view));
         },
@@ -76,7 +77,7 @@ export class PanelLoader<H extends ReactiveElement> {
   changes(changed: PropertyValues): PropertyValues {
     if (!this.fresh) return changed;
     const all: PropertyValues = new Map();
-    for (const key of (this.host.constructor as typeof ReactiveElement).elementProperties.keys()) all.set(key, undefined);
+    for (const key of (this.host.constructor as typeof HostElement).reactive.keys()) all.set(key, undefined);
     return all;
   }
 

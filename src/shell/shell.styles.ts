@@ -1,4 +1,4 @@
-import { css } from '@lit/reactive-element';
+import { css } from '@lit/reactive-element/css-tag.js';
 
 /**
  * The shell's styles: what an unopened launcher needs (the host, the button, its unread dot,

@@ -1,4 +1,4 @@
-import { css } from '@lit/reactive-element';
+import { css } from '@lit/reactive-element/css-tag.js';
 
 /** Suggestion chips: starters before the first message, follow-ups under the latest reply. */
 export const suggestionsStyles = css`

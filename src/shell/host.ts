@@ -1,0 +1,236 @@
+import type { CSSResult, ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
+
+/**
+ * The reactive base of `<agent-chat>`: properties that reflect attributes, batched
+ * asynchronous updates and Lit's controller protocol, in the shape of Lit's ReactiveElement
+ * (the same lifecycle: `willUpdate`, `update`, `updated`, `updateComplete`,
+ * `scheduleUpdate`), without its generality (no `shouldUpdate`, `hasChanged`, `toAttribute`
+ * converters, style fallbacks or dev-mode checks).
+ *
+ * Why not ReactiveElement itself: the unopened launcher pays for every byte and every
+ * microsecond of the shell on every page view (docs/architecture.md "Shell and panel").
+ * Evaluating ReactiveElement and finalizing its properties was about half the shell's
+ * script time at 4x CPU (BENCHMARKS.md "Unopened launcher"); this does what the element
+ * uses in a fraction. The panel's controllers see a standard ReactiveControllerHost.
+ */
+
+/** How a property meets its attribute, as Lit's `@property()` options say it. */
+export interface PropertyOptions {
+  /** The attribute's name (default: the property's, lowercased); `false`: no attribute. */
+  readonly attribute?: string | false;
+  /** `Boolean`: present means true. */
+  readonly type?: typeof Boolean;
+  readonly converter?: { fromAttribute(value: string | null): unknown };
+  /** Write the property back to the attribute (strings and booleans). */
+  readonly reflect?: boolean;
+}
+
+/** What changed since the last update, with the values before (undefined before the first). */
+export type PropertyValues = Map<PropertyKey, unknown>;
+
+type HostClass = typeof HostElement;
+
+/**
+ * Declares a reactive property, as Lit's decorator does (the custom-elements manifest
+ * reads the same `@property()` shape): an accessor on the prototype whose writes request
+ * an update, and its attribute observed.
+ */
+export function property(options: PropertyOptions = {}) {
+  return (proto: object, key: string): void => {
+    const ctor = proto.constructor as HostClass;
+    // A subclass gets its own tables, starting from its parent's.
+    if (!Object.hasOwn(ctor, 'reactive')) {
+      ctor.reactive = new Map(ctor.reactive);
+      ctor.attributeKeys = new Map(ctor.attributeKeys);
+    }
+    ctor.reactive.set(key, options);
+    if (options.attribute !== false) ctor.attributeKeys.set(options.attribute ?? key.toLowerCase(), key);
+    Object.defineProperty(proto, key, {
+      get(this: HostElement) {
+        return this.values.get(key);
+      },
+      set(this: HostElement, value: unknown) {
+        const old = this.values.get(key);
+        this.values.set(key, value);
+        this.requestUpdate(key, old);
+      },
+      configurable: true,
+      enumerable: true,
+    });
+  };
+}
+
+/** Internal reactive state: updates the element, has no attribute. */
+export function state() {
+  return property({ attribute: false });
+}
+
+/** @internal The base of `<agent-chat>`, not an element of its own. */
+export abstract class HostElement extends HTMLElement implements ReactiveControllerHost {
+  /** @internal The element's own stylesheet, adopted by its shadow root. */
+  static styles?: CSSResult;
+  /** @internal Every reactive property and its options (filled by `@property()`). */
+  static reactive = new Map<string, PropertyOptions>();
+  /** @internal Observed attribute → property. */
+  static attributeKeys = new Map<string, string>();
+
+  static get observedAttributes(): string[] {
+    return [...this.attributeKeys.keys()];
+  }
+
+  /** @internal The shadow root, created on first connection. */
+  renderRoot!: ShadowRoot;
+  /** @internal */
+  hasUpdated = false;
+  /** @internal The reactive properties' values (the accessors read and write here). */
+  readonly values = new Map<string, unknown>();
+  private changed: PropertyValues = new Map();
+  private reflecting: Set<string> | null = null;
+  /** The property being written from its attribute (or the attribute from it): no echo. */
+  private syncing: string | null = null;
+  private pending = false;
+  private updatePromise: Promise<boolean>;
+  private enableUpdating!: (ready: boolean) => void;
+  private controllers: Set<ReactiveController> | null = null;
+  /** Properties a host set on the element before it was defined (they hide the accessors). */
+  private early: Map<string, unknown> | null = null;
+
+  constructor() {
+    super();
+    this.updatePromise = new Promise((resolve) => (this.enableUpdating = resolve));
+    for (const key of (this.constructor as HostClass).reactive.keys()) {
+      if (!Object.hasOwn(this, key)) continue;
+      (this.early ??= new Map()).set(key, (this as unknown as Record<string, unknown>)[key]);
+      delete (this as unknown as Record<string, unknown>)[key];
+    }
+    this.requestUpdate();
+  }
+
+  /** Resolves after the pending update (true when no other update was requested meanwhile). */
+  get updateComplete(): Promise<boolean> {
+    return this.updatePromise;
+  }
+
+  /** @internal */
+  addController(controller: ReactiveController): void {
+    (this.controllers ??= new Set()).add(controller);
+    if (this.renderRoot && this.isConnected) controller.hostConnected?.();
+  }
+
+  /** @internal */
+  removeController(controller: ReactiveController): void {
+    this.controllers?.delete(controller);
+  }
+
+  connectedCallback(): void {
+    if (!this.renderRoot) {
+      const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
+      const sheet = (this.constructor as HostClass).styles?.styleSheet;
+      if (sheet) root.adoptedStyleSheets = [sheet];
+      this.renderRoot = root;
+    }
+    if (this.early) {
+      // Set by the host before the upgrade: applied as if set now, over the field defaults.
+      for (const [key, value] of this.early) (this as unknown as Record<string, unknown>)[key] = value;
+      this.early = null;
+    }
+    this.enableUpdating(true);
+    this.controllers?.forEach((controller) => controller.hostConnected?.());
+  }
+
+  disconnectedCallback(): void {
+    this.controllers?.forEach((controller) => controller.hostDisconnected?.());
+  }
+
+  attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
+    const key = (this.constructor as HostClass).attributeKeys.get(name);
+    if (key === undefined || this.syncing === key) return;
+    const options = (this.constructor as HostClass).reactive.get(key)!;
+    this.syncing = key;
+    (this as unknown as Record<string, unknown>)[key] = options.converter
+      ? options.converter.fromAttribute(value)
+      : options.type === Boolean
+        ? value !== null
+        : value;
+    this.syncing = null;
+  }
+
+  /**
+   * Asks for an update; with a property's name and old value, records the change (a value
+   * that did not change asks for nothing; NaN equals NaN).
+   */
+  requestUpdate(key?: string, old?: unknown): void {
+    if (key !== undefined) {
+      const value = this.values.get(key);
+      if (value === old || (value !== value && old !== old)) return;
+      if (!this.changed.has(key)) this.changed.set(key, this.hasUpdated ? old : undefined);
+      if ((this.constructor as HostClass).reactive.get(key)?.reflect && this.syncing !== key) (this.reflecting ??= new Set()).add(key);
+    }
+    if (!this.pending) this.updatePromise = this.enqueueUpdate();
+  }
+
+  private async enqueueUpdate(): Promise<boolean> {
+    this.pending = true;
+    try {
+      // After the previous update (and, first, the connection); batches this task's changes.
+      await this.updatePromise;
+    } catch (error) {
+      // A failed update is reported once, unhandled, and does not stop the next one.
+      void Promise.reject(error);
+    }
+    const result = this.scheduleUpdate();
+    if (result != null) await result;
+    return !this.pending;
+  }
+
+  /** When the update runs; an override may wait, then calls this. */
+  protected scheduleUpdate(): void | Promise<unknown> {
+    this.performUpdate();
+  }
+
+  protected performUpdate(): void {
+    if (!this.pending) return;
+    const changed = this.changed;
+    try {
+      this.willUpdate(changed);
+      this.controllers?.forEach((controller) => controller.hostUpdate?.());
+      this.update(changed);
+    } catch (error) {
+      this.markUpdated();
+      throw error;
+    }
+    this.controllers?.forEach((controller) => controller.hostUpdated?.());
+    this.hasUpdated = true;
+    this.updated(changed);
+  }
+
+  protected willUpdate(_changed: PropertyValues): void {}
+
+  /** Writes reflected properties to their attributes; an override renders after calling it. */
+  protected update(_changed: PropertyValues): void {
+    const reflecting = this.reflecting;
+    this.reflecting = null;
+    reflecting?.forEach((key) => this.reflect(key));
+    this.markUpdated();
+  }
+
+  protected updated(_changed: PropertyValues): void {}
+
+  private reflect(key: string): void {
+    const ctor = this.constructor as HostClass;
+    const options = ctor.reactive.get(key)!;
+    const attribute = options.attribute === undefined ? key.toLowerCase() : options.attribute;
+    if (attribute === false) return;
+    const value = this.values.get(key);
+    const text = options.type === Boolean ? (value ? '' : null) : value == null ? null : String(value);
+    this.syncing = key;
+    if (text === null) this.removeAttribute(attribute);
+    else this.setAttribute(attribute, text);
+    this.syncing = null;
+  }
+
+  private markUpdated(): void {
+    this.changed = new Map();
+    this.pending = false;
+  }
+}
