@@ -6,8 +6,13 @@
  * contract must reach the README too).
  * A name counts as mentioned when it appears as code: `` `name` ``, `::part(name)` or in a
  * code block as an attribute (`name=`) or event listener argument (`'name'`).
+ *
+ * Event detail types must agree everywhere a host reads them: the manifest's
+ * `CustomEvent<X>`, the type the package exports (src/index.ts, src/events.ts for
+ * `agent-chat/react`), and every table row of README.md and docs/*.md that names an event
+ * beside a `…Detail` type.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { ATTRIBUTES, EVENTS, PARTS, Report } from './contract.ts';
 import { agentChatDeclaration, readManifest, type Manifest } from './manifest.ts';
 
@@ -50,6 +55,34 @@ if (element) {
   ] as const;
   for (const [kind, list] of kinds) {
     for (const { name } of list ?? []) report.expect(mentioned(name), `${kind} \`${name}\` (custom-elements.json) is not mentioned`);
+  }
+}
+
+if (element) {
+  const source = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
+  const entry = source('src/index.ts');
+  const events = source('src/events.ts');
+  const detailOf = new Map<string, string>();
+  for (const { name, type } of element.events ?? []) {
+    const detail = /^CustomEvent<(\w+)>$/.exec(type?.text ?? '')?.[1];
+    report.expect(!!detail, `event \`${name}\` has no \`CustomEvent<…Detail>\` type in custom-elements.json`);
+    if (!detail) continue;
+    detailOf.set(name, detail);
+    report.expect(new RegExp(`export (interface|type) ${detail}\\b`).test(events), `\`${detail}\` (custom-elements.json, ${name}) is not a type of src/events.ts`);
+    report.expect(new RegExp(`^\\s+${detail},$`, 'm').test(entry), `\`${detail}\` (custom-elements.json, ${name}) is not exported by src/index.ts under that name`);
+  }
+  const pages = ['README.md', ...readdirSync(new URL('../docs', import.meta.url)).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  for (const page of pages) {
+    for (const line of source(page).split('\n')) {
+      if (!line.startsWith('|')) continue;
+      const named = [...line.matchAll(/`(agent-chat-[a-z-]+)`/g)].map((m) => m[1]!).filter((e) => detailOf.has(e));
+      const types = [...line.matchAll(/`(\w+Detail)`/g)].map((m) => m[1]!);
+      if (!named.length || !types.length) continue;
+      for (const event of named) {
+        const want = detailOf.get(event)!;
+        report.expect(types.every((t) => t === want), `${page}: the row of \`${event}\` names ${types.map((t) => `\`${t}\``).join(', ')}; custom-elements.json says \`${want}\``);
+      }
+    }
   }
 }
 report.finish();

@@ -41,7 +41,7 @@ const loadPanel = lazy(() => import('./panel/index.js'));
  * @fires {CustomEvent<SendDetail>} agent-chat-send - `{text, threadId, imageUrl}` before a message is sent; cancelable.
  * @fires {CustomEvent<MessageDetail>} agent-chat-message - `{message, threadId}` when an agent reply is complete.
  * @fires {CustomEvent<ThreadDetail>} agent-chat-thread - `{threadId, previousThreadId, reason}`; reason is `created`, `rerun`, `restored`, `switched` or `reset`.
- * @fires {CustomEvent<ErrorDetail>} agent-chat-error - `{code, message, status, requestId, retryable}`.
+ * @fires {CustomEvent<ErrorEventDetail>} agent-chat-error - `{code, message, status, requestId, retryable}`.
  * @fires {CustomEvent<SuggestionDetail>} agent-chat-suggestion - `{text}` before a suggestion is sent; cancelable.
  * @fires {CustomEvent<CardClickDetail>} agent-chat-card-click - `{card, url}`; cancelable: by default a card link opens in a new tab.
  * @fires {CustomEvent<EmptyDetail>} agent-chat-open - The launcher panel opened.

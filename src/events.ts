@@ -45,7 +45,7 @@ export interface ThreadDetail {
 }
 
 /** `agent-chat-error`: a request failed and the user sees a notice. */
-export interface ErrorDetail {
+export interface ErrorEventDetail {
   /** The error envelope's code, or `network`, `stream`, `auth`, `timeout`, `http_<status>`. */
   code: string;
   message: string;
@@ -89,7 +89,7 @@ export interface AgentChatEventMap {
   'agent-chat-send': CustomEvent<SendDetail>;
   'agent-chat-message': CustomEvent<MessageDetail>;
   'agent-chat-thread': CustomEvent<ThreadDetail>;
-  'agent-chat-error': CustomEvent<ErrorDetail>;
+  'agent-chat-error': CustomEvent<ErrorEventDetail>;
   'agent-chat-suggestion': CustomEvent<SuggestionDetail>;
   'agent-chat-card-click': CustomEvent<CardClickDetail>;
   'agent-chat-open': CustomEvent<EmptyDetail>;

@@ -4,14 +4,13 @@ export type { CardRenderer, Mode, Theme, Transport } from './agent-chat-element.
 export type { ChatStatus, ThreadReason } from './state/chat-controller.js';
 export type { ChatMessage } from './state/messages.js';
 export type { Strings } from './i18n/strings.js';
-// `ErrorDetail` is taken by the client (one entry of an error envelope's `details`).
 export type {
   AgentChatEventMap,
   AgentChatEventName,
   CardClickDetail,
   ChannelDetail,
   EmptyDetail,
-  ErrorDetail as ErrorEventDetail,
+  ErrorEventDetail,
   MessageDetail,
   ReadyDetail,
   SendDetail,
