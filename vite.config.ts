@@ -1,5 +1,6 @@
 import { defineConfig, type Plugin } from 'vite';
 import { createReferenceServer } from './demo/server/app.js';
+import { modelSettingsFromEnv } from './demo/server/model-agent.js';
 import { toNodeMiddleware } from './demo/server/node.js';
 import { markedLexerOnly } from './scripts/vite-marked.js';
 import { minifyLiterals } from './scripts/vite-minify-literals.js';
@@ -9,7 +10,7 @@ function referenceServer(): Plugin {
   return {
     name: 'agent-chat-reference-server',
     configureServer(server) {
-      const reference = createReferenceServer();
+      const reference = createReferenceServer({ model: modelSettingsFromEnv() });
       server.middlewares.use(toNodeMiddleware(reference.app));
       // The WebSocket session; Vite's HMR socket and other upgrades are left alone.
       if (server.httpServer) reference.attachSessions(server.httpServer);
@@ -24,11 +25,12 @@ function referenceServer(): Plugin {
         const urls = server.resolvedUrls?.local ?? [];
         setTimeout(() => {
           for (const url of urls) server.config.logger.info(`  Demo: ${url}demo/  (reference server on the same port)`);
+          server.config.logger.info(`  Answering: ${reference.agent}`);
         }, 50);
       });
     },
     configurePreviewServer(server) {
-      const reference = createReferenceServer();
+      const reference = createReferenceServer({ model: modelSettingsFromEnv() });
       server.middlewares.use(toNodeMiddleware(reference.app));
       reference.attachSessions(server.httpServer);
     },

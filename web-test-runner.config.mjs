@@ -15,6 +15,32 @@ const serverMiddleware = toNodeMiddleware(reference.app);
 /** The WebSocket session (`/messaging/v1/session`) on the runner's own server; other upgrades are left alone. */
 const referenceSessions = { name: 'reference-server-sessions', serverStart: ({ server }) => reference.attachSessions(server) };
 
+/**
+ * The reference server answering with a model (demo/server/model-agent.ts), for
+ * test/server/model.test.ts: the test starts a fake OpenAI-compatible server on the
+ * loopback address (`executeServerCommand('model-agent')`), and a second reference server
+ * that talks to it is mounted under `/model/`, same-origin like the first.
+ */
+const { startFakeModel } = await tsImport('./test/support/fake-openai.ts', import.meta.url);
+let model = null;
+let modelStarting = null;
+const modelAgent = {
+  name: 'model-agent',
+  async executeCommand({ command }) {
+    if (command === 'model-agent') {
+      // Both browsers ask at once; one fake and one server serve them (tests tell their requests apart).
+      modelStarting ??= startFakeModel().then((fake) => {
+        const server = createReferenceServer({ paceMs: 0, model: { baseURL: fake.baseURL, apiKey: 'sk-test', model: 'fake-model' } });
+        model = { fake, middleware: toNodeMiddleware(server.app), agent: server.agent };
+      });
+      await modelStarting;
+      return { base: '/model', agent: model.agent };
+    }
+    if (command === 'model-agent-requests') return model?.fake.requests ?? [];
+    return undefined;
+  },
+};
+
 const { CHROMIUM_PATH, CHROMIUM_ARGS } = await tsImport('./scripts/chromium.ts', import.meta.url);
 const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
@@ -58,7 +84,7 @@ export default {
   testFramework: { config: { timeout: 10_000 } },
   browsers,
   // reactEsmPlugin: React is CommonJS; test/react/ imports it as ES modules through this.
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), reactEsmPlugin(), referenceSessions],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), reactEsmPlugin(), referenceSessions, modelAgent],
   middleware: [
     // The production bundle with chunks missing, for tests of a failed chunk load:
     // /dist-without-lazy/x.js is dist/x.js except the feature chunks (the script, its core,
@@ -73,6 +99,16 @@ export default {
       }
       ctx.url = `/dist/${match[2]}`;
       return next();
+    },
+    // /model/…: the reference server that answers with the fake model, once a test started it.
+    async (ctx, next) => {
+      if (!model || !/^\/model\//.test(ctx.url)) return next();
+      ctx.respond = false;
+      ctx.req.url = ctx.url.slice('/model'.length);
+      await new Promise((resolve, reject) => {
+        ctx.res.once('close', resolve);
+        model.middleware(ctx.req, ctx.res, reject);
+      });
     },
     // Koa middleware: hand the raw request to the reference server when it owns the path.
     async (ctx, next) => {

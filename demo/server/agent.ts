@@ -60,6 +60,54 @@ export interface AgentReply {
   suggestions: string[];
 }
 
+/**
+ * A reply as it is produced: its text in pieces, then what the message carries besides.
+ * The scripted agent has it all at once (the turn paces it); a model streams it.
+ */
+export interface AgentAnswer {
+  /** The reply's text, piece by piece; may throw an `AgentFailure`. */
+  chunks: AsyncIterable<string>;
+  /** The text comes whole: the turn cuts it into word-sized frames at the demo's pace. */
+  paced?: boolean;
+  /** After the last chunk: cards, suggestions and, when the agent counted them, tokens used. */
+  rest(): { cards: Card[]; suggestions: string[]; usage?: { input: number; output: number } };
+}
+
+/** A reply that exists all at once (the scripted agent, the `replies` knob). */
+export function wholeAnswer(reply: AgentReply): AgentAnswer {
+  return {
+    chunks: (async function* () {
+      yield reply.text;
+    })(),
+    paced: true,
+    rest: () => ({ cards: reply.cards, suggestions: reply.suggestions }),
+  };
+}
+
+/** Who answers a turn: the scripted demo agent, or a model behind an OpenAI-compatible API. */
+export interface Agent {
+  /** Said at start-up (`npm start`, `npm run server`): who is answering. */
+  readonly description: string;
+  welcomeTemplate(): string;
+  suggestionsFor(context: Record<string, unknown> | undefined): string[];
+  /** Starts a reply; `signal` aborts it (a newer turn, Stop, the server going). */
+  answer(input: AgentInput, signal: AbortSignal): AgentAnswer;
+}
+
+/**
+ * A turn the agent could not complete, as the service reports it: an `error` frame on a
+ * stream, the error envelope on REST.
+ */
+export class AgentFailure extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Rough token estimate (about four characters each), enough to make usage fields plausible. */
 export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
 
@@ -81,8 +129,16 @@ const formatPrice = (p: Product): string =>
 
 const escapeTableCell = (s: string): string => s.replace(/\|/g, '\\|');
 
-export class DemoAgent {
+export class DemoAgent implements Agent {
+  readonly description = 'the scripted demo agent (set OPENAI_BASE_URL, OPENAI_API_KEY and AGENT_MODEL to answer with a model)';
+
   constructor(readonly catalog: Catalog) {}
+
+  /** The scripted reply, whole: the turn cuts it into word-sized pieces at the demo's pace. */
+  answer(input: AgentInput): AgentAnswer {
+    const reply = this.reply(input);
+    return wholeAnswer(reply);
+  }
 
   welcomeTemplate(): string {
     return WELCOME_TEMPLATE;
@@ -365,7 +421,7 @@ function generic(text: string): AgentReply {
   };
 }
 
-function userName(variables: AgentVariables | undefined): string | undefined {
+export function userName(variables: AgentVariables | undefined): string | undefined {
   // On a key collision the dynamic value wins, as the reference says.
   const merged = { ...(variables?.static ?? {}), ...(variables?.dynamic ?? {}) };
   const name = merged['name'];

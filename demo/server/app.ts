@@ -4,6 +4,7 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { DemoAgent, loadCatalog } from './agent.js';
+import { ModelAgent, type ModelSettings } from './model-agent.js';
 import { authRoutes, bearerAuth } from './auth.js';
 import { cspRoutes } from './csp.js';
 import { demoKeyRoutes } from './demo-keys.js';
@@ -21,6 +22,12 @@ export { DEMO_PUBLISHABLE_KEY } from './store.js';
 export interface AppOptions {
   /** Milliseconds between streamed frames: the demo agent's typing pace (default 25). */
   paceMs?: number;
+  /**
+   * Answer with a model behind an OpenAI-compatible API instead of the scripted demo agent
+   * (`modelSettingsFromEnv()` reads them from `OPENAI_BASE_URL`, `OPENAI_API_KEY`,
+   * `AGENT_MODEL`). Absent: the demo agent, whatever the environment says.
+   */
+  model?: ModelSettings | null;
 }
 
 export interface ReferenceServer {
@@ -31,6 +38,8 @@ export interface ReferenceServer {
    * server, sharing the app's store, keys and tokens. Other upgrades are left alone.
    */
   attachSessions(server: UpgradeServer): SessionServer;
+  /** Who answers, for the start-up banner. */
+  agent: string;
 }
 
 /**
@@ -38,13 +47,15 @@ export interface ReferenceServer {
  * one shared state. Each call builds an independent instance.
  */
 export function createReferenceServer(options: AppOptions = {}): ReferenceServer {
+  const demo = new DemoAgent(loadCatalog());
   const deps: Deps = {
     store: new Store(),
-    agent: new DemoAgent(loadCatalog()),
+    agent: options.model ? new ModelAgent(options.model, demo) : demo,
+    catalog: demo.catalog,
     secret: crypto.getRandomValues(new Uint8Array(32)),
     paceMs: options.paceMs ?? 25,
   };
-  return { app: buildApp(deps), attachSessions: (server) => attachSessionServer(server, deps) };
+  return { app: buildApp(deps), attachSessions: (server) => attachSessionServer(server, deps), agent: deps.agent.description };
 }
 
 /**
@@ -88,7 +99,7 @@ function buildApp(deps: Deps): Hono {
 
   app.route('/', authRoutes(deps));
   app.route('/', cspRoutes());
-  app.route('/', demoImageRoutes(deps.agent.catalog));
+  app.route('/', demoImageRoutes(deps.catalog));
   app.use('/messaging/*', bearerAuth(deps));
   app.route('/messaging/v1', messagingRoutes(deps));
 

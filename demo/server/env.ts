@@ -1,10 +1,12 @@
-import type { DemoAgent } from './agent.js';
+import type { Agent, Catalog } from './agent.js';
 import type { KeyRecord, Store } from './store.js';
 
 /** Everything one app instance owns; two apps in one process share nothing. */
 export interface Deps {
   store: Store;
-  agent: DemoAgent;
+  agent: Agent;
+  /** The demo shop's products (its image routes serve them whoever answers). */
+  catalog: Catalog;
   /** HS256 key of this instance, random per process start: tokens never outlive a restart. */
   secret: Uint8Array;
   /** Default milliseconds between streamed frames (a key's `paceMs` overrides it). */

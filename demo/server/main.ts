@@ -2,15 +2,24 @@ import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { createReferenceServer, DEMO_PUBLISHABLE_KEY } from './app.js';
 import { SESSION_PATH } from './session.js';
+import { modelSettingsFromEnv } from './model-agent.js';
 
 /** `npm run server`: the reference server alone, for a widget served from anywhere else. */
 const port = Number(process.env.PORT ?? 8787);
-const reference = createReferenceServer();
+let model;
+try {
+  model = modelSettingsFromEnv();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
+const reference = createReferenceServer({ model });
 
 const server = serve({ fetch: reference.app.fetch, port }, (info) => {
   console.log(`Reference server: http://localhost:${info.port}`);
   console.log(`WebSocket session (provisional): ws://localhost:${info.port}/messaging/v1/session`);
   console.log(`Demo publishable key: ${DEMO_PUBLISHABLE_KEY}`);
+  console.log(`Answering: ${reference.agent}`);
   console.log('Fault knobs for tests live under /__demo (not part of the service).');
 });
 reference.attachSessions(server as Server);

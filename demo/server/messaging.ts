@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Message } from '../../src/client/types.js';
 import { ApiError, notFound, validationError } from './errors.js';
 import type { Caller, Deps } from './env.js';
@@ -44,7 +45,10 @@ export function messagingRoutes(deps: Deps): Hono {
 
   const unwrap = (result: TurnResult): Message => {
     if (result.ok) return result.message;
-    throw new ApiError(result.status === 409 ? 409 : 500, result.status === 409 ? 'conflict' : 'internal_error', result.message);
+    if (result.status === 409) throw new ApiError(409, 'conflict', result.message);
+    // The agent's own failure (a model that is down or busy) keeps its status and code.
+    if (result.code) throw new ApiError(result.status as ContentfulStatusCode, result.code, result.message);
+    throw new ApiError(500, 'internal_error', result.message);
   };
 
   /** A turn for this request's caller; each route says how it differs (pace, faults, version). */

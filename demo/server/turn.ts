@@ -1,5 +1,5 @@
 import type { AgentVariables, Card, ErrorFrame, Message, MessageFrame, TokenFrame } from '../../src/client/types.js';
-import { estimateTokens, type DemoAgent } from './agent.js';
+import { AgentFailure, estimateTokens, wholeAnswer, type Agent, type AgentReply } from './agent.js';
 import type { FaultPlan } from './faults.js';
 import { newHexId, type AgentVersion, type KeyRecord, type Store, type ThreadRecord } from './store.js';
 
@@ -23,11 +23,12 @@ export interface TurnEntry {
 
 export type TurnResult =
   | { ok: true; message: Message }
-  | { ok: false; message: string; status: number };
+  /** `code`: the envelope's code for a REST caller (the agent's failure), when not the status's. */
+  | { ok: false; message: string; status: number; code?: string };
 
 export interface TurnOptions {
   store: Store;
-  agent: DemoAgent;
+  agent: Agent;
   key: KeyRecord;
   thread: ThreadRecord;
   text: string;
@@ -53,6 +54,8 @@ export class Turn {
   private settle!: (result: TurnResult) => void;
   private waiters = new Set<() => void>();
   private cancelled: string | null = null;
+  /** Aborts the agent's work (a model's request) when the turn is cancelled. */
+  readonly abort = new AbortController();
 
   constructor(
     readonly threadId: string,
@@ -75,7 +78,9 @@ export class Turn {
 
   /** A newer turn on the same thread wins; this one stops at its next frame. */
   cancel(reason: string): void {
-    if (!this.done) this.cancelled = reason;
+    if (this.done) return;
+    this.cancelled = reason;
+    this.abort.abort();
   }
 
   get cancelReason(): string | null {
@@ -127,7 +132,7 @@ export function startTurn(options: TurnOptions): Turn {
   thread.latestTurn?.cancel('A newer message on this thread superseded this reply.');
   thread.latestTurn = turn;
   key.stats.turnsRun += 1;
-  void run(turn, options).catch((error: unknown) => {
+  void run(turn, options).finally(() => turn.abort.abort()).catch((error: unknown) => {
     // The turn has no HTTP response to fail, so the failure goes to its listeners.
     const message = error instanceof Error ? error.message : 'The agent failed.';
     turn.push({ type: 'error', data: { message, status: 500 } }, thread.lastSeq + 0.5);
@@ -140,14 +145,9 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
   const { thread, key } = o;
   const history = thread.messages.slice();
   const userCreatedAt = new Date().toISOString();
-  const reply = scriptedReply(key) ?? o.agent.reply({
-    text: o.text,
-    history,
-    imageUrl: o.imageUrl,
-    variables: o.variables,
-    version: o.version,
-    origin: o.origin,
-  });
+  const scripted = scriptedReply(key);
+  const input = { text: o.text, history, imageUrl: o.imageUrl, variables: o.variables, version: o.version, origin: o.origin };
+  const answer = scripted ? wholeAnswer(scripted) : o.agent.answer(input, turn.abort.signal);
 
   const userMessage: Message = {
     id: turn.interactionId,
@@ -164,43 +164,55 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
   const early = key.plan.transcriptAt === 'start';
   if (early) o.store.append(thread, userMessage);
 
-  const chunks = chunkText(reply.text, o.chunkChars);
   // `after` counts frames of the turn as a client sees them, the `thread` frame first.
   const failAt = o.errorFrame ? Math.max(0, o.errorFrame.after - 1) : Infinity;
   let sent = 0;
+  let text = '';
 
-  const fail = (message: string, status: number, field: 'status' | 'status_code' | 'code' = 'status') => {
+  const fail = (message: string, status: number, field: 'status' | 'status_code' | 'code' = 'status', code?: string) => {
     turn.push({ type: 'error', data: { message, [field]: status } }, thread.lastSeq + 0.5);
-    turn.finish({ ok: false, message, status });
+    turn.finish({ ok: false, message, status, code });
   };
 
-  for (const chunk of chunks) {
-    await sleep(o.paceMs);
+  try {
+    pieces: for await (const piece of answer.chunks) {
+      // A scripted reply is cut into words at the demo's pace; a model's deltas go as they come.
+      for (const chunk of answer.paced ? chunkText(piece, o.chunkChars) : [piece]) {
+        if (answer.paced) await sleep(o.paceMs);
+        if (turn.cancelReason) return fail(turn.cancelReason, 409);
+        if (sent >= failAt) break pieces;
+        if (!chunk) continue;
+        text += chunk;
+        turn.push({ type: 'event', seq: ++thread.lastSeq, data: { text: chunk } }, thread.lastSeq);
+        sent += 1;
+      }
+    }
+  } catch (error) {
     if (turn.cancelReason) return fail(turn.cancelReason, 409);
-    if (sent >= failAt) break;
-    turn.push({ type: 'event', seq: ++thread.lastSeq, data: { text: chunk } }, thread.lastSeq);
-    sent += 1;
+    if (error instanceof AgentFailure) return fail(error.message, error.status, 'status', error.code);
+    throw error;
   }
   if (o.errorFrame && sent >= failAt) {
     const e = o.errorFrame;
     return fail(e.message ?? 'The agent is temporarily unavailable.', e.status ?? 503, e.statusField ?? 'status');
   }
 
-  await sleep(o.paceMs);
+  await sleep(answer.paced ? o.paceMs : 0);
   if (turn.cancelReason) return fail(turn.cancelReason, 409);
 
+  const { cards, suggestions, usage } = answer.rest();
   const promptText = history.map((m) => m.text).join('\n') + o.text;
   const agentMessage: Message = {
     // The real service gives the user message of a turn and its reply the same id: the interaction id.
     id: turn.interactionId,
     created_at: new Date().toISOString(),
-    text: reply.text,
+    text,
     sender: { type: 'agent' },
     receiver: { type: 'user', id: o.userId },
-    cards: reply.cards,
-    followup_suggestions: reply.suggestions,
-    input_tokens: 180 + estimateTokens(promptText),
-    output_tokens: estimateTokens(reply.text) + estimateTokens(JSON.stringify(reply.cards)),
+    cards,
+    followup_suggestions: suggestions,
+    input_tokens: usage?.input ?? 180 + estimateTokens(promptText),
+    output_tokens: usage?.output ?? estimateTokens(text) + estimateTokens(JSON.stringify(cards)),
   };
   if (early) o.store.append(thread, agentMessage);
   else o.store.append(thread, userMessage, agentMessage);
@@ -209,7 +221,7 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
 }
 
 /** The `replies` knob: turn by turn, the last entry repeating. Sent verbatim, however hostile. */
-function scriptedReply(key: KeyRecord): { text: string; cards: Card[]; suggestions: string[] } | undefined {
+function scriptedReply(key: KeyRecord): AgentReply | undefined {
   const replies = key.plan.replies;
   if (!replies?.length) return undefined;
   const entry = replies[Math.min(key.repliesUsed, replies.length - 1)]!;

@@ -1,0 +1,130 @@
+import OpenAI from 'openai';
+import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { AgentVariables } from '../../src/client/types.js';
+import { AgentFailure, type Agent, type AgentAnswer, type AgentInput } from './agent.js';
+
+/**
+ * A real model behind the reference server: any OpenAI-compatible chat-completions endpoint
+ * (OpenAI, Ollama, llama.cpp's server, vLLM…) answers instead of the scripted demo agent,
+ * through the official `openai` client. Everything else (tokens, threads, resume, reruns,
+ * the WebSocket session) stays the reference server's: a turn still runs on its own and its
+ * frames are buffered, so a resumed stream replays and never asks the model twice.
+ */
+
+/** Where the model is, from `OPENAI_BASE_URL`, `OPENAI_API_KEY` and `AGENT_MODEL`. */
+export interface ModelSettings {
+  baseURL: string;
+  apiKey: string;
+  model: string;
+}
+
+/** Earlier messages sent along as context; older ones are left out. */
+const HISTORY_LIMIT = 40;
+
+/**
+ * The settings when `OPENAI_BASE_URL` is set, else null (the demo agent answers). A base URL
+ * without a model is a mistake worth stopping for: nothing could answer.
+ */
+export function modelSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): ModelSettings | null {
+  const baseURL = env['OPENAI_BASE_URL']?.trim();
+  if (!baseURL) return null;
+  const model = env['AGENT_MODEL']?.trim();
+  if (!model) throw new Error('OPENAI_BASE_URL is set but AGENT_MODEL is not: name the model that should answer (e.g. AGENT_MODEL=gpt-4o-mini).');
+  // Local servers (Ollama, llama.cpp) take any key; the client insists on one.
+  return { baseURL, apiKey: env['OPENAI_API_KEY']?.trim() || 'unused', model };
+}
+
+export class ModelAgent implements Agent {
+  readonly description: string;
+  private readonly client: OpenAI;
+
+  /** `fallback` keeps what a model does not do here: the welcome and the suggestions outside a turn. */
+  constructor(
+    private readonly settings: ModelSettings,
+    private readonly fallback: Pick<Agent, 'welcomeTemplate' | 'suggestionsFor'>,
+  ) {
+    this.description = `the model "${settings.model}" at ${settings.baseURL}`;
+    // No retries of its own: a failure becomes an error frame at once and the widget offers Retry.
+    this.client = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0, timeout: 120_000 });
+  }
+
+  welcomeTemplate(): string {
+    return this.fallback.welcomeTemplate();
+  }
+
+  suggestionsFor(context: Record<string, unknown> | undefined): string[] {
+    return this.fallback.suggestionsFor(context);
+  }
+
+  answer(input: AgentInput, signal: AbortSignal): AgentAnswer {
+    let usage: { input: number; output: number } | undefined;
+    const { client, settings } = this;
+    const messages = this.messagesFor(input);
+    return {
+      chunks: (async function* () {
+        let stream;
+        try {
+          stream = await client.chat.completions.create(
+            { model: settings.model, messages, stream: true, stream_options: { include_usage: true } },
+            { signal },
+          );
+          for await (const chunk of stream) {
+            if (chunk.usage) usage = { input: chunk.usage.prompt_tokens, output: chunk.usage.completion_tokens };
+            const delta = chunk.choices[0]?.delta?.content;
+            if (delta) yield delta;
+          }
+        } catch (error) {
+          throw failure(error, settings);
+        }
+      })(),
+      rest: () => ({ cards: [], suggestions: [], usage }),
+    };
+  }
+
+  /** The system prompt, the thread so far and the question, as chat messages. */
+  private messagesFor(input: AgentInput): ChatCompletionMessageParam[] {
+    const earlier: ChatCompletionMessageParam[] = input.history
+      .filter((m) => m.text.trim())
+      .slice(-HISTORY_LIMIT)
+      .map((m) => (m.sender.type === 'user' ? { role: 'user', content: m.text } : { role: 'assistant', content: m.text }));
+    const question: ChatCompletionContentPart[] = [{ type: 'text', text: input.text }];
+    if (input.imageUrl) question.push({ type: 'image_url', image_url: { url: input.imageUrl } });
+    return [
+      { role: 'system', content: systemPrompt(this.fallback.welcomeTemplate(), input.variables) },
+      ...earlier,
+      { role: 'user', content: input.imageUrl ? question : input.text },
+    ];
+  }
+}
+
+/**
+ * The welcome message (its `{{placeholders}}` filled) says who the assistant is; the
+ * host's static variables say what it knows about the visitor and the page. Dynamic
+ * variables change per message and are not the agent's standing instructions.
+ */
+export function systemPrompt(welcome: string, variables: AgentVariables | undefined): string {
+  const known = Object.entries(variables?.static ?? {}).filter(([, value]) => value != null && typeof value !== 'object');
+  const filled = welcome.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_, name: string) => {
+    const value = known.find(([key]) => key === name)?.[1];
+    return value == null ? 'there' : String(value);
+  });
+  const lines = [
+    'You are the assistant in a chat widget on a website. Answer in concise Markdown.',
+    `You greeted the visitor with: "${filled}"`,
+  ];
+  if (known.length) lines.push('What the website tells you about this visitor and page:', ...known.map(([key, value]) => `- ${key}: ${String(value)}`));
+  return lines.join('\n');
+}
+
+/** The model's failure as the service reports a failed turn. */
+function failure(error: unknown, settings: ModelSettings): AgentFailure {
+  if (error instanceof AgentFailure) return error;
+  const status = error instanceof OpenAI.APIError ? error.status : undefined;
+  console.warn(`[reference server] the model "${settings.model}" failed: ${error instanceof Error ? error.message : String(error)}`);
+  if (status === 429) return new AgentFailure('The model is busy. Try again in a moment.', 429, 'agents.model_rate_limited');
+  if (error instanceof OpenAI.APIConnectionError || status === undefined || status >= 500) {
+    return new AgentFailure('The model could not be reached. Try again in a moment.', 503, 'agents.model_unavailable');
+  }
+  // 4xx other than 429: the server's configuration (key, model name, a feature the model lacks).
+  return new AgentFailure(`The model refused the request (HTTP ${status}).`, 502, 'agents.model_error');
+}
