@@ -1,0 +1,46 @@
+/**
+ * `npm test` on a fresh machine: the tests run in the system Chromium and Firefox ESR (no
+ * test tool downloads a browser here). Run before the tests (`pretest`): when a browser the
+ * run needs is missing, installs it with apt (as root, or through sudo without a password),
+ * or stops at once with the one command that will. `.ci/run` takes the same path.
+ *
+ * Paths: CHROMIUM_PATH (default /usr/bin/chromium), FIREFOX_PATH (default
+ * /usr/bin/firefox-esr); `BROWSERS=chromium npm test` needs only Chromium.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { decide, wanted } from './browsers-plan.mjs';
+
+function canSudo() {
+  return spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
+}
+
+function hasApt() {
+  return spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+function main() {
+  const browsers = wanted(process.env);
+  const missing = () => browsers.filter((b) => !existsSync(b.path));
+  const root = process.getuid?.() === 0;
+  const plan = decide({ missing: missing(), root, sudo: !root && canSudo(), apt: hasApt() });
+  if (plan.action === 'none') return;
+  if (plan.action === 'stop') {
+    console.error(plan.message);
+    process.exit(1);
+  }
+  console.log(`Installing the test browsers (${plan.pkgs.join(', ')}) with apt…`);
+  try {
+    for (const [command, ...args] of plan.commands) execFileSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  } catch {
+    console.error(`Installing failed. Run it yourself: sudo apt-get install -y ${plan.pkgs.join(' ')}`);
+    process.exit(1);
+  }
+  const still = missing();
+  if (still.length) {
+    console.error(`Still missing after the install: ${still.map((b) => b.path).join(', ')}.`);
+    process.exit(1);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();
