@@ -6,7 +6,8 @@ import litA11y from 'eslint-plugin-lit-a11y';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'custom-elements.json'] },
+  // test/types/*/docs-*: the docs' snippets, written out by `npm run check:types`.
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'custom-elements.json', 'test/types/*/docs-*'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -56,7 +56,12 @@ const collect = (value: unknown): void => {
 };
 collect(manifest.exports);
 collect([manifest.main, manifest.module, manifest.types, manifest.customElements]);
-for (const target of targets) report.expect(files.has(target), `package.json points at ${target}, which is not in the package`);
+for (const target of targets) {
+  // A pattern (`./jsx/*`) must match at least one shipped file.
+  const pattern = target.includes('*') ? new RegExp(`^${target.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`) : null;
+  const ships = pattern ? [...files].some((file) => pattern.test(file)) : files.has(target);
+  report.expect(ships, `package.json points at ${target}, which is not in the package`);
+}
 
 // The script tag's chunks (its core, static, and every lazy one, dynamic) must ship beside it.
 const chunks = ['dist/agent-chat.js'];

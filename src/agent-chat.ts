@@ -8,7 +8,8 @@ import type { AgentChatEventMap } from './events.js';
 
 export { AgentChat };
 
-if (!customElements.get('agent-chat')) customElements.define('agent-chat', AgentChat);
+// Without a DOM (server rendering) there is nothing to register; the browser does it on load.
+if (globalThis.customElements && !customElements.get('agent-chat')) customElements.define('agent-chat', AgentChat);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -65,8 +65,14 @@ export function state() {
   return property({ attribute: false });
 }
 
+/**
+ * On a server (SSR, a framework's build step) there is no DOM: the module still loads, so
+ * `import 'agent-chat'` is safe anywhere; the element only exists, and upgrades, in a browser.
+ */
+const ElementBase = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
+
 /** @internal The base of `<agent-chat>`, not an element of its own. */
-export abstract class HostElement extends HTMLElement implements ReactiveControllerHost {
+export abstract class HostElement extends ElementBase implements ReactiveControllerHost {
   /** @internal The element's own stylesheet, adopted by its shadow root. */
   static styles?: CSSResult;
   /** @internal Every reactive property and its options (filled by `@property()`). */

@@ -1,0 +1,35 @@
+// React 19: `<agent-chat>` in JSX with its attributes, properties and listeners typed.
+import type {} from 'agent-chat/jsx/react';
+import type { AgentChat } from 'agent-chat';
+import { useRef } from 'react';
+
+export function Ok() {
+  const ref = useRef<AgentChat>(null);
+  return (
+    <agent-chat
+      ref={ref}
+      base-url="https://agents.example.com"
+      publishable-key="pk_live_123"
+      mode="launcher"
+      theme="dark"
+      transport="websocket"
+      allow-html
+      isOpen={false}
+      strings={{ heading: 'Help' }}
+      tokenProvider={async () => 'token'}
+      onagent-chat-message={(e) => e.detail.message.text.toUpperCase()}
+      onagent-chat-thread={(e) => e.detail.reason}
+    />
+  );
+}
+
+export const bad = [
+  // @ts-expect-error mode is inline or launcher
+  <agent-chat mode="sideways" />,
+  // @ts-expect-error a thread event has no text
+  <agent-chat onagent-chat-thread={(e) => e.detail.text} />,
+  // @ts-expect-error `open` would replace the open() method: the prop is isOpen
+  <agent-chat open />,
+  // @ts-expect-error tokenProvider returns a promise of a token
+  <agent-chat tokenProvider={() => 42} />,
+];
