@@ -24,7 +24,7 @@ export function renderChannelForm(t: Strings, state: HandOff, channels: readonly
     return html`<div part="channel-form" id="channel-form" class="channel-form done" @keydown=${options.onKeyDown}>
       <p role="status" class="channel-done">${t.channelDone(name)}</p>
       <div class="channel-actions">
-        <button class="text-button" type="button" @click=${options.onCancel}>${t.close}</button>
+        <button class="text-button" type="button" @click=${options.onCancel}>${t.channelBack}</button>
       </div>
     </div>`;
   }

@@ -11,7 +11,7 @@ import { icons } from '../icons/icons.js';
 
 export { styles } from './history.styles.js';
 
-type Labels = Pick<Strings, 'history' | 'historyEmpty' | 'untitledConversation' | 'removeConversation' | 'close'>;
+type Labels = Pick<Strings, 'history' | 'historyEmpty' | 'untitledConversation' | 'removeConversation' | 'closeHistory'>;
 
 export interface HistoryOptions {
   current: string | null;
@@ -26,7 +26,7 @@ export function renderHistory(entries: readonly HistoryEntry[], strings: Labels,
   return html`<div part="history" class="history" role="dialog" aria-label=${strings.history}>
     <div class="history-head">
       <h3>${strings.history}</h3>
-      <button type="button" class="icon-button" aria-label=${strings.close} title=${strings.close} @click=${opts.onClose}>
+      <button type="button" class="icon-button" aria-label=${strings.closeHistory} title=${strings.closeHistory} @click=${opts.onClose}>
         ${icons.close}
       </button>
     </div>

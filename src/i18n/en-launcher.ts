@@ -1,6 +1,8 @@
 /** The texts the shell shows before the panel arrives: the launcher and its load-failure notice. */
 export interface LauncherStrings {
   openChat: string;
+  /** The launcher's name while a reply is unread (the dot alone is not read out). */
+  openChatUnread: string;
   close: string;
   unread: string;
   retry: string;
@@ -13,6 +15,7 @@ export interface LauncherStrings {
  */
 export const enLauncher: LauncherStrings = {
   openChat: 'Open chat',
+  openChatUnread: 'Open chat, new message',
   close: 'Close chat',
   unread: 'New message',
   retry: 'Retry',

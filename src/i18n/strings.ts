@@ -18,6 +18,7 @@ export interface Strings {
   newConversation: string;
   close: string;
   openChat: string;
+  openChatUnread: string;
   jumpToLatest: string;
   retry: string;
   /** Closes a notice. */
@@ -62,6 +63,8 @@ export interface Strings {
   save: string;
   cancel: string;
   historyEmpty: string;
+  /** Closes the list of conversations (the panel's close button is `close`). */
+  closeHistory: string;
   /** Button above a long conversation's first rendered message; `count` are hidden. */
   showEarlier: (count: number) => string;
   /** The button under a reply's cards when it has more than are shown at once. */
@@ -76,6 +79,8 @@ export interface Strings {
   channelSubmit: string;
   channelCancel: string;
   channelDone: (channel: string) => string;
+  /** Dismisses the hand-off confirmation and returns to the conversation. */
+  channelBack: string;
   /** The hand-off button and form title when more than one channel is offered. */
   channelGeneric: string;
   /** Legend of the channel choice (radio group). */
@@ -166,6 +171,7 @@ export const en: Strings = {
   save: 'Save',
   cancel: 'Cancel',
   historyEmpty: 'No earlier conversations',
+  closeHistory: 'Close conversations',
   showEarlier: (count) => `Show ${count} earlier messages`,
   showMoreCards: (count) => `Show ${count} more results`,
   untitledConversation: 'Untitled conversation',
@@ -177,6 +183,7 @@ export const en: Strings = {
   channelSubmit: 'Continue',
   channelCancel: 'Cancel',
   channelDone: (channel) => `The conversation continues on ${channel}.`,
+  channelBack: 'Back to chat',
   channelGeneric: 'Continue on your phone',
   channelChoice: 'Continue on',
   channelPhoneHint: 'With country code, e.g. +1 415 555 0123',
@@ -194,7 +201,7 @@ export const en: Strings = {
   announce: (sender, text) => `${sender}: ${text}`,
   suggestionsAvailable: (count) => (count === 1 ? '1 suggested reply' : `${count} suggested replies`),
   errorOffline: 'You are offline. The message will be sent when the connection is back.',
-  errorAuth: 'The chat could not sign in. Please reload the page.',
+  errorAuth: 'The chat could not sign in. Try again in a moment.',
   errorValidation: (details) => withDetails('The message could not be processed.', details),
   errorServer: 'The service had a problem. Please try again.',
   errorRateLimited: (seconds) =>

@@ -125,8 +125,6 @@ export const logStyles = css`
     padding: 14px 16px;
     border-radius: var(--_radius);
     background: var(--_surface);
-    width: auto;
-    margin-inline: 0;
   }
 
   .typing span {

@@ -128,7 +128,10 @@ export class Log {
     const waiting = chat.busy && !(last?.role === 'agent' && last.text);
     if (!waiting) return nothing;
     const label = chat.status === 'reconnecting' ? this.ctx.text.reconnecting : this.ctx.text.typing;
-    return html`<div part="typing" class="typing" role="status" aria-label=${label}><span></span><span></span><span></span></div>`;
+    // The row takes the column (like a message); the indicator is a small bubble at its start.
+    return html`<div class="typing-row">
+      <div part="typing" class="typing" role="status" aria-label=${label}><span></span><span></span><span></span></div>
+    </div>`;
   }
 
   private formatTime(iso: string | undefined): string {

@@ -133,9 +133,12 @@ export const markdownStyles = css`
     max-width: 100%;
   }
 
+  /* Words stay whole in tables (the bubble's overflow-wrap: anywhere broke headers mid-word);
+     a wide table scrolls in its .table-scroll instead. */
   .text table {
     border-collapse: collapse;
     font-size: 0.92em;
+    overflow-wrap: normal;
   }
 
   .text th,

@@ -200,8 +200,8 @@ export class Panel implements PanelApi, PanelContext {
           })
         : nothing}
       ${this.composer.render()}
-      <div class="sr-only announcer" role="status" aria-live="polite" aria-atomic="true">${this.liveText}</div>
-    </section>`;
+    </section>
+    <div class="sr-only announcer" role="status" aria-live="polite" aria-atomic="true">${this.liveText}</div>`;
   }
 
   updated(): void {
@@ -209,13 +209,21 @@ export class Panel implements PanelApi, PanelContext {
   }
 
   private readonly onKeyDown = (event: KeyboardEvent): void => {
+    // Ctrl+. (⌘. on a Mac, the system's "cancel") stops a running reply, in either mode.
+    if (event.key === '.' && (event.ctrlKey || event.metaKey) && this.chat.turnRunning) {
+      event.preventDefault();
+      this.chat.stop();
+      return;
+    }
     if (event.key !== 'Escape') return;
     if (this.history.isOpen) {
       event.stopPropagation();
       this.history.close();
       return;
     }
-    if (this.chat.turnRunning && event.target === this.composer.input) {
+    // Inline, Escape in the text field stops the reply; a launcher's Escape closes the panel
+    // and the reply keeps streaming (the unread dot shows when it lands).
+    if (!this.view.launcher && this.chat.turnRunning && event.target === this.composer.input) {
       this.chat.stop();
       return;
     }
@@ -225,7 +233,10 @@ export class Panel implements PanelApi, PanelContext {
     }
   };
 
-  /** The polite region's text for the reply that just completed (see `liveText`). */
+  /**
+   * The polite region's text for the reply that just completed (see `liveText`). The region
+   * is outside the panel, so a reply that lands while the launcher is closed is heard too.
+   */
   private announceReply(): void {
     const reply = this.chat.messages.at(-1);
     if (reply?.role !== 'agent') return;

@@ -52,7 +52,7 @@ export class Launcher {
   sync(open: boolean, unread: boolean, t: LauncherStrings): void {
     const { button, dot } = this;
     button.setAttribute('aria-expanded', String(open));
-    button.setAttribute('aria-label', open ? t.close : t.openChat);
+    button.setAttribute('aria-label', open ? t.close : unread ? t.openChatUnread : t.openChat);
     this.path.setAttribute('d', open ? CLOSE_PATH : CHAT_PATH);
     this.dotLabel.textContent = t.unread;
     if (unread) button.append(dot);

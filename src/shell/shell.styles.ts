@@ -46,6 +46,23 @@ export const shellStyles = css`
     font-size: var(--_font-size);
     line-height: 1.5;
     color-scheme: light dark;
+    /* Inherited text properties of the host page's containers stop here: only the
+       --agent-chat-* properties and the parts change how the chat looks. */
+    font-style: normal;
+    font-variant: normal;
+    font-weight: 400;
+    font-stretch: normal;
+    letter-spacing: normal;
+    word-spacing: normal;
+    text-align: start;
+    text-indent: 0;
+    text-transform: none;
+    text-shadow: none;
+    white-space: normal;
+    word-break: normal;
+    overflow-wrap: normal;
+    hyphens: manual;
+    cursor: auto;
   }
 
   :host([theme='light']) {

@@ -169,6 +169,28 @@ describe('<agent-chat> screen-reader announcements', () => {
 
   const region = (el: AgentChat) => $(el, '.announcer[role="status"][aria-live="polite"]')!;
 
+  it('announces a reply that lands while the launcher is closed, and names the button for it', async () => {
+    const key = await createKey({ paceMs: 20, replies: [{ text: 'A reply worth hearing about the weather.' }] });
+    const el = await mount({ 'publishable-key': key, mode: 'launcher' });
+    await openLauncher(el);
+    await type(el, 'weather?');
+    ($(el, '[part="send-button"]') as HTMLButtonElement).click();
+    await until(() => el.status === 'streaming');
+    el.close();
+    await until(() => el.status === 'idle', 'the reply did not finish');
+    await el.updateComplete;
+    // Outside the hidden panel, so assistive technology still hears it.
+    expect(!!region(el).closest('[hidden]')).to.equal(false);
+    expect(region(el).textContent).to.equal('Agent: A reply worth hearing about the weather.');
+    const button = $(el, '[part="launcher"]')!;
+    expect(button.getAttribute('aria-label')).to.equal('Open chat, new message');
+    el.open();
+    await el.updateComplete;
+    el.close();
+    await el.updateComplete;
+    expect(button.getAttribute('aria-label')).to.equal('Open chat');
+  });
+
   it('announces each completed reply once, as plain text, with how many suggestions came with it', async () => {
     const key = await createKey({ paceMs: 5, chunkChars: 8, replies: [RICH_REPLY, { text: 'Plain *second*' }] });
     const el = await mount({ 'publishable-key': key, 'agent-display-name': 'Shop bot' });

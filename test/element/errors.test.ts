@@ -45,6 +45,9 @@ describe('<agent-chat> errors', () => {
     await until(() => $(el, '[part="error"]'));
     expect($(el, '[part="error"]')!.textContent).to.contain('could not sign in');
     expect(errors.at(-1)!.retryable).to.equal(false);
+    // The notice offers Retry, so its text says to try again, not to reload the page.
+    expect(!!$(el, '[part="retry-button"]')).to.equal(true);
+    expect($(el, '[part="error"]')!.textContent).not.to.contain('reload');
   });
 
   it('network error: a distinct notice', async () => {

@@ -176,6 +176,35 @@ describe('<agent-chat> keyboard', () => {
     expect(active(el)).to.equal(input(el));
   });
 
+  it('in a launcher, Escape closes the panel and the reply keeps streaming; Ctrl+. stops a reply', async () => {
+    const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    const key = await createKey({ paceMs: 30, replies: [{ text: long }, { text: long }] });
+    const el = await mount({ 'publishable-key': key, mode: 'launcher' });
+    await openLauncher(el);
+    await type(el, 'talk');
+    await press('Enter');
+    await until(() => el.status === 'streaming' && agentTexts(el)[0]);
+    await press('Escape');
+    await el.updateComplete;
+    expect(el.isOpen).to.equal(false);
+    expect(el.status).to.equal('streaming');
+    await until(() => el.status === 'idle', 'the reply did not finish', 10_000);
+    expect(el.messages.at(-1)!.text).to.equal(long);
+    expect(!!$(el, '.unread')).to.equal(true);
+
+    el.open();
+    await until(() => active(el) === input(el), 'focus did not return to the text field');
+    await type(el, 'again');
+    await press('Enter');
+    await until(() => el.status === 'streaming' && agentTexts(el)[1]);
+    if (REAL_KEYS) await sendKeys({ press: 'Control+Period' });
+    else deepActive()!.dispatchEvent(new KeyboardEvent('keydown', { key: '.', ctrlKey: true, bubbles: true, composed: true, cancelable: true }));
+    await until(() => el.status === 'idle');
+    await el.updateComplete;
+    expect(el.isOpen).to.equal(true);
+    expect(!!$(el, '.message.agent.stopped')).to.equal(true);
+  });
+
   it('ArrowUp/ArrowDown move between messages from the log; Home and End go to the ends', async () => {
     const key = await createKey({ paceMs: 0, welcome: 'Welcome!', replies: [{ text: 'One', cards: [product(0), product(1)] }, { text: 'Two' }] });
     const el = await mount({ 'publishable-key': key });

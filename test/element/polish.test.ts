@@ -1,0 +1,97 @@
+import { expect, oneEvent } from '@open-wc/testing';
+import { $, $$, element, mount, sendByUser, unmountAll, until } from '../support/element.js';
+import { createKey, forgetStorage } from '../support/server.js';
+
+/**
+ * The rough edges a careful team would not ship, each as a reader sees it: the host page
+ * restyling the chat, the typing indicator's shape, table headers broken mid-word.
+ */
+
+/** Text properties a host page's container may set; they are inherited into shadow trees. */
+const HOSTILE_TEXT =
+  'text-align:center;text-transform:uppercase;letter-spacing:4px;word-spacing:10px;font-style:italic;' +
+  'text-indent:40px;line-height:3;font-variant:small-caps;white-space:pre;font-weight:700';
+const CHECKED = ['textAlign', 'textTransform', 'letterSpacing', 'wordSpacing', 'fontStyle', 'textIndent', 'lineHeight', 'fontVariantCaps', 'whiteSpace', 'fontWeight'] as const;
+
+describe('polish', () => {
+  afterEach(() => {
+    unmountAll();
+    forgetStorage();
+  });
+
+  it('looks the same inside a host container that restyles its text', async () => {
+    const key = await createKey({ paceMs: 0 });
+    const looks = async (style: string) => {
+      const box = document.createElement('div');
+      box.style.cssText = style;
+      const el = element({ 'publishable-key': key, persist: 'none' });
+      const ready = oneEvent(el, 'agent-chat-ready');
+      box.append(el);
+      document.body.append(box);
+      await ready;
+      await el.updateComplete;
+      const parts = ['heading', 'welcome', 'input', 'suggestion'].map((part) => $(el, `[part~="${part}"]`)!);
+      const seen = parts.map((node) => {
+        const computed = getComputedStyle(node);
+        return CHECKED.map((property) => `${property}: ${computed[property]}`).join('; ');
+      });
+      box.remove();
+      return seen;
+    };
+    const plain = await looks('');
+    const restyled = await looks(HOSTILE_TEXT);
+    expect(restyled).to.deep.equal(plain);
+  });
+
+  it('shows the typing indicator as a small bubble at the start of the agent’s column', async () => {
+    const key = await createKey({ paceMs: 1500, replies: [{ text: 'Done.' }] });
+    const el = await mount({ 'publishable-key': key });
+    el.style.width = '1100px';
+    void el.send('hello');
+    await until(() => $(el, '[part="typing"]'), 'no typing indicator');
+    const typing = $(el, '[part="typing"]')!.getBoundingClientRect();
+    const welcome = $(el, '[part~="welcome"]')!.getBoundingClientRect();
+    expect(typing.width < 120).to.equal(true, `typing indicator is ${typing.width}px wide`);
+    expect(Math.abs(typing.left - welcome.left) < 2).to.equal(true, `typing at ${typing.left}, the column at ${welcome.left}`);
+  });
+
+  it('keeps table headers whole in a narrow panel: a wide table scrolls', async () => {
+    const table = '| Brand | Price | Weight | Waterproofing | Warranty | Availability |\n|---|---|---|---|---|---|\n| Trailhead | $120 | 300 g | Gore-Tex | 2 years | In stock |';
+    const key = await createKey({ paceMs: 0, replies: [{ text: table }] });
+    const el = await mount({ 'publishable-key': key });
+    el.style.width = '360px';
+    await sendByUser(el, 'compare');
+    const headers = $$(el, '.text th');
+    expect(headers.length).to.equal(6);
+    for (const th of headers) {
+      const range = document.createRange();
+      range.selectNodeContents(th);
+      expect(range.getClientRects().length).to.equal(1, `"${th.textContent}" wraps`);
+    }
+  });
+});
+
+describe('control names', () => {
+  it('names each closing control by what it closes', async () => {
+    const { html, render } = await import('lit-html');
+    const { resolveStrings } = await import('../../src/i18n/index.js');
+    const { renderHistory } = await import('../../src/history/history.js');
+    const { renderChannelForm } = await import('../../src/handoff/form.js');
+    const t = resolveStrings('en', undefined);
+    const box = document.createElement('div');
+    document.body.append(box);
+    const noop = () => {};
+    render(
+      html`${renderHistory([], t, { onClose: noop } as never)}${renderChannelForm(t, { status: 'done', channel: 'sms' } as never, ['sms'], {
+        onCancel: noop,
+        onKeyDown: noop,
+      } as never)}`,
+      box,
+    );
+    const names = [...box.querySelectorAll('button')].map((b) => b.getAttribute('aria-label') ?? b.textContent!.trim());
+    box.remove();
+    expect(names).to.include('Close conversations');
+    expect(names).to.include('Back to chat');
+    expect(names).not.to.include(t.close);
+  });
+});
