@@ -24,6 +24,7 @@ export const ATTRIBUTES: Record<string, string> = {
   placeholder: 'placeholder',
   channels: 'channels',
   'agent-display-name': 'agentDisplayName',
+  debug: 'debug',
 };
 
 /** Properties without an attribute, and the read-only ones. */

@@ -14,7 +14,7 @@ import { oneOf, readConfig, record, reported, type Mode, type Theme, type Transp
 import type { PanelApi, ShellView } from './shell/panel-api.js';
 import { Launcher } from './shell/launcher.js';
 import { PanelLoader } from './shell/panel-loader.js';
-import { CONFIG_KEYS, jsonConverter } from './shell/attributes.js';
+import { CONFIG_KEYS, isLocalHost, jsonConverter } from './shell/attributes.js';
 import { shellStyles } from './shell/shell.styles.js';
 import { HostElement, property, state, type PropertyValues } from './shell/host.js';
 
@@ -191,6 +191,13 @@ export class AgentChat extends HostElement {
   @property({ attribute: false }) strings: Partial<Strings> = {};
 
   /**
+   * Show configuration problems in the UI with developer detail. Visitors otherwise read
+   * "Chat is unavailable"; on a local host (localhost, 127.0.0.1, `*.localhost`) detail is
+   * always shown, and it always goes to the console.
+   */
+  @property({ type: Boolean }) debug = false;
+
+  /**
    * Render the sanitised HTML subset in agent text instead of showing raw HTML as text.
    * Off by default: see the README's security notes.
    */
@@ -216,6 +223,7 @@ export class AgentChat extends HostElement {
     launcher: false,
     config: null,
     configProblems: [],
+    developer: false,
     launcherButton: null,
     close: () => this.close(),
   };
@@ -348,7 +356,7 @@ export class AgentChat extends HostElement {
     }
     if (changed.has('mode')) view.launcher = reported((problems) => oneOf('mode', this.mode, ['inline', 'launcher'] as const, problems)) === 'launcher';
     if (changed.has('theme')) reported((problems) => oneOf('theme', this.theme, ['auto', 'light', 'dark'] as const, problems));
-    if (CONFIG_KEYS.some((key) => changed.has(key))) this.applyConfig();
+    if (CONFIG_KEYS.some((key) => changed.has(key)) || changed.has('debug')) this.applyConfig();
     // Opened however (open(), the attribute, the property): the reply has been seen.
     if (changed.has('isOpen') && this.isOpen && this.unread) {
       this.unread = false;
@@ -372,6 +380,7 @@ export class AgentChat extends HostElement {
     problems.forEach((problem) => warnOnce(problem));
     this.view.config = config;
     this.view.configProblems = problems;
+    this.view.developer = this.debug || isLocalHost(location.hostname);
     if (!this.stored.open(config)) return;
     this.unread = this.stored.unread;
     if (this.stored.wake && !this.panel) void this.loader.ensure();

@@ -126,6 +126,8 @@ export interface Strings {
   /** The stored conversation is gone from the service (404): the next message starts a new one. */
   threadGone: string;
   errorConfiguration: (details?: string) => string;
+  /** What a visitor reads when the widget is misconfigured (the details go to the developer). */
+  chatUnavailable: string;
 }
 
 /** Appends the service's own explanation, when there is one. */
@@ -211,4 +213,5 @@ export const en: Strings = {
   errorGeneric: 'Something went wrong.',
   threadGone: 'That conversation is no longer available. Your next message starts a new one.',
   errorConfiguration: (details) => withDetails('The chat is not configured correctly.', details),
+  chatUnavailable: 'Chat is unavailable right now.',
 };

@@ -46,3 +46,12 @@ export function renderNotice(t: Strings, view: NoticeView) {
       : nothing}
   </div>`;
 }
+
+/**
+ * Configuration problems (a missing `base-url`, a bad `thread-id`…) as the page's visitor sees
+ * them: a shopper cannot fix them, so they read "Chat is unavailable"; the developer gets the
+ * problems themselves here with `debug` or on a local host, and always in the console.
+ */
+export function renderConfigNotice(t: Strings, problems: readonly string[], developer: boolean) {
+  return renderNotice(t, developer ? { title: t.errorConfiguration(), body: problems } : { title: t.chatUnavailable });
+}

@@ -9,7 +9,7 @@ import { HandOffSlot } from '../handoff/slot.js';
 import { HistoryControl } from '../history/controller.js';
 import { Log } from '../log/log.js';
 import { handleCopyClick, hasHtmlSupport, loadHtmlSupport, markdownLabels, plainSummary, type MarkdownLabels } from '../markdown/markdown.js';
-import { renderNotice } from '../notices/notice.js';
+import { renderConfigNotice, renderNotice } from '../notices/notice.js';
 import { noticeText } from '../notices/text.js';
 import { CONFIG_KEYS } from '../shell/attributes.js';
 import type { PanelApi, ShellView } from '../shell/panel-api.js';
@@ -189,7 +189,7 @@ export class Panel implements PanelApi, PanelContext {
         onClose: view.close,
       })}
       ${this.handoff.renderForm()}
-      ${view.configProblems.length ? renderNotice(t, { title: t.errorConfiguration(), body: view.configProblems }) : nothing}
+      ${view.configProblems.length ? renderConfigNotice(t, view.configProblems, view.developer) : nothing}
       ${this.log.render(this.history.isOpen ? this.history.render() : nothing)}
       ${notice
         ? renderNotice(t, {

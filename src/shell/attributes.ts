@@ -31,3 +31,8 @@ export const CONFIG_KEYS = [
   'versionId',
   'versionTag',
 ] as const;
+
+/** A developer's own machine: configuration problems show in full there, whatever `debug` says. */
+export function isLocalHost(hostname: string): boolean {
+  return /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1)$|\.localhost$/.test(hostname);
+}

@@ -20,6 +20,8 @@ export interface ShellView {
   /** The checked configuration (null: nothing to talk to) and what was wrong with it. */
   config: ChatConfig | null;
   configProblems: readonly string[];
+  /** Show developer detail in the UI: the \`debug\` attribute, or a local host (localhost, 127.0.0.1). */
+  developer: boolean;
   /** The launcher's button, where focus goes when the panel closes. */
   launcherButton: HTMLButtonElement | null;
   /** Closes the launcher panel (Escape, the close button). */

@@ -95,3 +95,25 @@ describe('control names', () => {
     expect(names).not.to.include(t.close);
   });
 });
+
+describe('configuration problems', () => {
+  it('tell a visitor only that the chat is unavailable; the developer gets the detail', async () => {
+    const { render } = await import('lit-html');
+    const { resolveStrings } = await import('../../src/i18n/index.js');
+    const { renderConfigNotice } = await import('../../src/notices/notice.js');
+    await (await import('../../src/i18n/locales.js')).loadStrings('de');
+    const t = resolveStrings('de', undefined);
+    const problems = ['thread-id "nope" is not a 24-character hex id'];
+    const box = document.createElement('div');
+    render(renderConfigNotice(t, problems, false), box);
+    expect(box.textContent!.trim()).to.equal('Der Chat ist gerade nicht verfügbar.');
+    render(renderConfigNotice(t, problems, true), box);
+    expect(box.textContent).to.contain('thread-id "nope"');
+  });
+
+  it('count a developer’s own machine as local, and nothing else', async () => {
+    const { isLocalHost } = await import('../../src/shell/attributes.js');
+    for (const host of ['localhost', '127.0.0.1', '[::1]', 'shop.localhost']) expect(isLocalHost(host)).to.equal(true, host);
+    for (const host of ['shop.example', 'localhost.example.com', '10.0.0.1', 'mylocalhost']) expect(isLocalHost(host)).to.equal(false, host);
+  });
+});

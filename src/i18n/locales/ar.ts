@@ -91,6 +91,7 @@ export const ar: Strings = {
   errorGeneric: 'حدث خطأ ما.',
   threadGone: 'لم تعد تلك المحادثة متاحة. ستبدأ رسالتك التالية محادثة جديدة.',
   errorConfiguration: (details) => withDetails('لم يتم إعداد الدردشة بشكل صحيح.', details),
+  chatUnavailable: 'الدردشة غير متاحة حاليًا.',
 };
 
 /** Arabic counts agree with the noun in four forms (one, two, 3-10, 11-99) besides 100s. */

@@ -91,6 +91,7 @@ export const de: Strings = {
   errorGeneric: 'Etwas ist schiefgelaufen.',
   threadGone: 'Diese Unterhaltung ist nicht mehr verfügbar. Ihre nächste Nachricht beginnt eine neue.',
   errorConfiguration: (details) => withDetails('Der Chat ist nicht richtig eingerichtet.', details),
+  chatUnavailable: 'Der Chat ist gerade nicht verfügbar.',
 };
 
 export default de;

@@ -91,6 +91,7 @@ export const es: Strings = {
   errorGeneric: 'Algo salió mal.',
   threadGone: 'Esa conversación ya no está disponible. Tu próximo mensaje empezará una nueva.',
   errorConfiguration: (details) => withDetails('El chat no está configurado correctamente.', details),
+  chatUnavailable: 'El chat no está disponible en este momento.',
 };
 
 export default es;

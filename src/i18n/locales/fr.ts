@@ -91,6 +91,7 @@ export const fr: Strings = {
   errorGeneric: 'Une erreur s’est produite.',
   threadGone: 'Cette conversation n’est plus disponible. Votre prochain message en commencera une nouvelle.',
   errorConfiguration: (details) => withDetails('Le chat n’est pas configuré correctement.', details),
+  chatUnavailable: 'Le chat est indisponible pour le moment.',
 };
 
 export default fr;

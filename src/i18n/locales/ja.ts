@@ -91,6 +91,7 @@ export const ja: Strings = {
   errorGeneric: '問題が発生しました。',
   threadGone: 'この会話は利用できなくなりました。次のメッセージで新しい会話が始まります。',
   errorConfiguration: (details) => withDetails('チャットが正しく設定されていません。', details),
+  chatUnavailable: '現在チャットはご利用いただけません。',
 };
 
 export default ja;
