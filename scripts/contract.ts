@@ -77,6 +77,8 @@ export const PARTS = [
   'card-price',
   'card-fields',
   'card-variants',
+  'card-prev',
+  'card-next',
   'suggestions',
   'suggestion',
   'composer',

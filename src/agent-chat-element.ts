@@ -71,6 +71,8 @@ const loadPanel = lazy(() => import('./panel/index.js'));
  * @csspart card-fields - A card's other fields.
  * @csspart card-variants - A card's variant groups.
  * @csspart cards-more - Under a reply with more than 12 cards: shows the next 12.
+ * @csspart card-prev - Scrolls the card row back by one card (shown while the row scrolls).
+ * @csspart card-next - Scrolls the card row on by one card (shown while the row scrolls).
  * @csspart suggestions - The group of suggestion chips.
  * @csspart suggestion - One suggestion chip.
  * @csspart typing - The "agent is typing" indicator.

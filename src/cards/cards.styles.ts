@@ -6,11 +6,54 @@ import { css } from '@lit/reactive-element/css-tag.js';
  * variables that the element's stylesheet sets on `:host`.
  */
 export const styles = css`
+  /* The row and its previous/next buttons, over its ends while it scrolls (a pointer's way
+     through it; keys use the arrows). */
+  .cards-row {
+    position: relative;
+  }
+
+  .card-nav {
+    position: absolute;
+    z-index: 1;
+    inset-block-start: calc(50% - 22px);
+    border: 1px solid var(--_border);
+    border-radius: 50%;
+    background: var(--_bg);
+    color: var(--_text);
+    box-shadow: 0 1px 4px rgb(0 0 0 / 0.15);
+  }
+
+  .card-nav.prev {
+    inset-inline-start: 2px;
+  }
+
+  .card-nav.next {
+    inset-inline-end: 2px;
+  }
+
+  .card-nav[hidden] {
+    display: none;
+  }
+
+  .card-nav:disabled {
+    visibility: hidden;
+  }
+
+  .card-nav.prev svg,
+  .cards-row[dir='rtl'] .card-nav.next svg {
+    transform: scaleX(-1);
+  }
+
+  .cards-row[dir='rtl'] .card-nav.prev svg {
+    transform: none;
+  }
+
   .cards {
     display: flex;
     gap: 10px;
     overflow-x: auto;
     scroll-snap-type: x proximity;
+    scroll-behavior: smooth;
     padding: 2px 2px 8px;
     margin: 0;
     max-width: 100%;
@@ -208,6 +251,12 @@ export const styles = css`
 
     .card-title a:focus-visible::after {
       outline: 2px solid Highlight;
+    }
+  }
+
+  @media (prefers-reduced-motion: reduce) {
+    .cards {
+      scroll-behavior: auto;
     }
   }
 `;

@@ -244,6 +244,10 @@ export interface RenderCardOptions {
    * `event.preventDefault()` to keep the link from opening (the host vetoed the click).
    */
   onClick?: (event: MouseEvent, view: CardView) => void;
+  /** The row is one Tab stop: its link is -1 except on the row's current card. */
+  tabIndex?: number;
+  /** The row's direction, decided by the cards' content (not a localized badge). */
+  dir?: 'ltr' | 'rtl';
 }
 
 /**
@@ -255,14 +259,14 @@ export function renderCard(view: CardView, strings: Strings, opts: RenderCardOpt
   const onClick = opts.onClick ? (event: MouseEvent) => opts.onClick!(event, view) : undefined;
   const titleText = view.title || (view.url ? strings.cardLink : '');
   const title = view.url
-    ? html`<a href=${view.url} target="_blank" rel="noopener noreferrer" @click=${onClick}>${titleText}</a>`
+    ? html`<a href=${view.url} target="_blank" rel="noopener noreferrer" tabindex=${opts.tabIndex ?? nothing} @click=${onClick}>${titleText}</a>`
     : titleText;
-  return html`<article part=${view.recommended ? 'card card-recommended' : 'card'} class="card" dir="auto">
+  return html`<article part=${view.recommended ? 'card card-recommended' : 'card'} class="card" dir=${opts.dir ?? 'auto'}>
     ${view.imageUrl
       ? html`<img part="card-image" src=${view.imageUrl} alt=${view.imageAlt} loading="lazy" decoding="async" />`
       : nothing}
-    ${view.recommended ? html`<span class="card-badge">${strings.recommended}</span>` : nothing}
-    ${view.badge ? html`<span class="card-badge-custom">${view.badge}</span>` : nothing}
+    ${view.recommended ? html`<span class="card-badge" dir="auto">${strings.recommended}</span>` : nothing}
+    ${view.badge ? html`<span class="card-badge-custom" dir="auto">${view.badge}</span>` : nothing}
     ${titleText ? html`<p part="card-title" class="card-title">${title}</p>` : nothing}
     ${view.price ? html`<p part="card-price" class="card-price">${view.price}</p>` : nothing}
     ${view.description ? html`<p class="card-description">${view.description}</p>` : nothing}
@@ -322,32 +326,105 @@ const sorted = new WeakMap<readonly Card[], Card[]>();
 export function renderCardRow(cards: readonly Card[], o: CardRowOptions): TemplateResult {
   let list = sorted.get(cards);
   if (!list) sorted.set(cards, (list = sortCards(cards)));
-  const builtIn = (card: Card) =>
-    renderCard(cachedCardView(card, { lang: o.lang, strings: o.strings }), o.strings, { onClick: (event, view) => o.onCardClick(event, card, view.url) });
+  const shown = list.slice(0, o.shown);
+  const views = shown.map((card) => cachedCardView(card, { lang: o.lang, strings: o.strings }));
+  // One direction for the whole row, from what the cards say: a localized "Recommended"
+  // badge must not turn one English card right-to-left among left-to-right ones.
+  const dir = contentDirection(views.map((v) => `${v.title} ${v.description}`).join(' ')) ?? (o.rtl ? 'rtl' : 'ltr');
+  const current = views.findIndex((v) => v.url);
+  const builtIn = (card: Card, i: number) =>
+    renderCard(views[i]!, o.strings, { onClick: (event, view) => o.onCardClick(event, card, view.url), tabIndex: i === current ? 0 : -1, dir });
   const more = list.length - o.shown;
   const renderer = o.renderer;
-  return html`<ul part="cards" class="cards" aria-label=${o.strings.cardsLabel} @keydown=${(e: KeyboardEvent) => moveBetweenCards(e, o.rtl)}>
-      ${list.slice(0, o.shown).map((card) =>
-        renderer ? html`<li ${isolate(renderer, () => renderer(card), () => builtIn(card), o.onRendererError)}></li>` : html`<li>${builtIn(card)}</li>`,
-      )}
-    </ul>
+  const t = o.strings;
+  return html`<div class="cards-row" dir=${dir} @pointerenter=${syncFromBox}>
+      <button part="card-prev" class="icon-button card-nav prev" type="button" hidden aria-label=${t.previousCards} title=${t.previousCards} @click=${scrollRow}>
+        ${chevron}
+      </button>
+      <ul part="cards" class="cards" aria-label=${t.cardsLabel} @keydown=${moveBetweenCards} @focusin=${rove} @scroll=${syncRow}>
+        ${shown.map((card, i) =>
+          renderer ? html`<li ${isolate(renderer, () => renderer(card), () => builtIn(card, i), o.onRendererError)}></li>` : html`<li>${builtIn(card, i)}</li>`,
+        )}
+      </ul>
+      <button part="card-next" class="icon-button card-nav next" type="button" hidden aria-label=${t.nextCards} title=${t.nextCards} @click=${scrollRow}>
+        ${chevron}
+      </button>
+    </div>
     ${more > 0
       ? html`<button part="cards-more" class="text-button cards-more" type="button" @click=${o.onMore}>
-          ${o.strings.showMoreCards(Math.min(more, CARD_STEP))}
+          ${t.showMoreCards(Math.min(more, CARD_STEP))}
         </button>`
       : nothing}`;
 }
 
-/** Arrow keys move between the card links of a row, as in a listbox. */
-function moveBetweenCards(event: KeyboardEvent, rtl: boolean): void {
+const chevron = html`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M9 6l6 6-6 6" /></svg>`;
+
+const RTL_SCRIPT = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Adlam}]/u;
+
+/** The direction of the first letter of `text` (like `dir="auto"`), or null without letters. */
+export function contentDirection(text: string): 'ltr' | 'rtl' | null {
+  const letter = /\p{L}/u.exec(text)?.[0];
+  return letter ? (RTL_SCRIPT.test(letter) ? 'rtl' : 'ltr') : null;
+}
+
+/** The row's buttons: shown while the row scrolls, each disabled at its end. */
+function syncRow(this: void, event: Event | HTMLElement): void {
+  const row = (event instanceof Event ? event.currentTarget : event) as HTMLElement;
+  const box = row.parentElement;
+  const prev = box?.querySelector<HTMLButtonElement>('.card-nav.prev');
+  const next = box?.querySelector<HTMLButtonElement>('.card-nav.next');
+  if (!prev || !next) return;
+  const scrolls = row.scrollWidth > row.clientWidth + 1;
+  // scrollLeft runs negative in a right-to-left row: its distance from the start is the same.
+  // A few pixels of slack: snapping rests a card on the row's padding, not at 0.
+  const from = Math.abs(row.scrollLeft);
+  prev.hidden = next.hidden = !scrolls;
+  prev.disabled = from <= 4;
+  next.disabled = from + row.clientWidth >= row.scrollWidth - 4;
+}
+
+/**
+ * The buttons are for a pointer: they appear when one comes over a row that scrolls (the
+ * panel may have been resized since the row was drawn) and follow the row's scroll. No
+ * observer has to outlive a row.
+ */
+function syncFromBox(event: PointerEvent): void {
+  const row = (event.currentTarget as HTMLElement).querySelector<HTMLElement>('.cards');
+  if (row) syncRow(row);
+}
+
+/** Previous/next: one card's width towards the row's start or end. */
+function scrollRow(event: MouseEvent): void {
+  const button = event.currentTarget as HTMLButtonElement;
+  const row = button.parentElement?.querySelector<HTMLElement>('.cards');
+  if (!row) return;
+  const step = (row.querySelector('li')?.getBoundingClientRect().width ?? row.clientWidth * 0.8) + 10;
+  const forward = button.classList.contains('next');
+  const rtl = getComputedStyle(row).direction === 'rtl';
+  // Smooth unless the reader asked for less motion (the row's CSS scroll-behavior decides).
+  row.scrollBy({ left: (forward !== rtl ? 1 : -1) * step });
+}
+
+/** Focus that reaches a card (a click, Shift+Tab back into the row) makes it the row's Tab stop. */
+function rove(event: FocusEvent): void {
+  const link = (event.target as HTMLElement).closest?.('[part~="card"] a[href]');
+  if (!link) return;
+  for (const other of (event.currentTarget as HTMLElement).querySelectorAll<HTMLElement>('[part~="card"] a[href]')) other.tabIndex = other === link ? 0 : -1;
+}
+
+/** Arrow keys move between the card links of a row (the row's own direction), as in a listbox. */
+function moveBetweenCards(event: KeyboardEvent): void {
   if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
   const row = event.currentTarget as HTMLElement;
+  const rtl = getComputedStyle(row).direction === 'rtl';
   const active = (row.getRootNode() as Document | ShadowRoot).activeElement;
   const targets = Array.from(row.querySelectorAll<HTMLElement>('[part~="card"] a[href]'));
   const index = targets.findIndex((t) => t.contains(active));
   const next = targets[index + ((event.key === 'ArrowRight') !== rtl ? 1 : -1)];
   if (next) {
     event.preventDefault();
+    // The row's one Tab stop moves with it.
+    for (const target of targets) target.tabIndex = target === next ? 0 : -1;
     next.focus();
     next.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }

@@ -46,6 +46,9 @@ export interface Strings {
   tableLabel: string;
   /** Accessible name of the list of cards in one message. */
   cardsLabel: string;
+  /** The card row's scroll buttons (parts `card-prev`, `card-next`). */
+  previousCards: string;
+  nextCards: string;
   /** In place of a reply's cards when their code could not be fetched (offline). */
   cardsUnavailable: string;
   /** Link text of a card that has a URL. */
@@ -158,6 +161,8 @@ export const en: Strings = {
   copied: 'Copied',
   tableLabel: 'Table',
   cardsLabel: 'Results',
+  previousCards: 'Previous results',
+  nextCards: 'Next results',
   cardsUnavailable: 'The results could not be shown.',
   cardLink: 'View details',
   yes: 'Yes',

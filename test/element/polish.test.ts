@@ -117,3 +117,64 @@ describe('configuration problems', () => {
     for (const host of ['shop.example', 'localhost.example.com', '10.0.0.1', 'mylocalhost']) expect(isLocalHost(host)).to.equal(false, host);
   });
 });
+
+describe('the card row', () => {
+  afterEach(() => {
+    unmountAll();
+    forgetStorage();
+  });
+
+  const card = (index: number, title = `Trail shoe ${index}.`) => ({
+    index,
+    is_recommended: index === 0,
+    json_data: { entity: { title, description: `A light shoe, model ${index}.`, price: 90 + index, currency: 'USD', url: `https://shop.example/p/${index}` } },
+  });
+
+  it('gives all cards of a reply one direction from their content, not from a localized badge', async () => {
+    const key = await createKey({
+      paceMs: 0,
+      replies: [{ text: 'Options:', cards: [card(0), card(1), card(2)] }, { text: 'خيارات:', cards: [card(0, 'حذاء خفيف'), card(1, 'حذاء ثقيل')] }],
+    });
+    const el = await mount({ 'publishable-key': key, lang: 'ar' });
+    await sendByUser(el, 'shoes');
+    await until(() => $$(el, '[part~="card"]').length === 3, 'no cards');
+    const directions = () => $$(el, '[part~="card"]').map((c) => getComputedStyle(c).direction);
+    expect(directions()).to.deep.equal(['ltr', 'ltr', 'ltr']);
+    await sendByUser(el, 'more');
+    await until(() => $$(el, '[part~="card"]').length === 5, 'no second row');
+    expect(directions().slice(3)).to.deep.equal(['rtl', 'rtl']);
+  });
+
+  it('is one Tab stop whose arrows rove, with previous/next buttons while it scrolls', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'Options:', cards: [0, 1, 2, 3, 4, 5].map((i) => card(i)) }] });
+    const el = await mount({ 'publishable-key': key });
+    el.style.width = '420px';
+    await sendByUser(el, 'shoes');
+    await until(() => $$(el, '[part~="card"] a[href]').length === 6, 'no cards');
+    const links = $$(el, '[part~="card"] a[href]');
+    expect(links.map((l) => l.tabIndex)).to.deep.equal([0, -1, -1, -1, -1, -1]);
+    links[0]!.focus();
+    links[0]!.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, composed: true, cancelable: true }));
+    expect(el.shadowRoot!.activeElement === links[1]).to.equal(true);
+    expect(links.map((l) => l.tabIndex)).to.deep.equal([-1, 0, -1, -1, -1, -1]);
+
+    const row = $(el, '[part="cards"]')!;
+    const prev = $(el, '[part="card-prev"]') as HTMLButtonElement;
+    const next = $(el, '[part="card-next"]') as HTMLButtonElement;
+    row.scrollLeft = 0;
+    expect(next.hidden).to.equal(true);
+    // A pointer coming over the row shows its buttons.
+    row.parentElement!.dispatchEvent(new PointerEvent('pointerenter'));
+    await until(() => !next.hidden, 'no next button on a row that scrolls');
+    expect(prev.disabled).to.equal(true);
+    expect(next.getAttribute('aria-label')).to.equal('Next results');
+    // Instant, as with reduced motion: a background tab may never run a smooth scroll.
+    row.style.scrollBehavior = 'auto';
+    next.click();
+    await until(() => row.scrollLeft > 100, 'next did not scroll the row');
+    await until(() => !prev.disabled, 'previous stayed disabled');
+    row.scrollLeft = row.scrollWidth;
+    row.dispatchEvent(new Event('scroll'));
+    await until(() => next.disabled, 'next is not disabled at the end');
+  });
+});

@@ -33,6 +33,8 @@ export const ar: Strings = {
   copied: 'تم النسخ',
   tableLabel: 'جدول',
   cardsLabel: 'النتائج',
+  previousCards: 'النتائج السابقة',
+  nextCards: 'النتائج التالية',
   cardsUnavailable: 'تعذّر عرض النتائج.',
   cardLink: 'عرض التفاصيل',
   yes: 'نعم',

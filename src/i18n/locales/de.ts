@@ -33,6 +33,8 @@ export const de: Strings = {
   copied: 'Kopiert',
   tableLabel: 'Tabelle',
   cardsLabel: 'Ergebnisse',
+  previousCards: 'Vorherige Ergebnisse',
+  nextCards: 'Nächste Ergebnisse',
   cardsUnavailable: 'Die Ergebnisse konnten nicht angezeigt werden.',
   cardLink: 'Details ansehen',
   yes: 'Ja',

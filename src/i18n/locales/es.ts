@@ -33,6 +33,8 @@ export const es: Strings = {
   copied: 'Copiado',
   tableLabel: 'Tabla',
   cardsLabel: 'Resultados',
+  previousCards: 'Resultados anteriores',
+  nextCards: 'Resultados siguientes',
   cardsUnavailable: 'No se pudieron mostrar los resultados.',
   cardLink: 'Ver detalles',
   yes: 'Sí',

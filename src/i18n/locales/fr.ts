@@ -33,6 +33,8 @@ export const fr: Strings = {
   copied: 'Copié',
   tableLabel: 'Tableau',
   cardsLabel: 'Résultats',
+  previousCards: 'Résultats précédents',
+  nextCards: 'Résultats suivants',
   cardsUnavailable: 'Les résultats n’ont pas pu être affichés.',
   cardLink: 'Voir les détails',
   yes: 'Oui',

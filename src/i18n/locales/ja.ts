@@ -33,6 +33,8 @@ export const ja: Strings = {
   copied: 'コピーしました',
   tableLabel: '表',
   cardsLabel: '結果',
+  previousCards: '前の結果',
+  nextCards: '次の結果',
   cardsUnavailable: '結果を表示できませんでした。',
   cardLink: '詳細を見る',
   yes: 'はい',
