@@ -91,11 +91,11 @@ export function relativeTime(iso: string, locale: string, now = Date.now()): str
 export function renderHistoryPanel(ctx: PanelContext, hide: () => void, close: () => void) {
   const { chat, view, text } = ctx;
   return renderHistory(chat.history, text, {
-    current: chat.threadId,
+    current: chat.historyCurrent,
     locale: view.locale,
     onPick: (id) => {
       hide();
-      if (id !== chat.threadId) chat.switchThread(id, 'switched');
+      if (id !== chat.historyCurrent) chat.switchThread(id, 'switched');
       ctx.focusInput();
     },
     onRemove: (id) => chat.removeFromHistory(id),

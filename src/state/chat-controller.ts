@@ -113,9 +113,17 @@ export class ChatController implements ReactiveController, TurnScene {
     return !!this.turns?.running;
   }
 
-  /** Threads this browser has had with this agent, newest first. */
+  /** Earlier conversations, newest first; a conversation's branches are one entry. */
   get history(): readonly HistoryEntry[] {
-    return this.threads.history;
+    return this.threads.conversations;
+  }
+
+  /** The history entry of the conversation in use (it may show another branch of it). */
+  get historyCurrent(): string | null {
+    const id = this.threadId;
+    if (!id) return null;
+    const members = this.threads.conversationOf(id);
+    return this.history.find((e) => members.includes(e.id))?.id ?? id;
   }
 
   get currentUserId(): string {
@@ -188,7 +196,7 @@ export class ChatController implements ReactiveController, TurnScene {
       this.starters = loaded.starters;
       if (loaded.transcript) {
         if (reason) this.threads.announce(threadId, null, reason);
-        if (this.history.some((e) => e.id === threadId)) this.threads.touch(this.messages, this.messages.at(-1)?.createdAt);
+        if (this.threads.history.some((e) => e.id === threadId)) this.threads.touch(this.messages, this.messages.at(-1)?.createdAt);
       }
       this.ready = true;
       // A rerun running when the page went has been answered or not: the transcript shows.

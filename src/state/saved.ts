@@ -1,4 +1,4 @@
-import { type BranchEvent, type BranchPosition, addBranch, branchPosition } from './branches.js';
+import { type BranchEvent, type BranchPosition, addBranch, branchPosition, conversationOf, conversations } from './branches.js';
 import { type HistoryEntry, remove as removeEntry, touch } from './history.js';
 import { PREFIX, type PersistMode, type PersistedState, type ThreadStorage, backend, createStorage, parseState } from './storage.js';
 import { anonymousUserId } from './identity.js';
@@ -109,6 +109,22 @@ export class Saved {
 
   forget(threadId: string): void {
     this.history = removeEntry(this.stored('history', this.history), threadId);
+    this.storage.write({ history: this.history });
+  }
+
+  /** The history as conversations: a conversation's branches are one entry (src/state/branches.ts). */
+  get conversations(): HistoryEntry[] {
+    return conversations(this.history, this.branches);
+  }
+
+  conversationOf(threadId: string): string[] {
+    return conversationOf(this.branches, threadId);
+  }
+
+  /** Removes a conversation from the history: the thread and every branch of it. */
+  forgetConversation(threadId: string): void {
+    const members = new Set(conversationOf(this.branches, threadId));
+    this.history = this.stored('history', this.history).filter((e) => !members.has(e.id));
     this.storage.write({ history: this.history });
   }
 

@@ -34,6 +34,16 @@ export class Threads {
     return this.saved?.history ?? [];
   }
 
+  /** The same as conversations: the branches of one are one entry. */
+  get conversations(): readonly HistoryEntry[] {
+    return this.saved?.conversations ?? [];
+  }
+
+  /** The threads of the conversation `threadId` belongs to (itself without branches). */
+  conversationOf(threadId: string): string[] {
+    return this.saved?.conversationOf(threadId) ?? [threadId];
+  }
+
   /** Moves the conversation to `threadId` (null: a new conversation), kept and announced. */
   move(threadId: string | null, reason: ThreadReason): void {
     const previous = this.id;
@@ -86,8 +96,9 @@ export class Threads {
     if (this.id && first) this.saved?.touch(this.id, first.text, at);
   }
 
+  /** Removes the conversation of `threadId` (every branch of it) from the history. */
   remove(threadId: string): void {
-    this.saved?.forget(threadId);
+    this.saved?.forgetConversation(threadId);
   }
 
   announce(threadId: string | null, previousThreadId: string | null, reason: ThreadReason): void {

@@ -108,4 +108,28 @@ describe('<agent-chat> regenerate, edit, branches and history', () => {
     await el.updateComplete;
     expect($(el, '[part="history"]')).to.be.null;
   });
+
+  it('lists a conversation once however many times its turns were regenerated or edited', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'Reply one' }, { text: 'Reply two' }, { text: 'Reply three' }] });
+    const el = await mount({ 'publishable-key': key, persist: 'local' });
+    await sendByUser(el, 'About tents');
+    const root = el.threadId;
+    $(el, '[part="regenerate-button"]')!.click();
+    await until(() => el.status === 'idle' && el.threadId !== root, 'no rerun');
+    const branch = el.threadId;
+    $(el, '[part="regenerate-button"]')!.click();
+    await until(() => el.status === 'idle' && el.threadId !== branch, 'no second rerun');
+    const latest = el.threadId;
+
+    $(el, '[part="history-button"]')!.click();
+    await el.updateComplete;
+    const titles = () => $$(el, '.history-title').map((n) => n.textContent!.trim());
+    expect(titles()).to.deep.equal(['About tents']);
+    // The entry is the conversation in use, and opens its branch last active.
+    expect(!!$(el, '.history [aria-current="true"]')).to.equal(true);
+    ($$(el, '[part="history"] li .icon-button')[0] as HTMLButtonElement).click();
+    await el.updateComplete;
+    expect(titles()).to.deep.equal([]);
+    expect(latest).to.not.equal(root);
+  });
 });

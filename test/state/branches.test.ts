@@ -60,3 +60,23 @@ describe('thread history', () => {
     expect(relativeTime('not a date', 'en', now)).to.equal('');
   });
 });
+
+describe('conversations in the history', () => {
+  const entry = (id: string, title: string) => ({ id, title, updatedAt: '2026-01-01T00:00:00.000Z' });
+
+  it('shows each conversation once, its branch last active under its first title', async () => {
+    const { conversations, conversationOf } = await import('../../src/state/branches.js');
+    const events = [
+      { from: 'r', turn: 0, to: 'b1' },
+      { from: 'b1', turn: 1, to: 'b2' },
+    ];
+    const history = [entry('b2', 'Edited question'), entry('x', 'Other'), entry('b1', 'Regenerated'), entry('r', 'First question')];
+    expect(conversations(history, events).map((e) => [e.id, e.title])).to.deep.equal([
+      ['b2', 'First question'],
+      ['x', 'Other'],
+    ]);
+    expect(conversationOf(events, 'b1').sort()).to.deep.equal(['b1', 'b2', 'r']);
+    expect(conversationOf(events, 'x')).to.deep.equal(['x']);
+    expect(conversations(history, [])).to.deep.equal(history);
+  });
+});
