@@ -13,7 +13,8 @@ export const styles = css`
     align-items: stretch;
     gap: 6px;
     flex: none;
-    max-height: 60%;
+    /* Never more than this, so a short panel (a phone on its side, 200% zoom) keeps a log. */
+    max-height: 40%;
     overflow-y: auto;
     padding: var(--_space);
     border-top: 0;

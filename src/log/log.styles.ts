@@ -6,7 +6,7 @@ export const logStyles = css`
   .log-wrap {
     position: relative;
     flex: 1;
-    min-height: 0;
+    min-height: 6rem;
     display: flex;
   }
 

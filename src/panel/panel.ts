@@ -19,6 +19,7 @@ import { type Strings, resolveStrings } from '../i18n/index.js';
 import { warnOnce } from '../warn.js';
 import type { PanelContext } from './context.js';
 import { FocusKeeper } from './focus-keeper.js';
+import { FullScreen } from './full-screen.js';
 import { renderHeader } from './header.js';
 
 /**
@@ -29,6 +30,8 @@ import { renderHeader } from './header.js';
 export class Panel implements PanelApi, PanelContext {
   readonly chat: ChatController;
   readonly focusKeeper: FocusKeeper;
+  /** A launcher's open panel on a small screen: full-screen and modal. */
+  private readonly fullScreen: FullScreen;
   labels: MarkdownLabels;
   private readonly composer: Composer;
   private readonly log: Log;
@@ -56,6 +59,7 @@ export class Panel implements PanelApi, PanelContext {
     this.chat = new ChatController(host);
     // Keeps focus on something sensible when a re-render removes the focused control.
     this.focusKeeper = new FocusKeeper(host, () => (view.launcher && !host.isOpen ? view.launcherButton : this.composer.input));
+    this.fullScreen = new FullScreen(host, () => view.launcher && host.isOpen, () => host.renderRoot.querySelector<HTMLElement>('.panel'));
     this.stringsVersion = view.stringsVersion;
     this.text = resolveStrings(view.locale, view.overrides);
     this.labels = markdownLabels(this.text);
@@ -173,6 +177,7 @@ export class Panel implements PanelApi, PanelContext {
       class="panel"
       id="panel"
       role=${launcher ? 'dialog' : 'region'}
+      aria-modal=${launcher && this.fullScreen.active ? 'true' : nothing}
       aria-label=${heading}
       dir=${view.direction}
       lang=${host.lang || nothing}
@@ -209,6 +214,7 @@ export class Panel implements PanelApi, PanelContext {
   }
 
   private readonly onKeyDown = (event: KeyboardEvent): void => {
+    if (this.fullScreen.trap(event)) return;
     // Ctrl+. (⌘. on a Mac, the system's "cancel") stops a running reply, in either mode.
     if (event.key === '.' && (event.ctrlKey || event.metaKey) && this.chat.turnRunning) {
       event.preventDefault();

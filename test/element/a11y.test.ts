@@ -338,6 +338,7 @@ describe('<agent-chat> reflow, zoom, targets and media', () => {
     // Every control can be scrolled to: inside the panel, or inside a scroller within it.
     const panel = $(el, '[part="panel"]')!.getBoundingClientRect();
     for (const control of $$(el, 'button:not(.file-input), textarea, a[href]')) {
+      if (!control.getClientRects().length) continue; // not rendered
       const r = control.getBoundingClientRect();
       expect(r.left >= panel.left - 1 && r.right <= panel.right + 1 || !!control.closest(SCROLLERS), control.className).to.be.true;
     }
@@ -358,6 +359,7 @@ describe('<agent-chat> reflow, zoom, targets and media', () => {
     const small: string[] = [];
     for (const control of $$(el, 'button, a[href], input, textarea, select')) {
       if (control.matches('.file-input')) continue; // the hidden picker; the attach button opens it
+      if (!control.getClientRects().length) continue; // not rendered (a card row's buttons until a pointer comes)
       // Inline links in running text are exempt (WCAG 2.5.8); a card's link covers the card.
       if (control.matches('[part="text"] a')) continue;
       const target = control.closest('[part~="card"]') ?? control.closest('label') ?? control;

@@ -1,5 +1,6 @@
 import { expect, oneEvent } from '@open-wc/testing';
-import { $, $$, element, mount, sendByUser, unmountAll, until } from '../support/element.js';
+import { setViewport } from '@web/test-runner-commands';
+import { $, $$, element, mount, openLauncher, sendByUser, unmountAll, until } from '../support/element.js';
 import { createKey, forgetStorage } from '../support/server.js';
 
 /**
@@ -153,6 +154,8 @@ describe('the card row', () => {
     await until(() => $$(el, '[part~="card"] a[href]').length === 6, 'no cards');
     const links = $$(el, '[part~="card"] a[href]');
     expect(links.map((l) => l.tabIndex)).to.deep.equal([0, -1, -1, -1, -1, -1]);
+    // The buttons are for a pointer: none until one comes over the row (or it scrolls).
+    expect(($(el, '[part="card-next"]') as HTMLButtonElement).hidden).to.equal(true);
     links[0]!.focus();
     links[0]!.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, composed: true, cancelable: true }));
     expect(el.shadowRoot!.activeElement === links[1]).to.equal(true);
@@ -162,7 +165,6 @@ describe('the card row', () => {
     const prev = $(el, '[part="card-prev"]') as HTMLButtonElement;
     const next = $(el, '[part="card-next"]') as HTMLButtonElement;
     row.scrollLeft = 0;
-    expect(next.hidden).to.equal(true);
     // A pointer coming over the row shows its buttons.
     row.parentElement!.dispatchEvent(new PointerEvent('pointerenter'));
     await until(() => !next.hidden, 'no next button on a row that scrolls');
@@ -176,5 +178,67 @@ describe('the card row', () => {
     row.scrollLeft = row.scrollWidth;
     row.dispatchEvent(new Event('scroll'));
     await until(() => next.disabled, 'next is not disabled at the end');
+  });
+});
+
+describe('the full-screen panel', () => {
+  afterEach(async () => {
+    unmountAll();
+    forgetStorage();
+    await setViewport({ width: 800, height: 600 });
+  });
+
+  for (const [name, width, height] of [
+    ['a phone (375×667)', 375, 667],
+    ['a window at 200% zoom (640×400)', 640, 400],
+  ] as const) {
+    it(`on ${name} fills the screen and is modal: focus stays in, the page stays put`, async () => {
+      await setViewport({ width, height });
+      const key = await createKey({ paceMs: 0 });
+      const el = await mount({ 'publishable-key': key, mode: 'launcher', channels: 'sms' });
+      await openLauncher(el);
+      const panel = $(el, '[part="panel"]')!;
+      // The opening animation ends at once (a background tab may not run it).
+      for (const animation of panel.getAnimations()) animation.finish();
+      const box = panel.getBoundingClientRect();
+      expect([Math.round(box.left), Math.round(box.top), Math.round(box.width), Math.round(box.height)]).to.deep.equal([0, 0, innerWidth, innerHeight]);
+      expect(panel.getAttribute('aria-modal')).to.equal('true');
+      // The launcher behind it is out of sight and out of the Tab order; the page does not scroll.
+      expect($(el, '[part="launcher"]')!.getClientRects().length).to.equal(0);
+      expect(document.documentElement.style.overflow).to.equal('hidden');
+
+      const stops = [...panel.querySelectorAll<HTMLElement>('button, a[href], textarea, input, [tabindex]')].filter(
+        (n) => n.tabIndex >= 0 && !(n as HTMLButtonElement).disabled && n.getClientRects().length > 0,
+      );
+      const tab = (from: HTMLElement, shiftKey = false) => {
+        from.focus();
+        const event = new KeyboardEvent('keydown', { key: 'Tab', shiftKey, bubbles: true, composed: true, cancelable: true });
+        from.dispatchEvent(event);
+        return event.defaultPrevented;
+      };
+      expect(tab(stops.at(-1)!)).to.equal(true);
+      expect(el.shadowRoot!.activeElement === stops[0]).to.equal(true);
+      expect(tab(stops[0]!, true)).to.equal(true);
+      expect(el.shadowRoot!.activeElement === stops.at(-1)).to.equal(true);
+
+      // The hand-off form leaves the conversation room.
+      $(el, '[part="channel-button"]')!.click();
+      await until(() => $(el, '#channel-phone'));
+      expect($(el, '.log-wrap')!.getBoundingClientRect().height >= 80).to.equal(true, `log ${$(el, '.log-wrap')!.getBoundingClientRect().height}px`);
+
+      el.close();
+      await el.updateComplete;
+      expect(document.documentElement.style.overflow).to.equal('');
+      expect(panel.hasAttribute('aria-modal')).to.equal(false);
+    });
+  }
+
+  it('stays a floating box, not modal, on a desktop-sized window', async () => {
+    const key = await createKey({ paceMs: 0 });
+    const el = await mount({ 'publishable-key': key, mode: 'launcher' });
+    await openLauncher(el);
+    expect($(el, '[part="panel"]')!.hasAttribute('aria-modal')).to.equal(false);
+    expect(document.documentElement.style.overflow).to.equal('');
+    expect($(el, '[part="panel"]')!.getBoundingClientRect().width < innerWidth).to.equal(true);
   });
 });

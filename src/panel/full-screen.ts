@@ -1,0 +1,109 @@
+import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
+
+/**
+ * Where the launcher's panel fills the screen: a phone, or a desktop window zoomed to 200%
+ * (1280×800 becomes 640×400 CSS px), where a floating box would be cramped. The panel's
+ * stylesheet uses the same query (panel.styles.ts).
+ */
+export const FULL_SCREEN_QUERY = '(max-width: 480px), (max-height: 500px)';
+
+type Host = ReactiveControllerHost & HTMLElement;
+
+const FOCUSABLE = 'button, a[href], input, textarea, select, [tabindex]';
+
+/**
+ * A full-screen panel is modal, as a dialog that covers the page must be: focus stays in it
+ * (Tab and Shift+Tab wrap), it says so to assistive technology (`aria-modal`), the page behind
+ * does not scroll, and it is sized to the visual viewport, so the on-screen keyboard does not
+ * cover the composer. The only change to the host page is `overflow: hidden` on its root
+ * while the panel is open, put back as it was on close.
+ */
+export class FullScreen implements ReactiveController {
+  /** Open, a launcher, and the screen is small: the panel is modal. */
+  active = false;
+  private media: MediaQueryList | null = null;
+  /** The page root's own `overflow` before the lock; null while not locked. */
+  private restore: string | null = null;
+
+  constructor(
+    private readonly host: Host,
+    /** A launcher whose panel is open. */
+    private readonly open: () => boolean,
+    /** The panel element, once rendered. */
+    private readonly panel: () => HTMLElement | null,
+  ) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    this.media = matchMedia(FULL_SCREEN_QUERY);
+    this.media.addEventListener('change', this.onChange);
+    visualViewport?.addEventListener('resize', this.fit);
+    visualViewport?.addEventListener('scroll', this.fit);
+  }
+
+  hostDisconnected(): void {
+    this.media?.removeEventListener('change', this.onChange);
+    visualViewport?.removeEventListener('resize', this.fit);
+    visualViewport?.removeEventListener('scroll', this.fit);
+    this.active = false;
+    this.release();
+  }
+
+  hostUpdate(): void {
+    this.active = this.open() && !!this.media?.matches;
+  }
+
+  hostUpdated(): void {
+    if (this.active) {
+      this.lock();
+      this.fit();
+    } else {
+      this.release();
+    }
+  }
+
+  /** Tab and Shift+Tab wrap inside the panel while it is modal; returns whether it handled the key. */
+  trap(event: KeyboardEvent): boolean {
+    const panel = this.panel();
+    if (!this.active || event.key !== 'Tab' || !panel) return false;
+    const stops = Array.from(panel.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+      (n) => n.tabIndex >= 0 && !(n as HTMLButtonElement).disabled && n.getClientRects().length > 0,
+    );
+    const first = stops[0];
+    const last = stops.at(-1);
+    const active = (panel.getRootNode() as ShadowRoot).activeElement;
+    const wrapTo = event.shiftKey ? (active === first || !panel.contains(active) ? last : null) : active === last || !panel.contains(active) ? first : null;
+    if (!wrapTo) return false;
+    event.preventDefault();
+    wrapTo.focus();
+    return true;
+  }
+
+  private readonly onChange = (): void => this.host.requestUpdate();
+
+  /** The panel takes the visual viewport: what is left above an on-screen keyboard. */
+  private readonly fit = (): void => {
+    const panel = this.panel();
+    const viewport = visualViewport;
+    if (!this.active || !panel || !viewport) return;
+    panel.style.setProperty('--_vv-height', `${viewport.height}px`);
+    panel.style.setProperty('--_vv-top', `${viewport.offsetTop}px`);
+  };
+
+  private lock(): void {
+    if (this.restore !== null) return;
+    const root = document.documentElement;
+    this.restore = root.style.overflow;
+    root.style.overflow = 'hidden';
+  }
+
+  private release(): void {
+    const panel = this.panel();
+    panel?.style.removeProperty('--_vv-height');
+    panel?.style.removeProperty('--_vv-top');
+    if (this.restore === null) return;
+    document.documentElement.style.overflow = this.restore;
+    this.restore = null;
+  }
+}
