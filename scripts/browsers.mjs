@@ -9,6 +9,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { decide, wanted } from './browsers-plan.mjs';
 
 function canSudo() {
@@ -22,8 +23,10 @@ function hasApt() {
 function main() {
   const browsers = wanted(process.env);
   const missing = () => browsers.filter((b) => !existsSync(b.path));
+  const absent = missing();
+  if (!absent.length) return;
   const root = process.getuid?.() === 0;
-  const plan = decide({ missing: missing(), root, sudo: !root && canSudo(), apt: hasApt() });
+  const plan = decide({ missing: absent, root, sudo: !root && canSudo(), apt: hasApt() });
   if (plan.action === 'none') return;
   if (plan.action === 'stop') {
     console.error(plan.message);
@@ -43,4 +46,4 @@ function main() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

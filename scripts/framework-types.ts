@@ -32,7 +32,10 @@ const comment = (text: string | undefined, indent = '  ') =>
 // Frameworks set a prop as a property when the element has one by that name: `open` would
 // overwrite the `open()` method. Such attributes are left to their property (`isOpen`).
 const methods = new Set((element.members ?? []).filter((m) => m.kind === 'method').map((m) => m.name));
-const markup = element.attributes.filter((a) => !methods.has(a.name));
+// A boolean attribute with another name than its property (`allow-html`) is also left to
+// the property: Vue and Svelte write `allow-html={false}` as the attribute "false", which is
+// present, so true.
+const markup = element.attributes.filter((a) => !methods.has(a.name) && !(a.type?.text === 'boolean' && a.name !== a.fieldName));
 const attributes = markup
   .map((a) => `${comment(a.description)}  '${a.name}'?: ${valueType(a.fieldName, a.type?.text)};`)
   .join('\n');
@@ -49,8 +52,9 @@ const files: Record<string, string> = {
   'attributes.d.ts': `${header}import type { AgentChat, AgentChatEventMap } from '../lib/index.js';
 
 /**
- * The attributes of \`<agent-chat>\`, as written in markup. \`open\` is not among them:
- * frameworks would set it as a property and replace the \`open()\` method; use \`isOpen\`.
+ * The attributes of \`<agent-chat>\`, as written in markup. Not among them: \`open\`
+ * (frameworks would set it as a property and replace the \`open()\` method; use \`isOpen\`)
+ * and \`allow-html\` (\`false\` would be written as a present attribute; use \`allowHtml\`).
  */
 export interface AgentChatAttributes {
 ${attributes}

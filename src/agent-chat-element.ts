@@ -245,9 +245,16 @@ export class AgentChat extends HostElement {
     });
   }
 
-  /** The thread in use; changes as the conversation moves. */
+  /**
+   * The thread in use; changes as the conversation moves. Setting it opens that thread, as
+   * the `thread-id` attribute does (frameworks that pass `thread-id` as a property set this).
+   */
   get threadId(): string | null {
     return this.panel ? this.panel.threadId : (this.view.config?.threadId ?? this.stored.threadId ?? null);
+  }
+
+  set threadId(id: string | null) {
+    this.threadIdAttribute = id ?? '';
   }
 
   /** The visible conversation, oldest first. Read-only. */

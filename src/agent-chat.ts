@@ -1,7 +1,7 @@
 /**
  * The script-tag entry: loading this module defines `<agent-chat>`. The class lives in
  * agent-chat-element.ts without side effects, so bundler users can register it under
- * another name or subclass it.
+ * another name (subclasses extend its reactive base, src/shell/host.ts, not Lit's).
  */
 import { AgentChat } from './agent-chat-element.js';
 import type { AgentChatEventMap } from './events.js';

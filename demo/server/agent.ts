@@ -90,7 +90,11 @@ export interface Agent {
   readonly description: string;
   welcomeTemplate(): string;
   suggestionsFor(context: Record<string, unknown> | undefined): string[];
-  /** Starts a reply; `signal` aborts it (a newer turn, Stop, the server going). */
+  /**
+   * Starts a reply; `signal` aborts it when a newer turn on the thread supersedes it. Stop
+   * only ends a client's stream: the turn runs to its end and joins the transcript, as the
+   * service's turns do.
+   */
   answer(input: AgentInput, signal: AbortSignal): AgentAnswer;
 }
 

@@ -74,6 +74,8 @@ export class ModelAgent implements Agent {
             if (delta) yield delta;
           }
         } catch (error) {
+          // Superseded by a newer turn: the turn reports that itself, nothing failed.
+          if (signal.aborted) return;
           throw failure(error, settings);
         }
       })(),

@@ -170,7 +170,8 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
   let text = '';
 
   const fail = (message: string, status: number, field: 'status' | 'status_code' | 'code' = 'status', code?: string) => {
-    turn.push({ type: 'error', data: { message, [field]: status } }, thread.lastSeq + 0.5);
+    // The agent's own code (a model that is busy) reaches stream clients too, as on REST.
+    turn.push({ type: 'error', data: { message, [field]: status, ...(code ? { code } : {}) } }, thread.lastSeq + 0.5);
     turn.finish({ ok: false, message, status, code });
   };
 

@@ -49,9 +49,12 @@ export function renderNotice(t: Strings, view: NoticeView) {
 
 /**
  * Configuration problems (a missing `base-url`, a bad `thread-id`…) as the page's visitor sees
- * them: a shopper cannot fix them, so they read "Chat is unavailable"; the developer gets the
- * problems themselves here with `debug` or on a local host, and always in the console.
+ * them: a shopper cannot fix them, so a widget that cannot work reads "Chat is unavailable"
+ * and one that works despite them (a setting fell back to its default) says nothing. The
+ * developer gets the problems themselves here with `debug` or on a local host, and always in
+ * the console.
  */
-export function renderConfigNotice(t: Strings, problems: readonly string[], developer: boolean) {
-  return renderNotice(t, developer ? { title: t.errorConfiguration(), body: problems } : { title: t.chatUnavailable });
+export function renderConfigNotice(t: Strings, problems: readonly string[], o: { developer: boolean; fatal: boolean }) {
+  if (o.developer) return renderNotice(t, { title: t.errorConfiguration(), body: problems });
+  return o.fatal ? renderNotice(t, { title: t.chatUnavailable }) : nothing;
 }

@@ -1,5 +1,4 @@
-import { css, unsafeCSS } from '@lit/reactive-element/css-tag.js';
-import { FULL_SCREEN_QUERY } from './full-screen.js';
+import { css } from '@lit/reactive-element/css-tag.js';
 
 /** The panel frame: the surface, its header and the icon buttons every feature uses. */
 export const panelStyles = css`
@@ -91,26 +90,6 @@ export const panelStyles = css`
     from {
       opacity: 0;
       transform: translateY(8px) scale(0.98);
-    }
-  }
-
-  /* Phones and zoomed windows: the panel is the screen, modal (full-screen.ts), sized to the
-     visual viewport (above an on-screen keyboard) and clear of notches and home bars. */
-  @media ${unsafeCSS(FULL_SCREEN_QUERY)} {
-    :host([mode='launcher']) .panel {
-      position: fixed;
-      inset: 0;
-      inset-block-start: var(--_vv-top, 0);
-      width: 100%;
-      height: var(--_vv-height, 100%);
-      border-radius: 0;
-      border: 0;
-      padding: env(safe-area-inset-top, 0) env(safe-area-inset-right, 0) env(safe-area-inset-bottom, 0) env(safe-area-inset-left, 0);
-    }
-
-    /* Covered by the panel: out of sight and out of the Tab order until it closes. */
-    :host([mode='launcher'][open]) .launcher {
-      display: none;
     }
   }
 

@@ -15,12 +15,17 @@ import { CONFIG_KEYS } from '../shell/attributes.js';
 import type { PanelApi, ShellView } from '../shell/panel-api.js';
 import { type ChatStatus, ChatController } from '../state/chat-controller.js';
 import type { ChatMessage } from '../state/messages.js';
+import type { FullScreen } from '../full-screen/full-screen.js';
 import { type Strings, resolveStrings } from '../i18n/index.js';
+import { lazy } from '../lazy.js';
 import { warnOnce } from '../warn.js';
 import type { PanelContext } from './context.js';
 import { FocusKeeper } from './focus-keeper.js';
-import { FullScreen } from './full-screen.js';
+import { Feature } from './feature.js';
 import { renderHeader } from './header.js';
+
+/** The full-screen, modal panel of a launcher on a small screen (src/full-screen/). */
+const loadFullScreen = lazy(() => import('../full-screen/full-screen.js'));
 
 /**
  * The conversation UI (docs/architecture.md "Shell and panel"): the conversation itself
@@ -30,8 +35,9 @@ import { renderHeader } from './header.js';
 export class Panel implements PanelApi, PanelContext {
   readonly chat: ChatController;
   readonly focusKeeper: FocusKeeper;
-  /** A launcher's open panel on a small screen: full-screen and modal. */
-  private readonly fullScreen: FullScreen;
+  /** A launcher's open panel on a small screen: full-screen and modal (src/full-screen/, a chunk only launchers fetch). */
+  private fullScreen: FullScreen | null = null;
+  private readonly fullScreenFeature: Feature<typeof import('../full-screen/full-screen.js')>;
   labels: MarkdownLabels;
   private readonly composer: Composer;
   private readonly log: Log;
@@ -59,7 +65,7 @@ export class Panel implements PanelApi, PanelContext {
     this.chat = new ChatController(host);
     // Keeps focus on something sensible when a re-render removes the focused control.
     this.focusKeeper = new FocusKeeper(host, () => (view.launcher && !host.isOpen ? view.launcherButton : this.composer.input));
-    this.fullScreen = new FullScreen(host, () => view.launcher && host.isOpen, () => host.renderRoot.querySelector<HTMLElement>('.panel'));
+    this.fullScreenFeature = new Feature(loadFullScreen, host);
     this.stringsVersion = view.stringsVersion;
     this.text = resolveStrings(view.locale, view.overrides);
     this.labels = markdownLabels(this.text);
@@ -122,7 +128,8 @@ export class Panel implements PanelApi, PanelContext {
   }
 
   needs(): Array<Promise<unknown>> {
-    const needs = [...this.composer.needs(), ...this.history.needs(), ...this.handoff.needs(), ...this.turns.needs(), ...this.cards.needs()];
+    const fullScreen = this.view.launcher && !this.fullScreenFeature.module && !this.fullScreenFeature.failed ? [this.fullScreenFeature.ensure()] : [];
+    const needs = [...fullScreen, ...this.composer.needs(), ...this.history.needs(), ...this.handoff.needs(), ...this.turns.needs(), ...this.cards.needs()];
     // The sanitiser for allow-html: until it is here, nothing renders rather than markup that would change.
     if (this.host.allowHtml && !hasHtmlSupport() && !this.htmlUnavailable) {
       needs.push(
@@ -138,6 +145,10 @@ export class Panel implements PanelApi, PanelContext {
 
   willUpdate(changed: PropertyValues): void {
     const { host, view } = this;
+    const fullScreen = this.fullScreenFeature.module;
+    if (fullScreen && !this.fullScreen) {
+      this.fullScreen = new fullScreen.FullScreen(host, () => view.launcher && host.isOpen, () => host.renderRoot.querySelector<HTMLElement>('.panel'));
+    }
     if (view.stringsVersion !== this.stringsVersion) {
       this.stringsVersion = view.stringsVersion;
       this.text = resolveStrings(view.locale, view.overrides);
@@ -177,7 +188,7 @@ export class Panel implements PanelApi, PanelContext {
       class="panel"
       id="panel"
       role=${launcher ? 'dialog' : 'region'}
-      aria-modal=${launcher && this.fullScreen.active ? 'true' : nothing}
+      aria-modal=${launcher && this.fullScreen?.active ? 'true' : nothing}
       aria-label=${heading}
       dir=${view.direction}
       lang=${host.lang || nothing}
@@ -194,7 +205,7 @@ export class Panel implements PanelApi, PanelContext {
         onClose: view.close,
       })}
       ${this.handoff.renderForm()}
-      ${view.configProblems.length ? renderConfigNotice(t, view.configProblems, view.developer) : nothing}
+      ${view.configProblems.length ? renderConfigNotice(t, view.configProblems, { developer: view.developer, fatal: !view.config }) : nothing}
       ${this.log.render(this.history.isOpen ? this.history.render() : nothing)}
       ${notice
         ? renderNotice(t, {
@@ -206,7 +217,7 @@ export class Panel implements PanelApi, PanelContext {
         : nothing}
       ${this.composer.render()}
     </section>
-    <div class="sr-only announcer" role="status" aria-live="polite" aria-atomic="true">${this.liveText}</div>`;
+    <div class="sr-only announcer" role="status" aria-live="polite" aria-atomic="true" dir=${view.direction} lang=${host.lang || nothing}>${this.liveText}</div>`;
   }
 
   updated(): void {
@@ -214,7 +225,7 @@ export class Panel implements PanelApi, PanelContext {
   }
 
   private readonly onKeyDown = (event: KeyboardEvent): void => {
-    if (this.fullScreen.trap(event)) return;
+    if (this.fullScreen?.trap(event)) return;
     // Ctrl+. (⌘. on a Mac, the system's "cancel") stops a running reply, in either mode.
     if (event.key === '.' && (event.ctrlKey || event.metaKey) && this.chat.turnRunning) {
       event.preventDefault();

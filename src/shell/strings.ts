@@ -15,5 +15,9 @@ export function launcherStrings(lang: string, overrides: Record<string, unknown>
     const value = overrides && Object.hasOwn(overrides, key) ? overrides[key] : undefined;
     out[key] = typeof value === 'string' ? value : base[key];
   }
+  // A host that renamed the launcher keeps its name while a reply is unread.
+  if (overrides && typeof overrides['openChat'] === 'string' && typeof overrides['openChatUnread'] !== 'string') {
+    out.openChatUnread = `${out.openChat} (${out.unread})`;
+  }
   return out;
 }

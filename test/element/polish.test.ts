@@ -106,9 +106,12 @@ describe('configuration problems', () => {
     const t = resolveStrings('de', undefined);
     const problems = ['thread-id "nope" is not a 24-character hex id'];
     const box = document.createElement('div');
-    render(renderConfigNotice(t, problems, false), box);
+    render(renderConfigNotice(t, problems, { developer: false, fatal: true }), box);
     expect(box.textContent!.trim()).to.equal('Der Chat ist gerade nicht verfügbar.');
-    render(renderConfigNotice(t, problems, true), box);
+    // A problem the widget works around (a setting fell back to its default) says nothing to visitors.
+    render(renderConfigNotice(t, problems, { developer: false, fatal: false }), box);
+    expect(box.textContent!.trim()).to.equal('');
+    render(renderConfigNotice(t, problems, { developer: true, fatal: false }), box);
     expect(box.textContent).to.contain('thread-id "nope"');
   });
 
@@ -154,8 +157,6 @@ describe('the card row', () => {
     await until(() => $$(el, '[part~="card"] a[href]').length === 6, 'no cards');
     const links = $$(el, '[part~="card"] a[href]');
     expect(links.map((l) => l.tabIndex)).to.deep.equal([0, -1, -1, -1, -1, -1]);
-    // The buttons are for a pointer: none until one comes over the row (or it scrolls).
-    expect(($(el, '[part="card-next"]') as HTMLButtonElement).hidden).to.equal(true);
     links[0]!.focus();
     links[0]!.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, composed: true, cancelable: true }));
     expect(el.shadowRoot!.activeElement === links[1]).to.equal(true);
@@ -240,5 +241,22 @@ describe('the full-screen panel', () => {
     expect($(el, '[part="panel"]')!.hasAttribute('aria-modal')).to.equal(false);
     expect(document.documentElement.style.overflow).to.equal('');
     expect($(el, '[part="panel"]')!.getBoundingClientRect().width < innerWidth).to.equal(true);
+  });
+});
+
+describe('threadId', () => {
+  afterEach(() => unmountAll());
+
+  it('opens a thread when set, as the thread-id attribute does (frameworks set it as a property)', async () => {
+    const el = element({ 'publishable-key': 'pk_demo_shop', persist: 'none', mode: 'launcher' });
+    document.body.append(el);
+    await el.updateComplete;
+    el.threadId = '65f1a7c2e4b0d3a9c8f0a1ff';
+    await el.updateComplete;
+    expect(el.threadIdAttribute).to.equal('65f1a7c2e4b0d3a9c8f0a1ff');
+    expect(el.threadId).to.equal('65f1a7c2e4b0d3a9c8f0a1ff');
+    el.threadId = null;
+    expect(el.threadIdAttribute).to.equal('');
+    el.remove();
   });
 });

@@ -117,6 +117,7 @@ describe('the reference server with a model', () => {
     await el.send(`busy ${marker()}`);
     await until(() => errors.length === 1, 'no error');
     expect(errors[0]!.status).to.equal(429);
+    expect(errors[0]!.code).to.equal('agents.model_rate_limited');
     expect(errors[0]!.retryable).to.equal(true);
     await until(() => $(el, '[part="retry-button"]'), 'no Retry');
   });

@@ -16,6 +16,7 @@ await Promise.all([
   import('../../src/handoff/index.js'),
   import('../../src/state/turns.js'),
   import('../../src/continuity/recover.js'),
+  import('../../src/full-screen/full-screen.js'),
 ]);
 
 const mounted = new Set<HTMLElement>();

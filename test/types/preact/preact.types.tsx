@@ -11,9 +11,10 @@ export function Ok() {
       base-url="https://agents.example.com"
       publishable-key="pk_live_123"
       mode="launcher"
+      thread-id="65f1a7c2e4b0d3a9c8f0a100"
       theme="dark"
       transport="websocket"
-      allow-html
+      allowHtml
       isOpen={false}
       strings={{ heading: 'Help' }}
       tokenProvider={async () => 'token'}

@@ -1,11 +1,35 @@
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
+import { css, unsafeCSS } from '@lit/reactive-element/css-tag.js';
 
 /**
  * Where the launcher's panel fills the screen: a phone, or a desktop window zoomed to 200%
- * (1280×800 becomes 640×400 CSS px), where a floating box would be cramped. The panel's
- * stylesheet uses the same query (panel.styles.ts).
+ * (1280×800 becomes 640×400 CSS px), where a floating box would be cramped. A chunk of its
+ * own: only launchers need it (docs/architecture.md "Chunk map").
  */
 export const FULL_SCREEN_QUERY = '(max-width: 480px), (max-height: 500px)';
+
+export const styles = css`
+  /* Phones and zoomed windows: the panel is the screen, modal (full-screen.ts), sized to the
+     visual viewport (above an on-screen keyboard) and clear of notches and home bars. */
+  @media ${unsafeCSS(FULL_SCREEN_QUERY)} {
+    :host([mode='launcher']) .panel {
+      position: fixed;
+      inset: 0;
+      inset-block-start: var(--_vv-top, 0);
+      width: 100%;
+      height: var(--_vv-height, 100%);
+      border-radius: 0;
+      border: 0;
+      padding: env(safe-area-inset-top, 0) env(safe-area-inset-right, 0) env(safe-area-inset-bottom, 0) env(safe-area-inset-left, 0);
+    }
+
+    /* Covered by the panel: out of sight and out of the Tab order until it closes. */
+    :host([mode='launcher'][open]) .launcher {
+      display: none;
+    }
+  }
+
+`;
 
 type Host = ReactiveControllerHost & HTMLElement;
 
