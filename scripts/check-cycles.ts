@@ -2,7 +2,8 @@
  * Fails when modules under src/ import each other in a cycle, type-only imports included:
  * a cycle means two layers that cannot be read, tested or split into chunks apart
  * (docs/architecture.md). Dynamic import() is a chunk boundary and does not count.
- * Run by `npm run lint`.
+ * Also holds the layout's size limits: no module in src/ over 500 lines, the element
+ * (src/agent-chat-element.ts, a thin host) at most 450. Run by `npm run lint`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -36,8 +37,21 @@ function visit(file: string, path: string[]): void {
 }
 for (const file of files) visit(file, []);
 
+const MAX_LINES = 500;
+const ELEMENT_MAX_LINES = 450;
+const long: string[] = [];
+for (const file of files) {
+  const lines = readFileSync(file, 'utf8').split('\n').length - 1;
+  const limit = relative(root, file) === 'agent-chat-element.ts' ? ELEMENT_MAX_LINES : MAX_LINES;
+  if (lines > limit) long.push(`${relative(root, file)}: ${lines} lines (at most ${limit})`);
+}
+if (long.length > 0) {
+  console.error(`check-cycles: modules over their size limit; split them by what they do:\n  ${long.join('\n  ')}`);
+  process.exit(1);
+}
+
 if (cycles.length > 0) {
   console.error(`check-cycles: ${cycles.length} import cycle(s) in src/:\n  ${cycles.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`check-cycles: ok - ${files.length} modules, no import cycle.`);
+console.log(`check-cycles: ok - ${files.length} modules, no import cycle, none over ${MAX_LINES} lines (the element ${ELEMENT_MAX_LINES}).`);

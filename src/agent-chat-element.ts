@@ -192,17 +192,10 @@ export class AgentChat extends HostElement {
   /** Overrides of any UI text. */
   @property({ attribute: false }) strings: Partial<Strings> = {};
 
-  /**
-   * Show configuration problems in the UI with developer detail. Visitors otherwise read
-   * "Chat is unavailable"; on a local host (localhost, 127.0.0.1, `*.localhost`) detail is
-   * always shown, and it always goes to the console.
-   */
+  /** Configuration problems in the UI with developer detail (always on a local host; always in the console). */
   @property({ type: Boolean }) debug = false;
 
-  /**
-   * Render the sanitised HTML subset in agent text instead of showing raw HTML as text.
-   * Off by default: see the README's security notes.
-   */
+  /** Render the sanitised HTML subset in agent text instead of raw HTML as text (README "Security"). */
   @property({ type: Boolean, attribute: 'allow-html' }) allowHtml = false;
 
   /** A reply arrived while the launcher panel was closed (kept across page views). */
@@ -245,10 +238,7 @@ export class AgentChat extends HostElement {
     });
   }
 
-  /**
-   * The thread in use; changes as the conversation moves. Setting it opens that thread, as
-   * the `thread-id` attribute does (frameworks that pass `thread-id` as a property set this).
-   */
+  /** The thread in use; changes as the conversation moves. Setting it opens that thread, as `thread-id` does. */
   get threadId(): string | null {
     return this.panel ? this.panel.threadId : (this.view.config?.threadId ?? this.stored.threadId ?? null);
   }
@@ -285,8 +275,7 @@ export class AgentChat extends HostElement {
 
   /** Starts a new conversation; the next message creates a new thread. */
   newThread(): void {
-    if (this.panel) this.panel.newThread();
-    else void this.loader.whenReady().then((panel) => panel?.newThread());
+    this.withPanel((panel) => panel.newThread());
   }
 
   /** Opens the launcher panel and moves focus into it. */
@@ -305,8 +294,13 @@ export class AgentChat extends HostElement {
 
   /** Moves focus to the text field (once the panel is here). */
   focusInput(): void {
-    if (this.panel) this.panel.focusInput();
-    else void this.loader.whenReady().then((panel) => panel?.focusInput());
+    this.withPanel((panel) => panel.focusInput());
+  }
+
+  /** Now if the panel is here, else once it has arrived (calls made before it are kept). */
+  private withPanel(use: (panel: PanelApi) => void): void {
+    if (this.panel) use(this.panel);
+    else void this.loader.whenReady().then((panel) => panel && use(panel));
   }
 
   private uiLang(): string {
