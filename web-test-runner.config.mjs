@@ -13,7 +13,17 @@ const { toNodeMiddleware, isReferencePath } = await tsImport('./demo/server/node
 const reference = createReferenceServer();
 const serverMiddleware = toNodeMiddleware(reference.app);
 /** The WebSocket session (`/messaging/v1/session`) on the runner's own server; other upgrades are left alone. */
-const referenceSessions = { name: 'reference-server-sessions', serverStart: ({ server }) => reference.attachSessions(server) };
+const referenceSessions = {
+  name: 'reference-server-sessions',
+  serverStart: ({ server }) => {
+    reference.attachSessions(server);
+    // Idle connections stay open longer than browsers keep them (Firefox: 115 s), so the
+    // browser, not the server, ends them: a server closing a kept-alive connection just as a
+    // POST goes out on it made Firefox send that POST again (a turn counted twice under load).
+    server.keepAliveTimeout = 130_000;
+    server.headersTimeout = 131_000;
+  },
+};
 
 /**
  * The reference server answering with a model (demo/server/model-agent.ts), for
