@@ -9,7 +9,11 @@ interface TurnInfo {
   turn: number;
   /** The interaction id of the reply that answers it: what a rerun needs. */
   replyId?: string;
+  /** Its reply was stopped or interrupted: a rerun finds the id in the transcript first. */
+  unfinished: boolean;
 }
+
+const UNFINISHED = new Set<ChatMessage['state']>(['stopped', 'interrupted']);
 
 /**
  * Branches in the panel, once this chunk is here (slot.ts loads it): which turn each
@@ -31,11 +35,11 @@ export class TurnControls {
     return this.editing?.key === m.key;
   }
 
-  /** Regenerate, edit and the branch navigator, for finished turns that have ids. */
+  /** Regenerate, edit and the branch navigator, for finished turns (stopped ones too). */
   render(m: ChatMessage) {
     const { chat } = this.ctx;
     const info = this.turns.get(m.key);
-    if (!info?.replyId || m.state === 'streaming' || m.state === 'queued' || !chat.threadId) return nothing;
+    if (!info || !(info.replyId || info.unfinished) || m.state === 'streaming' || m.state === 'queued' || !chat.threadId) return nothing;
     const t = this.ctx.text;
     const busy = chat.busy;
     if (m.role === 'user') {
@@ -43,7 +47,7 @@ export class TurnControls {
       return renderEditButton(t, busy, () => void this.edit(m));
     }
     return html`${renderRegenerate(t, busy, () => this.regenerate(m))}
-    ${renderBranchNav(chat.branchAt(info.turn), t, (id) => chat.showBranch(id))}`;
+    ${info.replyId ? renderBranchNav(chat.branchAt(info.turn), t, (id) => chat.showBranch(id)) : nothing}`;
   }
 
   /** The editor of a user message. */
@@ -72,20 +76,20 @@ export class TurnControls {
     const { chat } = this.ctx;
     const info = this.turns.get(reply.key);
     const user = chat.messages.filter((m) => m.role === 'user')[info?.turn ?? -1];
-    if (!info?.replyId || !user) return;
-    this.rerun(info.turn, info.replyId, user.text);
+    if (!info || !(info.replyId || info.unfinished) || !user) return;
+    this.rerun(info.turn, info.replyId ?? null, user.text);
   }
 
   private submitEdit(user: ChatMessage): void {
     const info = this.turns.get(user.key);
     const text = this.editing?.text.trim();
-    if (!info?.replyId || !text) return;
+    if (!info || !(info.replyId || info.unfinished) || !text) return;
     this.editing = null;
     this.ctx.host.requestUpdate();
-    this.rerun(info.turn, info.replyId, text);
+    this.rerun(info.turn, info.replyId ?? null, text);
   }
 
-  private rerun(turn: number, replyId: string, text: string): void {
+  private rerun(turn: number, replyId: string | null, text: string): void {
     const { chat } = this.ctx;
     chat.useTurns().then(
       (turns) => turns.rerun(turn, replyId, text),
@@ -108,9 +112,10 @@ function turnsOf(messages: readonly ChatMessage[]): Map<string, TurnInfo> {
     if (m.role === 'user') {
       turn += 1;
       const next = messages[i + 1];
-      turns.set(m.key, { turn, replyId: next?.role === 'agent' && next.state === 'done' ? next.id : undefined });
+      const answered = next?.role === 'agent' ? next : undefined;
+      turns.set(m.key, { turn, replyId: answered?.state === 'done' ? answered.id : undefined, unfinished: !!answered && UNFINISHED.has(answered.state) });
     } else if (turn >= 0) {
-      turns.set(m.key, { turn, replyId: m.state === 'done' ? m.id : undefined });
+      turns.set(m.key, { turn, replyId: m.state === 'done' ? m.id : undefined, unfinished: UNFINISHED.has(m.state) });
     }
   });
   return turns;

@@ -28,7 +28,8 @@ export class TurnSlot {
   needs(): Array<Promise<unknown>> {
     // A chunk that failed is not fetched on every render; the next turn tries again.
     if (this.feature.failed) return [];
-    return this.ctx.chat.messages.some((m) => m.id) ? [this.feature.ensure()] : [];
+    // Turns with ids, or stopped ones (a rerun finds their id in the transcript).
+    return this.ctx.chat.messages.some((m) => m.id || m.state === 'stopped' || m.state === 'interrupted') ? [this.feature.ensure()] : [];
   }
 
   willUpdate(): void {

@@ -1,8 +1,11 @@
 import type { AgentClient } from '../client/client.js';
 import { isApiError } from '../client/errors.js';
 import { sleep } from '../client/http.js';
-import type { Message } from '../client/types.js';
+import type { Message, SendMessageBody } from '../client/types.js';
 import type { RunningTurn } from './running-turn.js';
+
+/** What finds a turn in a transcript: its question, and the message newest when it began. */
+export type TurnMarker = Pick<RunningTurn, 'after'> & { body: Pick<SendMessageBody, 'text'> };
 
 /** What the transcript said in the end: the turn with its reply, the thread gone, or not (yet) there. */
 export type AwaitedTurn = { state: 'done'; transcript: Message[] } | { state: 'gone' } | { state: 'missing'; transcript: Message[] | null };
@@ -23,7 +26,7 @@ const MAX_WAIT_MS = 4_000;
 export async function awaitTurn(
   client: AgentClient,
   threadId: string,
-  turn: RunningTurn,
+  turn: TurnMarker,
   signal: AbortSignal,
   limitMs = LIMIT_MS,
 ): Promise<AwaitedTurn> {
@@ -47,7 +50,7 @@ export async function awaitTurn(
  * `started` (its message only: a service that records the question at once), `absent`.
  * The turn is the first user message with its text after the message it began after.
  */
-export function findTurn(transcript: readonly Message[], turn: RunningTurn): { state: 'done' | 'started' | 'absent'; index: number } {
+export function findTurn(transcript: readonly Message[], turn: TurnMarker): { state: 'done' | 'started' | 'absent'; index: number } {
   const from = turn.after === null ? 0 : transcript.findIndex((m) => m.id === turn.after) + 1;
   // The marker fell out of the transcript (a long thread trimmed): search all of it.
   const start = turn.after !== null && from === 0 ? 0 : from;

@@ -41,6 +41,9 @@ function renderMessage(ctx: PanelContext, parts: MessageParts, m: ChatMessage, l
   const t = ctx.text;
   const streaming = m.state === 'streaming';
   if (streaming && !m.text) return nothing;
+  // A reply cut off mid-syntax keeps the form it had while streaming (half a table held
+  // back) instead of settling into stray pipes and empty cells.
+  const cutOff = m.state === 'stopped' || m.state === 'interrupted';
   const meta = m.state === 'stopped' ? t.stopped : m.state === 'interrupted' ? t.interrupted : m.state === 'queued' ? t.queued : '';
   const editor = m.role === 'user' ? parts.editor(m) : null;
   return html`<article
@@ -55,7 +58,7 @@ function renderMessage(ctx: PanelContext, parts: MessageParts, m: ChatMessage, l
       ${m.imageUrl ? html`<img class="attachment" src=${m.imageUrl} alt=${t.attachedImage} loading="lazy" />` : nothing}
       ${m.role === 'user'
         ? (editor ?? html`<div part="text" class="text" dir="auto">${m.text}</div>`)
-        : html`<div part="text" class="text" dir="auto" ${markdown(m.text, { streaming, allowHtml: host.allowHtml, labels })}></div>`}
+        : html`<div part="text" class="text" dir="auto" ${markdown(m.text, { streaming: streaming || cutOff, allowHtml: host.allowHtml, labels })}></div>`}
     </div>
     ${m.cards.length ? parts.cards(m) : nothing}
     <div part="meta" class="meta"><span>${meta || parts.time(m.createdAt)}</span>${parts.turnControls(m)}</div>

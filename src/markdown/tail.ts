@@ -16,7 +16,7 @@ export function completeTail(raw: string, type: string): string {
   if (type === 'html' || type === 'hr' || type === 'def' || type === 'space' || type === 'plain') return raw;
 
   let text = hideMarkerLine(raw);
-  if (type !== 'table') text = hideTableStart(text);
+  text = type === 'table' ? hideEmptyRow(text) : hideTableStart(text);
 
   const segStart = type === 'table' ? text.lastIndexOf('\n') + 1 : segmentStart(text);
   const head = text.slice(0, segStart);
@@ -58,12 +58,21 @@ function hideMarkerLine(text: string): string {
 // header back until marked can see it is a table.
 function hideTableStart(text: string): string {
   const lines = text.split('\n');
+  // The header's own line break has arrived, the delimiter row not yet.
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   let first = lines.length;
   while (first > 0 && /^ {0,3}\|/.test(lines[first - 1]!)) first--;
   const rows = lines.length - first;
   if (rows === 0 || rows > 2) return text;
   if (rows === 2 && !/^ {0,3}\|[\s|:-]*$/.test(lines[lines.length - 1]!)) return text;
   return lines.slice(0, first).join('\n');
+}
+
+// A row just begun (`|`, `| `) would show as a row of empty cells until its first cell
+// arrives; hold it back.
+function hideEmptyRow(text: string): string {
+  const nl = text.lastIndexOf('\n');
+  return nl > 0 && /^ {0,3}\|[ \t|]*$/.test(text.slice(nl + 1)) ? text.slice(0, nl) : text;
 }
 
 // Emphasis and code spans can run across lines of one paragraph, but not across list

@@ -7,11 +7,15 @@ import type { RunningTurn } from '../continuity/running-turn.js';
 import { TurnJournal } from '../continuity/journal.js';
 import { TurnLink, lockName, locks } from '../continuity/tabs.js';
 import { Mirror } from '../continuity/mirror.js';
+import { awaitTurn, findTurn } from '../continuity/await-turn.js';
 import { type PersistedState, scopeOf } from './storage.js';
 import { type ChatMessage, emptyReply, localKey, settle, userMessageIndex } from './messages.js';
 import { deliverTurn } from './requests.js';
 import type { TurnScene } from './scene.js';
 import type { ChatConfig, ChatStatus } from './types.js';
+
+/** How long a rerun of a stopped turn waits for the service to record it before asking again. */
+const UNFINISHED_WAIT_MS = 30_000;
 
 /** Resuming a turn an earlier page started: a chunk only such pages fetch. */
 const loadRecovery = lazy(() => import('../continuity/recover.js'));
@@ -295,11 +299,11 @@ export class Turns {
   }
 
   /**
-   * Regenerates the reply of turn `turn` (`replyId` is its interaction id), or re-asks it
-   * with edited text. The service answers with a NEW thread branched from this one; the
+   * Regenerates the reply of turn `turn` (`replyId` is its interaction id; null for a turn
+   * that was stopped or interrupted, found in the transcript), or re-asks it with edited text. The service answers with a NEW thread branched from this one; the
    * view switches to it and the relation is kept for the branch navigator.
    */
-  async rerun(turn: number, replyId: string, text: string): Promise<void> {
+  async rerun(turn: number, replyId: string | null, text: string): Promise<void> {
     const { chat } = this;
     const { client, config } = chat;
     const source = chat.threads.id;
@@ -308,19 +312,30 @@ export class Turns {
     const userIndex = userMessageIndex(chat.messages, turn);
     if (userIndex < 0) return;
     const before = chat.messages;
-    const user: ChatMessage = { ...before[userIndex]!, key: localKey('user'), text: trimmed, id: undefined };
+    const question = before[userIndex]!;
+    const user: ChatMessage = { ...question, key: localKey('user'), text: trimmed, id: undefined };
     const reply = emptyReply();
     chat.messages = [...before.slice(0, userIndex), user, reply];
     chat.notice = null;
     const controller = this.begin();
+    let askAgain = false;
     try {
-      const response = await client.rerun(
-        source,
-        rerunBody({ replyId, text: trimmed, userId: chat.threads.userId, imageUrl: user.imageUrl, versionId: config?.versionId, versionTag: config?.versionTag }),
-        { signal: controller.signal },
-      );
-      chat.threads.branch(source, turn, response.thread_id);
-      this.complete(reply, user, response.message);
+      // A stopped or interrupted reply has no id of its own: the transcript gives it, once
+      // the service has recorded the turn (it runs on after Stop; docs/protocol.md).
+      const id = replyId ?? (await this.recordedReply(source, before, userIndex, controller.signal));
+      if (id) {
+        const response = await client.rerun(
+          source,
+          rerunBody({ replyId: id, text: trimmed, userId: chat.threads.userId, imageUrl: user.imageUrl, versionId: config?.versionId, versionTag: config?.versionTag }),
+          { signal: controller.signal },
+        );
+        chat.threads.branch(source, turn, response.thread_id);
+        this.complete(reply, user, response.message);
+      } else {
+        // The service never recorded that turn: asking it again is the regeneration.
+        chat.messages = [...before.slice(0, userIndex), user];
+        askAgain = true;
+      }
     } catch (error) {
       chat.messages = before;
       if (controller.signal.aborted) {
@@ -333,6 +348,21 @@ export class Turns {
     } finally {
       this.end(controller);
     }
+    if (askAgain && config) await this.send(user, config);
+  }
+
+  /**
+   * The id of the reply the service recorded for the question at `index` (an unfinished
+   * turn's), waiting a little while the service finishes it; null if it never shows.
+   */
+  private async recordedReply(threadId: string, messages: readonly ChatMessage[], index: number, signal: AbortSignal): Promise<string | null> {
+    const client = this.chat.client!;
+    const after = messages.slice(0, index).findLast((m) => m.id)?.id ?? null;
+    const marker = { after, body: { text: messages[index]!.text } };
+    const found = await awaitTurn(client, threadId, marker, signal, UNFINISHED_WAIT_MS);
+    if (found.state !== 'done') return null;
+    const at = findTurn(found.transcript, marker).index;
+    return found.transcript.slice(at + 1).find((m) => m.sender?.type !== 'user')?.id ?? null;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { createKey, keyStats } from '../support/server.js';
-import { $, $$, agentTexts, collect, mount, sendByUser, unmountAll, until } from '../support/element.js';
+import { $, $$, agentTexts, collect, mount, sendByUser, type, unmountAll, until } from '../support/element.js';
 
 const userTexts = (el: HTMLElement & { shadowRoot: ShadowRoot | null }) =>
   Array.from(el.shadowRoot!.querySelectorAll('.message.user [part="text"]')).map((n) => n.textContent!.trim());
@@ -131,5 +131,26 @@ describe('<agent-chat> regenerate, edit, branches and history', () => {
     await el.updateComplete;
     expect(titles()).to.deep.equal([]);
     expect(latest).to.not.equal(root);
+  });
+
+  it('regenerates a stopped reply (its question offers Edit too), as any other turn', async function () {
+    this.timeout(30_000);
+    const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    const key = await createKey({ paceMs: 30, replies: [{ text: long }, { text: 'Second version' }, { text: 'Edited answer' }] });
+    const el = await mount({ 'publishable-key': key });
+    await type(el, 'tell me');
+    ($(el, '[part="send-button"]') as HTMLButtonElement).click();
+    await until(() => el.status === 'streaming' && agentTexts(el)[0]);
+    ($(el, '[part="stop-button"]') as HTMLButtonElement).click();
+    await until(() => el.status === 'idle' && !!$(el, '.message.agent.stopped'), 'not stopped');
+    const source = el.threadId;
+    await until(() => $(el, '.message.agent.stopped [part="regenerate-button"]') && $(el, '.message.user [part="edit-button"]'), 'no turn controls on a stopped turn');
+
+    const threads = collect<{ reason: string }>(el, 'agent-chat-thread');
+    $(el, '.message.agent.stopped [part="regenerate-button"]')!.click();
+    await until(() => agentTexts(el).at(-1) === 'Second version' && el.status === 'idle', 'the stopped reply was not regenerated', 20_000);
+    expect(threads.map((t) => t.reason)).to.include('rerun');
+    expect(el.threadId).to.not.equal(source);
+    expect(!!$(el, '[part="branch-nav"]')).to.equal(true);
   });
 });
