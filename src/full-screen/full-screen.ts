@@ -9,7 +9,7 @@ import { css, unsafeCSS } from '@lit/reactive-element/css-tag.js';
 export const FULL_SCREEN_QUERY = '(max-width: 480px), (max-height: 500px)';
 
 export const styles = css`
-  /* Phones and zoomed windows: the panel is the screen, modal (full-screen.ts), sized to the
+  /* Phones and zoomed windows: the panel is the screen, modal (FullScreen below), sized to the
      visual viewport (above an on-screen keyboard) and clear of notches and home bars. */
   @media ${unsafeCSS(FULL_SCREEN_QUERY)} {
     :host([mode='launcher']) .panel {
@@ -28,7 +28,6 @@ export const styles = css`
       display: none;
     }
   }
-
 `;
 
 type Host = ReactiveControllerHost & HTMLElement;
