@@ -5,6 +5,9 @@ import { emit } from '../events.js';
 import { type ChatMessage, emptyReply, fromTranscript, userMessage } from '../state/messages.js';
 import type { TurnScene } from '../state/scene.js';
 import { awaitTurn, findTurn } from './await-turn.js';
+
+// Also for a rerun of a stopped turn (src/state/turns.ts), which looks for it the same way.
+export { awaitTurn, findTurn };
 import type { RunningTurn } from './running-turn.js';
 
 /** The code of a recovered turn whose question never reached the service. */

@@ -7,7 +7,6 @@ import type { RunningTurn } from '../continuity/running-turn.js';
 import { TurnJournal } from '../continuity/journal.js';
 import { TurnLink, lockName, locks } from '../continuity/tabs.js';
 import { Mirror } from '../continuity/mirror.js';
-import { awaitTurn, findTurn } from '../continuity/await-turn.js';
 import { type PersistedState, scopeOf } from './storage.js';
 import { type ChatMessage, emptyReply, localKey, settle, userMessageIndex } from './messages.js';
 import { deliverTurn } from './requests.js';
@@ -357,6 +356,8 @@ export class Turns {
    */
   private async recordedReply(threadId: string, messages: readonly ChatMessage[], index: number, signal: AbortSignal): Promise<string | null> {
     const client = this.chat.client!;
+    // The recovery chunk looks for turns in transcripts; a stopped turn is found the same way.
+    const { awaitTurn, findTurn } = await loadRecovery();
     const after = messages.slice(0, index).findLast((m) => m.id)?.id ?? null;
     const marker = { after, body: { text: messages[index]!.text } };
     const found = await awaitTurn(client, threadId, marker, signal, UNFINISHED_WAIT_MS);
