@@ -24,8 +24,8 @@ async function main(): Promise<void> {
   const base = server.resolvedUrls!.local[0]!;
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
-    const shoot = async (name: string, setup: (page: Page) => Promise<void>, viewport = { width: 1180, height: 860 }) => {
-      const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+    const shoot = async (name: string, setup: (page: Page) => Promise<void>, viewport = { width: 1180, height: 860 }, deviceScaleFactor = 1) => {
+      const context = await browser.newContext({ viewport, deviceScaleFactor });
       const page = await context.newPage();
       await page.goto(`${base}demo/`);
       await page.waitForFunction(() => (document.querySelector('#inline') as { status?: string } | null)?.status === 'idle');
@@ -65,6 +65,15 @@ async function main(): Promise<void> {
       },
       { width: 1180, height: 860 },
     );
+    const openLauncherAndChat = async (page: Page) => {
+      await page.evaluate(() => (document.querySelector('#launcher') as unknown as { open(): void }).open());
+      await page.waitForFunction(() => (document.querySelector('#launcher') as { status?: string } | null)?.status === 'idle');
+      await chat(page, '#launcher', 'Show me backpacks');
+    };
+    // A phone: the launcher's panel is the whole screen, modal.
+    await shoot('phone', openLauncherAndChat, { width: 375, height: 667 }, 2);
+    // A 1280×800 window at 200% zoom: 640×400 CSS px, where the panel goes full screen too.
+    await shoot('zoom', openLauncherAndChat, { width: 640, height: 400 }, 2);
   } finally {
     await browser.close();
     await server.close();

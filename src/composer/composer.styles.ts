@@ -3,7 +3,9 @@ import { css } from '@lit/reactive-element/css-tag.js';
 /** The composer: the text field and its send/stop button (attachments bring their own rules). */
 export const composerStyles = css`
   /* ---- composer ---- */
-  form {
+  /* Its own form only: the editor and the hand-off form are forms too (a bare \`form\` gave
+     the edit bubble the composer's top border). */
+  form[part='composer'] {
     display: flex;
     align-items: flex-end;
     gap: 8px;

@@ -17,7 +17,6 @@ export const styles = css`
     max-height: 40%;
     overflow-y: auto;
     padding: var(--_space);
-    border-top: 0;
     border-bottom: 1px solid var(--_border);
     background: var(--_surface);
     font-size: 0.92em;

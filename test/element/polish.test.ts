@@ -260,3 +260,19 @@ describe('threadId', () => {
     el.remove();
   });
 });
+
+describe('the edit bubble', () => {
+  afterEach(() => unmountAll());
+
+  it('has no stray line: the editor form does not take the composer’s border', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'Reply' }] });
+    const el = await mount({ 'publishable-key': key });
+    await sendByUser(el, 'Hello there');
+    await until(() => $(el, '[part="edit-button"]'), 'no edit button');
+    $(el, '[part="edit-button"]')!.click();
+    await until(() => $(el, '.edit-form'), 'no editor');
+    const form = getComputedStyle($(el, '.edit-form')!);
+    expect([form.borderTopWidth, form.borderTopStyle === 'none' || form.borderTopWidth === '0px']).to.deep.equal(['0px', true]);
+    expect(getComputedStyle($(el, '[part="composer"]')!).borderTopWidth).to.equal('1px');
+  });
+});
