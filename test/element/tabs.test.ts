@@ -178,8 +178,10 @@ describe('<agent-chat> tabs share one conversation', function () {
     void a.el.send('from the inline tab');
     await until(() => agentText(a.el).length > 20, 'streaming in A');
     b.el.open();
-    await until(() => texts(b.el)[0] === 'from the inline tab' && agentText(b.el).length > 20, 'mirrored in the launcher');
-    await until(() => texts(b.el)[1] === REPLY && b.el.status === 'idle', 'the whole reply', 8000);
+    // Opening fetches the panel and the turns chunk in that frame first: on a loaded machine
+    // (two browsers, files side by side) that alone took most of the default 8 s.
+    await until(() => texts(b.el)[0] === 'from the inline tab' && agentText(b.el).length > 20, 'mirrored in the launcher', 15_000);
+    await until(() => texts(b.el)[1] === REPLY && b.el.status === 'idle', 'the whole reply', 15_000);
     expect((await streams(key)).length).to.equal(1);
   });
 });

@@ -153,4 +153,26 @@ describe('<agent-chat> regenerate, edit, branches and history', () => {
     expect(el.threadId).to.not.equal(source);
     expect(!!$(el, '[part="branch-nav"]')).to.equal(true);
   });
+
+  it('edits the question of a stopped reply into a new branch', async function () {
+    this.timeout(30_000);
+    const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    const key = await createKey({ paceMs: 30, replies: [{ text: long }, { text: 'Edited answer' }] });
+    const el = await mount({ 'publishable-key': key });
+    await type(el, 'tell me');
+    ($(el, '[part="send-button"]') as HTMLButtonElement).click();
+    await until(() => el.status === 'streaming' && agentTexts(el)[0]);
+    ($(el, '[part="stop-button"]') as HTMLButtonElement).click();
+    await until(() => el.status === 'idle' && !!$(el, '.message.agent.stopped'), 'not stopped');
+    await until(() => $(el, '.message.user [part="edit-button"]'), 'no Edit on the stopped turn');
+    $(el, '.message.user [part="edit-button"]')!.click();
+    await until(() => $(el, '.edit-input'), 'no editor');
+    const editor = $(el, '.edit-input') as HTMLTextAreaElement;
+    editor.value = 'tell me briefly';
+    editor.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+    await el.updateComplete;
+    ($(el, '.edit-form button[type="submit"]') as HTMLButtonElement).click();
+    await until(() => agentTexts(el).at(-1) === 'Edited answer' && el.status === 'idle', 'the edited turn was not answered', 20_000);
+    expect(el.messages.filter((m) => m.role === 'user').map((m) => m.text)).to.deep.equal(['tell me briefly']);
+  });
 });
