@@ -128,8 +128,10 @@ export class Panel implements PanelApi, PanelContext {
   }
 
   needs(): Array<Promise<unknown>> {
-    const fullScreen = this.view.launcher && !this.fullScreenFeature.module && !this.fullScreenFeature.failed ? [this.fullScreenFeature.ensure()] : [];
-    const needs = [...fullScreen, ...this.composer.needs(), ...this.history.needs(), ...this.handoff.needs(), ...this.turns.needs(), ...this.cards.needs()];
+    // A launcher fetches its full-screen chunk beside the panel, without holding a render for
+    // it: the panel shows at once and turns modal when the chunk lands (it renders again).
+    if (this.view.launcher && !this.fullScreenFeature.module && !this.fullScreenFeature.failed) void this.fullScreenFeature.ensure();
+    const needs = [...this.composer.needs(), ...this.history.needs(), ...this.handoff.needs(), ...this.turns.needs(), ...this.cards.needs()];
     // The sanitiser for allow-html: until it is here, nothing renders rather than markup that would change.
     if (this.host.allowHtml && !hasHtmlSupport() && !this.htmlUnavailable) {
       needs.push(

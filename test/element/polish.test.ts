@@ -199,6 +199,8 @@ describe('the full-screen panel', () => {
       const el = await mount({ 'publishable-key': key, mode: 'launcher', channels: 'sms' });
       await openLauncher(el);
       const panel = $(el, '[part="panel"]')!;
+      // Modal once the launcher's full-screen chunk is here (fetched beside the panel).
+      await until(() => panel.getAttribute('aria-modal') === 'true', 'the panel did not turn modal');
       // The opening animation ends at once (a background tab may not run it).
       for (const animation of panel.getAnimations()) animation.finish();
       const box = panel.getBoundingClientRect();
