@@ -93,8 +93,8 @@ export default {
   testsFinishTimeout: 240_000,
   // One retry for a test that fails: tests run two browsers and two files at a time on a
   // 2-core machine, and a few multi-tab continuity tests (test/element/tabs.test.ts) have
-  // failed once under that load in Firefox and passed alone. A real regression fails twice;
-  // a retried pass still prints mocha's retry in the log. The timing itself is open work.
+  // failed once under that load in Firefox and passed alone. A real regression fails twice.
+  // The timing under load itself is open work.
   testFramework: { config: { timeout: 10_000, retries: 1 } },
   browsers,
   // reactEsmPlugin: React is CommonJS; test/react/ imports it as ES modules through this.
