@@ -1,9 +1,23 @@
 import { expect } from '@open-wc/testing';
+import type { AgentChat } from '../../src/agent-chat.js';
 import { createKey, keyStats } from '../support/server.js';
 import { $, $$, agentTexts, collect, mount, sendByUser, type, unmountAll, until } from '../support/element.js';
 
 const userTexts = (el: HTMLElement & { shadowRoot: ShadowRoot | null }) =>
   Array.from(el.shadowRoot!.querySelectorAll('.message.user [part="text"]')).map((n) => n.textContent!.trim());
+
+/** A widget whose first turn ('tell me') the reader stopped mid-reply; `next` answers the reruns. */
+async function stoppedTurn(next: Array<{ text: string }>): Promise<AgentChat> {
+  const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+  const key = await createKey({ paceMs: 30, replies: [{ text: long }, ...next] });
+  const el = await mount({ 'publishable-key': key });
+  await type(el, 'tell me');
+  ($(el, '[part="send-button"]') as HTMLButtonElement).click();
+  await until(() => el.status === 'streaming' && agentTexts(el)[0]);
+  ($(el, '[part="stop-button"]') as HTMLButtonElement).click();
+  await until(() => el.status === 'idle' && !!$(el, '.message.agent.stopped'), 'not stopped');
+  return el;
+}
 
 describe('<agent-chat> regenerate, edit, branches and history', () => {
   afterEach(() => {
@@ -135,14 +149,7 @@ describe('<agent-chat> regenerate, edit, branches and history', () => {
 
   it('regenerates a stopped reply (its question offers Edit too), as any other turn', async function () {
     this.timeout(30_000);
-    const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
-    const key = await createKey({ paceMs: 30, replies: [{ text: long }, { text: 'Second version' }, { text: 'Edited answer' }] });
-    const el = await mount({ 'publishable-key': key });
-    await type(el, 'tell me');
-    ($(el, '[part="send-button"]') as HTMLButtonElement).click();
-    await until(() => el.status === 'streaming' && agentTexts(el)[0]);
-    ($(el, '[part="stop-button"]') as HTMLButtonElement).click();
-    await until(() => el.status === 'idle' && !!$(el, '.message.agent.stopped'), 'not stopped');
+    const el = await stoppedTurn([{ text: 'Second version' }, { text: 'Edited answer' }]);
     const source = el.threadId;
     await until(() => $(el, '.message.agent.stopped [part="regenerate-button"]') && $(el, '.message.user [part="edit-button"]'), 'no turn controls on a stopped turn');
 
@@ -156,14 +163,7 @@ describe('<agent-chat> regenerate, edit, branches and history', () => {
 
   it('edits the question of a stopped reply into a new branch', async function () {
     this.timeout(30_000);
-    const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
-    const key = await createKey({ paceMs: 30, replies: [{ text: long }, { text: 'Edited answer' }] });
-    const el = await mount({ 'publishable-key': key });
-    await type(el, 'tell me');
-    ($(el, '[part="send-button"]') as HTMLButtonElement).click();
-    await until(() => el.status === 'streaming' && agentTexts(el)[0]);
-    ($(el, '[part="stop-button"]') as HTMLButtonElement).click();
-    await until(() => el.status === 'idle' && !!$(el, '.message.agent.stopped'), 'not stopped');
+    const el = await stoppedTurn([{ text: 'Edited answer' }]);
     await until(() => $(el, '.message.user [part="edit-button"]'), 'no Edit on the stopped turn');
     $(el, '.message.user [part="edit-button"]')!.click();
     await until(() => $(el, '.edit-input'), 'no editor');
