@@ -128,9 +128,6 @@ export class Panel implements PanelApi, PanelContext {
   }
 
   needs(): Array<Promise<unknown>> {
-    // A launcher fetches its full-screen chunk beside the panel, without holding a render for
-    // it: the panel shows at once and turns modal when the chunk lands (it renders again).
-    if (this.view.launcher && !this.fullScreenFeature.module && !this.fullScreenFeature.failed) void this.fullScreenFeature.ensure();
     const needs = [...this.composer.needs(), ...this.history.needs(), ...this.handoff.needs(), ...this.turns.needs(), ...this.cards.needs()];
     // The sanitiser for allow-html: until it is here, nothing renders rather than markup that would change.
     if (this.host.allowHtml && !hasHtmlSupport() && !this.htmlUnavailable) {
@@ -148,6 +145,9 @@ export class Panel implements PanelApi, PanelContext {
   willUpdate(changed: PropertyValues): void {
     const { host, view } = this;
     const fullScreen = this.fullScreenFeature.module;
+    // A launcher fetches its full-screen chunk beside the panel, without holding a render for
+    // it: the panel shows at once and turns modal when the chunk lands (it renders again).
+    if (view.launcher && !fullScreen && !this.fullScreenFeature.failed) void this.fullScreenFeature.ensure();
     if (fullScreen && !this.fullScreen) {
       this.fullScreen = new fullScreen.FullScreen(host, () => view.launcher && host.isOpen, () => host.renderRoot.querySelector<HTMLElement>('.panel'));
     }
