@@ -11,7 +11,7 @@ import { trustedPolicy } from '../security/trusted-types.js';
 import { warnOnce } from '../warn.js';
 import { decorate, type MarkdownLabels } from './decorate.js';
 import { lexMarkdown } from './lex.js';
-import { completeTail } from './tail.js';
+import { completeTail, type TypingTail } from './tail.js';
 import { blockNodes, el, IMAGE_ATTRS, LINK_ATTRS, toDom, toFragment, toHtml } from './tokens.js';
 
 export type { MarkdownLabels };
@@ -93,13 +93,26 @@ export function normalize(text: string): string {
 }
 
 /**
- * Source to render for a block: the raw text, or the completed tail while streaming. A
- * completed tail is lexed a second time, which a long block cannot afford on every frame;
- * past `TAIL_COMPLETION_CHARS` its half-typed end shows as typed (for a frame or two).
+ * How much of a streamed text's end is still being typed, for the guard in tail.ts:
+ * `settled` when the stream is over or ends with a blank line (its last block is finished),
+ * `line` when its last line has its line break, `typing` while that line is being typed.
  */
-export function blockSource(block: Block, isStreamingTail: boolean): string {
+export type TailState = 'settled' | TypingTail;
+
+export function tailState(text: string, streaming: boolean): TailState {
+  if (!streaming || /\n[ \t]*\n$/.test(text)) return 'settled';
+  return text.endsWith('\n') ? 'line' : 'typing';
+}
+
+/**
+ * Source to render for a block: the raw text, or the completed tail while streaming (`tail`:
+ * the text's tail state for the last block, `settled` for the others). A completed tail is
+ * lexed a second time, which a long block cannot afford on every frame; past
+ * `TAIL_COMPLETION_CHARS` its half-typed end shows as typed (for a frame or two).
+ */
+export function blockSource(block: Block, tail: TailState): string {
   const raw = block.token.raw;
-  return isStreamingTail && raw.length <= TAIL_COMPLETION_CHARS ? completeTail(raw, block.token.type) : raw;
+  return tail !== 'settled' && raw.length <= TAIL_COMPLETION_CHARS ? completeTail(raw, block.token.type, tail) : raw;
 }
 
 const TAIL_COMPLETION_CHARS = 4_096;

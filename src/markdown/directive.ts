@@ -11,6 +11,7 @@ import {
   normalize,
   plainBlock,
   renderBlock,
+  tailState,
   type Block,
   type MarkdownLabels,
   type MarkdownOptions,
@@ -96,7 +97,8 @@ class MarkdownDirective extends Directive {
 
       // Keys are the rendered source: a finished block keeps its DOM as long as its raw text
       // is unchanged; the tail is re-rendered whenever its (completed) source changes.
-      const sources = this.blocks.map((block, i) => blockSource(block, streaming && i === this.blocks.length - 1));
+      const tail = tailState(text, streaming);
+      const sources = this.blocks.map((block, i) => blockSource(block, i === this.blocks.length - 1 ? tail : 'settled'));
       const keys = sources.map((source) => linksKey + source);
 
       let same = 0;
@@ -132,6 +134,7 @@ class MarkdownDirective extends Directive {
       // From the start of the last block; a long plain block is several pieces, lexed whole.
       let last = previous.length - 1;
       while (last > 0 && (previous[last]!.token as Tokens.Generic).continued) last--;
+      if (last > 0 && mayJoin(previous[last - 1]!, previous[last]!, text)) last--;
       const from = previous[last]!.start;
       const tail = lexBlocks(allowHtml, text.slice(from), from);
       if (tail.complete && !hasLinks(tail.links)) {
@@ -146,6 +149,18 @@ class MarkdownDirective extends Directive {
     this.text = text;
     if (hasLinks(all.links) || !all.complete) this.fullLex = true;
   }
+}
+
+/**
+ * Whether a later token can still turn `tail` into a part of the block before it, which a lex
+ * of the tail alone cannot see: a line right after a paragraph or list may become its lazy
+ * continuation (a fence opener that turns out to be text, `2.` under `1. a`), and after a
+ * blank line a list or indented code takes in an indented line or a list item.
+ */
+function mayJoin(before: Block, tail: Block, text: string): boolean {
+  const between = text.slice(before.start + before.token.raw.trimEnd().length, tail.start);
+  if (!/\n[ \t]*\n/.test(between)) return true;
+  return (before.token.type === 'list' || before.token.type === 'code') && /^[ \t\d*+-]/.test(text[tail.start]!);
 }
 
 /**

@@ -25,7 +25,7 @@
  * Copy buttons are inert markup: the element delegates clicks to `handleCopyClick`.
  */
 import { trustedPolicy, type SafeHtml } from '../security/trusted-types.js';
-import { blockSource, DEFAULT_LABELS, htmlMode, lexBlocks, normalize, renderBlock, type MarkdownLabels, type MarkdownOptions } from './blocks.js';
+import { blockSource, DEFAULT_LABELS, htmlMode, lexBlocks, normalize, renderBlock, tailState, type MarkdownLabels, type MarkdownOptions } from './blocks.js';
 
 export { markdown } from './directive.js';
 export { hasHtmlSupport, loadHtmlSupport, type MarkdownLabels, type MarkdownOptions } from './blocks.js';
@@ -41,11 +41,12 @@ export { TRUSTED_TYPES_POLICY_NAME, type SafeHtml } from '../security/trusted-ty
 export function renderMarkdown(text: string, options: MarkdownOptions = {}): SafeHtml {
   const allowHtml = htmlMode(options);
   const labels = options.labels ?? DEFAULT_LABELS;
-  const { blocks, links } = lexBlocks(allowHtml, normalize(text));
+  const source = normalize(text);
+  const tail = tailState(source, !!options.streaming);
+  const { blocks, links } = lexBlocks(allowHtml, source);
   const container = document.createElement('div');
   blocks.forEach((block, i) => {
-    const tail = !!options.streaming && i === blocks.length - 1;
-    container.append(renderBlock(block, blockSource(block, tail), links, allowHtml, labels));
+    container.append(renderBlock(block, blockSource(block, i === blocks.length - 1 ? tail : 'settled'), links, allowHtml, labels));
   });
   const html = container.innerHTML;
   const tt = trustedPolicy();

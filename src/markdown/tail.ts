@@ -6,14 +6,26 @@
  * already what it will become: open emphasis and code spans are closed, a dangling opener
  * is hidden, a half-typed link shows its text, half a table is held back.
  *
- * It is a best-effort heuristic on purpose: once the stream ends the block is rendered from
- * its real source, so a wrong guess costs one frame, never the final result.
+ * It guesses only about the line being typed. A line break settles the line before it: from
+ * then on the text is shown as it is, so an opener that nothing has closed by the end of its
+ * line shows as typed (as it will when the reply ends there) until a closer arrives. That is
+ * what makes the DOM after a reply's last delta the settled DOM (for every CommonMark
+ * example; test/render/commonmark.test.ts), with one deliberate exception: a line starting
+ * with a pipe waits for a table's delimiter row even after its line break, because a table
+ * flashing as a paragraph of pipes is far likelier than a reply ending in such a line.
+ *
+ * Otherwise it is a best-effort heuristic: once the stream ends the block is rendered from
+ * its real source, so a wrong guess costs a frame, never the final result.
  */
 
-/** Type of the marked token the tail belongs to (`paragraph`, `code`, `table`, `list`…). */
-export function completeTail(raw: string, type: string): string {
-  if (type === 'code') return completeCode(raw);
+/** `typing`: the last line is being typed; `line`: it has its line break (see blocks.ts). */
+export type TypingTail = 'typing' | 'line';
+
+/** `type`: of the marked token the tail belongs to (`paragraph`, `code`, `table`, `list`…). */
+export function completeTail(raw: string, type: string, tail: TypingTail): string {
   if (type === 'html' || type === 'hr' || type === 'def' || type === 'space' || type === 'plain') return raw;
+  if (tail === 'line') return type === 'code' || type === 'table' ? raw : hideTableStart(raw);
+  if (type === 'code') return completeCode(raw);
 
   let text = hideMarkerLine(raw);
   text = type === 'table' ? hideEmptyRow(text) : hideTableStart(text);
@@ -85,14 +97,24 @@ function segmentStart(text: string): number {
 }
 
 function completeLinks(seg: string): string {
-  return (
-    seg
-      // Images appear only when their URL is complete: a half URL would be fetched.
-      .replace(/!\[[^\]]*(?:\](?:\([^)]*)?)?$/, '')
-      // `[text](ur`, `[text]` and `[text`: show the text, not the brackets.
-      .replace(/\[([^\][]*)(?:\](?:\([^)]*)?)?$/, '$1')
-  );
+  // Brackets that are escaped or inside a code span are text, not link syntax: the patterns
+  // below run on a copy where those are blanked, and cut the real text where they match.
+  const syntax = blankLiterals(seg);
+  // Images appear only when their URL is complete: a half URL would be fetched.
+  const image = /!\[[^\]]*(?:\](?:\([^)]*)?)?$/.exec(syntax);
+  if (image) return seg.slice(0, image.index);
+  // `[text](ur`, `[text]` and `[text`: show the text, not the brackets.
+  const link = /\[([^\][]*)(?:\](?:\([^)]*)?)?$/.exec(syntax);
+  if (link) return seg.slice(0, link.index) + seg.slice(link.index + 1, link.index + 1 + link[1]!.length);
+  return seg;
 }
+
+/**
+ * `seg` with escaped characters and code spans blanked out (the same length). A code span
+ * still open runs to the end, as `completeInline` closes it; matching stops there, so the
+ * scan stays linear.
+ */
+const blankLiterals = (seg: string): string => seg.replace(/\\[^]|(`+)(?:[^]*?[^`]\1(?!`)|[^]*)/g, (literal) => ' '.repeat(literal.length));
 
 const WS = /\s/;
 const PUNCT = /[!-/:-@[-`{-~\p{P}\p{S}]/u;

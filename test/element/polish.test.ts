@@ -2,6 +2,7 @@ import { expect, oneEvent } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import { $, $$, element, mount, openLauncher, sendByUser, unmountAll, until } from '../support/element.js';
 import { createKey, forgetStorage } from '../support/server.js';
+import type { AgentChat } from '../../src/agent-chat.js';
 
 /**
  * The rough edges a careful team would not ship, each as a reader sees it: the host page
@@ -277,4 +278,39 @@ describe('the edit bubble', () => {
     expect([form.borderTopWidth, form.borderTopStyle === 'none' || form.borderTopWidth === '0px']).to.deep.equal(['0px', true]);
     expect(getComputedStyle($(el, '[part="composer"]')!).borderTopWidth).to.equal('1px');
   });
+});
+
+// The guard for half-typed markdown may guess only about what has not arrived: the reply
+// after its last delta must look as it will once the final `message` frame settles it.
+// One widget is held right after the last delta (its stream stays open, no `message`
+// frame), another gets the same reply settled; the CommonMark examples behind these
+// replies showed formatting the finished text does not have.
+describe('a reply after its last delta', () => {
+  afterEach(() => unmountAll());
+
+  const REPLIES = [
+    'Note the _foo*\n',
+    'Then run `npm i\n',
+    'Mind the star: a * foo bar*\n',
+    '- `one\n- two`\n',
+    '*foo bar\n*\n',
+  ];
+
+  const replyHtml = (el: AgentChat) => $$(el, '.message.agent:not(.welcome) [part="text"]').at(-1)?.innerHTML.replace(/<!--[^>]*-->/g, '');
+
+  for (const text of REPLIES) {
+    it(`already looks settled: ${JSON.stringify(text)}`, async () => {
+      const deltas = [...text].map((char, i) => JSON.stringify({ type: 'event', seq: i + 1, data: { text: char } }));
+      const held = await mount({ 'publishable-key': await createKey({ paceMs: 0, keepOpen: true, rawTurns: [deltas] }) });
+      void held.send('question');
+      await until(() => held.messages.at(-1)?.text === text, 'the deltas did not arrive');
+      await held.updateComplete;
+      expect(held.status).to.equal('streaming');
+
+      const settled = await mount({ 'publishable-key': await createKey({ paceMs: 0, replies: [{ text }] }) });
+      await sendByUser(settled, 'question');
+      expect(settled.messages.at(-1)!.text).to.equal(text);
+      expect(replyHtml(held)).to.equal(replyHtml(settled));
+    });
+  }
 });

@@ -228,6 +228,11 @@ describe('renderMarkdown', () => {
       expect(dom('use snake_case_na', { streaming: true }).textContent!.trim()).to.equal('use snake_case_na');
     });
 
+    it('leaves brackets that are code or escaped alone', () => {
+      expect(dom('Use `arr[0]` or `arr[1', { streaming: true }).textContent!.trim()).to.equal('Use arr[0] or arr[1');
+      expect(dom('Use `arr[0]` then \\[not a link', { streaming: true }).textContent!.trim()).to.equal('Use arr[0] then [not a link');
+    });
+
     it('keeps an open code fence as code without a half-typed closing fence', () => {
       const div = dom('```js\nlet a = 1;\n``', { streaming: true });
       expect(div.querySelector('code')!.textContent).to.equal('let a = 1;\n');
