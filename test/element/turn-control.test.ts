@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
+import type { FaultPlan } from '../../demo/server/faults.js';
 import { createKey, keyStats } from '../support/server.js';
 import { $, $$, agentTexts, collect, mount, sendByUser, type, unmountAll, until } from '../support/element.js';
 
@@ -7,9 +8,9 @@ const userTexts = (el: HTMLElement & { shadowRoot: ShadowRoot | null }) =>
   Array.from(el.shadowRoot!.querySelectorAll('.message.user [part="text"]')).map((n) => n.textContent!.trim());
 
 /** A widget whose first turn ('tell me') the reader stopped mid-reply; `next` answers the reruns. */
-async function stoppedTurn(next: Array<{ text: string }>): Promise<AgentChat> {
+async function stoppedTurn(next: Array<{ text: string }>, plan: FaultPlan = {}): Promise<AgentChat> {
   const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
-  const key = await createKey({ paceMs: 30, replies: [{ text: long }, ...next] });
+  const key = await createKey({ paceMs: 30, replies: [{ text: long }, ...next], ...plan });
   const el = await mount({ 'publishable-key': key });
   await type(el, 'tell me');
   ($(el, '[part="send-button"]') as HTMLButtonElement).click();
@@ -159,6 +160,20 @@ describe('<agent-chat> regenerate, edit, branches and history', () => {
     expect(threads.map((t) => t.reason)).to.include('rerun');
     expect(el.threadId).to.not.equal(source);
     expect(!!$(el, '[part="branch-nav"]')).to.equal(true);
+  });
+
+  it('asks a stopped turn again when the service never records it', async function () {
+    // The transcript never shows the turn (a service that lost it): after waiting for it
+    // (30 s), Regenerate sends the question again in the same thread instead of failing.
+    this.timeout(60_000);
+    const el = await stoppedTurn([{ text: 'Asked again' }], { rawTranscript: [] });
+    const thread = el.threadId;
+    await until(() => $(el, '.message.agent.stopped [part="regenerate-button"]'), 'no Regenerate on the stopped turn');
+    $(el, '.message.agent.stopped [part="regenerate-button"]')!.click();
+    await until(() => agentTexts(el).at(-1) === 'Asked again' && el.status === 'idle', 'the turn was not asked again', 45_000);
+    expect(el.threadId).to.equal(thread);
+    expect(userTexts(el)).to.deep.equal(['tell me']);
+    expect($(el, '[part="error"]')).to.equal(null);
   });
 
   it('edits the question of a stopped reply into a new branch', async function () {
