@@ -8,10 +8,11 @@ import { en } from '../i18n/strings.js';
 import type { Sanitize } from '../security/html-policy.js';
 import { safeUrl } from '../security/url.js';
 import { trustedPolicy } from '../security/trusted-types.js';
+import { lazy } from '../lazy.js';
 import { warnOnce } from '../warn.js';
 import { decorate, type MarkdownLabels } from './decorate.js';
 import { lexMarkdown } from './lex.js';
-import { completeTail, type TypingTail } from './tail.js';
+import type { completeTail, TypingTail } from './tail.js';
 import { blockNodes, el, IMAGE_ATTRS, LINK_ATTRS, toDom, toFragment, toHtml } from './tokens.js';
 
 export type { MarkdownLabels };
@@ -55,6 +56,19 @@ export function loadHtmlSupport(): Promise<boolean> {
   return sanitizerLoad;
 }
 
+
+// --- the guard for half-typed syntax (a lazy chunk) ----------------------------------------
+
+let completer: typeof completeTail | undefined;
+
+/**
+ * Loads tail.ts, which only a streaming or cut-off reply uses (a page that only shows a
+ * welcome message never downloads it). Until it is here a tail renders as typed: the panel
+ * waits for it before it shows such a reply, and a turn fetches it as it starts.
+ */
+export const loadTailSupport = lazy(() => import('./tail.js').then((module) => void (completer = module.completeTail)));
+
+export const hasTailSupport = (): boolean => completer !== undefined;
 
 // --- blocks ------------------------------------------------------------------------------
 
@@ -112,7 +126,7 @@ export function tailState(text: string, streaming: boolean): TailState {
  */
 export function blockSource(block: Block, tail: TailState): string {
   const raw = block.token.raw;
-  return tail !== 'settled' && raw.length <= TAIL_COMPLETION_CHARS ? completeTail(raw, block.token.type, tail) : raw;
+  return tail !== 'settled' && completer && raw.length <= TAIL_COMPLETION_CHARS ? completer(raw, block.token.type, tail) : raw;
 }
 
 const TAIL_COMPLETION_CHARS = 4_096;

@@ -28,7 +28,7 @@ import { trustedPolicy, type SafeHtml } from '../security/trusted-types.js';
 import { blockSource, DEFAULT_LABELS, htmlMode, lexBlocks, normalize, renderBlock, tailState, type MarkdownLabels, type MarkdownOptions } from './blocks.js';
 
 export { markdown } from './directive.js';
-export { hasHtmlSupport, loadHtmlSupport, type MarkdownLabels, type MarkdownOptions } from './blocks.js';
+export { hasHtmlSupport, hasTailSupport, loadHtmlSupport, loadTailSupport, type MarkdownLabels, type MarkdownOptions } from './blocks.js';
 export { plainSummary, renderPlainText } from './plain.js';
 export { TRUSTED_TYPES_POLICY_NAME, type SafeHtml } from '../security/trusted-types.js';
 

@@ -8,7 +8,7 @@ import { emit } from '../events.js';
 import { HandOffSlot } from '../handoff/slot.js';
 import { HistoryControl } from '../history/controller.js';
 import { Log } from '../log/log.js';
-import { handleCopyClick, hasHtmlSupport, loadHtmlSupport, markdownLabels, plainSummary, type MarkdownLabels } from '../markdown/markdown.js';
+import { handleCopyClick, hasHtmlSupport, hasTailSupport, loadHtmlSupport, loadTailSupport, markdownLabels, plainSummary, type MarkdownLabels } from '../markdown/markdown.js';
 import { renderConfigNotice, renderNotice } from '../notices/notice.js';
 import { noticeText } from '../notices/text.js';
 import { CONFIG_KEYS } from '../shell/attributes.js';
@@ -129,6 +129,13 @@ export class Panel implements PanelApi, PanelContext {
 
   needs(): Array<Promise<unknown>> {
     const needs = [...this.composer.needs(), ...this.history.needs(), ...this.handoff.needs(), ...this.turns.needs(), ...this.cards.needs()];
+    // The guard for half-typed markdown: fetched as a turn starts, waited for by a reply that
+    // streams or was cut off (it would show raw syntax for a moment without it).
+    if (!hasTailSupport()) {
+      const { status, messages } = this.chat;
+      if (messages.some((m) => m.text && /^(streaming|stopped|interrupted)$/.test(m.state))) needs.push(loadTailSupport());
+      else if (status !== 'idle' && status !== 'error') void loadTailSupport();
+    }
     // The sanitiser for allow-html: until it is here, nothing renders rather than markup that would change.
     if (this.host.allowHtml && !hasHtmlSupport() && !this.htmlUnavailable) {
       needs.push(

@@ -1,7 +1,10 @@
 import { expect } from '@open-wc/testing';
 import { html, render } from 'lit';
-import { loadHtmlSupport, markdown, renderMarkdown, renderPlainText, TRUSTED_TYPES_POLICY_NAME } from '../../src/markdown/markdown.js';
+import { loadHtmlSupport, loadTailSupport, markdown, renderMarkdown, renderPlainText, TRUSTED_TYPES_POLICY_NAME } from '../../src/markdown/markdown.js';
 import { safeUrl } from '../../src/security/url.js';
+
+// The guard for half-typed syntax (streaming: true) is a chunk; the panel fetches it as a turn starts.
+await loadTailSupport();
 
 function dom(text: string, options: Parameters<typeof renderMarkdown>[1] = {}): HTMLDivElement {
   const div = document.createElement('div');

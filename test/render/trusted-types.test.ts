@@ -1,6 +1,9 @@
 import { expect } from '@open-wc/testing';
 import { html, render } from 'lit';
-import { markdown, renderMarkdown, TRUSTED_TYPES_POLICY_NAME } from '../../src/markdown/markdown.js';
+import { loadTailSupport, markdown, renderMarkdown, TRUSTED_TYPES_POLICY_NAME } from '../../src/markdown/markdown.js';
+
+// The guard for half-typed syntax (streaming: true) is a chunk; the panel fetches it as a turn starts.
+await loadTailSupport();
 
 // Own file: once a page enforces Trusted Types it cannot go back, so nothing else runs here.
 describe('under require-trusted-types-for', () => {

@@ -1,5 +1,8 @@
 import { html, render } from 'lit';
-import { markdown, renderMarkdown, type MarkdownOptions } from '../../src/markdown/markdown.js';
+import { loadTailSupport, markdown, renderMarkdown, type MarkdownOptions } from '../../src/markdown/markdown.js';
+
+// The guard for half-typed syntax is a chunk the panel fetches as a turn starts; here, at once.
+await loadTailSupport();
 
 /** Renders `text` through the markdown() directive into `container` (re-using its instance). */
 export function mountMarkdown(text: string, options: MarkdownOptions, container: HTMLElement): HTMLElement {
