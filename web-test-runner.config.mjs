@@ -59,6 +59,9 @@ const only = process.env.BROWSERS?.split(',');
 const browsers = [
   playwrightLauncher({
     product: 'chromium',
+    // The copy buttons write to the clipboard and the tests read it back, as a reader who
+    // allowed it would (Firefox asks on reading; its tests watch the write instead).
+    createBrowserContext: ({ browser }) => browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] }),
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       headless: true,

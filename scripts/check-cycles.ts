@@ -3,7 +3,9 @@
  * a cycle means two layers that cannot be read, tested or split into chunks apart
  * (docs/architecture.md). Dynamic import() is a chunk boundary and does not count.
  * Also holds the layout's size limits: no module in src/ over 500 lines, the element
- * (src/agent-chat-element.ts, a thin host) at most 450. Run by `npm run lint`.
+ * (src/agent-chat-element.ts, a thin host) at most 300 lines of code. Its comments do not
+ * count: the class's JSDoc is the public API reference the manifest is built from, and it
+ * grows with every part, slot and event, not with logic. Run by `npm run lint`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -38,12 +40,19 @@ function visit(file: string, path: string[]): void {
 for (const file of files) visit(file, []);
 
 const MAX_LINES = 500;
-const ELEMENT_MAX_LINES = 450;
+const ELEMENT_MAX_LINES = 300;
 const long: string[] = [];
+/** Lines of `text` that hold code: not blank, not inside or made of a comment. */
+function codeLines(text: string): number {
+  const stripped = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return stripped.split('\n').filter((line) => line.trim() !== '').length;
+}
 for (const file of files) {
-  const lines = readFileSync(file, 'utf8').split('\n').length - 1;
-  const limit = relative(root, file) === 'agent-chat-element.ts' ? ELEMENT_MAX_LINES : MAX_LINES;
-  if (lines > limit) long.push(`${relative(root, file)}: ${lines} lines (at most ${limit})`);
+  const text = readFileSync(file, 'utf8');
+  const element = relative(root, file) === 'agent-chat-element.ts';
+  const lines = element ? codeLines(text) : text.split('\n').length - 1;
+  const limit = element ? ELEMENT_MAX_LINES : MAX_LINES;
+  if (lines > limit) long.push(`${relative(root, file)}: ${lines} ${element ? 'lines of code' : 'lines'} (at most ${limit})`);
 }
 if (long.length > 0) {
   console.error(`check-cycles: modules over their size limit; split them by what they do:\n  ${long.join('\n  ')}`);
@@ -54,4 +63,4 @@ if (cycles.length > 0) {
   console.error(`check-cycles: ${cycles.length} import cycle(s) in src/:\n  ${cycles.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`check-cycles: ok - ${files.length} modules, no import cycle, none over ${MAX_LINES} lines (the element ${ELEMENT_MAX_LINES}).`);
+console.log(`check-cycles: ok - ${files.length} modules, no import cycle, none over ${MAX_LINES} lines (the element ${ELEMENT_MAX_LINES} lines of code).`);

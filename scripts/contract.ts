@@ -90,6 +90,7 @@ export const PARTS = [
   'typing',
   'error',
   'retry-button',
+  'copy-button',
   'regenerate-button',
   'edit-button',
   'branch-nav',

@@ -88,6 +88,7 @@ const loadPanel = lazy(() => import('./panel/index.js'));
  * @csspart attachment - The attached image's preview in the composer, with its remove button.
  * @csspart channel-button - Opens the WhatsApp/SMS hand-off form (only with `channels`).
  * @csspart channel-form - The hand-off form, and its confirmation.
+ * @csspart copy-button - Copies a finished reply's text (its markdown) to the clipboard.
  * @csspart regenerate-button - Regenerates an agent reply as a new branch of the thread.
  * @csspart edit-button - Edits a user message; the edited text is re-asked as a new branch.
  * @csspart branch-nav - "‹ 2 / 3 ›": moves between the versions of a turn.

@@ -1,4 +1,5 @@
 import { html, nothing } from 'lit-html';
+import { CopyReply } from '../copy/copy.js';
 import type { PanelContext } from '../panel/context.js';
 import type { ChatMessage } from '../state/messages.js';
 import { renderBranchNav, renderEditButton, renderRegenerate } from './controls.js';
@@ -24,8 +25,11 @@ export class TurnControls {
   /** The user message being edited, and the editor's text. */
   editing: { key: string; text: string } | null = null;
   private turns = new Map<string, TurnInfo>();
+  private readonly copy: CopyReply;
 
-  constructor(private readonly ctx: PanelContext) {}
+  constructor(private readonly ctx: PanelContext) {
+    this.copy = new CopyReply(ctx);
+  }
 
   willUpdate(): void {
     this.turns = turnsOf(this.ctx.chat.messages);
@@ -35,8 +39,12 @@ export class TurnControls {
     return this.editing?.key === m.key;
   }
 
-  /** Regenerate, edit and the branch navigator, for finished turns (stopped ones too). */
+  /** Copy on finished replies; regenerate, edit and the branch navigator for finished turns (stopped ones too). */
   render(m: ChatMessage) {
+    return html`${this.copy.render(m)}${this.rerunControls(m)}`;
+  }
+
+  private rerunControls(m: ChatMessage) {
     const { chat } = this.ctx;
     const info = this.turns.get(m.key);
     if (!info || !(info.replyId || info.unfinished) || m.state === 'streaming' || m.state === 'queued' || !chat.threadId) return nothing;

@@ -42,6 +42,32 @@ export interface Strings {
   unavailable: string;
   copyCode: string;
   copied: string;
+  /** The button under a finished reply that copies its text (part `copy-button`). */
+  copyReply: string;
+  /** Shown and announced when the clipboard refused the text. */
+  copyFailed: string;
+  /** The thumbs group under a reply (attribute `feedback`). */
+  feedbackLabel: string;
+  feedbackUp: string;
+  feedbackDown: string;
+  /** After a thumbs-down: the question above the reasons. */
+  feedbackReasonTitle: string;
+  /** The reasons offered after a thumbs-down (besides free text). */
+  feedbackInaccurate: string;
+  feedbackUnhelpful: string;
+  feedbackUnsafe: string;
+  /** Placeholder of the free-text reason. */
+  feedbackOther: string;
+  feedbackSend: string;
+  /** Shown and announced once a reason was sent. */
+  feedbackThanks: string;
+  /** The dictation button (attribute `voice`), idle and listening. */
+  dictate: string;
+  dictateStop: string;
+  /** The browser or the reader refused the microphone. */
+  micDenied: string;
+  /** Dictation failed otherwise (no speech service, network). */
+  dictationFailed: string;
   /** Accessible name of the horizontally scrolling region around a table. */
   tableLabel: string;
   /** Accessible name of the list of cards in one message. */
@@ -159,6 +185,22 @@ export const en: Strings = {
   unavailable: 'unavailable',
   copyCode: 'Copy',
   copied: 'Copied',
+  copyReply: 'Copy reply',
+  copyFailed: 'Could not copy',
+  feedbackLabel: 'Rate this reply',
+  feedbackUp: 'Good reply',
+  feedbackDown: 'Bad reply',
+  feedbackReasonTitle: 'What was wrong?',
+  feedbackInaccurate: 'Not accurate',
+  feedbackUnhelpful: 'Not helpful',
+  feedbackUnsafe: 'Harmful or offensive',
+  feedbackOther: 'Tell us more (optional)',
+  feedbackSend: 'Send',
+  feedbackThanks: 'Thanks for your feedback',
+  dictate: 'Dictate',
+  dictateStop: 'Stop dictation',
+  micDenied: 'The microphone is blocked. Allow it in the browser to dictate.',
+  dictationFailed: 'Dictation stopped: speech could not be recognised.',
   tableLabel: 'Table',
   cardsLabel: 'Results',
   previousCards: 'Previous results',

@@ -24,4 +24,6 @@ export interface PanelContext {
   focusInput(): void;
   /** A suggestion chip was picked: `agent-chat-suggestion`, then sent unless cancelled. */
   pickSuggestion(text: string): void;
+  /** Says `text` through the polite live region (outside the panel), e.g. "Copied". */
+  announce(text: string): void;
 }

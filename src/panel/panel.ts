@@ -122,6 +122,12 @@ export class Panel implements PanelApi, PanelContext {
     this.composer.input?.focus();
   }
 
+  announce(text: string): void {
+    // The same words again must change the region's text, or they are not read out again.
+    this.liveText = text === this.liveText ? `${text}\u00a0` : text;
+    this.host.requestUpdate();
+  }
+
   pickSuggestion(text: string): void {
     if (!emit(this.host, 'agent-chat-suggestion', { text }, true)) return;
     void this.send(text);
