@@ -24,6 +24,7 @@ export const ATTRIBUTES: Record<string, string> = {
   placeholder: 'placeholder',
   channels: 'channels',
   'agent-display-name': 'agentDisplayName',
+  feedback: 'feedback',
   debug: 'debug',
 };
 
@@ -53,6 +54,7 @@ export const EVENTS = [
   'agent-chat-open',
   'agent-chat-close',
   'agent-chat-channel',
+  'agent-chat-feedback',
 ];
 
 export const PARTS = [
@@ -91,6 +93,9 @@ export const PARTS = [
   'error',
   'retry-button',
   'copy-button',
+  'feedback',
+  'feedback-up',
+  'feedback-down',
   'regenerate-button',
   'edit-button',
   'branch-nav',

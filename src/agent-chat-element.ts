@@ -46,6 +46,7 @@ const loadPanel = lazy(() => import('./panel/index.js'));
  * @fires {CustomEvent<CardClickDetail>} agent-chat-card-click - `{card, url}`; cancelable: by default a card link opens in a new tab.
  * @fires {CustomEvent<EmptyDetail>} agent-chat-open - The launcher panel opened.
  * @fires {CustomEvent<EmptyDetail>} agent-chat-close - The launcher panel closed.
+ * @fires {CustomEvent<FeedbackDetail>} agent-chat-feedback - `{messageId, threadId, rating, reason?, category?}` when the reader rates a reply (attribute `feedback`), takes a rating back (`rating: null`) or says why after a thumbs-down.
  * @fires {CustomEvent<ChannelDetail>} agent-chat-channel - `{channel, threadId, phoneNumber}` after a WhatsApp/SMS hand-off succeeded.
  *
  * @csspart panel - The chat surface (the floating panel in launcher mode).
@@ -89,6 +90,9 @@ const loadPanel = lazy(() => import('./panel/index.js'));
  * @csspart channel-button - Opens the WhatsApp/SMS hand-off form (only with `channels`).
  * @csspart channel-form - The hand-off form, and its confirmation.
  * @csspart copy-button - Copies a finished reply's text (its markdown) to the clipboard.
+ * @csspart feedback - The thumbs group under a finished reply (attribute `feedback`).
+ * @csspart feedback-up - Rates a reply up; `aria-pressed` when chosen.
+ * @csspart feedback-down - Rates a reply down (then asks why, optionally); `aria-pressed` when chosen.
  * @csspart regenerate-button - Regenerates an agent reply as a new branch of the thread.
  * @csspart edit-button - Edits a user message; the edited text is re-asked as a new branch.
  * @csspart branch-nav - "‹ 2 / 3 ›": moves between the versions of a turn.
@@ -192,6 +196,9 @@ export class AgentChat extends HostElement {
 
   /** Overrides of any UI text. */
   @property({ attribute: false }) strings: Partial<Strings> = {};
+
+  /** Thumbs up and down under each finished reply; a rating fires `agent-chat-feedback`. */
+  @property({ type: Boolean }) feedback = false;
 
   /** Configuration problems in the UI with developer detail (always on a local host; always in the console). */
   @property({ type: Boolean }) debug = false;

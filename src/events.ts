@@ -80,6 +80,25 @@ export interface ChannelDetail {
   phoneNumber: string;
 }
 
+/** Why a reply was rated down, when the reader picked one of the offered reasons. */
+export type FeedbackCategory = 'inaccurate' | 'unhelpful' | 'unsafe';
+
+/**
+ * `agent-chat-feedback`: the reader rated a reply (attribute `feedback`), took a rating
+ * back (`rating: null`), or said why after a thumbs-down (fired again, with `reason`). The
+ * service has no feedback operation: the host sends it where it wants.
+ */
+export interface FeedbackDetail {
+  /** The reply's id (its interaction id). */
+  messageId: string;
+  threadId: string | null;
+  rating: 'up' | 'down' | null;
+  /** After a thumbs-down: what the reader wrote, else the reason picked, as shown. */
+  reason?: string;
+  /** After a thumbs-down: the reason picked, as a stable code. */
+  category?: FeedbackCategory;
+}
+
 /** `agent-chat-open` / `agent-chat-close` carry no data. */
 export type EmptyDetail = Record<string, never>;
 
@@ -95,6 +114,7 @@ export interface AgentChatEventMap {
   'agent-chat-open': CustomEvent<EmptyDetail>;
   'agent-chat-close': CustomEvent<EmptyDetail>;
   'agent-chat-channel': CustomEvent<ChannelDetail>;
+  'agent-chat-feedback': CustomEvent<FeedbackDetail>;
 }
 
 export type AgentChatEventName = keyof AgentChatEventMap;

@@ -11,6 +11,8 @@ export type {
   ChannelDetail,
   EmptyDetail,
   ErrorEventDetail,
+  FeedbackCategory,
+  FeedbackDetail,
   MessageDetail,
   ReadyDetail,
   SendDetail,

@@ -1,5 +1,7 @@
 import { html, nothing } from 'lit-html';
 import { CopyReply } from '../copy/copy.js';
+import { lazy } from '../lazy.js';
+import { Feature } from '../panel/feature.js';
 import type { PanelContext } from '../panel/context.js';
 import type { ChatMessage } from '../state/messages.js';
 import { renderBranchNav, renderEditButton, renderRegenerate } from './controls.js';
@@ -16,6 +18,9 @@ interface TurnInfo {
 
 const UNFINISHED = new Set<ChatMessage['state']>(['stopped', 'interrupted']);
 
+/** Thumbs under each reply (attribute `feedback`): a chunk of its own, for the pages that ask for it. */
+const loadFeedback = lazy(() => import('../feedback/index.js'));
+
 /**
  * Branches in the panel, once this chunk is here (slot.ts loads it): which turn each
  * message belongs to, regenerate and edit (reruns into new threads, run by the
@@ -26,13 +31,27 @@ export class TurnControls {
   editing: { key: string; text: string } | null = null;
   private turns = new Map<string, TurnInfo>();
   private readonly copy: CopyReply;
+  private readonly feedbackFeature: Feature<typeof import('../feedback/index.js')>;
+  private feedback: import('../feedback/index.js').FeedbackControl | null = null;
 
   constructor(private readonly ctx: PanelContext) {
     this.copy = new CopyReply(ctx);
+    this.feedbackFeature = new Feature(loadFeedback, ctx.host);
+  }
+
+  /** With `feedback`, its chunk: a render of finished replies waits for it. */
+  needs(): Array<Promise<unknown>> {
+    const { host, chat } = this.ctx;
+    return host.feedback && !this.feedbackFeature.failed && chat.messages.some((m) => m.role === 'agent' && m.id) ? [this.feedbackFeature.ensure()] : [];
   }
 
   willUpdate(): void {
     this.turns = turnsOf(this.ctx.chat.messages);
+    if (!this.ctx.host.feedback) return;
+    const module = this.feedbackFeature.module;
+    // Asked for before this chunk came: fetched now (it renders again when it lands).
+    if (!module) void this.feedbackFeature.ensure();
+    else (this.feedback ??= new module.FeedbackControl(this.ctx)).willUpdate();
   }
 
   isEditing(m: ChatMessage): boolean {
@@ -41,7 +60,7 @@ export class TurnControls {
 
   /** Copy on finished replies; regenerate, edit and the branch navigator for finished turns (stopped ones too). */
   render(m: ChatMessage) {
-    return html`${this.copy.render(m)}${this.rerunControls(m)}`;
+    return html`${this.copy.render(m)}${this.ctx.host.feedback ? this.feedback?.render(m) : nothing}${this.rerunControls(m)}`;
   }
 
   private rerunControls(m: ChatMessage) {

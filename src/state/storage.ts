@@ -27,6 +27,8 @@ export interface PersistedState {
   unread?: boolean;
   /** Counts the writes, so a change can be told older or newer than another. */
   rev?: number;
+  /** Ratings of replies by message id (src/feedback/, attribute `feedback`); unchecked until read. */
+  feedback?: Record<string, unknown>;
   /** Without Web Locks: the tab taking over an orphaned turn (src/continuity/mirror.ts). */
   claim?: string;
 }

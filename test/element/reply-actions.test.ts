@@ -1,8 +1,9 @@
 import { expect } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
 import type { AgentChat } from '../../src/agent-chat.js';
-import { $, $$, mount, sendByUser, unmountAll, until } from '../support/element.js';
-import { createKey } from '../support/server.js';
+import type { FeedbackDetail } from '../../src/events.js';
+import { $, $$, collect, mount, sendByUser, unmountAll, until } from '../support/element.js';
+import { createKey, forgetStorage } from '../support/server.js';
 
 /** Clicks like a reader (a trusted click: the clipboard wants one), at the middle of `node`. */
 async function click(node: HTMLElement): Promise<void> {
@@ -85,5 +86,102 @@ describe('copy a reply', () => {
     } finally {
       clipboard.writeText = original;
     }
+  });
+});
+
+describe('feedback', () => {
+  afterEach(() => {
+    unmountAll();
+    forgetStorage();
+  });
+
+  const thumbs = (el: AgentChat, which: 'up' | 'down') => $(el, `.message.agent:not(.welcome) [part="feedback-${which}"]`)!;
+  const pressed = (el: AgentChat) => ['up', 'down'].filter((which) => thumbs(el, which as 'up' | 'down').getAttribute('aria-pressed') === 'true');
+
+  it('is off unless asked for', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'Fine.' }] });
+    const el = await mount({ 'publishable-key': key });
+    await sendByUser(el, 'a');
+    await until(() => $(el, '[part="copy-button"]'), 'no turn controls');
+    expect($(el, '[part="feedback"]')).to.equal(null);
+  });
+
+  it('rates a reply up, takes it back, and fires agent-chat-feedback each time', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'Fine.' }] });
+    const el = await mount({ 'publishable-key': key, feedback: '' });
+    const events = collect<FeedbackDetail>(el, 'agent-chat-feedback');
+    await sendByUser(el, 'a');
+    await until(() => $(el, '.message.agent:not(.welcome) [part="feedback"]'), 'no thumbs');
+    expect($(el, '.welcome [part="feedback"]')).to.equal(null);
+    expect($(el, '[part="feedback"]')!.getAttribute('role')).to.equal('group');
+    const messageId = el.messages.at(-1)!.id;
+    thumbs(el, 'up').click();
+    await el.updateComplete;
+    expect(pressed(el)).to.deep.equal(['up']);
+    thumbs(el, 'up').click();
+    await el.updateComplete;
+    expect(pressed(el)).to.deep.equal([]);
+    expect(events).to.deep.equal([
+      { messageId, threadId: el.threadId, rating: 'up' },
+      { messageId, threadId: el.threadId, rating: null },
+    ]);
+  });
+
+  it('asks why after a thumbs-down, and sends the reason with the rating', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'The tent weighs 9 kg.' }] });
+    const el = await mount({ 'publishable-key': key, feedback: '' });
+    const events = collect<FeedbackDetail>(el, 'agent-chat-feedback');
+    await sendByUser(el, 'How heavy?');
+    await until(() => $(el, '.message.agent:not(.welcome) [part="feedback"]'), 'no thumbs');
+    thumbs(el, 'down').click();
+    await until(() => $(el, '.feedback-form'), 'no reason form');
+    const reasons = $$(el, '.feedback-reasons button');
+    expect(reasons.map((b) => b.textContent!.trim())).to.deep.equal(['Not accurate', 'Not helpful', 'Harmful or offensive']);
+    reasons[0]!.click();
+    await el.updateComplete;
+    expect(reasons[0]!.getAttribute('aria-pressed')).to.equal('true');
+    const text = $(el, '.feedback-text') as HTMLInputElement;
+    text.value = 'It weighs 2 kg';
+    text.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+    await el.updateComplete;
+    ($(el, '.feedback-form button[type="submit"]') as HTMLButtonElement).click();
+    await el.updateComplete;
+    expect($(el, '.feedback-form')).to.equal(null);
+    expect(pressed(el)).to.deep.equal(['down']);
+    const messageId = el.messages.at(-1)!.id;
+    expect(events).to.deep.equal([
+      { messageId, threadId: el.threadId, rating: 'down' },
+      { messageId, threadId: el.threadId, rating: 'down', reason: 'It weighs 2 kg', category: 'inaccurate' },
+    ]);
+    expect(announced(el)).to.equal('Thanks for your feedback');
+  });
+
+  it('closes the reason form with Escape, and keeps the rating', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'Hm.' }] });
+    const el = await mount({ 'publishable-key': key, feedback: '', mode: 'launcher', open: '' });
+    await sendByUser(el, 'a');
+    await until(() => $(el, '.message.agent:not(.welcome) [part="feedback"]'), 'no thumbs');
+    thumbs(el, 'down').click();
+    await until(() => $(el, '.feedback-form'), 'no reason form');
+    $(el, '.feedback-text')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    await el.updateComplete;
+    expect($(el, '.feedback-form')).to.equal(null);
+    expect(el.isOpen, 'the launcher stays open').to.equal(true);
+    expect(pressed(el)).to.deep.equal(['down']);
+  });
+
+  it('shows the ratings again after a reload', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'One' }, { text: 'Two' }] });
+    const first = await mount({ 'publishable-key': key, feedback: '', persist: 'local' });
+    await sendByUser(first, 'a');
+    await sendByUser(first, 'b');
+    await until(() => $$(first, '[part="feedback-up"]').length === 2, 'no thumbs');
+    $$(first, '[part="feedback-up"]')[1]!.click();
+    await first.updateComplete;
+    first.remove();
+
+    const again = await mount({ 'publishable-key': key, feedback: '', persist: 'local' });
+    await until(() => $$(again, '[part="feedback-up"]').length === 2, 'no thumbs after the reload');
+    expect($$(again, '[part="feedback-up"]').map((b) => b.getAttribute('aria-pressed'))).to.deep.equal(['false', 'true']);
   });
 });

@@ -1,0 +1,80 @@
+import { css } from '@lit/reactive-element/css-tag.js';
+
+/** The feedback chunk's stylesheet (thumbs, the reason form), adopted when it arrives. */
+export const styles = css`
+  .feedback {
+    display: inline-flex;
+    gap: 2px;
+  }
+
+  .feedback [aria-pressed='true'] {
+    color: var(--_accent);
+    opacity: 1;
+  }
+
+  .feedback [aria-pressed='true'] path {
+    fill: currentColor;
+    fill-opacity: 0.2;
+  }
+
+  .message .meta {
+    flex-wrap: wrap;
+  }
+
+  /* Under the meta line of its reply, the width of the column. */
+  .feedback-form {
+    flex-basis: 100%;
+    display: flex;
+    flex-direction: column;
+    gap: 6px;
+    margin-top: 4px;
+    padding: 8px 10px;
+    border: 1px solid var(--_border);
+    border-radius: 10px;
+    color: var(--_text);
+    font-size: 1.15em;
+  }
+
+  .feedback-reasons,
+  .feedback-row {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 6px;
+    align-items: center;
+  }
+
+  .feedback-reasons button {
+    min-height: 32px;
+    padding: 4px 12px;
+    border: 1px solid var(--_border);
+    border-radius: 999px;
+    background: transparent;
+    color: var(--_text);
+    font: inherit;
+    font-size: 0.92em;
+  }
+
+  .feedback-reasons button[aria-pressed='true'] {
+    border-color: var(--_accent);
+    color: var(--_accent);
+    font-weight: 600;
+  }
+
+  .feedback-text {
+    flex: 1;
+    min-width: 10em;
+    padding: 6px 8px;
+    border: 1px solid var(--_border);
+    border-radius: 8px;
+    background: var(--_bg);
+    color: var(--_text);
+    font: inherit;
+  }
+
+  @media (forced-colors: active) {
+    .feedback [aria-pressed='true'],
+    .feedback-reasons button[aria-pressed='true'] {
+      outline: 2px solid Highlight;
+    }
+  }
+`;

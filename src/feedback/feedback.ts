@@ -1,0 +1,152 @@
+/**
+ * Feedback on replies (attribute `feedback`), a lazy chunk: thumbs up and down under each
+ * finished reply (parts `feedback`, `feedback-up`, `feedback-down`, toggled with
+ * `aria-pressed`), and after a thumbs-down an optional reason: one of a few choices and a
+ * line of free text. Each change fires `agent-chat-feedback`; the service has no feedback
+ * operation, so the host sends it where it wants. Ratings are kept with the conversation
+ * (ratings.ts). Rendered by the turn controls (src/branches/controller.ts).
+ */
+import { html, nothing, svg } from 'lit-html';
+import { live } from 'lit-html/directives/live.js';
+import { emit, type FeedbackCategory } from '../events.js';
+import { icon } from '../icons/icons.js';
+import type { PanelContext } from '../panel/context.js';
+import type { ChatMessage } from '../state/messages.js';
+import { Ratings, type Rating } from './ratings.js';
+
+export { styles } from './feedback.styles.js';
+
+const thumb = svg`<path d="M7 11v9H4v-9h3zm0 0l4-7c1.5 0 2.5 1 2 3l-1 3h6a2 2 0 0 1 2 2.3l-1.2 6A2 2 0 0 1 16.8 20H7"/>`;
+const icons = {
+  up: icon(thumb),
+  down: icon(svg`<g transform="rotate(180 12 12)">${thumb}</g>`),
+};
+
+const CATEGORIES: FeedbackCategory[] = ['inaccurate', 'unhelpful', 'unsafe'];
+/** The free text is a note, not a transcript. */
+const MAX_REASON = 500;
+
+export class FeedbackControl {
+  private readonly ratings = new Ratings();
+  /** The reply whose reason form is open, and what the reader has chosen in it so far. */
+  private asking: { id: string; category: FeedbackCategory | null; text: string } | null = null;
+
+  constructor(private readonly ctx: PanelContext) {}
+
+  willUpdate(): void {
+    this.ratings.open(this.ctx.view.config);
+  }
+
+  render(m: ChatMessage) {
+    if (m.role !== 'agent' || m.state !== 'done' || !m.id) return nothing;
+    const t = this.ctx.text;
+    const rating = this.ratings.of(m.id);
+    const id = m.id;
+    const button = (value: Rating, label: string) =>
+      html`<button
+        part="feedback-${value}"
+        class="icon-button small"
+        type="button"
+        aria-label=${label}
+        title=${label}
+        aria-pressed=${rating === value ? 'true' : 'false'}
+        @click=${() => this.rate(id, rating === value ? null : value)}
+      >
+        ${icons[value]}
+      </button>`;
+    return html`<div part="feedback" class="feedback" role="group" aria-label=${t.feedbackLabel}>
+        ${button('up', t.feedbackUp)}${button('down', t.feedbackDown)}
+      </div>
+      ${this.asking?.id === id ? this.renderReason(id) : nothing}`;
+  }
+
+  private renderReason(id: string) {
+    const t = this.ctx.text;
+    const asking = this.asking!;
+    const labels: Record<FeedbackCategory, string> = { inaccurate: t.feedbackInaccurate, unhelpful: t.feedbackUnhelpful, unsafe: t.feedbackUnsafe };
+    const submit = (event: Event) => {
+      event.preventDefault();
+      this.sendReason(id);
+    };
+    return html`<form class="feedback-form" aria-label=${t.feedbackReasonTitle} @submit=${submit} @keydown=${this.onKeyDown}>
+      <span class="feedback-title">${t.feedbackReasonTitle}</span>
+      <div class="feedback-reasons">
+        ${CATEGORIES.map(
+          (category) =>
+            html`<button
+              type="button"
+              aria-pressed=${asking.category === category ? 'true' : 'false'}
+              @click=${() => this.edit({ category: asking.category === category ? null : category })}
+            >
+              ${labels[category]}
+            </button>`,
+        )}
+      </div>
+      <div class="feedback-row">
+        <input
+          class="feedback-text"
+          type="text"
+          maxlength=${MAX_REASON}
+          aria-label=${t.feedbackOther}
+          placeholder=${t.feedbackOther}
+          .value=${live(asking.text)}
+          @input=${(e: Event) => this.edit({ text: (e.target as HTMLInputElement).value })}
+        />
+        <button type="submit" class="text-button primary" ?disabled=${!asking.category && !asking.text.trim()}>${t.feedbackSend}</button>
+        <button type="button" class="icon-button small" aria-label=${t.dismiss} title=${t.dismiss} @click=${() => this.closeReason()}>×</button>
+      </div>
+    </form>`;
+  }
+
+  private rate(id: string, rating: Rating | null): void {
+    this.ratings.set(id, rating);
+    this.asking = rating === 'down' ? { id, category: null, text: '' } : null;
+    this.notify({ messageId: id, rating });
+    this.ctx.host.requestUpdate();
+    if (rating === 'down') void this.focus('.feedback-reasons button');
+  }
+
+  private edit(patch: Partial<{ category: FeedbackCategory | null; text: string }>): void {
+    if (!this.asking) return;
+    this.asking = { ...this.asking, ...patch };
+    this.ctx.host.requestUpdate();
+  }
+
+  private sendReason(id: string): void {
+    const asking = this.asking;
+    if (!asking || asking.id !== id) return;
+    const t = this.ctx.text;
+    const labels: Record<FeedbackCategory, string> = { inaccurate: t.feedbackInaccurate, unhelpful: t.feedbackUnhelpful, unsafe: t.feedbackUnsafe };
+    const text = asking.text.trim().slice(0, MAX_REASON);
+    const reason = text || (asking.category ? labels[asking.category] : '');
+    if (!reason) return;
+    this.notify({ messageId: id, rating: 'down', reason, ...(asking.category ? { category: asking.category } : {}) });
+    this.closeReason();
+    this.ctx.announce(t.feedbackThanks);
+  }
+
+  private closeReason(): void {
+    const id = this.asking?.id;
+    this.asking = null;
+    this.ctx.host.requestUpdate();
+    // Focus goes back where the form was opened from.
+    if (id) void this.focus(`[part="feedback-down"][aria-pressed="true"]`);
+  }
+
+  private readonly onKeyDown = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape') return;
+    // Escape closes the form only: not the launcher, not the reply.
+    event.stopPropagation();
+    this.closeReason();
+  };
+
+  private notify(detail: { messageId: string; rating: Rating | null; reason?: string; category?: FeedbackCategory }): void {
+    emit(this.ctx.host, 'agent-chat-feedback', { ...detail, threadId: this.ctx.chat.threadId });
+  }
+
+  private async focus(selector: string): Promise<void> {
+    const { host } = this.ctx;
+    await host.updateComplete;
+    host.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+  }
+}

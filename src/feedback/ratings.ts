@@ -1,0 +1,44 @@
+import { createStorage, scopeOf, type PersistMode, type ThreadStorage } from '../state/storage.js';
+
+export type Rating = 'up' | 'down';
+
+/** Ratings kept at most: the newest win (a reader rates a handful per conversation). */
+const MAX_RATINGS = 500;
+
+const isRating = (value: unknown): value is Rating => value === 'up' || value === 'down';
+
+/**
+ * The reader's ratings by reply id, kept with the conversation's state (same storage key,
+ * same `persist` mode) so a reload shows them. What storage holds is checked as it is read:
+ * anything but `up`/`down` under a short id is dropped.
+ */
+export class Ratings {
+  private storage: ThreadStorage | null = null;
+  private scope = '';
+  private ratings = new Map<string, Rating>();
+
+  /** Follows the widget's configuration: another scope reads its own ratings. */
+  open(config: { persist: PersistMode; baseUrl: string; accessToken?: string; publishableKey?: string } | null): void {
+    const scope = config ? `${config.persist}:${scopeOf(config)}` : '';
+    if (scope === this.scope) return;
+    this.scope = scope;
+    this.storage = config ? createStorage(config.persist, scopeOf(config)) : null;
+    const stored = this.storage?.read().feedback;
+    this.ratings = new Map();
+    if (stored && typeof stored === 'object' && !Array.isArray(stored)) {
+      for (const [id, rating] of Object.entries(stored)) if (id.length <= 200 && isRating(rating)) this.ratings.set(id, rating);
+    }
+  }
+
+  of(id: string): Rating | null {
+    return this.ratings.get(id) ?? null;
+  }
+
+  set(id: string, rating: Rating | null): void {
+    this.ratings.delete(id);
+    if (rating) this.ratings.set(id, rating);
+    const kept = [...this.ratings].slice(-MAX_RATINGS);
+    this.ratings = new Map(kept);
+    this.storage?.write({ feedback: Object.fromEntries(kept) });
+  }
+}
