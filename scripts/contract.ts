@@ -25,6 +25,7 @@ export const ATTRIBUTES: Record<string, string> = {
   channels: 'channels',
   'agent-display-name': 'agentDisplayName',
   feedback: 'feedback',
+  'link-target': 'linkTarget',
   debug: 'debug',
 };
 
@@ -55,6 +56,7 @@ export const EVENTS = [
   'agent-chat-close',
   'agent-chat-channel',
   'agent-chat-feedback',
+  'agent-chat-link-click',
 ];
 
 export const PARTS = [

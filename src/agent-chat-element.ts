@@ -10,7 +10,7 @@ import type { ChatStatus } from './state/types.js';
 import type { ChatMessage } from './state/messages.js';
 import type { PersistMode } from './state/storage.js';
 import { ShellStore } from './shell/stored.js';
-import { oneOf, readConfig, record, reported, type Mode, type Theme, type Transport } from './state/config.js';
+import { oneOf, readConfig, record, reported, type LinkTarget, type Mode, type Theme, type Transport } from './state/config.js';
 import type { PanelApi, ShellView } from './shell/panel-api.js';
 import { Launcher } from './shell/launcher.js';
 import { PanelLoader } from './shell/panel-loader.js';
@@ -18,7 +18,7 @@ import { CONFIG_KEYS, isLocalHost, jsonConverter } from './shell/attributes.js';
 import { shellStyles } from './shell/shell.styles.js';
 import { HostElement, property, state, type PropertyValues } from './shell/host.js';
 
-export type { Mode, Theme, Transport };
+export type { LinkTarget, Mode, Theme, Transport };
 export type { CardRenderer };
 
 /** How long a render waits for the chunks it needs (panel, language) before it goes ahead without them. */
@@ -47,6 +47,7 @@ const loadPanel = lazy(() => import('./panel/index.js'));
  * @fires {CustomEvent<EmptyDetail>} agent-chat-open - The launcher panel opened.
  * @fires {CustomEvent<EmptyDetail>} agent-chat-close - The launcher panel closed.
  * @fires {CustomEvent<FeedbackDetail>} agent-chat-feedback - `{messageId, threadId, rating, reason?, category?}` when the reader rates a reply (attribute `feedback`), takes a rating back (`rating: null`) or says why after a thumbs-down.
+ * @fires {CustomEvent<LinkClickDetail>} agent-chat-link-click - `{url, text, messageId}` when the reader clicks a link in agent text; cancelable: `preventDefault()` and the widget does not open it.
  * @fires {CustomEvent<ChannelDetail>} agent-chat-channel - `{channel, threadId, phoneNumber}` after a WhatsApp/SMS hand-off succeeded.
  *
  * @csspart panel - The chat surface (the floating panel in launcher mode).
@@ -196,6 +197,9 @@ export class AgentChat extends HostElement {
 
   /** Overrides of any UI text. */
   @property({ attribute: false }) strings: Partial<Strings> = {};
+
+  /** `blank`: links in agent text open in a new tab; `auto`: links to this site open in this tab. */
+  @property({ attribute: 'link-target' }) linkTarget: LinkTarget = 'blank';
 
   /** Thumbs up and down under each finished reply; a rating fires `agent-chat-feedback`. */
   @property({ type: Boolean }) feedback = false;
@@ -367,6 +371,7 @@ export class AgentChat extends HostElement {
     }
     if (changed.has('mode')) view.launcher = reported((problems) => oneOf('mode', this.mode, ['inline', 'launcher'] as const, problems)) === 'launcher';
     if (changed.has('theme')) reported((problems) => oneOf('theme', this.theme, ['auto', 'light', 'dark'] as const, problems));
+    if (changed.has('linkTarget')) reported((problems) => oneOf('link-target', this.linkTarget, ['blank', 'auto'] as const, problems));
     if (CONFIG_KEYS.some((key) => changed.has(key)) || changed.has('debug')) this.applyConfig();
     // Opened however (open(), the attribute, the property): the reply has been seen.
     if (changed.has('isOpen') && this.isOpen && this.unread) {

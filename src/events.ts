@@ -99,6 +99,20 @@ export interface FeedbackDetail {
   category?: FeedbackCategory;
 }
 
+/**
+ * `agent-chat-link-click` (cancelable): the reader clicked a link in agent text. Without
+ * `preventDefault()` it opens in a new tab (`link-target="auto"`: a link to this site in
+ * this tab).
+ */
+export interface LinkClickDetail {
+  /** The link's address, absolute (it passed the URL allow-list when it was rendered). */
+  url: string;
+  /** The link's text. */
+  text: string;
+  /** The id of the message the link is in; `null` in the welcome message. */
+  messageId: string | null;
+}
+
 /** `agent-chat-open` / `agent-chat-close` carry no data. */
 export type EmptyDetail = Record<string, never>;
 
@@ -115,6 +129,7 @@ export interface AgentChatEventMap {
   'agent-chat-close': CustomEvent<EmptyDetail>;
   'agent-chat-channel': CustomEvent<ChannelDetail>;
   'agent-chat-feedback': CustomEvent<FeedbackDetail>;
+  'agent-chat-link-click': CustomEvent<LinkClickDetail>;
 }
 
 export type AgentChatEventName = keyof AgentChatEventMap;

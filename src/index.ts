@@ -1,6 +1,6 @@
 /** Package entry for bundler users: the element (registered), its types and the client. */
 export { AgentChat } from './agent-chat.js';
-export type { CardRenderer, Mode, Theme, Transport } from './agent-chat-element.js';
+export type { CardRenderer, LinkTarget, Mode, Theme, Transport } from './agent-chat-element.js';
 export type { ChatStatus, ThreadReason } from './state/chat-controller.js';
 export type { ChatMessage } from './state/messages.js';
 export type { Strings } from './i18n/strings.js';
@@ -13,6 +13,7 @@ export type {
   ErrorEventDetail,
   FeedbackCategory,
   FeedbackDetail,
+  LinkClickDetail,
   MessageDetail,
   ReadyDetail,
   SendDetail,

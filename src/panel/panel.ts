@@ -7,6 +7,7 @@ import { Composer } from '../composer/composer.js';
 import { emit } from '../events.js';
 import { HandOffSlot } from '../handoff/slot.js';
 import { HistoryControl } from '../history/controller.js';
+import { handleLinkClick } from '../links/links.js';
 import { Log } from '../log/log.js';
 import { handleCopyClick, hasHtmlSupport, hasTailSupport, loadHtmlSupport, loadTailSupport, markdownLabels, plainSummary, type MarkdownLabels } from '../markdown/markdown.js';
 import { renderConfigNotice, renderNotice } from '../notices/notice.js';
@@ -80,8 +81,8 @@ export class Panel implements PanelApi, PanelContext {
       editor: (m) => this.turns.editor(m),
     });
     host.addEventListener('agent-chat-message', () => this.announceReply());
-    // Copy buttons come from the markdown renderer; one delegated listener serves them all.
-    host.addEventListener('click', (event) => handleCopyClick(event, this.text.copied));
+    // Copy buttons and links come from the markdown renderer; one delegated listener serves them all.
+    host.addEventListener('click', (event) => handleCopyClick(event, this.text.copied) || handleLinkClick(event, this));
   }
 
   get threadId(): string | null {

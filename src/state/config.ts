@@ -13,6 +13,8 @@ import type { PersistMode } from './storage.js';
 export type Transport = 'sse' | 'rest' | 'websocket';
 export type Mode = 'inline' | 'launcher';
 export type Theme = 'light' | 'dark' | 'auto';
+/** Where links in agent text open (attribute `link-target`). */
+export type LinkTarget = 'blank' | 'auto';
 
 /** What the element holds, as a host may have set it: anything at all. */
 export interface ConfigInput {
