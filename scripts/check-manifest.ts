@@ -3,7 +3,7 @@
  * element's JSDoc, must describe every public name of scripts/contract.ts. A name missing here is
  * missing for IDEs, Storybook and framework wrappers too, so this fails CI.
  */
-import { ATTRIBUTES, CSS_PROPERTIES, EVENTS, METHODS, PARTS, PROPERTIES, Report } from './contract.ts';
+import { ATTRIBUTES, CSS_PROPERTIES, EVENTS, METHODS, PARTS, PROPERTIES, Report, SLOTS } from './contract.ts';
 import { agentChatDeclaration, readManifest, type Manifest, type Named } from './manifest.ts';
 
 let manifest: Manifest;
@@ -30,6 +30,7 @@ const members = new Map((element.members ?? []).map((m) => [m.name, m]));
 const events = new Map((element.events ?? []).map((e) => [e.name, e]));
 const parts = names(element.cssParts);
 const cssProperties = names(element.cssProperties);
+const slots = names(element.slots);
 
 for (const [attribute, property] of Object.entries(ATTRIBUTES)) {
   const entry = attributes.get(attribute);
@@ -50,6 +51,7 @@ for (const name of EVENTS) {
 for (const name of events.keys()) report.expect(name.startsWith('agent-chat-'), `event \`${name}\` is not prefixed \`agent-chat-\``);
 
 for (const part of PARTS) report.expect(parts.has(part), `CSS part \`${part}\` is missing (add \`@csspart ${part} - ...\`)`);
+for (const slot of SLOTS) report.expect(slots.has(slot), `slot \`${slot}\` is missing (add \`@slot ${slot} - ...\`)`);
 for (const property of CSS_PROPERTIES) report.expect(cssProperties.has(property), `CSS custom property \`${property}\` is missing`);
 for (const property of cssProperties) report.expect(property.startsWith('--agent-chat-'), `CSS custom property \`${property}\` is not named \`--agent-chat-*\``);
 

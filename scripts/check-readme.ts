@@ -13,7 +13,7 @@
  * beside a `…Detail` type.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { ATTRIBUTES, EVENTS, PARTS, Report } from './contract.ts';
+import { ATTRIBUTES, EVENTS, PARTS, Report, SLOTS } from './contract.ts';
 import { agentChatDeclaration, readManifest, type Manifest } from './manifest.ts';
 
 let readme: string;
@@ -35,6 +35,7 @@ const report = new Report('check:readme');
 for (const name of Object.keys(ATTRIBUTES)) report.expect(mentioned(name), `attribute \`${name}\` is not mentioned`);
 for (const name of EVENTS) report.expect(mentioned(name), `event \`${name}\` is not mentioned`);
 for (const name of PARTS) report.expect(mentioned(name), `CSS part \`${name}\` is not mentioned`);
+for (const name of SLOTS) report.expect(new RegExp(`slot="${escape(name)}"`).test(readme), `slot \`${name}\` has no example (\`slot="${name}"\`)`);
 
 function readManifestOrNull(): Manifest | null {
   try {
@@ -52,6 +53,7 @@ if (element) {
     ['event', element.events],
     ['CSS part', element.cssParts],
     ['custom property', element.cssProperties],
+    ['slot', element.slots],
   ] as const;
   for (const [kind, list] of kinds) {
     for (const { name } of list ?? []) report.expect(mentioned(name), `${kind} \`${name}\` (custom-elements.json) is not mentioned`);

@@ -108,6 +108,9 @@ export const PARTS = [
   'jump-to-latest',
 ];
 
+/** Slots a host fills with its own content. */
+export const SLOTS = ['header', 'footer', 'empty', 'launcher-icon'];
+
 /** "accent, background, surface, text, muted text, radius, font, spacing, max width, launcher size". */
 export const CSS_PROPERTIES = [
   '--agent-chat-accent',

@@ -24,6 +24,7 @@ export interface Declaration extends Named {
   members?: Member[];
   events?: Named[];
   cssParts?: Named[];
+  slots?: Named[];
   cssProperties?: Named[];
 }
 export interface Manifest {

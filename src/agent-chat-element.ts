@@ -100,6 +100,11 @@ const loadPanel = lazy(() => import('./panel/index.js'));
  * @csspart history-button - Opens the list of earlier conversations.
  * @csspart history - The list of earlier conversations with this agent.
  *
+ * @slot header - Host content beside the title in the header: a logo, an avatar, a link.
+ * @slot footer - Host content under the composer: a disclaimer, a privacy note.
+ * @slot empty - Host content in the conversation before its first message (after the welcome message).
+ * @slot launcher-icon - The launcher button's icon instead of the chat bubble (the close icon still shows while open).
+ *
  * @cssprop --agent-chat-accent - Accent colour: user bubbles, buttons, links. Default `#4f46e5`.
  * @cssprop --agent-chat-accent-text - Text on the accent colour. Default `#ffffff`.
  * @cssprop --agent-chat-background - Panel background. Default `#ffffff` (dark: `#15171c`).

@@ -102,6 +102,7 @@ export class Log {
     return html`<div class="log-wrap">
       <div part="log" class="log" role="log" aria-live="off" aria-label=${t.messageListLabel} tabindex="0" @scroll=${this.onScroll} @keydown=${this.onKeyDown}>
         ${renderWelcome(this.ctx)}
+        ${messages.length ? nothing : html`<slot name="empty"></slot>`}
         ${this.windowStart > 0
           ? html`<button part="load-earlier" class="text-button load-earlier" type="button" @click=${this.showEarlier}>
               ${t.showEarlier(this.windowStart)}

@@ -13,9 +13,13 @@ export interface HeaderView {
   onClose(): void;
 }
 
-/** The header bar: the title, then hand-off, history, new conversation and (launcher) close. */
+/**
+ * The header bar: the host's content (slot `header`: a logo, an avatar), the title, then
+ * hand-off, history, new conversation and (launcher) close.
+ */
 export function renderHeader(t: Strings, view: HeaderView) {
   return html`<header part="header">
+    <slot name="header"></slot>
     <h2 part="heading">${view.heading}</h2>
     ${view.channelButton}
     <button

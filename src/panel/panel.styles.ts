@@ -27,6 +27,20 @@ export const panelStyles = css`
     flex: none;
   }
 
+  /* The host's content in the slots; its own styles win over these. */
+  ::slotted([slot='header']) {
+    flex: none;
+    max-height: 32px;
+  }
+
+  ::slotted([slot='footer']) {
+    display: block;
+    padding: 0 var(--_space) calc(var(--_space) / 2);
+    color: var(--_muted);
+    font-size: 0.8em;
+    text-align: center;
+  }
+
   h2 {
     flex: 1;
     margin: 0;

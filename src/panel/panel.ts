@@ -232,6 +232,7 @@ export class Panel implements PanelApi, PanelContext {
           })
         : nothing}
       ${this.composer.render()}
+      <slot name="footer"></slot>
     </section>
     <div class="sr-only announcer" role="status" aria-live="polite" aria-atomic="true" dir=${view.direction} lang=${host.lang || nothing}>${this.liveText}</div>`;
   }

@@ -3,6 +3,17 @@ import { CHAT_PATH, CLOSE_PATH } from '../icons/paths.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
+function icon(d: string): SVGSVGElement {
+  const svg = document.createElementNS(SVG, 'svg');
+  const path = document.createElementNS(SVG, 'path');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  path.setAttribute('d', d);
+  svg.append(path);
+  return svg;
+}
+
 export interface LauncherActions {
   toggle(): void;
   close(): void;
@@ -18,25 +29,24 @@ export interface LauncherActions {
  */
 export class Launcher {
   readonly button = document.createElement('button');
-  private readonly path = document.createElementNS(SVG, 'path');
+  /** The host's icon (slot `launcher-icon`), else the chat bubble; the close icon while open. */
+  private readonly slot = document.createElement('slot');
+  private readonly closeIcon = icon(CLOSE_PATH);
   private readonly dot = document.createElement('span');
   private readonly dotLabel = document.createElement('span');
 
   constructor(actions: LauncherActions) {
-    const { button, dot, dotLabel } = this;
+    const { button, dot, dotLabel, slot } = this;
     button.type = 'button';
     button.className = 'launcher';
     button.setAttribute('part', 'launcher');
     button.setAttribute('aria-controls', 'panel');
-    const icon = document.createElementNS(SVG, 'svg');
-    icon.setAttribute('viewBox', '0 0 24 24');
-    icon.setAttribute('aria-hidden', 'true');
-    icon.setAttribute('focusable', 'false');
-    icon.append(this.path);
+    slot.name = 'launcher-icon';
+    slot.append(icon(CHAT_PATH));
     dot.className = 'unread';
     dotLabel.className = 'sr-only';
     dot.append(dotLabel);
-    button.append(icon);
+    button.append(slot, this.closeIcon);
     button.addEventListener('click', () => actions.toggle());
     button.addEventListener('keydown', (event) => {
       // Escape on the button closes the open panel, as it does inside the panel.
@@ -53,7 +63,8 @@ export class Launcher {
     const { button, dot } = this;
     button.setAttribute('aria-expanded', String(open));
     button.setAttribute('aria-label', open ? t.close : unread ? t.openChatUnread : t.openChat);
-    this.path.setAttribute('d', open ? CLOSE_PATH : CHAT_PATH);
+    this.slot.hidden = open;
+    this.closeIcon.toggleAttribute('hidden', !open);
     this.dotLabel.textContent = t.unread;
     if (unread) button.append(dot);
     else dot.remove();

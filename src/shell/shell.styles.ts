@@ -194,6 +194,10 @@ export const shellStyles = css`
     height: 26px;
   }
 
+  .launcher [hidden] {
+    display: none;
+  }
+
   /*
    * The launcher sits on the host page, whose colour is unknown: a halo in the widget's own
    * background around the ring keeps the ring visible on light and dark pages alike.
