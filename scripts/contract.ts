@@ -36,6 +36,7 @@ export const PROPERTIES = [
   'suggestionContext',
   'uploadImage',
   'cardRenderer',
+  'cardActions',
   'strings',
   'threadId',
   'messages',
@@ -57,6 +58,7 @@ export const EVENTS = [
   'agent-chat-channel',
   'agent-chat-feedback',
   'agent-chat-link-click',
+  'agent-chat-card-action',
 ];
 
 export const PARTS = [
@@ -83,6 +85,8 @@ export const PARTS = [
   'card-variants',
   'card-prev',
   'card-next',
+  'card-variant',
+  'card-action',
   'suggestions',
   'suggestion',
   'composer',

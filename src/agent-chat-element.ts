@@ -1,5 +1,6 @@
 import type { AgentVariables, Channel, Message } from './client/types.js';
 import type { CardRenderer } from './cards/cards.js';
+import type { CardAction } from './cards/actions.js';
 import { lazy, settlesBy } from './lazy.js';
 import { warnOnce } from './warn.js';
 import { emit } from './events.js';
@@ -48,6 +49,7 @@ const loadPanel = lazy(() => import('./panel/index.js'));
  * @fires {CustomEvent<EmptyDetail>} agent-chat-close - The launcher panel closed.
  * @fires {CustomEvent<FeedbackDetail>} agent-chat-feedback - `{messageId, threadId, rating, reason?, category?}` when the reader rates a reply (attribute `feedback`), takes a rating back (`rating: null`) or says why after a thumbs-down.
  * @fires {CustomEvent<LinkClickDetail>} agent-chat-link-click - `{url, text, messageId}` when the reader clicks a link in agent text; cancelable: `preventDefault()` and the widget does not open it.
+ * @fires {CustomEvent<CardActionDetail>} agent-chat-card-action - `{action, card, variant}` when a `cardActions` button on a card is pressed (`variant`: the options chosen on it).
  * @fires {CustomEvent<ChannelDetail>} agent-chat-channel - `{channel, threadId, phoneNumber}` after a WhatsApp/SMS hand-off succeeded.
  *
  * @csspart panel - The chat surface (the floating panel in launcher mode).
@@ -75,6 +77,8 @@ const loadPanel = lazy(() => import('./panel/index.js'));
  * @csspart cards-more - Under a reply with more than 12 cards: shows the next 12.
  * @csspart card-prev - Scrolls the card row back by one card (shown while the row scrolls).
  * @csspart card-next - Scrolls the card row on by one card (shown while the row scrolls).
+ * @csspart card-variant - With `cardActions`: an option of a card's variant group, a toggle (`aria-pressed`), one per group.
+ * @csspart card-action - With `cardActions`: an action button on a card.
  * @csspart suggestions - The group of suggestion chips.
  * @csspart suggestion - One suggestion chip.
  * @csspart typing - The "agent is typing" indicator.
@@ -199,6 +203,9 @@ export class AgentChat extends HostElement {
 
   /** Custom card rendering; `null`/`undefined` falls back to the built-in card. */
   @property({ attribute: false }) cardRenderer?: CardRenderer;
+
+  /** Buttons on each built-in card (`{id, label}`, four at most); a press fires `agent-chat-card-action`. */
+  @property({ attribute: false }) cardActions?: CardAction[];
 
   /** Overrides of any UI text. */
   @property({ attribute: false }) strings: Partial<Strings> = {};

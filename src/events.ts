@@ -10,6 +10,7 @@
  * });
  * ```
  */
+import type { CardAction, CardVariantChoice } from './cards/actions.js';
 import type { Card, Channel, Message } from './client/types.js';
 
 /** `agent-chat-ready`: welcome message or transcript have loaded. */
@@ -113,6 +114,19 @@ export interface LinkClickDetail {
   messageId: string | null;
 }
 
+/**
+ * `agent-chat-card-action`: the reader pressed one of the `cardActions` on a built-in card,
+ * e.g. "Add to cart" after choosing a size.
+ */
+export interface CardActionDetail {
+  /** The action, as set in `cardActions`. */
+  action: CardAction;
+  /** The card, as the agent sent it. */
+  card: Card;
+  /** The options chosen on the card, one per `sub_entities` group chosen in (none: `[]`). */
+  variant: CardVariantChoice[];
+}
+
 /** `agent-chat-open` / `agent-chat-close` carry no data. */
 export type EmptyDetail = Record<string, never>;
 
@@ -130,6 +144,7 @@ export interface AgentChatEventMap {
   'agent-chat-channel': CustomEvent<ChannelDetail>;
   'agent-chat-feedback': CustomEvent<FeedbackDetail>;
   'agent-chat-link-click': CustomEvent<LinkClickDetail>;
+  'agent-chat-card-action': CustomEvent<CardActionDetail>;
 }
 
 export type AgentChatEventName = keyof AgentChatEventMap;

@@ -238,7 +238,69 @@ export const styles = css`
     border-style: dashed;
   }
 
+  /* With cardActions: options are toggles, actions are buttons. Above the link's overlay
+     (the title link covers the card), so a press is theirs. */
+  .card-variant li.choice {
+    padding: 0;
+    border: 0;
+  }
+
+  .card-variant button,
+  .card-action {
+    position: relative;
+    z-index: 1;
+    font: inherit;
+  }
+
+  .card-variant button {
+    min-height: 26px;
+    padding: 0 9px;
+    border: 1px solid var(--_border);
+    border-radius: 999px;
+    background: transparent;
+    color: inherit;
+  }
+
+  .card-variant button[aria-pressed='true'] {
+    border-color: var(--_accent);
+    background: color-mix(in srgb, var(--_accent) 12%, transparent);
+    color: var(--_accent);
+    font-weight: 650;
+  }
+
+  .card-variant button:disabled {
+    color: var(--_muted);
+    text-decoration: line-through;
+    border-style: dashed;
+  }
+
+  .card-actions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 6px;
+    margin-top: auto;
+  }
+
+  .card-action {
+    min-height: 32px;
+    padding: 4px 12px;
+    border: 1px solid var(--_accent);
+    border-radius: 8px;
+    background: transparent;
+    color: var(--_accent);
+    font-weight: 650;
+  }
+
+  .card-action:first-child {
+    background: var(--_accent);
+    color: var(--_accent-text);
+  }
+
   @media (forced-colors: active) {
+    .card-variant button[aria-pressed='true'] {
+      outline: 2px solid Highlight;
+    }
+
     .card,
     .card-badge,
     .card-badge-custom {

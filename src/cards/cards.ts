@@ -13,6 +13,7 @@ import type { Card, Scalar } from '../client/types.js';
 import { isScalar as isWireScalar } from '../client/guards.js';
 import type { Strings } from '../i18n/strings.js';
 import { safeUrl } from '../security/url.js';
+import { type CardAction, type Choices, renderActions, renderChoosable } from './actions.js';
 import { isolate } from './isolate.js';
 
 export { styles } from './cards.styles.js';
@@ -21,10 +22,14 @@ export interface CardVariantOption {
   label: string;
   /** False when the item carries a `false` flag such as `in_stock: false`. */
   available: boolean;
+  /** The item as the agent sent it (what `agent-chat-card-action` reports when chosen). */
+  item: unknown;
 }
 
 export interface CardVariantGroup {
   name: string;
+  /** The group's name as the agent sent it. */
+  key: string;
   options: CardVariantOption[];
 }
 
@@ -190,10 +195,11 @@ export function cardView(card: Card, opts: CardViewOptions = {}): CardView {
             .join(' · '),
           CARD_LIMITS.title,
         );
-        return { label, available: !values.includes(false) };
+        return { label, available: !values.includes(false), item };
       })
       .filter((o) => o.label);
-    if (options.length) variants.push({ name: clip(humanizeKey(String(group?.name ?? '')), CARD_LIMITS.title), options });
+    const key = String(group?.name ?? '');
+    if (options.length) variants.push({ name: clip(humanizeKey(key), CARD_LIMITS.title), key, options });
     if (variants.length === CARD_LIMITS.groups) break;
   }
 
@@ -248,6 +254,11 @@ export interface RenderCardOptions {
   tabIndex?: number;
   /** The row's direction, decided by the cards' content (not a localized badge). */
   dir?: 'ltr' | 'rtl';
+  /** The host's `cardActions`: buttons on the card, and its variant options choosable. */
+  actions?: readonly CardAction[];
+  choices?: Choices;
+  onChoose?(group: number, option: number | undefined): void;
+  onAction?(action: CardAction): void;
 }
 
 /**
@@ -257,6 +268,8 @@ export interface RenderCardOptions {
  */
 export function renderCard(view: CardView, strings: Strings, opts: RenderCardOptions = {}): TemplateResult {
   const onClick = opts.onClick ? (event: MouseEvent) => opts.onClick!(event, view) : undefined;
+  const actions = opts.actions?.length ? opts.actions : null;
+  const tabIndex = opts.tabIndex ?? 0;
   const titleText = view.title || (view.url ? strings.cardLink : '');
   const title = view.url
     ? html`<a href=${view.url} target="_blank" rel="noopener noreferrer" tabindex=${opts.tabIndex ?? nothing} @click=${onClick}>${titleText}</a>`
@@ -278,20 +291,23 @@ export function renderCard(view: CardView, strings: Strings, opts: RenderCardOpt
     ${view.variants.length
       ? html`<div part="card-variants">
           ${view.variants.map(
-            (group) =>
+            (group, g) =>
               html`<div class="card-variant" role="group" aria-label=${group.name}>
                 <span aria-hidden="true">${group.name}</span>
                 <ul>
-                  ${group.options.map((option) =>
-                    option.available
-                      ? html`<li>${option.label}</li>`
-                      : html`<li class="unavailable">${option.label}<span class="sr-only"> (${strings.unavailable})</span></li>`,
-                  )}
+                  ${actions
+                    ? renderChoosable(group, opts.choices?.[g], strings, tabIndex, (option) => opts.onChoose?.(g, option))
+                    : group.options.map((option) =>
+                        option.available
+                          ? html`<li>${option.label}</li>`
+                          : html`<li class="unavailable">${option.label}<span class="sr-only"> (${strings.unavailable})</span></li>`,
+                      )}
                 </ul>
               </div>`,
           )}
         </div>`
       : nothing}
+    ${actions ? renderActions(actions, tabIndex, (action) => opts.onAction?.(action)) : nothing}
   </article>`;
 }
 
@@ -313,6 +329,11 @@ export interface CardRowOptions {
   /** A built-in card's link was activated: `preventDefault()` keeps it from opening. */
   onCardClick(event: MouseEvent, card: Card, url: string | null): void;
   onRendererError(error: unknown): void;
+  /** Checked `cardActions`, with each card's chosen options and what a press does. */
+  actions?: readonly CardAction[];
+  choicesOf?(card: Card): Choices;
+  onChoose?(card: Card, group: number, option: number | undefined): void;
+  onAction?(card: Card, view: CardView, action: CardAction): void;
 }
 
 /** Each message's cards in `index` order, sorted once: a message's cards never change. */
@@ -331,9 +352,18 @@ export function renderCardRow(cards: readonly Card[], o: CardRowOptions): Templa
   // One direction for the whole row, from what the cards say: a localized "Recommended"
   // badge must not turn one English card right-to-left among left-to-right ones.
   const dir = contentDirection(views.map((v) => `${v.title} ${v.description}`).join(' ')) ?? (o.rtl ? 'rtl' : 'ltr');
-  const current = views.findIndex((v) => v.url);
+  // The row is one Tab stop: the controls of one card (at first the first that has any).
+  const current = o.actions?.length ? 0 : views.findIndex((v) => v.url);
   const builtIn = (card: Card, i: number) =>
-    renderCard(views[i]!, o.strings, { onClick: (event, view) => o.onCardClick(event, card, view.url), tabIndex: i === current ? 0 : -1, dir });
+    renderCard(views[i]!, o.strings, {
+      onClick: (event, view) => o.onCardClick(event, card, view.url),
+      tabIndex: i === current ? 0 : -1,
+      dir,
+      actions: o.actions,
+      choices: o.choicesOf?.(card),
+      onChoose: (group, option) => o.onChoose?.(card, group, option),
+      onAction: (action) => o.onAction?.(card, views[i]!, action),
+    });
   const more = list.length - o.shown;
   const renderer = o.renderer;
   const t = o.strings;
@@ -405,27 +435,35 @@ function scrollRow(event: MouseEvent): void {
   row.scrollBy({ left: (forward !== rtl ? 1 : -1) * step });
 }
 
-/** Focus that reaches a card (a click, Shift+Tab back into the row) makes it the row's Tab stop. */
-function rove(event: FocusEvent): void {
-  const link = (event.target as HTMLElement).closest?.('[part~="card"] a[href]');
-  if (!link) return;
-  for (const other of (event.currentTarget as HTMLElement).querySelectorAll<HTMLElement>('[part~="card"] a[href]')) other.tabIndex = other === link ? 0 : -1;
+/** A built-in card's controls: its link, and with `cardActions` its options and actions. */
+const CONTROLS = 'a[href], button';
+const cardsWithControls = (row: HTMLElement) => Array.from(row.querySelectorAll<HTMLElement>('[part~="card"]')).filter((card) => card.querySelector(CONTROLS));
+
+/** Makes `card` the row's Tab stop: its controls are in the Tab order, other cards' are not. */
+function makeCurrent(row: HTMLElement, card: Element): void {
+  for (const control of row.querySelectorAll<HTMLElement>(`[part~="card"] :is(${CONTROLS})`)) control.tabIndex = card.contains(control) ? 0 : -1;
 }
 
-/** Arrow keys move between the card links of a row (the row's own direction), as in a listbox. */
+/** Focus that reaches a card (a click, Shift+Tab back into the row) makes it the row's Tab stop. */
+function rove(event: FocusEvent): void {
+  const card = (event.target as HTMLElement).closest?.('[part~="card"]');
+  if (card) makeCurrent(event.currentTarget as HTMLElement, card);
+}
+
+/** Arrow keys move between the cards of a row (the row's own direction), as in a listbox. */
 function moveBetweenCards(event: KeyboardEvent): void {
   if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
   const row = event.currentTarget as HTMLElement;
   const rtl = getComputedStyle(row).direction === 'rtl';
   const active = (row.getRootNode() as Document | ShadowRoot).activeElement;
-  const targets = Array.from(row.querySelectorAll<HTMLElement>('[part~="card"] a[href]'));
-  const index = targets.findIndex((t) => t.contains(active));
-  const next = targets[index + ((event.key === 'ArrowRight') !== rtl ? 1 : -1)];
+  const cards = cardsWithControls(row);
+  const index = cards.findIndex((card) => card.contains(active));
+  const next = cards[index + ((event.key === 'ArrowRight') !== rtl ? 1 : -1)];
   if (next) {
     event.preventDefault();
     // The row's one Tab stop moves with it.
-    for (const target of targets) target.tabIndex = target === next ? 0 : -1;
-    next.focus();
+    makeCurrent(row, next);
+    next.querySelector<HTMLElement>(CONTROLS)!.focus();
     next.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
 }

@@ -103,17 +103,19 @@ describe('cardView', () => {
         ],
       },
     });
+    // Each option keeps its item as sent, and each group its name as sent (card actions report them).
     expect(v.variants).to.deep.equal([
       {
         name: 'Sizes',
+        key: 'sizes',
         options: [
-          { label: 'S', available: true },
-          { label: 'M · 3', available: true },
-          { label: 'L', available: false },
-          { label: 'XL', available: true },
+          { label: 'S', available: true, item: { size: 'S' } },
+          { label: 'M · 3', available: true, item: { size: 'M', stock: 3 } },
+          { label: 'L', available: false, item: { size: 'L', in_stock: false } },
+          { label: 'XL', available: true, item: { size: 'XL', in_stock: true } },
         ],
       },
-      { name: 'Color options', options: [{ label: 'Blue · #00f', available: true }] },
+      { name: 'Color options', key: 'color_options', options: [{ label: 'Blue · #00f', available: true, item: { color: 'Blue', hex: '#00f' } }] },
     ]);
   });
 

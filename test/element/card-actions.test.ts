@@ -1,0 +1,116 @@
+import { expect } from '@open-wc/testing';
+import { sendMouse } from '@web/test-runner-commands';
+import type { AgentChat } from '../../src/agent-chat.js';
+import type { CardActionDetail } from '../../src/events.js';
+import { $$, collect, mount, sendByUser, unmountAll, until } from '../support/element.js';
+import { createKey } from '../support/server.js';
+
+const SIZES = { name: 'size', items: [{ size: 'S', in_stock: true }, { size: 'M', in_stock: false }, { size: 'L', in_stock: true }] };
+const COLOURS = { name: 'colour', items: [{ colour: 'Red', sku: 'R-1' }, { colour: 'Blue', sku: 'B-1' }] };
+
+const card = (index: number) => ({
+  index,
+  json_data: {
+    entity: { title: `Rain jacket ${index}`, price: 120 + index, currency: 'USD', url: `https://shop.example/p/${index}` },
+    sub_entities: [SIZES, COLOURS],
+  },
+});
+
+const ACTIONS = [
+  { id: 'add-to-cart', label: 'Add to cart' },
+  { id: 'size-guide', label: 'Size guide' },
+];
+
+async function withCards(props: Partial<AgentChat> = { cardActions: ACTIONS }): Promise<AgentChat> {
+  const key = await createKey({ paceMs: 0, replies: [{ text: 'Jackets:', cards: [card(0), card(1), card(2)] }] });
+  const el = await mount({ 'publishable-key': key }, props);
+  el.style.width = '700px';
+  await sendByUser(el, 'jackets');
+  await until(() => $$(el, '[part~="card"]').length === 3, 'no cards');
+  return el;
+}
+
+const firstCard = (el: AgentChat) => $$(el, '[part~="card"]')[0]!;
+
+describe('card actions', () => {
+  afterEach(() => unmountAll());
+
+  it('are not there without cardActions: options are plain text', async () => {
+    const el = await withCards({});
+    expect($$(el, '[part="card-action"]')).to.have.length(0);
+    expect($$(el, '[part="card-variant"]')).to.have.length(0);
+    expect(firstCard(el).querySelectorAll('.card-variant li')).to.have.length(5);
+  });
+
+  it('fire agent-chat-card-action with the card and the options chosen, as the agent sent them', async () => {
+    const el = await withCards();
+    const presses = collect<CardActionDetail>(el, 'agent-chat-card-action');
+    const jacket = firstCard(el);
+    const actions = Array.from(jacket.querySelectorAll<HTMLButtonElement>('[part="card-action"]'));
+    expect(actions.map((b) => b.textContent!.trim())).to.deep.equal(['Add to cart', 'Size guide']);
+    const options = Array.from(jacket.querySelectorAll<HTMLButtonElement>('[part="card-variant"]'));
+    expect(options.map((b) => b.textContent!.trim())).to.deep.equal(['S', 'M (unavailable)', 'L', 'Red · R-1', 'Blue · B-1']);
+    expect(options[1]!.disabled, 'an unavailable size cannot be chosen').to.equal(true);
+
+    options[2]!.click(); // L
+    options[0]!.click(); // S instead: one per group
+    options[4]!.click(); // Blue
+    await el.updateComplete;
+    expect(options.map((b) => b.getAttribute('aria-pressed'))).to.deep.equal(['true', 'false', 'false', 'false', 'true']);
+
+    actions[0]!.click();
+    expect(presses).to.have.length(1);
+    expect(presses[0]!.action).to.deep.equal(ACTIONS[0]);
+    expect(presses[0]!.card.json_data?.entity).to.deep.include({ title: 'Rain jacket 0' });
+    expect(presses[0]!.variant).to.deep.equal([
+      { group: 'size', item: { size: 'S', in_stock: true } },
+      { group: 'colour', item: { colour: 'Blue', sku: 'B-1' } },
+    ]);
+
+    // A second press on a chosen option takes it back.
+    options[0]!.click();
+    await el.updateComplete;
+    actions[1]!.click();
+    expect(presses[1]!.action.id).to.equal('size-guide');
+    expect(presses[1]!.variant).to.deep.equal([{ group: 'colour', item: { colour: 'Blue', sku: 'B-1' } }]);
+  });
+
+  it('are pressed with a pointer, not the card link under them', async () => {
+    const el = await withCards();
+    const presses = collect<CardActionDetail>(el, 'agent-chat-card-action');
+    const clicks = collect(el, 'agent-chat-card-click');
+    el.addEventListener('agent-chat-card-click', (event) => event.preventDefault());
+    const button = firstCard(el).querySelector<HTMLElement>('[part="card-action"]')!;
+    button.scrollIntoView({ block: 'center' });
+    const box = button.getBoundingClientRect();
+    await sendMouse({ type: 'click', position: [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)] });
+    expect(presses).to.have.length(1);
+    expect(clicks).to.have.length(0);
+  });
+
+  it('keep the row one Tab stop: only the current card’s controls are in the Tab order', async () => {
+    const el = await withCards();
+    const tabbable = (c: Element) => Array.from(c.querySelectorAll<HTMLElement>('a[href], button')).filter((n) => n.tabIndex === 0 && !(n as HTMLButtonElement).disabled).length;
+    const cards = $$(el, '[part~="card"]');
+    expect(cards.map(tabbable)).to.deep.equal([7, 0, 0]);
+    const link = cards[0]!.querySelector<HTMLElement>('a[href]')!;
+    link.focus();
+    link.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, composed: true }));
+    await el.updateComplete;
+    expect(cards.map(tabbable)).to.deep.equal([0, 7, 0]);
+    expect(el.shadowRoot!.activeElement).to.equal(cards[1]!.querySelector('a[href]'));
+  });
+
+  it('leave out entries that are not {id, label}, with a warning', async () => {
+    const warn = console.warn;
+    const warnings: string[] = [];
+    console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+    try {
+      const el = await withCards({ cardActions: [{ id: 'ok', label: 'Buy' }, { id: 3, label: 'x' }, null] as never });
+      expect(Array.from(firstCard(el).querySelectorAll('[part="card-action"]')).map((b) => b.textContent!.trim())).to.deep.equal(['Buy']);
+      expect(warnings.some((w) => w.includes('cardActions'))).to.equal(true);
+    } finally {
+      console.warn = warn;
+    }
+  });
+});
