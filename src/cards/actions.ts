@@ -9,7 +9,6 @@ import { html, nothing } from 'lit-html';
 import type { Card } from '../client/types.js';
 import type { Strings } from '../i18n/strings.js';
 import { warnOnce } from '../warn.js';
-import type { CardVariantGroup, CardView } from './cards.js';
 
 export interface CardAction {
   /** What the host's handler tells actions apart by, e.g. `add-to-cart`. */
@@ -26,6 +25,12 @@ export interface CardVariantChoice {
 
 /** The chosen option of each variant group of one card (an index into its options). */
 export type Choices = Array<number | undefined>;
+
+/** What of a card's view (cards.ts `CardVariantGroup`) the choices read. */
+interface VariantGroup {
+  key: string;
+  options: Array<{ label: string; available: boolean; item: unknown }>;
+}
 
 /** A card is a summary: a few actions at most, with short labels. */
 const MAX_ACTIONS = 4;
@@ -52,7 +57,7 @@ export function cardActions(value: unknown): CardAction[] {
 }
 
 /** The chosen options of a card, for `agent-chat-card-action`. */
-export function chosenVariant(view: CardView, choices: Choices): CardVariantChoice[] {
+export function chosenVariant(view: { variants: VariantGroup[] }, choices: Choices): CardVariantChoice[] {
   return choices.flatMap((option, g) => {
     const group = view.variants[g];
     const chosen = option === undefined ? undefined : group?.options[option];
@@ -61,7 +66,7 @@ export function chosenVariant(view: CardView, choices: Choices): CardVariantChoi
 }
 
 /** A variant group's options as toggle buttons, one chosen at most; an unavailable one cannot be. */
-export function renderChoosable(group: CardVariantGroup, chosen: number | undefined, strings: Strings, tabIndex: number, onChoose: (option: number | undefined) => void) {
+export function renderChoosable(group: VariantGroup, chosen: number | undefined, strings: Strings, tabIndex: number, onChoose: (option: number | undefined) => void) {
   return group.options.map(
     (option, i) =>
       html`<li class="choice">
