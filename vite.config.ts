@@ -3,6 +3,7 @@ import { createReferenceServer } from './demo/server/app.js';
 import { modelSettingsFromEnv } from './demo/server/model-agent.js';
 import { toNodeMiddleware } from './demo/server/node.js';
 import { markedLexerOnly } from './scripts/vite-marked.js';
+import { highlightCoreEsm } from './scripts/vite-highlight-esm.js';
 import { minifyLiterals } from './scripts/vite-minify-literals.js';
 
 /** `npm start`: the demo page and the reference messaging server on one port. */
@@ -46,7 +47,7 @@ const PANEL_SHARED = /[\\/](node_modules[\\/]lit-html[\\/]|src[\\/]client[\\/](e
 
 export default defineConfig({
   root: '.',
-  plugins: [referenceServer(), minifyLiterals(), markedLexerOnly()],
+  plugins: [referenceServer(), minifyLiterals(), markedLexerOnly(), highlightCoreEsm()],
   server: { port: 5173, open: false },
   build: {
     target: 'es2022',

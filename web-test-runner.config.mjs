@@ -51,6 +51,16 @@ const modelAgent = {
   },
 };
 
+/** highlight.js's core is CommonJS; served as the ES module the build makes of it (scripts/vite-highlight-esm.ts). */
+const { HIGHLIGHT_CORE, highlightCoreToEsm } = await tsImport('./scripts/vite-highlight-esm.ts', import.meta.url);
+const highlightCore = {
+  name: 'highlight-core-esm',
+  transform(context) {
+    if (HIGHLIGHT_CORE.test(context.path)) return { body: highlightCoreToEsm(context.body) };
+    return undefined;
+  },
+};
+
 const { CHROMIUM_PATH, CHROMIUM_ARGS } = await tsImport('./scripts/chromium.ts', import.meta.url);
 const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
@@ -101,7 +111,7 @@ export default {
   testFramework: { config: { timeout: 10_000, retries: 1 } },
   browsers,
   // reactEsmPlugin: React is CommonJS; test/react/ imports it as ES modules through this.
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), reactEsmPlugin(), referenceSessions, modelAgent],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), reactEsmPlugin(), highlightCore, referenceSessions, modelAgent],
   middleware: [
     // The production bundle with chunks missing, for tests of a failed chunk load:
     // /dist-without-lazy/x.js is dist/x.js except the feature chunks (the script, its core,

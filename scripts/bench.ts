@@ -15,6 +15,9 @@
  *  3. JS heap after forced GC across 20 launcher open/close cycles and across 50 turns.
  *  4. Hostile markdown (nesting and delimiter-dense families) at 10/20/40/80 KB, streamed:
  *     main-thread time, the longest task and the growth per doubling of the size.
+ *  6. Highlighted code: a reply that is one TypeScript block (4/16/32 KB) streamed 64
+ *     characters a frame, fenced `ts` (highlighted) and `text` (no grammar: plain), so the
+ *     difference is what highlighting costs, per frame and at most.
  *  5. An unopened launcher at 4x CPU slowdown, each run in a fresh context (nothing cached):
  *     main-thread time from navigation to 1 s after load, with and without the widget,
  *     service calls, and the first click to a focused text field, cold and after intent
@@ -37,9 +40,9 @@ import { chunkText } from '../demo/server/turn.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
-/** BENCH_ONLY=stream|restore|memory|hostile runs one section (handy while working on it). */
+/** BENCH_ONLY=stream|restore|memory|hostile|launcher|code runs one section (handy while working on it). */
 const ONLY = process.env.BENCH_ONLY;
-const want = (section: 'stream' | 'restore' | 'memory' | 'hostile' | 'launcher') => !ONLY || ONLY === section;
+const want = (section: 'stream' | 'restore' | 'memory' | 'hostile' | 'launcher' | 'code') => !ONLY || ONLY === section;
 const WATCHDOG_MS = 20 * 60_000;
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -518,6 +521,19 @@ async function hostileRun(browser: Browser, base: string, text: string): Promise
   }
 }
 
+// --- 6. highlighted code ----------------------------------------------------------------------
+
+const CODE_KB = [4, 16, 32];
+
+/** A reply that is one code block of about `chars` characters of TypeScript, fenced `language`. */
+function codeReply(language: string, chars: number): string {
+  const lines: string[] = [];
+  for (let i = 0; lines.join('\n').length < chars; i++) {
+    lines.push(`/** Step ${i} of the pipeline. */`, `export function step${i}(input: number, label = 'step'): string {`, `  const value = input * ${i} + 0x${(i * 31).toString(16)};`, '  return `${label} ${value}`;', '}', '');
+  }
+  return `Here is the module:\n\n\`\`\`${language}\n${lines.join('\n')}\n\`\`\`\n`;
+}
+
 // --- report ---------------------------------------------------------------------------------
 
 // --- 5. the unopened launcher ----------------------------------------------------------------
@@ -675,6 +691,20 @@ async function main(): Promise<void> {
       }
     }
 
+    const code: Record<string, Record<'ts' | 'text', HostileRun[]>> = {};
+    if (want('code')) {
+      console.log(`bench: highlighted code, ${CODE_KB.join('/')} KB, ${RUNS} runs each…`);
+      await hostileRun(browser, base, codeReply('ts', 4096)); // warm-up: the chunk and the grammar are cached after it
+      for (const kb of CODE_KB) {
+        const runsOf = { ts: [] as HostileRun[], text: [] as HostileRun[] };
+        for (let i = 0; i < RUNS; i++) for (const language of ['ts', 'text'] as const) runsOf[language].push(await hostileRun(browser, base, codeReply(language, kb * 1024)));
+        code[`${kb} KB`] = runsOf;
+        const med = (list: HostileRun[], f: (r: HostileRun) => number) => median(list.map(f));
+        for (const [i, r] of runsOf.ts.entries()) if (r.slow) console.log(`    highlighted run ${i + 1}: ${r.slow}`);
+        console.log(`  code ${kb} KB: highlighted ${ms(med(runsOf.ts, (r) => r.task))} (longest task ${ms(med(runsOf.ts, (r) => r.longestTask))}), plain ${ms(med(runsOf.text, (r) => r.task))} (longest ${ms(med(runsOf.text, (r) => r.longestTask))})`);
+      }
+    }
+
     const unopened: Record<'widget' | 'intent', LauncherRun[]> = { widget: [], intent: [] };
     if (want('launcher')) {
       console.log(`bench: unopened launcher at ${CPU_SLOWDOWN}x CPU…`);
@@ -745,6 +775,16 @@ async function main(): Promise<void> {
         const longest = sizes.map((list) => median(list.map((r) => r.longestTask)));
         const growth = Math.max(...task.slice(1).map((t, i) => t / task[i]!));
         out.push(`| ${family} | ${task.map((t, i) => `${ms(t)} / ${ms(longest[i]!)}`).join(' | ')} | ${growth.toFixed(2)}x |`);
+      }
+      out.push('');
+    }
+    if (want('code')) {
+      out.push(`| Code block streamed 64 chars a frame (median of ${RUNS}) | main-thread time, highlighted / plain | added per frame | longest task, highlighted / plain |`);
+      out.push('|---|---:|---:|---:|');
+      for (const [size, { ts, text }] of Object.entries(code)) {
+        const frames = Math.ceil(codeReply('ts', Number.parseInt(size) * 1024).length / 64);
+        const [h, p] = [median(ts.map((r) => r.task)), median(text.map((r) => r.task))];
+        out.push(`| ${size} (${frames} frames) | ${ms(h)} / ${ms(p)} | ${ms((h - p) / frames)} | ${ms(median(ts.map((r) => r.longestTask)))} / ${ms(median(text.map((r) => r.longestTask)))} |`);
       }
       out.push('');
     }

@@ -110,6 +110,8 @@ export const PARTS = [
   'history-button',
   'history',
   'jump-to-latest',
+  'code-block',
+  'code-language',
 ];
 
 /** Slots a host fills with its own content. */

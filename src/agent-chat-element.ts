@@ -101,6 +101,8 @@ const loadPanel = lazy(() => import('./panel/index.js'));
  * @csspart regenerate-button - Regenerates an agent reply as a new branch of the thread.
  * @csspart edit-button - Edits a user message; the edited text is re-asked as a new branch.
  * @csspart branch-nav - "‹ 2 / 3 ›": moves between the versions of a turn.
+ * @csspart code-block - A fenced code block (its language label, copy button and code).
+ * @csspart code-language - The language named on a code block's fence.
  * @csspart history-button - Opens the list of earlier conversations.
  * @csspart history - The list of earlier conversations with this agent.
  *
@@ -128,8 +130,14 @@ const loadPanel = lazy(() => import('./panel/index.js'));
  * @cssprop --agent-chat-panel-height - Launcher panel height. Default `640px`.
  * @cssprop --agent-chat-shadow - Shadow of the launcher and its panel.
  * @cssprop --agent-chat-focus-ring - Focus outline colour. Default `#2563eb`.
- * @cssprop --agent-chat-code-background - Code block background. Default `#0f172a`.
- * @cssprop --agent-chat-code-text - Code block text. Default `#e2e8f0`.
+ * @cssprop --agent-chat-code-background - Code block background. Default `#f6f8fa` (dark: `#0b0d12`).
+ * @cssprop --agent-chat-code-text - Code block text. Default `#1f2328` (dark: `#e2e8f0`).
+ * @cssprop --agent-chat-code-keyword - Highlighted code: keywords. Default `#cf222e` (dark: `#ff7b72`).
+ * @cssprop --agent-chat-code-string - Highlighted code: strings. Default `#0a3069` (dark: `#a5d6ff`).
+ * @cssprop --agent-chat-code-comment - Highlighted code: comments. Default `#57606a` (dark: `#8b949e`).
+ * @cssprop --agent-chat-code-number - Highlighted code: numbers, literals, attributes, variables. Default `#0550ae` (dark: `#79c0ff`).
+ * @cssprop --agent-chat-code-function - Highlighted code: function, class and section names. Default `#8250df` (dark: `#d2a8ff`).
+ * @cssprop --agent-chat-code-type - Highlighted code: types, built-ins, tags, parameters. Default `#953800` (dark: `#ffa657`).
  * @cssprop --agent-chat-z-index - Stacking order of the launcher. Default `2147483000`.
  */
 export class AgentChat extends HostElement {

@@ -137,12 +137,13 @@ export function renderBlock(
   links: TokensList['links'],
   html: boolean,
   labels: MarkdownLabels,
+  typing = false,
 ): DocumentFragment {
   try {
     // The completed tail is lexed again, with the document's link definitions in scope.
     const tokens = source === block.token.raw ? [block.token] : lexMarkdown(source, html, links);
     const frag = html ? sanitizer!(blockNodes(toHtml, tokens).join('')) : toFragment(blockNodes(toDom, tokens));
-    decorate(frag, labels);
+    decorate(frag, labels, typing);
     return frag;
   } catch (error) {
     // The error boundary of one block: the rest of the reply and the widget go on.

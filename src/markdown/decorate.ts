@@ -1,4 +1,24 @@
+import { lazy } from '../lazy.js';
 import { el } from './tokens.js';
+
+/** Highlighted code (src/highlight/), a chunk fetched for the first block that names its language. */
+const loadHighlighter = lazy(() => import('../highlight/index.js'));
+let highlighter: typeof import('../highlight/index.js') | undefined;
+/** Blocks rendered before it arrived: highlighted when it does, if they are still shown. */
+const waiting: Array<[code: HTMLElement, language: string, typing: boolean]> = [];
+
+function highlight(code: HTMLElement, language: string, typing: boolean): void {
+  if (highlighter) return highlighter.highlight(code, language, typing);
+  if (waiting.push([code, language, typing]) > 1) return;
+  loadHighlighter().then(
+    (module) => {
+      highlighter = module;
+      for (const [code, language, typing] of waiting.splice(0)) if (code.isConnected) module.highlight(code, language, typing);
+    },
+    // Offline or blocked: the code stays plain; the next block tries again.
+    () => void (waiting.length = 0),
+  );
+}
 
 /** Texts that end up inside rendered markdown; take them from `Strings`. */
 export interface MarkdownLabels {
@@ -9,13 +29,19 @@ export interface MarkdownLabels {
 }
 
 // Wrappers are added after rendering, with DOM APIs: the allow-list never has to admit a
-// <button> or tabindex/role, so agent HTML (allowHtml) cannot bring its own.
-export function decorate(root: DocumentFragment, labels: MarkdownLabels): void {
+// <button> or tabindex/role, so agent HTML (allowHtml) cannot bring its own. `typing`: the
+// block is a streaming tail whose last line is unfinished (its code highlights without it).
+export function decorate(root: DocumentFragment, labels: MarkdownLabels, typing = false): void {
   for (const pre of Array.from(root.querySelectorAll('pre'))) {
     const button = el('button', [labels.copyCode], { type: 'button', class: 'copy', 'data-copy': '' });
-    const wrapper = el('div', [], { class: 'code-block' });
+    const wrapper = el('div', [], { class: 'code-block', part: 'code-block' });
+    const code = pre.querySelector('code');
+    // The fence's language: the label, and the grammar that highlights it.
+    const language = /(?:^|\s)language-(\S{1,40})/.exec(code?.className ?? '')?.[1];
     pre.replaceWith(wrapper);
+    if (language) wrapper.append(el('span', [language], { class: 'code-language', part: 'code-language' }));
     wrapper.append(button, pre);
+    if (language && code) highlight(code, language, typing);
   }
   for (const link of Array.from(root.querySelectorAll<HTMLAnchorElement>('a[href]'))) guardLinkText(link);
   for (const table of Array.from(root.querySelectorAll('table'))) {

@@ -98,14 +98,17 @@ class MarkdownDirective extends Directive {
       // Keys are the rendered source: a finished block keeps its DOM as long as its raw text
       // is unchanged; the tail is re-rendered whenever its (completed) source changes.
       const tail = tailState(text, streaming);
-      const sources = this.blocks.map((block, i) => blockSource(block, i === this.blocks.length - 1 ? tail : 'settled'));
-      const keys = sources.map((source) => linksKey + source);
+      const last = this.blocks.length - 1;
+      const sources = this.blocks.map((block, i) => blockSource(block, i === last ? tail : 'settled'));
+      // A tail whose last line is unfinished renders differently (its code is highlighted
+      // without that line), so it is drawn again when that line is done, even unchanged.
+      const keys = sources.map((source, i) => linksKey + source + (i === last && tail === 'typing' ? '\u0001' : ''));
 
       let same = 0;
       while (same < keys.length && same < this.rendered.length && this.rendered[same]!.key === keys[same]) same++;
       for (const stale of this.rendered.splice(same)) for (const node of stale.nodes) node.remove();
       for (let i = same; i < keys.length; i++) {
-        const frag = renderBlock(this.blocks[i]!, sources[i]!, this.links, allowHtml, labels);
+        const frag = renderBlock(this.blocks[i]!, sources[i]!, this.links, allowHtml, labels, i === last && tail === 'typing');
         const nodes = Array.from(frag.childNodes);
         element.append(frag);
         this.rendered.push({ key: keys[i]!, nodes });

@@ -128,6 +128,16 @@ export const markdownStyles = css`
     font-size: 0.8em;
   }
 
+  /* The fence's language, across from the copy button. */
+  .code-block .code-language {
+    position: absolute;
+    inset-block-start: 8px;
+    inset-inline-start: 14px;
+    color: color-mix(in srgb, var(--_code-text) 72%, var(--_code-bg));
+    font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+    font-size: 0.75em;
+  }
+
   .table-scroll {
     overflow-x: auto;
     max-width: 100%;

@@ -46,7 +46,8 @@ export function renderMarkdown(text: string, options: MarkdownOptions = {}): Saf
   const { blocks, links } = lexBlocks(allowHtml, source);
   const container = document.createElement('div');
   blocks.forEach((block, i) => {
-    container.append(renderBlock(block, blockSource(block, i === blocks.length - 1 ? tail : 'settled'), links, allowHtml, labels));
+    const last = i === blocks.length - 1;
+    container.append(renderBlock(block, blockSource(block, last ? tail : 'settled'), links, allowHtml, labels, last && tail === 'typing'));
   });
   const html = container.innerHTML;
   const tt = trustedPolicy();

@@ -34,8 +34,8 @@ export const shellStyles = css`
       0 2px 8px light-dark(rgb(15 23 42 / 0.08), transparent)
     );
     --_focus: var(--agent-chat-focus-ring, light-dark(#2563eb, #93c5fd));
-    --_code-bg: var(--agent-chat-code-background, light-dark(#0f172a, #0b0d12));
-    --_code-text: var(--agent-chat-code-text, #e2e8f0);
+    --_code-bg: var(--agent-chat-code-background, light-dark(#f6f8fa, #0b0d12));
+    --_code-text: var(--agent-chat-code-text, light-dark(#1f2328, #e2e8f0));
     --_z: var(--agent-chat-z-index, 2147483000);
 
     display: block;

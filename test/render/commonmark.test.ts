@@ -127,7 +127,7 @@ function fragmentOf(html: string): DocumentFragment {
 /**
  * Elements and text in document order, without attributes and without the whitespace-only
  * text that marked's HTML carries between blocks. With `undecorate`, the widget's own
- * wrappers (copy button, scrolling table region) are left out.
+ * wrappers (copy button, language label, scrolling table region) are left out.
  */
 function outline(root: Node, undecorate: boolean): string {
   let out = '';
@@ -138,7 +138,7 @@ function outline(root: Node, undecorate: boolean): string {
         continue;
       }
       if (!(child instanceof Element)) continue;
-      if (undecorate && child.matches('button.copy')) continue;
+      if (undecorate && child.matches('button.copy, span.code-language')) continue;
       if (undecorate && child.matches('div.code-block, div.table-scroll')) {
         walk(child);
         continue;
