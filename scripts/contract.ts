@@ -25,6 +25,7 @@ export const ATTRIBUTES: Record<string, string> = {
   channels: 'channels',
   'agent-display-name': 'agentDisplayName',
   feedback: 'feedback',
+  voice: 'voice',
   'link-target': 'linkTarget',
   debug: 'debug',
 };
@@ -93,6 +94,7 @@ export const PARTS = [
   'input',
   'send-button',
   'stop-button',
+  'mic-button',
   'attach-button',
   'attachment',
   'typing',

@@ -90,6 +90,7 @@ const loadPanel = lazy(() => import('./panel/index.js'));
  * @csspart input - The text field.
  * @csspart send-button - The send button.
  * @csspart stop-button - The button that stops a streaming reply.
+ * @csspart mic-button - Dictation (attribute `voice`, where the browser recognises speech); `aria-pressed` while listening.
  * @csspart attach-button - Opens the image picker (only when `uploadImage` is set).
  * @csspart attachment - The attached image's preview in the composer, with its remove button.
  * @csspart channel-button - Opens the WhatsApp/SMS hand-off form (only with `channels`).
@@ -220,6 +221,9 @@ export class AgentChat extends HostElement {
 
   /** `blank`: links in agent text open in a new tab; `auto`: links to this site open in this tab. */
   @property({ attribute: 'link-target' }) linkTarget: LinkTarget = 'blank';
+
+  /** A dictation button in the composer where the browser has speech recognition. */
+  @property({ type: Boolean }) voice = false;
 
   /** Thumbs up and down under each finished reply; a rating fires `agent-chat-feedback`. */
   @property({ type: Boolean }) feedback = false;

@@ -9,6 +9,9 @@ import { warnOnce } from '../warn.js';
 
 /** Image input (src/attachments/), fetched once `uploadImage` is set. */
 const loadAttachments = lazy(() => import('../attachments/index.js'));
+/** Dictation (src/voice/), fetched with `voice` where the browser recognises speech. */
+const loadVoice = lazy(() => import('../voice/index.js'));
+const canDictate = () => 'SpeechRecognition' in globalThis || 'webkitSpeechRecognition' in globalThis;
 
 type Upload = (file: File) => Promise<string>;
 
@@ -22,9 +25,12 @@ export class Composer {
   private images: import('../attachments/index.js').AttachmentsControl | null = null;
   /** `uploadImage` when it is a function. */
   private upload: Upload | undefined;
+  private readonly voice: Feature<typeof import('../voice/index.js')>;
+  private dictation: import('../voice/index.js').Dictation | null = null;
 
   constructor(private readonly ctx: PanelContext) {
     this.attach = new Feature(loadAttachments, ctx.host);
+    this.voice = new Feature(loadVoice, ctx.host);
   }
 
   get input(): HTMLTextAreaElement | null {
@@ -37,14 +43,20 @@ export class Composer {
   }
 
   needs(): Array<Promise<unknown>> {
+    const needs: Array<Promise<unknown>> = [];
+    const { host } = this.ctx;
+    if (host.voice && !this.dictation && !this.voice.failed && canDictate()) {
+      needs.push(this.voice.ensure().then((module) => module && (this.dictation ??= new module.Dictation(this.ctx))));
+    }
     // `uploadImage` itself: `upload` is only checked in willUpdate, after this.
-    if (typeof this.ctx.host.uploadImage !== 'function' || this.images || this.attach.failed) return [];
-    return [
+    if (typeof host.uploadImage !== 'function' || this.images || this.attach.failed) return needs;
+    needs.push(
       this.attach.ensure().then((module) => {
         if (module) this.images ??= new module.AttachmentsControl(this.ctx, () => this.upload);
         else warnOnce('the image input could not be loaded; images cannot be attached.');
       }),
-    ];
+    );
+    return needs;
   }
 
   render() {
@@ -66,6 +78,7 @@ export class Composer {
         @keydown=${this.onKeyDown}
         @paste=${this.onPaste}
       ></textarea>
+      ${host.voice ? (this.dictation?.render() ?? nothing) : nothing}
       ${busy
         ? html`<button part="stop-button" class="stop" type="button" aria-label=${t.stop} title=${t.stop} @click=${() => chat.stop()}>
             ${icons.stop}
@@ -79,6 +92,7 @@ export class Composer {
   // Listeners are arrow functions: lit-html calls them with the element as `this`.
   private readonly onSubmit = (event: Event): void => {
     event.preventDefault();
+    this.dictation?.abort();
     const read = () => this.input?.value ?? this.ctx.chat.draft;
     if (this.images?.attachments.file) {
       void this.images.send(read);
@@ -95,6 +109,7 @@ export class Composer {
     const area = event.target as HTMLTextAreaElement;
     // Typing means the reader has moved on; do not pull focus out of the field later.
     this.ctx.focusKeeper.forget();
+    this.dictation?.abort();
     this.ctx.chat.setDraft(area.value);
     // Grows the field with its text up to the CSS max-height (CSSOM, so strict CSP allows it).
     area.style.height = 'auto';

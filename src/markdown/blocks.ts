@@ -8,7 +8,6 @@ import { en } from '../i18n/strings.js';
 import type { Sanitize } from '../security/html-policy.js';
 import { safeUrl } from '../security/url.js';
 import { trustedPolicy } from '../security/trusted-types.js';
-import { lazy } from '../lazy.js';
 import { warnOnce } from '../warn.js';
 import { decorate, type MarkdownLabels } from './decorate.js';
 import { lexMarkdown } from './lex.js';
@@ -61,12 +60,21 @@ export function loadHtmlSupport(): Promise<boolean> {
 
 let completer: typeof completeTail | undefined;
 
+let tailLoad: Promise<boolean> | undefined;
+
 /**
  * Loads tail.ts, which only a streaming or cut-off reply uses (a page that only shows a
  * welcome message never downloads it). Until it is here a tail renders as typed: the panel
- * waits for it before it shows such a reply, and a turn fetches it as it starts.
+ * waits for it before it shows such a reply, and a turn fetches it as it starts. Resolves
+ * false when it cannot be fetched: tails then show as typed, and the chat goes on (a module
+ * that failed stays failed in the browser's module map, so it is not asked for again).
  */
-export const loadTailSupport = lazy(() => import('./tail.js').then((module) => void (completer = module.completeTail)));
+export function loadTailSupport(): Promise<boolean> {
+  return (tailLoad ??= import('./tail.js').then(
+    (module) => !!(completer = module.completeTail),
+    () => false,
+  ));
+}
 
 export const hasTailSupport = (): boolean => completer !== undefined;
 

@@ -75,7 +75,8 @@ export const markdownStyles = css`
     color: var(--_muted);
   }
 
-  .text code {
+  .text code,
+  .code-language {
     font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
     font-size: 0.9em;
     padding: 0.1em 0.35em;
@@ -134,7 +135,6 @@ export const markdownStyles = css`
     inset-block-start: 8px;
     inset-inline-start: 14px;
     color: color-mix(in srgb, var(--_code-text) 72%, var(--_code-bg));
-    font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
     font-size: 0.75em;
   }
 

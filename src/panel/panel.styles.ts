@@ -27,12 +27,7 @@ export const panelStyles = css`
     flex: none;
   }
 
-  /* The host's content in the slots; its own styles win over these. */
-  ::slotted([slot='header']) {
-    flex: none;
-    max-height: 32px;
-  }
-
+  /* The host's note under the composer; its own styles win over these. */
   ::slotted([slot='footer']) {
     display: block;
     padding: 0 var(--_space) calc(var(--_space) / 2);

@@ -1,0 +1,146 @@
+/**
+ * Dictation (attribute `voice`), a lazy chunk: the microphone button in the composer (part
+ * `mic-button`) where the browser has speech recognition. Words appear in the text field as
+ * they are recognised, interim ones included; nothing is sent. A click or Escape stops; a
+ * denied microphone is said in the composer and announced. The recognition language is the
+ * widget's. Typing or sending ends it, dropping words not yet shown.
+ */
+import { html, nothing, svg } from 'lit-html';
+import { icon } from '../icons/icons.js';
+import type { PanelContext } from '../panel/context.js';
+
+/** The part of the Web Speech API used here (not in TypeScript's DOM types everywhere). */
+interface Recognition extends EventTarget {
+  lang: string;
+  continuous: boolean;
+  interimResults: boolean;
+  onresult: ((event: { resultIndex: number; results: ArrayLike<ArrayLike<{ transcript: string }> & { isFinal: boolean }> }) => void) | null;
+  onerror: ((event: { error: string }) => void) | null;
+  onend: (() => void) | null;
+  start(): void;
+  stop(): void;
+  abort(): void;
+}
+
+type RecognitionClass = new () => Recognition;
+
+/** The browser's recogniser, looked up when needed (a page or a test may provide one late). */
+export const recognizer = (): RecognitionClass | undefined => {
+  const w = globalThis as { SpeechRecognition?: RecognitionClass; webkitSpeechRecognition?: RecognitionClass };
+  return w.SpeechRecognition ?? w.webkitSpeechRecognition;
+};
+
+/**
+ * Recognised pieces one after the other: with a space between words (some recognisers start
+ * a later piece with one, some do not), none between CJK or Thai characters.
+ */
+const NO_SPACE = /[\s\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
+function join(before: string, after: string): string {
+  if (!before || !after || NO_SPACE.test(before.at(-1)!) || NO_SPACE.test(after[0]!)) return before + after;
+  return `${before} ${after}`;
+}
+
+const micIcon = icon(svg`<rect x="9" y="3" width="6" height="11" rx="3"/><path d="M5 11a7 7 0 0 0 14 0M12 18v3"/>`);
+
+export class Dictation {
+  private recognition: Recognition | null = null;
+  /** The draft as it was when dictation began; recognised words go after it. */
+  private base = '';
+  /** Words recognised for good so far. */
+  private heard = '';
+  private error: string | null = null;
+
+  constructor(private readonly ctx: PanelContext) {}
+
+  render() {
+    if (!recognizer()) return nothing;
+    const t = this.ctx.text;
+    const listening = !!this.recognition;
+    const label = listening ? t.dictateStop : t.dictate;
+    return html`<button
+        part="mic-button"
+        class="icon-button mic ${listening ? 'listening' : ''}"
+        type="button"
+        aria-label=${label}
+        title=${label}
+        aria-pressed=${listening ? 'true' : 'false'}
+        @click=${() => (listening ? this.stop() : this.start())}
+      >
+        ${micIcon}
+      </button>
+      ${this.error ? html`<p class="voice-error" role="alert">${this.error}</p>` : nothing}`;
+  }
+
+  start(): void {
+    const Speech = recognizer();
+    if (!Speech || this.recognition) return;
+    const { ctx } = this;
+    const t = ctx.text;
+    const recognition = new Speech();
+    recognition.lang = ctx.view.locale;
+    recognition.continuous = true;
+    recognition.interimResults = true;
+    this.base = ctx.chat.draft;
+    this.heard = '';
+    this.error = null;
+    recognition.onresult = (event) => {
+      if (recognition !== this.recognition) return;
+      let interim = '';
+      for (let i = event.resultIndex; i < event.results.length; i++) {
+        const result = event.results[i]!;
+        const words = result[0]!.transcript;
+        if (result.isFinal) this.heard = join(this.heard, words);
+        else interim = join(interim, words);
+      }
+      this.show(join(this.heard, interim));
+    };
+    recognition.onerror = ({ error }) => {
+      // Silence and our own abort are not failures.
+      if (error === 'no-speech' || error === 'aborted') return;
+      this.error = error === 'not-allowed' || error === 'service-not-allowed' ? t.micDenied : t.dictationFailed;
+      ctx.announce(this.error);
+      ctx.host.requestUpdate();
+    };
+    recognition.onend = () => {
+      if (recognition !== this.recognition) return;
+      this.recognition = null;
+      ctx.host.removeEventListener('keydown', this.onKeyDown, true);
+      ctx.host.requestUpdate();
+    };
+    try {
+      recognition.start();
+    } catch {
+      this.error = t.dictationFailed;
+      ctx.host.requestUpdate();
+      return;
+    }
+    this.recognition = recognition;
+    // Escape anywhere in the widget stops dictation first (not the reply, not the launcher).
+    ctx.host.addEventListener('keydown', this.onKeyDown, true);
+    ctx.host.requestUpdate();
+  }
+
+  /** Stops listening; words still being recognised are added when they arrive. */
+  stop(): void {
+    this.recognition?.stop();
+  }
+
+  /** Ends at once, dropping words not shown yet: the reader typed or sent. */
+  abort(): void {
+    const recognition = this.recognition;
+    if (!recognition) return;
+    recognition.onend?.();
+    recognition.abort();
+  }
+
+  private show(spoken: string): void {
+    this.ctx.chat.setDraft(join(this.base, spoken.trim()));
+    this.ctx.host.requestUpdate();
+  }
+
+  private readonly onKeyDown = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape' || !this.recognition) return;
+    event.stopPropagation();
+    this.stop();
+  };
+}
