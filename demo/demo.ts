@@ -15,6 +15,12 @@ inline.uploadImage = async (file) => {
   return ((await res.json()) as { url: string }).url;
 };
 
+// Buttons on the product cards; a press fires agent-chat-card-action (see the event log).
+inline.cardActions = [
+  { id: 'add-to-cart', label: 'Add to cart' },
+  { id: 'size-guide', label: 'Size guide' },
+];
+
 // The playground maps each control to the attribute of the same name on both widgets.
 controls.addEventListener('input', (event) => {
   const field = event.target as HTMLInputElement;

@@ -65,6 +65,24 @@ async function main(): Promise<void> {
       },
       { width: 1180, height: 860 },
     );
+    // Highlighted code, in the light and the dark theme.
+    const askForCode = async (page: Page) => {
+      await chat(page, '#inline', 'How do I use the API as a developer?');
+      await page.waitForFunction(() => !!document.querySelector('#inline')!.shadowRoot!.querySelector('code.hljs'));
+      await page.evaluate(() => {
+        const root = document.querySelector('#inline')!.shadowRoot!;
+        const block = root.querySelector<HTMLElement>('.message.agent:not(.welcome) [part="code-block"]');
+        const log = root.querySelector<HTMLElement>('[part="log"]');
+        if (block && log) log.scrollTop += block.getBoundingClientRect().top - log.getBoundingClientRect().top - 80;
+      });
+      await page.waitForTimeout(200);
+    };
+    await shoot('code', askForCode);
+    await shoot('code-dark', async (page) => {
+      await page.selectOption('select[name="theme"]', 'dark');
+      await page.click('#page-theme');
+      await askForCode(page);
+    });
     const openLauncherAndChat = async (page: Page) => {
       await page.evaluate(() => (document.querySelector('#launcher') as unknown as { open(): void }).open());
       await page.waitForFunction(() => (document.querySelector('#launcher') as { status?: string } | null)?.status === 'idle');

@@ -75,8 +75,7 @@ export const markdownStyles = css`
     color: var(--_muted);
   }
 
-  .text code,
-  .code-language {
+  .text code {
     font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
     font-size: 0.9em;
     padding: 0.1em 0.35em;
