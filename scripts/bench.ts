@@ -534,6 +534,13 @@ function codeReply(language: string, chars: number): string {
   return `Here is the module:\n\n\`\`\`${language}\n${lines.join('\n')}\n\`\`\`\n`;
 }
 
+/** A reply that is one JSON block of about `chars` characters without a blank line in it. */
+function jsonReply(language: string, chars: number): string {
+  const items: string[] = [];
+  for (let i = 0; items.join(',\n').length < chars; i++) items.push(`  { "id": ${i}, "sku": "TR-${1000 + i}", "name": "Trail shoe ${i}", "price": ${(89 + i * 0.5).toFixed(2)}, "in_stock": ${i % 3 !== 0} }`);
+  return `The catalogue:\n\n\`\`\`${language}\n[\n${items.join(',\n')}\n]\n\`\`\`\n`;
+}
+
 // --- report ---------------------------------------------------------------------------------
 
 // --- 5. the unopened launcher ----------------------------------------------------------------
@@ -699,6 +706,9 @@ async function main(): Promise<void> {
         const runsOf = { ts: [] as HostileRun[], text: [] as HostileRun[] };
         for (let i = 0; i < RUNS; i++) for (const language of ['ts', 'text'] as const) runsOf[language].push(await hostileRun(browser, base, codeReply(language, kb * 1024)));
         code[`${kb} KB`] = runsOf;
+        const json = { ts: [] as HostileRun[], text: [] as HostileRun[] };
+        for (let i = 0; i < RUNS; i++) for (const language of ['ts', 'text'] as const) json[language].push(await hostileRun(browser, base, jsonReply(language === 'ts' ? 'json' : 'text', kb * 1024)));
+        code[`${kb} KB JSON, no blank line`] = json;
         const med = (list: HostileRun[], f: (r: HostileRun) => number) => median(list.map(f));
         for (const [i, r] of runsOf.ts.entries()) if (r.slow) console.log(`    highlighted run ${i + 1}: ${r.slow}`);
         console.log(`  code ${kb} KB: highlighted ${ms(med(runsOf.ts, (r) => r.task))} (longest task ${ms(med(runsOf.ts, (r) => r.longestTask))}), plain ${ms(med(runsOf.text, (r) => r.task))} (longest ${ms(med(runsOf.text, (r) => r.longestTask))})`);
@@ -782,7 +792,7 @@ async function main(): Promise<void> {
       out.push(`| Code block streamed 64 chars a frame (median of ${RUNS}) | main-thread time, highlighted / plain | added per frame | longest task, highlighted / plain |`);
       out.push('|---|---:|---:|---:|');
       for (const [size, { ts, text }] of Object.entries(code)) {
-        const frames = Math.ceil(codeReply('ts', Number.parseInt(size) * 1024).length / 64);
+        const frames = Math.ceil((size.includes('JSON') ? jsonReply : codeReply)('ts', Number.parseInt(size) * 1024).length / 64);
         const [h, p] = [median(ts.map((r) => r.task)), median(text.map((r) => r.task))];
         out.push(`| ${size} (${frames} frames) | ${ms(h)} / ${ms(p)} | ${ms((h - p) / frames)} | ${ms(median(ts.map((r) => r.longestTask)))} / ${ms(median(text.map((r) => r.longestTask)))} |`);
       }

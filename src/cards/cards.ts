@@ -436,7 +436,7 @@ function scrollRow(event: MouseEvent): void {
 }
 
 /** A built-in card's controls: its link, and with `cardActions` its options and actions. */
-const CONTROLS = 'a[href], button';
+const CONTROLS = 'a[href], button:not(:disabled)';
 const cardsWithControls = (row: HTMLElement) => Array.from(row.querySelectorAll<HTMLElement>('[part~="card"]')).filter((card) => card.querySelector(CONTROLS));
 
 /** Makes `card` the row's Tab stop: its controls are in the Tab order, other cards' are not. */

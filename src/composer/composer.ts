@@ -59,6 +59,11 @@ export class Composer {
     return needs;
   }
 
+  /** Dictation ends when it can no longer be heard into this draft (src/voice/dictation.ts). */
+  willUpdate(): void {
+    this.dictation?.sync();
+  }
+
   render() {
     const { chat, host } = this.ctx;
     const t = this.ctx.text;

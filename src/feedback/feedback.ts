@@ -50,6 +50,7 @@ export class FeedbackControl {
         aria-label=${label}
         title=${label}
         aria-pressed=${rating === value ? 'true' : 'false'}
+        data-id=${id}
         @click=${() => this.rate(id, rating === value ? null : value)}
       >
         ${icons[value]}
@@ -130,7 +131,7 @@ export class FeedbackControl {
     this.asking = null;
     this.ctx.host.requestUpdate();
     // Focus goes back where the form was opened from.
-    if (id) void this.focus(`[part="feedback-down"][aria-pressed="true"]`);
+    if (id) void this.focus(`[part="feedback-down"][data-id="${CSS.escape(id)}"]`);
   }
 
   private readonly onKeyDown = (event: KeyboardEvent): void => {

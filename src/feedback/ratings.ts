@@ -23,11 +23,7 @@ export class Ratings {
     if (scope === this.scope) return;
     this.scope = scope;
     this.storage = config ? createStorage(config.persist, scopeOf(config)) : null;
-    const stored = this.storage?.read().feedback;
-    this.ratings = new Map();
-    if (stored && typeof stored === 'object' && !Array.isArray(stored)) {
-      for (const [id, rating] of Object.entries(stored)) if (id.length <= 200 && isRating(rating)) this.ratings.set(id, rating);
-    }
+    this.ratings = this.stored();
   }
 
   of(id: string): Rating | null {
@@ -35,10 +31,21 @@ export class Ratings {
   }
 
   set(id: string, rating: Rating | null): void {
+    // From what is stored now: another tab may have rated other replies since this one read.
+    this.ratings = this.stored();
     this.ratings.delete(id);
     if (rating) this.ratings.set(id, rating);
     const kept = [...this.ratings].slice(-MAX_RATINGS);
     this.ratings = new Map(kept);
     this.storage?.write({ feedback: Object.fromEntries(kept) });
+  }
+
+  private stored(): Map<string, Rating> {
+    const ratings = new Map<string, Rating>();
+    const stored = this.storage ? this.storage.read().feedback : undefined;
+    if (stored && typeof stored === 'object' && !Array.isArray(stored)) {
+      for (const [id, rating] of Object.entries(stored)) if (id.length <= 200 && isRating(rating)) ratings.set(id, rating);
+    }
+    return ratings;
   }
 }

@@ -90,13 +90,16 @@ export class FullScreen implements ReactiveController {
   trap(event: KeyboardEvent): boolean {
     const panel = this.panel();
     if (!this.active || event.key !== 'Tab' || !panel) return false;
-    const stops = Array.from(panel.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
-      (n) => n.tabIndex >= 0 && !(n as HTMLButtonElement).disabled && n.getClientRects().length > 0,
-    );
+    // In order, with what the host put in the slots (a header link, a privacy note's link).
+    const stops = Array.from(panel.querySelectorAll<HTMLElement>(`${FOCUSABLE}, slot`))
+      .flatMap((n) => (n instanceof HTMLSlotElement ? n.assignedElements({ flatten: true }).flatMap((e) => [e, ...e.querySelectorAll(FOCUSABLE)]) : [n]))
+      .filter((n): n is HTMLElement => n instanceof HTMLElement && n.matches(FOCUSABLE) && n.tabIndex >= 0 && !(n as HTMLButtonElement).disabled && n.getClientRects().length > 0);
     const first = stops[0];
     const last = stops.at(-1);
-    const active = (panel.getRootNode() as ShadowRoot).activeElement;
-    const wrapTo = event.shiftKey ? (active === first || !panel.contains(active) ? last : null) : active === last || !panel.contains(active) ? first : null;
+    // Focus in slotted content is the document's, not the shadow root's.
+    const active = (panel.getRootNode() as ShadowRoot).activeElement ?? document.activeElement;
+    const inside = panel.contains(active) || stops.includes(active as HTMLElement);
+    const wrapTo = event.shiftKey ? (active === first || !inside ? last : null) : active === last || !inside ? first : null;
     if (!wrapTo) return false;
     event.preventDefault();
     wrapTo.focus();

@@ -27,7 +27,11 @@ const loading = new Map<string, Promise<boolean>>();
  * `highlighted`), so a streaming block asks for the same finished pieces on every frame.
  */
 const cache = new Map<string, { nodes: Node[]; closed: boolean }>();
-const CACHE_ENTRIES = 400;
+/** The cache's size in characters of code: the oldest pieces go first. */
+const CACHE_CHARS = 200_000;
+let cachedChars = 0;
+/** A piece longer than this is cut at line ends too (code without blank lines, e.g. JSON). */
+const PIECE_CHARS = 2_048;
 /** Longer code stays plain: highlighting is a nicety, a frame is not. */
 const MAX_CHARS = 50_000;
 
@@ -73,21 +77,29 @@ function piece(grammar: string, text: string): { nodes: Node[]; closed: boolean 
     // Back at the grammar's top level when the piece ends in plain text (a comment or a
     // string still open at its end would be the last span).
     hit = { nodes: toNodes(children), closed: children.at(-1)?.type === 'text' };
-    if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    cachedChars += key.length;
+    for (const [old] of cache) {
+      if (cachedChars <= CACHE_CHARS) break;
+      cache.delete(old);
+      cachedChars -= old.length;
+    }
   }
   cache.set(key, hit);
   return hit;
 }
 
 /**
- * `text` highlighted in pieces cut after blank lines, where the grammar is back at its top
- * level (what the piece before ended in says so): a piece is highlighted once and then
- * reused, so a streaming block costs the piece being written, not the whole block, per
- * line, and the finished block is the same pieces (what streamed is what stays). A construct
- * still open at a blank line (a comment, a template string) keeps its pieces together.
+ * `text` highlighted in pieces cut after blank lines (and, in long stretches without one,
+ * at line ends), where the grammar is back at its top level (what the piece before ended
+ * in says so): a piece is highlighted once and then reused, so a streaming block costs the
+ * piece being written, not the whole block, per line, and the finished block is the same
+ * pieces (what streamed is what stays). A construct still open at a cut (a comment, a
+ * template string) keeps its pieces together.
  */
 function highlighted(grammar: string, text: string): Node[] {
-  const parts = text.split(/(?<=\n[ \t]*\n)(?=[ \t]*\S)/);
+  const parts = text
+    .split(/(?<=\n[ \t]*\n)(?=[ \t]*\S)/)
+    .flatMap((part) => (part.length > PIECE_CHARS ? (part.match(/[^]{1,1024}(?:[^\n]*\n|[^]*$)/g) ?? [part]) : part));
   const out: Node[] = [];
   let pending = '';
   parts.forEach((part, i) => {

@@ -44,7 +44,7 @@ export interface Strings {
   copied: string;
   /** The button under a finished reply that copies its text (part `copy-button`). */
   copyReply: string;
-  /** Shown and announced when the clipboard refused the text. */
+  /** Announced when the clipboard refused the text (the button keeps its name). */
   copyFailed: string;
   /** The thumbs group under a reply (attribute `feedback`). */
   feedbackLabel: string;
@@ -59,7 +59,7 @@ export interface Strings {
   /** Placeholder of the free-text reason. */
   feedbackOther: string;
   feedbackSend: string;
-  /** Shown and announced once a reason was sent. */
+  /** Announced once a reason was sent (the form closes). */
   feedbackThanks: string;
   /** The dictation button (attribute `voice`), idle and listening. */
   dictate: string;

@@ -7,7 +7,7 @@
  * (it is kept, `persist`).
  *
  * Only a plain click is taken over: Ctrl/⌘/Shift-click and the middle button keep what the
- * browser does with them.
+ * browser does with them (their event is not cancelable).
  */
 import { emit } from '../events.js';
 import type { PanelContext } from '../panel/context.js';
@@ -19,11 +19,14 @@ export function handleLinkClick(event: MouseEvent, ctx: PanelContext): void {
   const key = link.closest<HTMLElement>('[data-key]')?.dataset.key;
   const messageId = ctx.chat.messages.find((m) => m.key === key)?.id ?? null;
   const url = link.href;
-  if (!emit(ctx.host, 'agent-chat-link-click', { url, text: link.textContent ?? '', messageId }, true)) {
+  // The link's own text, without the host name decorate.ts adds to a misleading one.
+  const text = Array.from(link.childNodes, (node) => (node instanceof Element && node.matches('.link-host') ? '' : node.textContent)).join('');
+  const plain = event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey;
+  // A modified click is heard too, but cannot be cancelled: it stays the browser's.
+  if (!emit(ctx.host, 'agent-chat-link-click', { url, text, messageId }, plain) && plain) {
     event.preventDefault();
     return;
   }
-  const plain = event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey;
   if (plain && ctx.host.linkTarget === 'auto' && new URL(url).origin === location.origin) {
     event.preventDefault();
     location.assign(url);

@@ -137,7 +137,10 @@ class MarkdownDirective extends Directive {
       // From the start of the last block; a long plain block is several pieces, lexed whole.
       let last = previous.length - 1;
       while (last > 0 && (previous[last]!.token as Tokens.Generic).continued) last--;
-      if (last > 0 && mayJoin(previous[last - 1]!, previous[last]!, text)) last--;
+      if (last > 0 && mayJoin(previous[last - 1]!, previous[last]!, text)) {
+        last--;
+        while (last > 0 && (previous[last]!.token as Tokens.Generic).continued) last--;
+      }
       const from = previous[last]!.start;
       const tail = lexBlocks(allowHtml, text.slice(from), from);
       if (tail.complete && !hasLinks(tail.links)) {
@@ -158,12 +161,13 @@ class MarkdownDirective extends Directive {
  * Whether a later token can still turn `tail` into a part of the block before it, which a lex
  * of the tail alone cannot see: a line right after a paragraph or list may become its lazy
  * continuation (a fence opener that turns out to be text, `2.` under `1. a`), and after a
- * blank line a list or indented code takes in an indented line or a list item.
+ * blank line a list or indented (not fenced) code takes in an indented line or a list item.
  */
 function mayJoin(before: Block, tail: Block, text: string): boolean {
   const between = text.slice(before.start + before.token.raw.trimEnd().length, tail.start);
   if (!/\n[ \t]*\n/.test(between)) return true;
-  return (before.token.type === 'list' || before.token.type === 'code') && /^[ \t\d*+-]/.test(text[tail.start]!);
+  const token = before.token as Tokens.Generic;
+  return (token.type === 'list' || token.codeBlockStyle === 'indented') && /^[ \t\d*+-]/.test(text[tail.start]!);
 }
 
 /**

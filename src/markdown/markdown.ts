@@ -29,7 +29,6 @@ import { blockSource, DEFAULT_LABELS, htmlMode, lexBlocks, normalize, renderBloc
 
 export { markdown } from './directive.js';
 export { hasHtmlSupport, hasTailSupport, loadHtmlSupport, loadTailSupport, type MarkdownLabels, type MarkdownOptions } from './blocks.js';
-export { plainSummary, renderPlainText } from './plain.js';
 export { TRUSTED_TYPES_POLICY_NAME, type SafeHtml } from '../security/trusted-types.js';
 
 

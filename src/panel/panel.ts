@@ -9,7 +9,7 @@ import { HandOffSlot } from '../handoff/slot.js';
 import { HistoryControl } from '../history/controller.js';
 import { handleLinkClick } from '../links/links.js';
 import { Log } from '../log/log.js';
-import { handleCopyClick, hasHtmlSupport, hasTailSupport, loadHtmlSupport, loadTailSupport, markdownLabels, plainSummary, type MarkdownLabels } from '../markdown/markdown.js';
+import { handleCopyClick, hasHtmlSupport, hasTailSupport, loadHtmlSupport, loadTailSupport, markdownLabels, type MarkdownLabels } from '../markdown/markdown.js';
 import { renderConfigNotice, renderNotice } from '../notices/notice.js';
 import { noticeText } from '../notices/text.js';
 import { CONFIG_KEYS } from '../shell/attributes.js';
@@ -27,6 +27,8 @@ import { renderHeader } from './header.js';
 
 /** The full-screen, modal panel of a launcher on a small screen (src/full-screen/). */
 const loadFullScreen = lazy(() => import('../full-screen/full-screen.js'));
+/** Markdown as plain text for the announcement of a reply: a chunk, first needed when a reply completes. */
+const loadPlain = lazy(() => import('../markdown/plain.js'));
 
 /**
  * The conversation UI (docs/architecture.md "Shell and panel"): the conversation itself
@@ -141,7 +143,7 @@ export class Panel implements PanelApi, PanelContext {
     if (!hasTailSupport()) {
       const { status, messages } = this.chat;
       if (messages.some((m) => m.text && /^(streaming|stopped|interrupted)$/.test(m.state))) needs.push(loadTailSupport());
-      else if (status !== 'idle' && status !== 'error') void loadTailSupport();
+      else if (status !== 'idle' && status !== 'error') void loadTailSupport().then(loadPlain);
     }
     // The sanitiser for allow-html: until it is here, nothing renders rather than markup that would change.
     if (this.host.allowHtml && !hasHtmlSupport() && !this.htmlUnavailable) {
@@ -175,6 +177,7 @@ export class Panel implements PanelApi, PanelContext {
     if (changed.has('channels')) this.handoff.setChannels(host.channels);
     if (CONFIG_KEYS.some((key) => changed.has(key)) && view.config) this.chat.configure(view.config);
     this.handoff.willUpdate();
+    this.composer.willUpdate();
     this.turns.willUpdate();
     this.log.willUpdate();
     if (this.log.anchor !== this.anchor) {
@@ -275,12 +278,15 @@ export class Panel implements PanelApi, PanelContext {
     const reply = this.chat.messages.at(-1);
     if (reply?.role !== 'agent') return;
     const t = this.text;
+    const suggestions = reply.suggestions.filter((s) => typeof s === 'string' && s.trim() !== '').length;
     // Plain text: a screen reader must not read out "asterisk asterisk" or table pipes.
     // A bounded summary: a live region that received a whole long reply would keep a
     // screen reader talking for minutes (and hold the text after the reply is gone).
-    const parts = [t.announce(this.host.agentDisplayName || t.agentName, plainSummary(reply.text))];
-    const suggestions = reply.suggestions.filter((s) => typeof s === 'string' && s.trim() !== '').length;
-    if (suggestions) parts.push(t.suggestionsAvailable(suggestions));
-    this.liveText = parts.join(' ');
+    // Without its chunk (offline), the reply is not announced; it is in the log.
+    loadPlain().then(({ plainSummary }) => {
+      const parts = [t.announce(this.host.agentDisplayName || t.agentName, plainSummary(reply.text))];
+      if (suggestions) parts.push(t.suggestionsAvailable(suggestions));
+      this.announce(parts.join(' '));
+    }, () => {});
   }
 }

@@ -44,8 +44,12 @@ const micIcon = icon(svg`<rect x="9" y="3" width="6" height="11" rx="3"/><path d
 
 export class Dictation {
   private recognition: Recognition | null = null;
+  /** The thread whose draft is being dictated. */
+  private thread: string | null = null;
   /** The draft as it was when dictation began; recognised words go after it. */
   private base = '';
+  /** The draft as dictation last set it: another draft means something else changed it. */
+  private shown = '';
   /** Words recognised for good so far. */
   private heard = '';
   private error: string | null = null;
@@ -56,13 +60,13 @@ export class Dictation {
     if (!recognizer()) return nothing;
     const t = this.ctx.text;
     const listening = !!this.recognition;
-    const label = listening ? t.dictateStop : t.dictate;
+    // One name; `aria-pressed` says whether it is listening (the tooltip says what a click does).
     return html`<button
         part="mic-button"
         class="icon-button mic ${listening ? 'listening' : ''}"
         type="button"
-        aria-label=${label}
-        title=${label}
+        aria-label=${t.dictate}
+        title=${listening ? t.dictateStop : t.dictate}
         aria-pressed=${listening ? 'true' : 'false'}
         @click=${() => (listening ? this.stop() : this.start())}
       >
@@ -80,11 +84,14 @@ export class Dictation {
     recognition.lang = ctx.view.locale;
     recognition.continuous = true;
     recognition.interimResults = true;
-    this.base = ctx.chat.draft;
+    this.base = this.shown = ctx.chat.draft;
+    this.thread = ctx.chat.threadId;
     this.heard = '';
     this.error = null;
     recognition.onresult = (event) => {
       if (recognition !== this.recognition) return;
+      // The widget left the page while listening: stop at the first words it hears.
+      if (!ctx.host.isConnected) return this.abort();
       let interim = '';
       for (let i = event.resultIndex; i < event.results.length; i++) {
         const result = event.results[i]!;
@@ -97,8 +104,8 @@ export class Dictation {
     recognition.onerror = ({ error }) => {
       // Silence and our own abort are not failures.
       if (error === 'no-speech' || error === 'aborted') return;
+      // Shown in a role="alert" paragraph, which is announced as it appears.
       this.error = error === 'not-allowed' || error === 'service-not-allowed' ? t.micDenied : t.dictationFailed;
-      ctx.announce(this.error);
       ctx.host.requestUpdate();
     };
     recognition.onend = () => {
@@ -120,6 +127,19 @@ export class Dictation {
     ctx.host.requestUpdate();
   }
 
+  /**
+   * Before each render: listening ends, and the microphone with it, once the words could no
+   * longer go where dictation began: `voice` was turned off, the launcher's panel closed, or
+   * the conversation or its draft changed under it (another thread, a new conversation, a
+   * message sent). A notice goes once the draft moves on.
+   */
+  sync(): void {
+    const { host, view, chat } = this.ctx;
+    const moved = chat.threadId !== this.thread || chat.draft !== this.shown;
+    if (this.recognition && (!host.voice || (view.launcher && !host.isOpen) || moved)) this.abort();
+    if (this.error && !this.recognition && chat.draft !== this.base) this.error = null;
+  }
+
   /** Stops listening; words still being recognised are added when they arrive. */
   stop(): void {
     this.recognition?.stop();
@@ -134,7 +154,7 @@ export class Dictation {
   }
 
   private show(spoken: string): void {
-    this.ctx.chat.setDraft(join(this.base, spoken.trim()));
+    this.ctx.chat.setDraft((this.shown = join(this.base, spoken.trim())));
     this.ctx.host.requestUpdate();
   }
 

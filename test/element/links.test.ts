@@ -72,14 +72,30 @@ describe('links in agent text', () => {
     expect(after(), 'another site opens in a new tab').to.equal(true);
   });
 
-  it('leaves a modified click to the browser (Ctrl/⌘-click opens a tab even with auto)', async () => {
+  it('leaves a modified click to the browser (Ctrl/⌘-click opens a tab even with auto, even when the host cancels)', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: reply }] });
     const el = await mount({ 'publishable-key': key, 'link-target': 'auto' });
+    const clicks = collect<LinkClickDetail>(el, 'agent-chat-link-click');
+    el.addEventListener('agent-chat-link-click', (event) => event.preventDefault());
     await sendByUser(el, 'sizes?');
     const after = defaultAction();
     link(el, 'the sizes').dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, cancelable: true, ctrlKey: true }));
     expect(after()).to.equal(true);
     expect(location.hash).to.equal('');
+    expect(clicks.map((c) => c.text)).to.deep.equal(['the sizes']);
+  });
+
+  it('reports the link text as written, without the host name added to a misleading one', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'Order at [shop.example](https://evil.example/pay).' }] });
+    const el = await mount({ 'publishable-key': key });
+    const clicks = collect<LinkClickDetail>(el, 'agent-chat-link-click');
+    await sendByUser(el, 'where?');
+    const shown = el.shadowRoot!.querySelector<HTMLAnchorElement>('.message.agent [part="text"] a')!;
+    expect(shown.textContent).to.equal('shop.example (evil.example)');
+    const after = defaultAction();
+    shown.click();
+    after();
+    expect(clicks[0]!.text).to.equal('shop.example');
   });
 
   it('reports an unknown link-target and keeps links opening in a new tab', async () => {

@@ -237,6 +237,33 @@ describe('the full-screen panel', () => {
     });
   }
 
+  it('keeps the host\'s slotted links in its Tab loop', async () => {
+    await setViewport({ width: 375, height: 667 });
+    const key = await createKey({ paceMs: 0 });
+    const el = element({ 'publishable-key': key, persist: 'none', mode: 'launcher' });
+    const privacy = document.createElement('a');
+    privacy.href = '#privacy';
+    privacy.textContent = 'Privacy';
+    privacy.slot = 'footer';
+    el.append(privacy);
+    document.body.append(el);
+    await el.updateComplete;
+    await openLauncher(el as never);
+    const panel = $(el as never, '[part="panel"]')!;
+    await until(() => panel.getAttribute('aria-modal') === 'true', 'the panel did not turn modal');
+    const tab = (from: HTMLElement) => {
+      from.focus();
+      const event = new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, composed: true, cancelable: true });
+      from.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    // The send button is no longer the end of the loop: the footer's link comes after it.
+    expect(tab($(el as never, '[part="send-button"]')!), 'Tab from send wraps past the footer').to.equal(false);
+    expect(tab(privacy), 'Tab from the footer link wraps').to.equal(true);
+    expect(el.shadowRoot!.activeElement?.closest('[part="header"]') != null).to.equal(true);
+    el.remove();
+  });
+
   it('stays a floating box, not modal, on a desktop-sized window', async () => {
     const key = await createKey({ paceMs: 0 });
     const el = await mount({ 'publishable-key': key, mode: 'launcher' });

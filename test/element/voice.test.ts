@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
-import { $, input, mount, unmountAll, until } from '../support/element.js';
+import { $, input, mount, sendByUser, unmountAll, until } from '../support/element.js';
 import { createKey } from '../support/server.js';
 
 /**
@@ -26,7 +26,9 @@ class FakeRecognition {
   stop(): void {
     setTimeout(() => this.onend?.(), 0);
   }
+  aborted = false;
   abort(): void {
+    this.aborted = true;
     setTimeout(() => this.onend?.(), 0);
   }
   /** Heard `transcript`: final, or interim (replaced by the next result). */
@@ -103,6 +105,26 @@ describe('dictation (voice)', () => {
     input(el).dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
     await until(() => $(el, '[part="mic-button"]')!.getAttribute('aria-pressed') === 'false', 'Escape did not stop dictation');
     expect(el.isOpen).to.equal(true);
+  });
+
+  it('stops listening when the launcher closes or the conversation changes', async () => {
+    const el = await widget({ mode: 'launcher', open: '' });
+    $(el, '[part="mic-button"]')!.click();
+    await el.updateComplete;
+    const first = FakeRecognition.last!;
+    el.close();
+    await el.updateComplete;
+    expect(first.aborted, 'the microphone is released when the panel closes').to.equal(true);
+
+    el.open();
+    await until(() => $(el, '[part="mic-button"]')!.getAttribute('aria-pressed') === 'false', 'still shown as listening');
+    await sendByUser(el, 'hello');
+    $(el, '[part="mic-button"]')!.click();
+    await el.updateComplete;
+    const second = FakeRecognition.last!;
+    el.newThread();
+    await el.updateComplete;
+    expect(second.aborted, 'a new conversation ends dictation into the old draft').to.equal(true);
   });
 
   it('says so when the microphone is denied', async () => {

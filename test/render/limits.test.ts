@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { loadHtmlSupport, plainSummary, renderMarkdown } from '../../src/markdown/markdown.js';
+import { loadHtmlSupport, renderMarkdown } from '../../src/markdown/markdown.js';
+import { plainSummary } from '../../src/markdown/plain.js';
 import { Lexer, type Token } from 'marked';
 import { LIMITS } from '../../src/markdown/lex.js';
 import { streamThrough } from '../support/markdown.js';

@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { html, render } from 'lit';
-import { loadHtmlSupport, loadTailSupport, markdown, renderMarkdown, renderPlainText, TRUSTED_TYPES_POLICY_NAME } from '../../src/markdown/markdown.js';
+import { loadHtmlSupport, loadTailSupport, markdown, renderMarkdown, TRUSTED_TYPES_POLICY_NAME } from '../../src/markdown/markdown.js';
+import { renderPlainText } from '../../src/markdown/plain.js';
 import { safeUrl } from '../../src/security/url.js';
 
 // The guard for half-typed syntax (streaming: true) is a chunk; the panel fetches it as a turn starts.
