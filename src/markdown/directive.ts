@@ -6,6 +6,7 @@ import {
   blockSource,
   DEFAULT_LABELS,
   hasLinks,
+  hasTailSupport,
   htmlMode,
   lexBlocks,
   normalize,
@@ -28,6 +29,8 @@ class MarkdownDirective extends Directive {
   private settings = '';
   private text = '';
   private streaming = false;
+  /** Drawn while streaming with the guard of tail.ts (see blocks.ts `loadTailSupport`). */
+  private guarded = false;
   private blocks: Block[] = [];
   private links: TokensList['links'] = {};
   /** Sticky once link definitions appear: they change earlier blocks, so lex everything. */
@@ -62,8 +65,11 @@ class MarkdownDirective extends Directive {
       this.reset();
     }
 
-    // Lit calls update() on every host render; an unchanged message costs nothing.
-    if (text === this.text && streaming === this.streaming && this.rendered.length > 0) return noChange;
+    // Lit calls update() on every host render; an unchanged message costs nothing, unless
+    // the guard for half-typed syntax has arrived since an unfinished one was drawn.
+    const guarded = streaming && hasTailSupport();
+    if (text === this.text && streaming === this.streaming && guarded === this.guarded && this.rendered.length > 0) return noChange;
+    this.guarded = guarded;
     clearTimeout(this.timer);
     const wait = this.nextAt - performance.now();
     if (streaming && this.streaming && wait > 0) {
