@@ -137,7 +137,7 @@ export class Dictation {
     const { host, view, chat } = this.ctx;
     const moved = chat.threadId !== this.thread || chat.draft !== this.shown;
     if (this.recognition && (!host.voice || (view.launcher && !host.isOpen) || moved)) this.abort();
-    if (this.error && !this.recognition && chat.draft !== this.base) this.error = null;
+    if (this.error && !this.recognition && chat.draft !== this.shown) this.error = null;
   }
 
   /** Stops listening; words still being recognised are added when they arrive. */

@@ -131,12 +131,19 @@ describe('dictation (voice)', () => {
     const el = await widget();
     $(el, '[part="mic-button"]')!.click();
     await el.updateComplete;
+    FakeRecognition.last!.hear('a few words first', true);
     FakeRecognition.last!.fail('not-allowed');
+    await el.updateComplete;
     await el.updateComplete;
     const notice = $(el, '.voice-error')!;
     expect(notice.getAttribute('role')).to.equal('alert');
     expect(notice.textContent).to.match(/microphone is blocked/);
     expect($(el, '[part="mic-button"]')!.getAttribute('aria-pressed')).to.equal('false');
+    // It stays until the reader moves on: typing clears it.
+    input(el).value = 'typed';
+    input(el).dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+    await el.updateComplete;
+    expect($(el, '.voice-error')).to.equal(null);
   });
 
   it('drops words still to come once the reader sends', async () => {
