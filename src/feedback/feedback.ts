@@ -9,6 +9,7 @@
 import { html, nothing, svg } from 'lit-html';
 import { live } from 'lit-html/directives/live.js';
 import { emit, type FeedbackCategory } from '../events.js';
+import type { Strings } from '../i18n/strings.js';
 import { icon } from '../icons/icons.js';
 import type { PanelContext } from '../panel/context.js';
 import type { ChatMessage } from '../state/messages.js';
@@ -23,6 +24,8 @@ const icons = {
 };
 
 const CATEGORIES: FeedbackCategory[] = ['inaccurate', 'unhelpful', 'unsafe'];
+/** Each reason as the reader sees it (and as `reason` reports a choice without text). */
+const reasonLabels = (t: Strings): Record<FeedbackCategory, string> => ({ inaccurate: t.feedbackInaccurate, unhelpful: t.feedbackUnhelpful, unsafe: t.feedbackUnsafe });
 /** The free text is a note, not a transcript. */
 const MAX_REASON = 500;
 
@@ -64,7 +67,7 @@ export class FeedbackControl {
   private renderReason(id: string) {
     const t = this.ctx.text;
     const asking = this.asking!;
-    const labels: Record<FeedbackCategory, string> = { inaccurate: t.feedbackInaccurate, unhelpful: t.feedbackUnhelpful, unsafe: t.feedbackUnsafe };
+    const labels = reasonLabels(t);
     const submit = (event: Event) => {
       event.preventDefault();
       this.sendReason(id);
@@ -117,7 +120,7 @@ export class FeedbackControl {
     const asking = this.asking;
     if (!asking || asking.id !== id) return;
     const t = this.ctx.text;
-    const labels: Record<FeedbackCategory, string> = { inaccurate: t.feedbackInaccurate, unhelpful: t.feedbackUnhelpful, unsafe: t.feedbackUnsafe };
+    const labels = reasonLabels(t);
     const text = asking.text.trim().slice(0, MAX_REASON);
     const reason = text || (asking.category ? labels[asking.category] : '');
     if (!reason) return;

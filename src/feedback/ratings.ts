@@ -1,3 +1,4 @@
+import { isObject } from '../client/types.js';
 import { createStorage, scopeOf, type PersistMode, type ThreadStorage } from '../state/storage.js';
 
 export type Rating = 'up' | 'down';
@@ -14,15 +15,17 @@ const isRating = (value: unknown): value is Rating => value === 'up' || value ==
  */
 export class Ratings {
   private storage: ThreadStorage | null = null;
+  /** Persistence and scope the ratings were read from. */
   private scope = '';
   private ratings = new Map<string, Rating>();
 
   /** Follows the widget's configuration: another scope reads its own ratings. */
   open(config: { persist: PersistMode; baseUrl: string; accessToken?: string; publishableKey?: string } | null): void {
-    const scope = config ? `${config.persist}:${scopeOf(config)}` : '';
-    if (scope === this.scope) return;
-    this.scope = scope;
-    this.storage = config ? createStorage(config.persist, scopeOf(config)) : null;
+    const scope = config ? scopeOf(config) : '';
+    const key = config ? `${config.persist}:${scope}` : '';
+    if (key === this.scope) return;
+    this.scope = key;
+    this.storage = config ? createStorage(config.persist, scope) : null;
     this.ratings = this.stored();
   }
 
@@ -42,8 +45,8 @@ export class Ratings {
 
   private stored(): Map<string, Rating> {
     const ratings = new Map<string, Rating>();
-    const stored = this.storage ? this.storage.read().feedback : undefined;
-    if (stored && typeof stored === 'object' && !Array.isArray(stored)) {
+    const stored = this.storage?.read().feedback;
+    if (isObject(stored)) {
       for (const [id, rating] of Object.entries(stored)) if (id.length <= 200 && isRating(rating)) ratings.set(id, rating);
     }
     return ratings;

@@ -7,11 +7,12 @@
  *
  * While a block streams, only its finished lines are highlighted: the line being typed is
  * plain until its line break arrives, so a half-typed token never flashes a wrong colour.
- * Finished lines are cached by their text, so a frame that only adds to the last line
- * clones what was already highlighted instead of highlighting the block again.
+ * A block is highlighted in pieces, each cached by its text (`highlighted`), so a frame
+ * clones what was already highlighted and highlights only the piece being written.
  */
 import type { ElementContent, RootContent } from 'hast';
 import { createLowlight } from 'lowlight';
+import { lazy } from '../lazy.js';
 import { adoptStyles } from '../shell/panel-loader.js';
 import { warnOnce } from '../warn.js';
 import { grammarOf, LANGUAGES } from './languages.js';
@@ -20,7 +21,6 @@ import { styles } from './highlight.styles.js';
 export { styles };
 
 const lowlight = createLowlight();
-const loading = new Map<string, Promise<boolean>>();
 
 /**
  * Highlighted pieces by language and text. A block is highlighted in pieces (see
@@ -35,23 +35,19 @@ const PIECE_CHARS = 2_048;
 /** Longer code stays plain: highlighting is a nicety, a frame is not. */
 const MAX_CHARS = 50_000;
 
+/** Each grammar's chunk, fetched once (again after a failure, for a later block). */
+const grammars = new Map<string, () => Promise<void>>();
+
 function loadGrammar(grammar: string): Promise<boolean> {
-  let load = loading.get(grammar);
-  if (!load) {
-    load = LANGUAGES[grammar]!().then(
-      (module) => {
-        lowlight.register(grammar, module.default);
-        return true;
-      },
-      (error: unknown) => {
-        loading.delete(grammar); // a later block tries again
-        warnOnce('a code highlighting grammar could not be loaded; the code is shown plain.', error);
-        return false;
-      },
-    );
-    loading.set(grammar, load);
-  }
-  return load;
+  let load = grammars.get(grammar);
+  if (!load) grammars.set(grammar, (load = lazy(() => LANGUAGES[grammar]!().then((module) => lowlight.register(grammar, module.default)))));
+  return load().then(
+    () => true,
+    (error: unknown) => {
+      warnOnce('a code highlighting grammar could not be loaded; the code is shown plain.', error);
+      return false;
+    },
+  );
 }
 
 function toNodes(nodes: Array<RootContent | ElementContent>): Node[] {

@@ -143,7 +143,7 @@ export class Panel implements PanelApi, PanelContext {
     if (!hasTailSupport()) {
       const { status, messages } = this.chat;
       if (messages.some((m) => m.text && /^(streaming|stopped|interrupted)$/.test(m.state))) needs.push(loadTailSupport());
-      else if (status !== 'idle' && status !== 'error') void loadTailSupport().then(loadPlain);
+      else if (status !== 'idle' && status !== 'error') loadTailSupport().then(loadPlain).catch(() => {}); // a chunk that fails is tried again when needed
     }
     // The sanitiser for allow-html: until it is here, nothing renders rather than markup that would change.
     if (this.host.allowHtml && !hasHtmlSupport() && !this.htmlUnavailable) {
