@@ -79,6 +79,19 @@ const browsers = [
     },
   }),
   puppeteerLauncher({
+    // The runner sizes every page with setViewport, which puppeteer sends over BiDi together
+    // with a screen-orientation override. Firefox ESR 140 (Debian bookworm's today) has no
+    // such command and refused every test file; the viewport itself is set by the command
+    // sent beside it, so only that refusal is let through.
+    createPage: async ({ context }) => {
+      const page = await context.newPage();
+      const setViewport = page.setViewport.bind(page);
+      page.setViewport = (viewport) =>
+        setViewport(viewport).catch((error) => {
+          if (!/setScreenOrientationOverride/.test(String(error?.message))) throw error;
+        });
+      return page;
+    },
     launchOptions: {
       browser: 'firefox',
       executablePath: FIREFOX,
