@@ -31,9 +31,7 @@ export default {
             // the real events are the documented `@fires`.
             if (decl.events) decl.events = decl.events.filter((e) => e.description || e.name.includes('-'));
             if (!decl.members) continue;
-            decl.members = decl.members.filter(
-              (m) => m.privacy !== 'private' && m.privacy !== 'protected' && !m.name.startsWith('#'),
-            );
+            decl.members = decl.members.filter((m) => m.privacy !== 'private' && m.privacy !== 'protected' && !m.name.startsWith('#'));
           }
         }
       },

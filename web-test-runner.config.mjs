@@ -124,7 +124,13 @@ export default {
   testFramework: { config: { timeout: 10_000, retries: 1 } },
   browsers,
   // reactEsmPlugin: React is CommonJS; test/react/ imports it as ES modules through this.
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), reactEsmPlugin(), highlightCore, referenceSessions, modelAgent],
+  plugins: [
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }),
+    reactEsmPlugin(),
+    highlightCore,
+    referenceSessions,
+    modelAgent,
+  ],
   middleware: [
     // The production bundle with chunks missing, for tests of a failed chunk load:
     // /dist-without-lazy/x.js is dist/x.js except the feature chunks (the script, its core,

@@ -10,7 +10,11 @@ const both = [inline, launcher];
 // The host's upload function. Here it posts to the reference server's /__demo/uploads
 // (a stand-in for the host's own storage; not part of the agent service) and returns the URL.
 inline.uploadImage = async (file) => {
-  const res = await fetch(new URL('/__demo/uploads', location.href), { method: 'POST', headers: { 'content-type': file.type }, body: file });
+  const res = await fetch(new URL('/__demo/uploads', location.href), {
+    method: 'POST',
+    headers: { 'content-type': file.type },
+    body: file,
+  });
   if (!res.ok) throw new Error(`Upload failed (${res.status}).`);
   return ((await res.json()) as { url: string }).url;
 };

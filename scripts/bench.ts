@@ -72,9 +72,7 @@ function buildReply(tokens: number): string {
         `${words(45, s)}, with **${words(3, s + 1)}** and *${words(2, s + 2)}* and \`code_${s}\`. ${words(30, s + 3)}.`,
         [1, 2, 3, 4, 5].map((i) => `- ${words(8, s + i)}`).join('\n'),
         [1, 2, 3].map((i) => `${i}. ${words(10, s + i * 2)} [link](https://example.com/${s}/${i})`).join('\n'),
-        '```ts\n' +
-          [1, 2, 3, 4, 5, 6].map((i) => `const value${i} = compute(${i}, "${words(2, s + i)}");`).join('\n') +
-          '\n```',
+        '```ts\n' + [1, 2, 3, 4, 5, 6].map((i) => `const value${i} = compute(${i}, "${words(2, s + i)}");`).join('\n') + '\n```',
         '| Model | Weight | Drop | Price |\n|---|---:|---:|---:|\n' +
           [1, 2, 3, 4].map((i) => `| ${words(2, s + i)} | ${200 + i * 10} g | ${i + 4} mm | ${90 + i * 15} |`).join('\n'),
         `> ${words(20, s + 5)}.`,
@@ -139,8 +137,7 @@ async function api<T>(base: string, path: string, body: unknown, token?: string)
   return (await response.json()) as T;
 }
 
-const newKey = async (base: string, plan: object) =>
-  (await api<{ publishable_key: string }>(base, '/__demo/keys', plan)).publishable_key;
+const newKey = async (base: string, plan: object) => (await api<{ publishable_key: string }>(base, '/__demo/keys', plan)).publishable_key;
 
 // --- measuring ----------------------------------------------------------------------------
 
@@ -329,7 +326,13 @@ async function restoreRun(browser: Browser, base: string, key: string, threadId:
         type Widget = HTMLElement & { updateComplete: Promise<unknown> };
         const w = window as unknown as { __bench: Bench; mountWidget(a: object): Promise<Widget> };
         const t0 = performance.now();
-        const el = await w.mountWidget({ 'base-url': '/', 'publishable-key': key, 'thread-id': threadId, 'user-id': 'bench-user', persist: 'none' });
+        const el = await w.mountWidget({
+          'base-url': '/',
+          'publishable-key': key,
+          'thread-id': threadId,
+          'user-id': 'bench-user',
+          persist: 'none',
+        });
         await el.updateComplete;
         const t1 = await w.__bench.nextFrame();
         const fetches = performance
@@ -511,9 +514,17 @@ async function hostileRun(browser: Browser, base: string, text: string): Promise
       const origin = b.messageFrameAt || t0;
       const slow = [
         ...b.longTasks.filter((t) => t.start >= t0).map((t) => `task ${Math.round(t.duration)} ms at ${Math.round(t.start - origin)}`),
-        ...b.slowFrames.filter((f) => f.start >= t0).map((f) => `frame ${Math.round(f.duration)} ms at ${Math.round(f.start - origin)}: ${f.scripts.join(', ')}`),
+        ...b.slowFrames
+          .filter((f) => f.start >= t0)
+          .map((f) => `frame ${Math.round(f.duration)} ms at ${Math.round(f.start - origin)}: ${f.scripts.join(', ')}`),
       ].join('; ');
-      return { total: t1 - t0, longTasks: longTasks.count, longestTask: longTasks.longest, chars: texts[texts.length - 1]?.textContent?.length ?? 0, slow };
+      return {
+        total: t1 - t0,
+        longTasks: longTasks.count,
+        longestTask: longTasks.longest,
+        chars: texts[texts.length - 1]?.textContent?.length ?? 0,
+        slow,
+      };
     });
     return { ...busy(before, await metrics(cdp)), ...r };
   } finally {
@@ -529,7 +540,14 @@ const CODE_KB = [4, 16, 32];
 function codeReply(language: string, chars: number): string {
   const lines: string[] = [];
   for (let i = 0; lines.join('\n').length < chars; i++) {
-    lines.push(`/** Step ${i} of the pipeline. */`, `export function step${i}(input: number, label = 'step'): string {`, `  const value = input * ${i} + 0x${(i * 31).toString(16)};`, '  return `${label} ${value}`;', '}', '');
+    lines.push(
+      `/** Step ${i} of the pipeline. */`,
+      `export function step${i}(input: number, label = 'step'): string {`,
+      `  const value = input * ${i} + 0x${(i * 31).toString(16)};`,
+      '  return `${label} ${value}`;',
+      '}',
+      '',
+    );
   }
   return `Here is the module:\n\n\`\`\`${language}\n${lines.join('\n')}\n\`\`\`\n`;
 }
@@ -537,7 +555,10 @@ function codeReply(language: string, chars: number): string {
 /** A reply that is one JSON block of about `chars` characters without a blank line in it. */
 function jsonReply(language: string, chars: number): string {
   const items: string[] = [];
-  for (let i = 0; items.join(',\n').length < chars; i++) items.push(`  { "id": ${i}, "sku": "TR-${1000 + i}", "name": "Trail shoe ${i}", "price": ${(89 + i * 0.5).toFixed(2)}, "in_stock": ${i % 3 !== 0} }`);
+  for (let i = 0; items.join(',\n').length < chars; i++)
+    items.push(
+      `  { "id": ${i}, "sku": "TR-${1000 + i}", "name": "Trail shoe ${i}", "price": ${(89 + i * 0.5).toFixed(2)}, "in_stock": ${i % 3 !== 0} }`,
+    );
   return `The catalogue:\n\n\`\`\`${language}\n[\n${items.join(',\n')}\n]\n\`\`\`\n`;
 }
 
@@ -626,7 +647,9 @@ async function machine(browser: Browser) {
   } catch {
     /* not Linux */
   }
-  return `${cpus().length} CPUs (${model}), Node ${process.version}, Chromium ${browser.version()}, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`;
+  return `${cpus().length} CPUs (${model}), Node ${process.version}, Chromium ${browser.version()}, load average ${loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ')}`;
 }
 
 async function main(): Promise<void> {
@@ -657,7 +680,9 @@ async function main(): Promise<void> {
       for (const v of ['widget', 'floor', 'naive'] as const) {
         const r = await streamRun(browser, base, v);
         runs[v].push(r);
-        console.log(`  stream ${v} #${i + 1}: task ${ms(r.task)}, long tasks ${r.longTasks} (max ${ms(r.longestTask)}), final paint ${ms(r.finalPaint)}, total ${ms(r.total)}  [${r.check}]`);
+        console.log(
+          `  stream ${v} #${i + 1}: task ${ms(r.task)}, long tasks ${r.longTasks} (max ${ms(r.longestTask)}), final paint ${ms(r.finalPaint)}, total ${ms(r.total)}  [${r.check}]`,
+        );
       }
     }
 
@@ -692,7 +717,9 @@ async function main(): Promise<void> {
           for (let i = 0; i < runsEach; i++) list.push(await hostileRun(browser, base, make(kb * 1024)));
           hostile[family].push(list);
           const med = (f: (r: HostileRun) => number) => median(list.map(f));
-          console.log(`  ${family} ${kb} KB: task ${ms(med((r) => r.task))}, longest task ${ms(med((r) => r.longestTask))}, long tasks ${med((r) => r.longTasks)}, total ${ms(med((r) => r.total))} [chars=${list.at(-1)!.chars}]`);
+          console.log(
+            `  ${family} ${kb} KB: task ${ms(med((r) => r.task))}, longest task ${ms(med((r) => r.longestTask))}, long tasks ${med((r) => r.longTasks)}, total ${ms(med((r) => r.total))} [chars=${list.at(-1)!.chars}]`,
+          );
           for (const [i, r] of list.entries()) if (r.slow) console.log(`    run ${i + 1}: ${r.slow}`);
         }
       }
@@ -704,14 +731,20 @@ async function main(): Promise<void> {
       await hostileRun(browser, base, codeReply('ts', 4096)); // warm-up: the chunk and the grammar are cached after it
       for (const kb of CODE_KB) {
         const runsOf = { ts: [] as HostileRun[], text: [] as HostileRun[] };
-        for (let i = 0; i < RUNS; i++) for (const language of ['ts', 'text'] as const) runsOf[language].push(await hostileRun(browser, base, codeReply(language, kb * 1024)));
+        for (let i = 0; i < RUNS; i++)
+          for (const language of ['ts', 'text'] as const)
+            runsOf[language].push(await hostileRun(browser, base, codeReply(language, kb * 1024)));
         code[`${kb} KB`] = runsOf;
         const json = { ts: [] as HostileRun[], text: [] as HostileRun[] };
-        for (let i = 0; i < RUNS; i++) for (const language of ['ts', 'text'] as const) json[language].push(await hostileRun(browser, base, jsonReply(language === 'ts' ? 'json' : 'text', kb * 1024)));
+        for (let i = 0; i < RUNS; i++)
+          for (const language of ['ts', 'text'] as const)
+            json[language].push(await hostileRun(browser, base, jsonReply(language === 'ts' ? 'json' : 'text', kb * 1024)));
         code[`${kb} KB JSON, no blank line`] = json;
         const med = (list: HostileRun[], f: (r: HostileRun) => number) => median(list.map(f));
         for (const [i, r] of runsOf.ts.entries()) if (r.slow) console.log(`    highlighted run ${i + 1}: ${r.slow}`);
-        console.log(`  code ${kb} KB: highlighted ${ms(med(runsOf.ts, (r) => r.task))} (longest task ${ms(med(runsOf.ts, (r) => r.longestTask))}), plain ${ms(med(runsOf.text, (r) => r.task))} (longest ${ms(med(runsOf.text, (r) => r.longestTask))})`);
+        console.log(
+          `  code ${kb} KB: highlighted ${ms(med(runsOf.ts, (r) => r.task))} (longest task ${ms(med(runsOf.ts, (r) => r.longestTask))}), plain ${ms(med(runsOf.text, (r) => r.task))} (longest ${ms(med(runsOf.text, (r) => r.longestTask))})`,
+        );
       }
     }
 
@@ -724,7 +757,9 @@ async function main(): Promise<void> {
         unopened.widget.push(await launcherPageRun(browser, base, key, false));
         unopened.intent.push(await launcherPageRun(browser, base, key, true));
         const [w, n] = [unopened.widget.at(-1)!, unopened.intent.at(-1)!];
-        console.log(`  launcher #${i + 1}: page alone ${ms(w.idle)}, adding the widget ${ms(w.task)} (${w.parts}; ${w.serviceCalls} service calls), first click ${ms(w.firstClick)}, after intent ${ms(n.firstClick)}`);
+        console.log(
+          `  launcher #${i + 1}: page alone ${ms(w.idle)}, adding the widget ${ms(w.task)} (${w.parts}; ${w.serviceCalls} service calls), first click ${ms(w.firstClick)}, after intent ${ms(n.firstClick)}`,
+        );
       }
     }
 
@@ -756,10 +791,14 @@ async function main(): Promise<void> {
       out.push('| Streaming (median) | widget | floor | naive | widget / floor | naive / floor |');
       out.push('|---|---:|---:|---:|---:|---:|');
       for (const [label, f, fmt] of rows) {
-        const w = m('widget', f), fl = m('floor', f), n = m('naive', f);
+        const w = m('widget', f),
+          fl = m('floor', f),
+          n = m('naive', f);
         out.push(`| ${label} | ${fmt(w)} | ${fmt(fl)} | ${fmt(n)} | ${ratio(w, fl)} | ${ratio(n, fl)} |`);
       }
-      out.push(`| Render check (last run) | ${runs.widget.at(-1)!.check} | ${runs.floor.at(-1)!.check} | ${runs.naive.at(-1)!.check} | | |`);
+      out.push(
+        `| Render check (last run) | ${runs.widget.at(-1)!.check} | ${runs.floor.at(-1)!.check} | ${runs.naive.at(-1)!.check} | | |`,
+      );
       out.push('');
     }
     if (want('restore')) {
@@ -768,17 +807,25 @@ async function main(): Promise<void> {
       out.push('|---|---:|');
       out.push(`| Mount → rendered (next frame) | ${ms(rm((r) => r.rendered))} |`);
       out.push(`| of which transcript fetch | ${ms(rm((r) => r.transcriptFetch))} |`);
-      out.push(`| Main-thread task time | ${ms(rm((r) => r.task))} (script ${ms(rm((r) => r.script))}, layout ${ms(rm((r) => r.layout))}, style ${ms(rm((r) => r.style))}) |`);
+      out.push(
+        `| Main-thread task time | ${ms(rm((r) => r.task))} (script ${ms(rm((r) => r.script))}, layout ${ms(rm((r) => r.layout))}, style ${ms(rm((r) => r.style))}) |`,
+      );
       out.push(`| Long tasks / longest | ${rm((r) => r.longTasks)} / ${ms(rm((r) => r.longestTask))} |`);
       out.push(`| [part~=message] elements rendered | ${restores.at(-1)!.messages} |`);
-      out.push(`| Scroll to the first message (400 px per frame) | ${ms(rm((r) => r.scrollTime))}, ${rm((r) => r.scrollFrames)} frames, ${restores.at(-1)!.scrolledMessages} messages at the top |`);
+      out.push(
+        `| Scroll to the first message (400 px per frame) | ${ms(rm((r) => r.scrollTime))}, ${rm((r) => r.scrollFrames)} frames, ${restores.at(-1)!.scrolledMessages} messages at the top |`,
+      );
       out.push(`| while scrolling: long tasks / longest | ${rm((r) => r.scrollLongTasks)} / ${ms(rm((r) => r.scrollLongestTask))} |`);
       out.push(`| while scrolling: longest frame | ${ms(rm((r) => r.scrollLongestFrame))} |`);
-      out.push(`| while scrolling: main-thread task time | ${ms(rm((r) => r.scrollBusy.task))} (layout ${ms(rm((r) => r.scrollBusy.layout))}, style ${ms(rm((r) => r.scrollBusy.style))}) |`);
+      out.push(
+        `| while scrolling: main-thread task time | ${ms(rm((r) => r.scrollBusy.task))} (layout ${ms(rm((r) => r.scrollBusy.layout))}, style ${ms(rm((r) => r.scrollBusy.style))}) |`,
+      );
       out.push('');
     }
     if (want('hostile')) {
-      out.push(`| Hostile markdown, streamed 64 chars a frame (median of ${Math.min(RUNS, 3)}): main-thread time / longest task | ${HOSTILE_KB.map((kb) => `${kb} KB`).join(' | ')} | growth per doubling (max) |`);
+      out.push(
+        `| Hostile markdown, streamed 64 chars a frame (median of ${Math.min(RUNS, 3)}): main-thread time / longest task | ${HOSTILE_KB.map((kb) => `${kb} KB`).join(' | ')} | growth per doubling (max) |`,
+      );
       out.push(`|---|${HOSTILE_KB.map(() => '---:').join('|')}|---:|`);
       for (const [family, sizes] of Object.entries(hostile)) {
         const task = sizes.map((list) => median(list.map((r) => r.task)));
@@ -789,12 +836,16 @@ async function main(): Promise<void> {
       out.push('');
     }
     if (want('code')) {
-      out.push(`| Code block streamed 64 chars a frame (median of ${RUNS}) | main-thread time, highlighted / plain | added per frame | longest task, highlighted / plain |`);
+      out.push(
+        `| Code block streamed 64 chars a frame (median of ${RUNS}) | main-thread time, highlighted / plain | added per frame | longest task, highlighted / plain |`,
+      );
       out.push('|---|---:|---:|---:|');
       for (const [size, { ts, text }] of Object.entries(code)) {
         const frames = Math.ceil((size.includes('JSON') ? jsonReply : codeReply)('ts', Number.parseInt(size) * 1024).length / 64);
         const [h, p] = [median(ts.map((r) => r.task)), median(text.map((r) => r.task))];
-        out.push(`| ${size} (${frames} frames) | ${ms(h)} / ${ms(p)} | ${ms((h - p) / frames)} | ${ms(median(ts.map((r) => r.longestTask)))} / ${ms(median(text.map((r) => r.longestTask)))} |`);
+        out.push(
+          `| ${size} (${frames} frames) | ${ms(h)} / ${ms(p)} | ${ms((h - p) / frames)} | ${ms(median(ts.map((r) => r.longestTask)))} / ${ms(median(text.map((r) => r.longestTask)))} |`,
+        );
       }
       out.push('');
     }

@@ -23,7 +23,14 @@ export function decide({ missing, root, sudo, apt }) {
   const moved = missing.filter((b) => !b.path.startsWith('/usr/bin/'));
   if (apt && !moved.length && (root || sudo)) {
     const prefix = root ? [] : ['sudo', '-n'];
-    return { action: 'install', commands: [[...prefix, 'apt-get', 'update', '-qq'], [...prefix, ...install]], pkgs };
+    return {
+      action: 'install',
+      commands: [
+        [...prefix, 'apt-get', 'update', '-qq'],
+        [...prefix, ...install],
+      ],
+      pkgs,
+    };
   }
   const lines = [`npm test runs in the system browsers; missing: ${missing.map((b) => `${b.name} (${b.path})`).join(', ')}.`];
   if (moved.length) lines.push(`Check ${moved.map((b) => b.variable).join(' and ')}: nothing is there.`);

@@ -34,7 +34,8 @@ function main() {
   }
   console.log(`Installing the test browsers (${plan.pkgs.join(', ')}) with apt…`);
   try {
-    for (const [command, ...args] of plan.commands) execFileSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    for (const [command, ...args] of plan.commands)
+      execFileSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   } catch {
     console.error(`Installing failed. Run it yourself: sudo apt-get install -y ${plan.pkgs.join(' ')}`);
     process.exit(1);

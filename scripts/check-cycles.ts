@@ -11,9 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve('src');
-const files = (readdirSync(root, { recursive: true }) as string[])
-  .filter((f) => /\.tsx?$/.test(f))
-  .map((f) => join(root, f));
+const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => join(root, f));
 
 const STATIC_IMPORT = /^\s*(?:import|export)\s[^;]*?\sfrom\s+'(\.{1,2}\/[^']+)'/gm;
 const graph = new Map<string, string[]>();
@@ -63,4 +61,6 @@ if (cycles.length > 0) {
   console.error(`check-cycles: ${cycles.length} import cycle(s) in src/:\n  ${cycles.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`check-cycles: ok - ${files.length} modules, no import cycle, none over ${MAX_LINES} lines (the element ${ELEMENT_MAX_LINES} lines of code).`);
+console.log(
+  `check-cycles: ok - ${files.length} modules, no import cycle, none over ${MAX_LINES} lines (the element ${ELEMENT_MAX_LINES} lines of code).`,
+);

@@ -35,7 +35,8 @@ const slots = names(element.slots);
 for (const [attribute, property] of Object.entries(ATTRIBUTES)) {
   const entry = attributes.get(attribute);
   report.expect(!!entry, `attribute \`${attribute}\` is missing`);
-  if (entry) report.expect(entry.fieldName === property, `attribute \`${attribute}\` reflects to \`${entry.fieldName}\`, not \`${property}\``);
+  if (entry)
+    report.expect(entry.fieldName === property, `attribute \`${attribute}\` reflects to \`${entry.fieldName}\`, not \`${property}\``);
   report.expect(members.get(property)?.kind === 'field', `property \`${property}\` (attribute \`${attribute}\`) is missing`);
 }
 for (const property of PROPERTIES) report.expect(members.get(property)?.kind === 'field', `property \`${property}\` is missing`);
@@ -53,9 +54,11 @@ for (const name of events.keys()) report.expect(name.startsWith('agent-chat-'), 
 for (const part of PARTS) report.expect(parts.has(part), `CSS part \`${part}\` is missing (add \`@csspart ${part} - ...\`)`);
 for (const slot of SLOTS) report.expect(slots.has(slot), `slot \`${slot}\` is missing (add \`@slot ${slot} - ...\`)`);
 for (const property of CSS_PROPERTIES) report.expect(cssProperties.has(property), `CSS custom property \`${property}\` is missing`);
-for (const property of cssProperties) report.expect(property.startsWith('--agent-chat-'), `CSS custom property \`${property}\` is not named \`--agent-chat-*\``);
+for (const property of cssProperties)
+  report.expect(property.startsWith('--agent-chat-'), `CSS custom property \`${property}\` is not named \`--agent-chat-*\``);
 
 // Private members are implementation, not API (custom-elements-manifest.config.mjs drops them).
-for (const member of members.values()) report.expect(member.privacy !== 'private' && member.privacy !== 'protected', `${member.privacy} member \`${member.name}\` leaked`);
+for (const member of members.values())
+  report.expect(member.privacy !== 'private' && member.privacy !== 'protected', `${member.privacy} member \`${member.name}\` leaked`);
 
 report.finish();

@@ -63,7 +63,14 @@ collect(manifest.exports);
 collect([manifest.main, manifest.module, manifest.types, manifest.customElements]);
 for (const target of targets) {
   // A pattern (`./jsx/*`) must match at least one shipped file.
-  const pattern = target.includes('*') ? new RegExp(`^${target.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`) : null;
+  const pattern = target.includes('*')
+    ? new RegExp(
+        `^${target
+          .split('*')
+          .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]+')}$`,
+      )
+    : null;
   const ships = pattern ? [...files].some((file) => pattern.test(file)) : files.has(target);
   report.expect(ships, `package.json points at ${target}, which is not in the package`);
 }
@@ -80,11 +87,16 @@ for (const chunk of chunks) {
     report.expect(files.has(path), `${chunk} imports ${path}, which is not in the package`);
   }
 }
-report.expect(chunks.some((c) => /^dist\/agent-chat-core-/.test(c)), 'dist/agent-chat.js imports no core chunk');
+report.expect(
+  chunks.some((c) => /^dist\/agent-chat-core-/.test(c)),
+  'dist/agent-chat.js imports no core chunk',
+);
 
 report.expect(
   pack.unpackedSize < MAX_UNPACKED,
   `unpacked size ${(pack.unpackedSize / 1024).toFixed(0)} KB exceeds ${MAX_UNPACKED / 1024} KB`,
 );
-console.log(`check:pack: ${pack.entryCount} files (the script and ${chunks.length - 1} chunks it loads), ${(pack.size / 1024).toFixed(0)} KB packed, ${(pack.unpackedSize / 1024).toFixed(0)} KB unpacked`);
+console.log(
+  `check:pack: ${pack.entryCount} files (the script and ${chunks.length - 1} chunks it loads), ${(pack.size / 1024).toFixed(0)} KB packed, ${(pack.unpackedSize / 1024).toFixed(0)} KB unpacked`,
+);
 report.finish();

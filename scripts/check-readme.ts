@@ -35,7 +35,8 @@ const report = new Report('check:readme');
 for (const name of Object.keys(ATTRIBUTES)) report.expect(mentioned(name), `attribute \`${name}\` is not mentioned`);
 for (const name of EVENTS) report.expect(mentioned(name), `event \`${name}\` is not mentioned`);
 for (const name of PARTS) report.expect(mentioned(name), `CSS part \`${name}\` is not mentioned`);
-for (const name of SLOTS) report.expect(new RegExp(`slot="${escape(name)}"`).test(readme), `slot \`${name}\` has no example (\`slot="${name}"\`)`);
+for (const name of SLOTS)
+  report.expect(new RegExp(`slot="${escape(name)}"`).test(readme), `slot \`${name}\` has no example (\`slot="${name}"\`)`);
 
 function readManifestOrNull(): Manifest | null {
   try {
@@ -70,10 +71,21 @@ if (element) {
     report.expect(!!detail, `event \`${name}\` has no \`CustomEvent<…Detail>\` type in custom-elements.json`);
     if (!detail) continue;
     detailOf.set(name, detail);
-    report.expect(new RegExp(`export (interface|type) ${detail}\\b`).test(events), `\`${detail}\` (custom-elements.json, ${name}) is not a type of src/events.ts`);
-    report.expect(new RegExp(`^\\s+${detail},$`, 'm').test(entry), `\`${detail}\` (custom-elements.json, ${name}) is not exported by src/index.ts under that name`);
+    report.expect(
+      new RegExp(`export (interface|type) ${detail}\\b`).test(events),
+      `\`${detail}\` (custom-elements.json, ${name}) is not a type of src/events.ts`,
+    );
+    report.expect(
+      new RegExp(`^\\s+${detail},$`, 'm').test(entry),
+      `\`${detail}\` (custom-elements.json, ${name}) is not exported by src/index.ts under that name`,
+    );
   }
-  const pages = ['README.md', ...readdirSync(new URL('../docs', import.meta.url)).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const pages = [
+    'README.md',
+    ...readdirSync(new URL('../docs', import.meta.url))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   for (const page of pages) {
     for (const line of source(page).split('\n')) {
       if (!line.startsWith('|')) continue;
@@ -82,7 +94,10 @@ if (element) {
       if (!named.length || !types.length) continue;
       for (const event of named) {
         const want = detailOf.get(event)!;
-        report.expect(types.every((t) => t === want), `${page}: the row of \`${event}\` names ${types.map((t) => `\`${t}\``).join(', ')}; custom-elements.json says \`${want}\``);
+        report.expect(
+          types.every((t) => t === want),
+          `${page}: the row of \`${event}\` names ${types.map((t) => `\`${t}\``).join(', ')}; custom-elements.json says \`${want}\``,
+        );
       }
     }
   }

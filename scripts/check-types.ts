@@ -70,5 +70,7 @@ const ssr = spawnSync(
 );
 report.expect(ssr.status === 0, `import('agent-chat') fails without a DOM:\n${ssr.stderr.trim().replace(/^/gm, '      ')}`);
 
-console.log(`check:types: ${snippets} docs snippets, ${projects.length} projects (${projects.map((d) => d.name).join(', ')}), server import`);
+console.log(
+  `check:types: ${snippets} docs snippets, ${projects.length} projects (${projects.map((d) => d.name).join(', ')}), server import`,
+);
 report.finish();

@@ -36,13 +36,18 @@ const methods = new Set((element.members ?? []).filter((m) => m.kind === 'method
 // the property: Vue and Svelte write `allow-html={false}` as the attribute "false", which is
 // present, so true.
 const markup = element.attributes.filter((a) => !methods.has(a.name) && !(a.type?.text === 'boolean' && a.name !== a.fieldName));
-const attributes = markup
-  .map((a) => `${comment(a.description)}  '${a.name}'?: ${valueType(a.fieldName, a.type?.text)};`)
-  .join('\n');
+const attributes = markup.map((a) => `${comment(a.description)}  '${a.name}'?: ${valueType(a.fieldName, a.type?.text)};`).join('\n');
 
 // Writable fields: every public property a framework may set as a property.
 const fields = (element.members ?? [])
-  .filter((m) => m.kind === 'field' && m.privacy !== 'private' && m.privacy !== 'protected' && !(m as { readonly?: boolean }).readonly && !(m as { static?: boolean }).static)
+  .filter(
+    (m) =>
+      m.kind === 'field' &&
+      m.privacy !== 'private' &&
+      m.privacy !== 'protected' &&
+      !(m as { readonly?: boolean }).readonly &&
+      !(m as { static?: boolean }).static,
+  )
   .map((m) => `${comment(m.description)}  ${m.name}?: AgentChat['${m.name}'];`)
   .join('\n');
 

@@ -24,7 +24,12 @@ async function main(): Promise<void> {
   const base = server.resolvedUrls!.local[0]!;
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
-    const shoot = async (name: string, setup: (page: Page) => Promise<void>, viewport = { width: 1180, height: 860 }, deviceScaleFactor = 1) => {
+    const shoot = async (
+      name: string,
+      setup: (page: Page) => Promise<void>,
+      viewport = { width: 1180, height: 860 },
+      deviceScaleFactor = 1,
+    ) => {
       const context = await browser.newContext({ viewport, deviceScaleFactor });
       const page = await context.newPage();
       await page.goto(`${base}demo/`);

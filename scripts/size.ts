@@ -111,11 +111,19 @@ async function main(): Promise<number> {
   const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c]!.length)));
   console.log(`\n${DIR}/`);
   for (const [i, row] of rows.entries()) {
-    console.log(`  ${row[0]!.padEnd(widths[0]!)}  ${row.slice(1).map((v, c) => v.padStart(widths[c + 1]!)).join('  ')}`);
+    console.log(
+      `  ${row[0]!.padEnd(widths[0]!)}  ${row
+        .slice(1)
+        .map((v, c) => v.padStart(widths[c + 1]!))
+        .join('  ')}`,
+    );
     if (i === 0) console.log(`  ${'-'.repeat(widths.reduce((a, b) => a + b + 2, 0))}`);
   }
   let failed = false;
-  for (const [name, bytes, budget] of [['launcher', initialGzip, LAUNCHER_BUDGET], ['inline', inlineGzip, INLINE_BUDGET]] as const) {
+  for (const [name, bytes, budget] of [
+    ['launcher', initialGzip, LAUNCHER_BUDGET],
+    ['inline', inlineGzip, INLINE_BUDGET],
+  ] as const) {
     if (bytes > budget) {
       console.error(`\nsize: FAIL - the ${name} load is ${kb(bytes)} gzip, over the ${kb(budget)} budget by ${kb(bytes - budget)}.`);
       failed = true;

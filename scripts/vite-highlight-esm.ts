@@ -17,7 +17,9 @@ const EXPORT = /^module\.exports = highlight;$/m;
 export function highlightCoreToEsm(code: string): string {
   const commonJs = code.match(/\bmodule\.exports\b|\bexports\.\w|\brequire\(/g) ?? [];
   if (commonJs.length !== 1 || !EXPORT.test(code)) {
-    throw new Error(`highlight.js/lib/core.js is not the CommonJS this build knows (${commonJs.length} uses); see scripts/vite-highlight-esm.ts`);
+    throw new Error(
+      `highlight.js/lib/core.js is not the CommonJS this build knows (${commonJs.length} uses); see scripts/vite-highlight-esm.ts`,
+    );
   }
   return code.replace(EXPORT, 'export default highlight;');
 }

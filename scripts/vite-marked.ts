@@ -78,7 +78,8 @@ export function markedLexerOnly(): Plugin {
       if (cut < 0) fail('no default instance');
       const head = new Set(body.slice(0, cut).flatMap(declaredNames));
       const kept = specifiers.filter((s) => head.has(s.local.name));
-      for (const name of NEEDED) if (!kept.some((s) => s.exported.name === name)) fail(`${name} is not declared before the default instance`);
+      for (const name of NEEDED)
+        if (!kept.some((s) => s.exported.name === name)) fail(`${name} is not declared before the default instance`);
 
       const s = new RolldownMagicString(code);
       s.remove(body[cut]!.start, exportDecl.start);

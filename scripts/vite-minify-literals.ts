@@ -103,10 +103,7 @@ export function minifyHtmlQuasis(quasis: string[]): string[] | null {
             state = { kind: 'quoted', quote: c, name: state.name, closing: state.closing };
           } else if (c === '>') {
             const selfClosing = quasi[i - 1] === '/';
-            state =
-              !state.closing && !selfClosing && RAW_TEXT.has(state.name)
-                ? { kind: 'raw', name: state.name }
-                : { kind: 'text' };
+            state = !state.closing && !selfClosing && RAW_TEXT.has(state.name) ? { kind: 'raw', name: state.name } : { kind: 'text' };
           }
           result += c;
           i++;
@@ -223,7 +220,10 @@ export function minifyLiterals(options: MinifyLiteralsOptions = {}): Plugin {
         next.forEach((text, i) => {
           const q = quasis[i]!;
           // Quasi spans exclude the backtick / `${` / `}` delimiters.
-          if (code.slice(q.start, q.end) !== q.value.raw) throw new Error(`minify-literals: unexpected quasi span in ${file} ${q.start} ${JSON.stringify(code.slice(q.start, q.end))} vs ${JSON.stringify(q.value.raw)}`);
+          if (code.slice(q.start, q.end) !== q.value.raw)
+            throw new Error(
+              `minify-literals: unexpected quasi span in ${file} ${q.start} ${JSON.stringify(code.slice(q.start, q.end))} vs ${JSON.stringify(q.value.raw)}`,
+            );
           if (text !== q.value.raw) {
             stats.saved += q.value.raw.length - text.length;
             if (text === '') s.remove(q.start, q.end);

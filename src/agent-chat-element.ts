@@ -393,7 +393,8 @@ export class AgentChat extends HostElement {
       view.direction = isRtl(lang) ? 'rtl' : 'ltr';
       view.locale = lang;
     }
-    if (changed.has('mode')) view.launcher = reported((problems) => oneOf('mode', this.mode, ['inline', 'launcher'] as const, problems)) === 'launcher';
+    if (changed.has('mode'))
+      view.launcher = reported((problems) => oneOf('mode', this.mode, ['inline', 'launcher'] as const, problems)) === 'launcher';
     if (changed.has('theme')) reported((problems) => oneOf('theme', this.theme, ['auto', 'light', 'dark'] as const, problems));
     if (changed.has('linkTarget')) reported((problems) => oneOf('link-target', this.linkTarget, ['blank', 'auto'] as const, problems));
     if (CONFIG_KEYS.some((key) => changed.has(key)) || changed.has('debug')) this.applyConfig();
@@ -483,4 +484,3 @@ export class AgentChat extends HostElement {
 }
 
 export type { Channel, Message };
-

@@ -12,7 +12,12 @@
   try {
     new PerformanceObserver((list) => {
       for (const f of list.getEntries()) {
-        if (f.duration > 50) bench.slowFrames.push({ start: f.startTime, duration: f.duration, scripts: f.scripts.map((s) => `${s.invoker} ${Math.round(s.duration)} ms`) });
+        if (f.duration > 50)
+          bench.slowFrames.push({
+            start: f.startTime,
+            duration: f.duration,
+            scripts: f.scripts.map((s) => `${s.invoker} ${Math.round(s.duration)} ms`),
+          });
       }
     }).observe({ type: 'long-animation-frame', buffered: true });
   } catch {

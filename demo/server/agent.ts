@@ -161,7 +161,10 @@ export class DemoAgent implements Agent {
       reply = this.compare(mentioned, category);
     } else if (/\b(code|api|embed|embedding|integrat\w*|snippet|developer|curl|javascript|html)\b/.test(lower)) {
       reply = this.code(lower);
-    } else if (/\b(size|sizes|sizing|stock|available|availability|colou?rs?)\b/.test(lower) && (mentioned.length || this.lastShown(input.history))) {
+    } else if (
+      /\b(size|sizes|sizing|stock|available|availability|colou?rs?)\b/.test(lower) &&
+      (mentioned.length || this.lastShown(input.history))
+    ) {
       reply = this.sizes(mentioned[0] ?? this.lastShown(input.history)!);
     } else if (mentioned.length || category || budget !== undefined || /\b(recommend|suggest|looking for|show me|gift)\b/.test(lower)) {
       reply = this.products(mentioned, category, budget, name);
@@ -293,7 +296,7 @@ export class DemoAgent implements Agent {
           '```ts\n' +
           "const { access_token } = await fetch(`${baseUrl}/management/v1/auth/token`, {\n  method: 'POST',\n" +
           "  headers: { 'content-type': 'application/json' },\n  body: JSON.stringify({ publishable_key: 'pk_demo_shop' }),\n}).then((r) => r.json());\n\n" +
-          'const reply = await fetch(`${baseUrl}/messaging/v1/messages`, {\n  method: \'POST\',\n' +
+          "const reply = await fetch(`${baseUrl}/messaging/v1/messages`, {\n  method: 'POST',\n" +
           "  headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` },\n" +
           "  body: JSON.stringify({ text: 'Show me rain jackets', user_id: 'user-123' }),\n}).then((r) => r.json());\n" +
           '```\n\nThe reply carries `thread_id`; send it back to continue the conversation.',
@@ -441,6 +444,9 @@ function flattenStrings(value: unknown, depth = 0): string {
   if (depth > 4 || value == null) return '';
   if (typeof value === 'string' || typeof value === 'number') return String(value);
   if (Array.isArray(value)) return value.map((v) => flattenStrings(v, depth + 1)).join(' ');
-  if (typeof value === 'object') return Object.values(value).map((v) => flattenStrings(v, depth + 1)).join(' ');
+  if (typeof value === 'object')
+    return Object.values(value)
+      .map((v) => flattenStrings(v, depth + 1))
+      .join(' ');
   return '';
 }

@@ -138,7 +138,8 @@ export function bearerAuth(deps: Deps): MiddlewareHandler {
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const challenge = { 'WWW-Authenticate': 'Bearer' };
-    if (!match) throw new ApiError(401, 'auth.missing_token', 'An access token is required: Authorization: Bearer <token>.', null, challenge);
+    if (!match)
+      throw new ApiError(401, 'auth.missing_token', 'An access token is required: Authorization: Bearer <token>.', null, challenge);
 
     const checked = await checkToken(deps, match[1]!);
     // An expired token's signature was good, so the request still belongs to its key's log.

@@ -40,8 +40,7 @@ export function messagingRoutes(deps: Deps): Hono {
       ? findThread(caller, body.thread_id)
       : store.createThread({ agentId: caller.agentId, userId: body.user_id, title: titleFrom(body.text) });
 
-  const versionOf = (thread: ThreadRecord): AgentVersion =>
-    AGENT_VERSIONS.find((v) => v.id === thread.versionId) ?? liveVersion();
+  const versionOf = (thread: ThreadRecord): AgentVersion => AGENT_VERSIONS.find((v) => v.id === thread.versionId) ?? liveVersion();
 
   const unwrap = (result: TurnResult): Message => {
     if (result.ok) return result.message;

@@ -29,7 +29,8 @@ export function modelSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Mode
   const baseURL = env['OPENAI_BASE_URL']?.trim();
   if (!baseURL) return null;
   const model = env['AGENT_MODEL']?.trim();
-  if (!model) throw new Error('OPENAI_BASE_URL is set but AGENT_MODEL is not: name the model that should answer (e.g. AGENT_MODEL=gpt-4o-mini).');
+  if (!model)
+    throw new Error('OPENAI_BASE_URL is set but AGENT_MODEL is not: name the model that should answer (e.g. AGENT_MODEL=gpt-4o-mini).');
   // Local servers (Ollama, llama.cpp) take any key; the client insists on one.
   return { baseURL, apiKey: env['OPENAI_API_KEY']?.trim() || 'unused', model };
 }
@@ -114,7 +115,8 @@ export function systemPrompt(welcome: string, variables: AgentVariables | undefi
     'You are the assistant in a chat widget on a website. Answer in concise Markdown.',
     `You greeted the visitor with: "${filled}"`,
   ];
-  if (known.length) lines.push('What the website tells you about this visitor and page:', ...known.map(([key, value]) => `- ${key}: ${String(value)}`));
+  if (known.length)
+    lines.push('What the website tells you about this visitor and page:', ...known.map(([key, value]) => `- ${key}: ${String(value)}`));
   return lines.join('\n');
 }
 

@@ -214,7 +214,10 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     clearTimeout(authTimer);
     const parsed = authFrameSchema.safeParse(frame);
     if (!parsed.success) {
-      return refuse(new ApiError(401, 'auth.missing_token', 'The first frame must be {"type":"auth","token":"<access token>"}.'), CLOSE.unauthorized);
+      return refuse(
+        new ApiError(401, 'auth.missing_token', 'The first frame must be {"type":"auth","token":"<access token>"}.'),
+        CLOSE.unauthorized,
+      );
     }
     const checked = await checkToken(deps, parsed.data.token);
     if (checked.error || !checked.key) return refuse(checked.error!, CLOSE.unauthorized);

@@ -72,7 +72,9 @@ function randomHex(bytes: number): string {
 
 /** ObjectId-like: 4 bytes of seconds then 8 random bytes, so ids sort roughly by creation. */
 export function newHexId(): string {
-  const seconds = Math.floor(Date.now() / 1000).toString(16).padStart(8, '0');
+  const seconds = Math.floor(Date.now() / 1000)
+    .toString(16)
+    .padStart(8, '0');
   return seconds + randomHex(8);
 }
 

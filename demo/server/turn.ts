@@ -132,12 +132,14 @@ export function startTurn(options: TurnOptions): Turn {
   thread.latestTurn?.cancel('A newer message on this thread superseded this reply.');
   thread.latestTurn = turn;
   key.stats.turnsRun += 1;
-  void run(turn, options).finally(() => turn.abort.abort()).catch((error: unknown) => {
-    // The turn has no HTTP response to fail, so the failure goes to its listeners.
-    const message = error instanceof Error ? error.message : 'The agent failed.';
-    turn.push({ type: 'error', data: { message, status: 500 } }, thread.lastSeq + 0.5);
-    turn.finish({ ok: false, message, status: 500 });
-  });
+  void run(turn, options)
+    .finally(() => turn.abort.abort())
+    .catch((error: unknown) => {
+      // The turn has no HTTP response to fail, so the failure goes to its listeners.
+      const message = error instanceof Error ? error.message : 'The agent failed.';
+      turn.push({ type: 'error', data: { message, status: 500 } }, thread.lastSeq + 0.5);
+      turn.finish({ ok: false, message, status: 500 });
+    });
   return turn;
 }
 

@@ -60,7 +60,11 @@ export function demoUploadRoutes(): Hono {
     const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const check = SIGNATURES[type];
     if (!check) {
-      throw new ApiError(415, 'unsupported_media_type', 'Send the raw image with Content-Type image/png, image/jpeg, image/gif or image/webp.');
+      throw new ApiError(
+        415,
+        'unsupported_media_type',
+        'Send the raw image with Content-Type image/png, image/jpeg, image/gif or image/webp.',
+      );
     }
     const declared = Number(c.req.header('content-length') ?? NaN);
     if (declared > MAX_UPLOAD_BYTES) throw new ApiError(413, 'payload_too_large', `Uploads are limited to ${MAX_UPLOAD_BYTES} bytes.`);

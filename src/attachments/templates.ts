@@ -45,8 +45,9 @@ export function attachmentErrorText(t: Strings, error: AttachmentError): string 
 /** The preview (thumbnail, name, remove button) and any error, above the text field. */
 export function renderAttachment(t: Strings, state: Attachments, options: { onRemove: () => void; onDismissError: () => void }) {
   const { file, error } = state;
-  return html`${file
-    ? html`<div part="attachment" class="attachment-preview ${state.status}" aria-busy=${state.uploading ? 'true' : 'false'}>
+  return html`${
+    file
+      ? html`<div part="attachment" class="attachment-preview ${state.status}" aria-busy=${state.uploading ? 'true' : 'false'}>
         ${state.previewUrl ? html`<img src=${state.previewUrl} alt="" />` : nothing}
         <span class="attachment-name">
           <span class="sr-only">${t.attachedImage}: </span>${file.name}
@@ -62,13 +63,16 @@ export function renderAttachment(t: Strings, state: Attachments, options: { onRe
           ${cross}
         </button>
       </div>`
-    : nothing}
-  ${error
-    ? html`<div class="attachment-error" role="alert">
+      : nothing
+  }
+  ${
+    error
+      ? html`<div class="attachment-error" role="alert">
         <span>${attachmentErrorText(t, error)}</span>
         <button class="icon-button" type="button" aria-label=${t.dismiss} title=${t.dismiss} @click=${options.onDismissError}>${cross}</button>
       </div>`
-    : nothing}`;
+      : nothing
+  }`;
 }
 
 /** Shown over the composer while an image is dragged over the chat. */

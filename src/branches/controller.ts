@@ -42,7 +42,9 @@ export class TurnControls {
   /** With `feedback`, its chunk: a render of finished replies waits for it. */
   needs(): Array<Promise<unknown>> {
     const { host, chat } = this.ctx;
-    return host.feedback && !this.feedbackFeature.failed && chat.messages.some((m) => m.role === 'agent' && m.id) ? [this.feedbackFeature.ensure()] : [];
+    return host.feedback && !this.feedbackFeature.failed && chat.messages.some((m) => m.role === 'agent' && m.id)
+      ? [this.feedbackFeature.ensure()]
+      : [];
   }
 
   willUpdate(): void {
@@ -140,7 +142,11 @@ function turnsOf(messages: readonly ChatMessage[]): Map<string, TurnInfo> {
       turn += 1;
       const next = messages[i + 1];
       const answered = next?.role === 'agent' ? next : undefined;
-      turns.set(m.key, { turn, replyId: answered?.state === 'done' ? answered.id : undefined, unfinished: !!answered && UNFINISHED.has(answered.state) });
+      turns.set(m.key, {
+        turn,
+        replyId: answered?.state === 'done' ? answered.id : undefined,
+        unfinished: !!answered && UNFINISHED.has(answered.state),
+      });
     } else if (turn >= 0) {
       turns.set(m.key, { turn, replyId: m.state === 'done' ? m.id : undefined, unfinished: UNFINISHED.has(m.state) });
     }

@@ -29,7 +29,9 @@ export class TurnSlot {
     // A chunk that failed is not fetched on every render; the next turn tries again.
     if (this.feature.failed) return [];
     // Turns with ids, or stopped ones (a rerun finds their id in the transcript).
-    return this.ctx.chat.messages.some((m) => m.id || m.state === 'stopped' || m.state === 'interrupted') ? [this.feature.ensure(), ...(this.control?.needs() ?? [])] : [];
+    return this.ctx.chat.messages.some((m) => m.id || m.state === 'stopped' || m.state === 'interrupted')
+      ? [this.feature.ensure(), ...(this.control?.needs() ?? [])]
+      : [];
   }
 
   willUpdate(): void {

@@ -47,7 +47,9 @@ export function cardActions(value: unknown): CardAction[] {
   let actions = checked.get(value);
   if (!actions) {
     actions = value
-      .filter((a): a is CardAction => !!a && typeof a.id === 'string' && a.id !== '' && typeof a.label === 'string' && a.label.trim() !== '')
+      .filter(
+        (a): a is CardAction => !!a && typeof a.id === 'string' && a.id !== '' && typeof a.label === 'string' && a.label.trim() !== '',
+      )
       .slice(0, MAX_ACTIONS)
       .map((a) => ({ id: a.id, label: a.label.trim().slice(0, MAX_LABEL) }));
     if (actions.length < Math.min(value.length, MAX_ACTIONS)) warnOnce('cardActions: entries without a string id and label are left out.');
@@ -66,7 +68,13 @@ export function chosenVariant(view: { variants: VariantGroup[] }, choices: Choic
 }
 
 /** A variant group's options as toggle buttons, one chosen at most; an unavailable one cannot be. */
-export function renderChoosable(group: VariantGroup, chosen: number | undefined, strings: Strings, tabIndex: number, onChoose: (option: number | undefined) => void) {
+export function renderChoosable(
+  group: VariantGroup,
+  chosen: number | undefined,
+  strings: Strings,
+  tabIndex: number,
+  onChoose: (option: number | undefined) => void,
+) {
   return group.options.map(
     (option, i) =>
       html`<li class="choice">

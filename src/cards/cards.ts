@@ -129,8 +129,7 @@ function scalarText(value: Exclude<Scalar, null>, opts: CardViewOptions, max: nu
 
 /** Builds the view model of the built-in card. Never throws on odd data. */
 export function cardView(card: Card, opts: CardViewOptions = {}): CardView {
-  const entity: Record<string, unknown> =
-    card?.json_data?.entity && typeof card.json_data.entity === 'object' ? card.json_data.entity : {};
+  const entity: Record<string, unknown> = card?.json_data?.entity && typeof card.json_data.entity === 'object' ? card.json_data.entity : {};
   const byCanon = new Map<string, string>();
   for (const key of Object.keys(entity)) {
     const value = entity[key];
@@ -275,38 +274,42 @@ export function renderCard(view: CardView, strings: Strings, opts: RenderCardOpt
     ? html`<a href=${view.url} target="_blank" rel="noopener noreferrer" tabindex=${opts.tabIndex ?? nothing} @click=${onClick}>${titleText}</a>`
     : titleText;
   return html`<article part=${view.recommended ? 'card card-recommended' : 'card'} class="card" dir=${opts.dir ?? 'auto'}>
-    ${view.imageUrl
-      ? html`<img part="card-image" src=${view.imageUrl} alt=${view.imageAlt} loading="lazy" decoding="async" />`
-      : nothing}
+    ${view.imageUrl ? html`<img part="card-image" src=${view.imageUrl} alt=${view.imageAlt} loading="lazy" decoding="async" />` : nothing}
     ${view.recommended ? html`<span class="card-badge" dir="auto">${strings.recommended}</span>` : nothing}
     ${view.badge ? html`<span class="card-badge-custom" dir="auto">${view.badge}</span>` : nothing}
     ${titleText ? html`<p part="card-title" class="card-title">${title}</p>` : nothing}
     ${view.price ? html`<p part="card-price" class="card-price">${view.price}</p>` : nothing}
     ${view.description ? html`<p class="card-description">${view.description}</p>` : nothing}
-    ${view.fields.length
-      ? html`<dl part="card-fields">
+    ${
+      view.fields.length
+        ? html`<dl part="card-fields">
           ${view.fields.map(([label, value]) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`)}
         </dl>`
-      : nothing}
-    ${view.variants.length
-      ? html`<div part="card-variants">
+        : nothing
+    }
+    ${
+      view.variants.length
+        ? html`<div part="card-variants">
           ${view.variants.map(
             (group, g) =>
               html`<div class="card-variant" role="group" aria-label=${group.name}>
                 <span aria-hidden="true">${group.name}</span>
                 <ul>
-                  ${actions
-                    ? renderChoosable(group, opts.choices?.[g], strings, tabIndex, (option) => opts.onChoose?.(g, option))
-                    : group.options.map((option) =>
-                        option.available
-                          ? html`<li>${option.label}</li>`
-                          : html`<li class="unavailable">${option.label}<span class="sr-only"> (${strings.unavailable})</span></li>`,
-                      )}
+                  ${
+                    actions
+                      ? renderChoosable(group, opts.choices?.[g], strings, tabIndex, (option) => opts.onChoose?.(g, option))
+                      : group.options.map((option) =>
+                          option.available
+                            ? html`<li>${option.label}</li>`
+                            : html`<li class="unavailable">${option.label}<span class="sr-only"> (${strings.unavailable})</span></li>`,
+                        )
+                  }
                 </ul>
               </div>`,
           )}
         </div>`
-      : nothing}
+        : nothing
+    }
     ${actions ? renderActions(actions, tabIndex, (action) => opts.onAction?.(action)) : nothing}
   </article>`;
 }
@@ -373,18 +376,27 @@ export function renderCardRow(cards: readonly Card[], o: CardRowOptions): Templa
       </button>
       <ul part="cards" class="cards" aria-label=${t.cardsLabel} @keydown=${moveBetweenCards} @focusin=${rove} @scroll=${syncRow}>
         ${shown.map((card, i) =>
-          renderer ? html`<li ${isolate(renderer, () => renderer(card), () => builtIn(card, i), o.onRendererError)}></li>` : html`<li>${builtIn(card, i)}</li>`,
+          renderer
+            ? html`<li ${isolate(
+                renderer,
+                () => renderer(card),
+                () => builtIn(card, i),
+                o.onRendererError,
+              )}></li>`
+            : html`<li>${builtIn(card, i)}</li>`,
         )}
       </ul>
       <button part="card-next" class="icon-button card-nav next" type="button" hidden aria-label=${t.nextCards} title=${t.nextCards} @click=${scrollRow}>
         ${chevron}
       </button>
     </div>
-    ${more > 0
-      ? html`<button part="cards-more" class="text-button cards-more" type="button" @click=${o.onMore}>
+    ${
+      more > 0
+        ? html`<button part="cards-more" class="text-button cards-more" type="button" @click=${o.onMore}>
           ${t.showMoreCards(Math.min(more, CARD_STEP))}
         </button>`
-      : nothing}`;
+        : nothing
+    }`;
 }
 
 const chevron = html`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M9 6l6 6-6 6" /></svg>`;
@@ -437,11 +449,13 @@ function scrollRow(event: MouseEvent): void {
 
 /** A built-in card's controls: its link, and with `cardActions` its options and actions. */
 const CONTROLS = 'a[href], button:not(:disabled)';
-const cardsWithControls = (row: HTMLElement) => Array.from(row.querySelectorAll<HTMLElement>('[part~="card"]')).filter((card) => card.querySelector(CONTROLS));
+const cardsWithControls = (row: HTMLElement) =>
+  Array.from(row.querySelectorAll<HTMLElement>('[part~="card"]')).filter((card) => card.querySelector(CONTROLS));
 
 /** Makes `card` the row's Tab stop: its controls are in the Tab order, other cards' are not. */
 function makeCurrent(row: HTMLElement, card: Element): void {
-  for (const control of row.querySelectorAll<HTMLElement>(`[part~="card"] :is(${CONTROLS})`)) control.tabIndex = card.contains(control) ? 0 : -1;
+  for (const control of row.querySelectorAll<HTMLElement>(`[part~="card"] :is(${CONTROLS})`))
+    control.tabIndex = card.contains(control) ? 0 : -1;
 }
 
 /** Focus that reaches a card (a click, Shift+Tab back into the row) makes it the row's Tab stop. */

@@ -54,7 +54,14 @@ class IsolateDirective extends Directive {
     return noChange;
   }
 
-  private draw(box: HTMLElement, host: Host | undefined, hook: unknown, produce: () => unknown, fallback: () => unknown, onError: (error: unknown) => void): void {
+  private draw(
+    box: HTMLElement,
+    host: Host | undefined,
+    hook: unknown,
+    produce: () => unknown,
+    fallback: () => unknown,
+    onError: (error: unknown) => void,
+  ): void {
     // `host`: `this` in event listeners of the templates, as if the host had rendered them.
     const options = { host };
     if (!this.failed) {

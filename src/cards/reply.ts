@@ -26,7 +26,8 @@ export function renderReplyCards(ctx: PanelContext, m: ChatMessage, shown: Map<s
       choices.set(card, chosen);
       host.requestUpdate();
     },
-    onAction: (card, cardView, action) => emit(host, 'agent-chat-card-action', { action, card, variant: chosenVariant(cardView, choices.get(card) ?? []) }),
+    onAction: (card, cardView, action) =>
+      emit(host, 'agent-chat-card-action', { action, card, variant: chosenVariant(cardView, choices.get(card) ?? []) }),
     strings: text,
     lang: view.locale,
     rtl: view.direction === 'rtl',

@@ -33,8 +33,7 @@ export interface ClientConfig {
 }
 
 // Readers of the small responses; messages and cards are read by guards.ts.
-const readWelcome = (v: unknown): string | null =>
-  isObject(v) && typeof v.welcome_message === 'string' ? v.welcome_message : null;
+const readWelcome = (v: unknown): string | null => (isObject(v) && typeof v.welcome_message === 'string' ? v.welcome_message : null);
 const readSuggestionList = (v: unknown): string[] | null =>
   isObject(v) && Array.isArray(v.suggestions) ? readSuggestions(v.suggestions) : null;
 const readChannelThread = (v: unknown): ChannelThreadResponse | null =>

@@ -160,11 +160,7 @@ export function protocolError(message: string, cause?: unknown): ApiError {
  * Classifies a thrown fetch/read failure. Which signal fired decides between abort and
  * timeout: the DOMException names differ between browsers and with `AbortSignal.any`.
  */
-export function errorFromException(
-  e: unknown,
-  caller: AbortSignal | undefined,
-  timedOut: () => boolean,
-): ApiError {
+export function errorFromException(e: unknown, caller: AbortSignal | undefined, timedOut: () => boolean): ApiError {
   if (isApiError(e)) return e;
   if (caller?.aborted) return new ApiError({ kind: 'abort', message: 'The request was cancelled.', cause: e });
   if (timedOut()) return new ApiError({ kind: 'timeout', message: 'The service took too long to answer.', cause: e });

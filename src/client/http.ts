@@ -116,4 +116,3 @@ export async function requestJson<T>(
     throw errorFromException(e, opts.signal, () => timeout.aborted);
   }
 }
-

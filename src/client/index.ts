@@ -3,14 +3,7 @@
  * usable without the element (`agent-chat/client`).
  */
 export { AgentClient, type ClientConfig } from './client.js';
-export {
-  ApiError,
-  isApiError,
-  isRetryableStatus,
-  parseRetryAfter,
-  type ApiErrorInit,
-  type ErrorKind,
-} from './errors.js';
+export { ApiError, isApiError, isRetryableStatus, parseRetryAfter, type ApiErrorInit, type ErrorKind } from './errors.js';
 export type { RequestOptions } from './http.js';
 export { errorFromFrame, parseFrame, readFrames, type DataFrame, type FrameCallbacks, type ReadOutcome } from './sse.js';
 export { backoffDelay, type StreamHandlers, type StreamOptions, type StreamResult } from './stream.js';

@@ -113,7 +113,14 @@ export async function streamTurn(
   opts: StreamOptions = {},
   connect: Connect = sseConnection(ctx, body, opts),
 ): Promise<StreamResult> {
-  const { signal: caller, maxRetries = 4, backoffMs = 400, maxRetryAfterMs = 10_000, stallTimeoutMs = 60_000, keepaliveLimitMs = 300_000 } = opts;
+  const {
+    signal: caller,
+    maxRetries = 4,
+    backoffMs = 400,
+    maxRetryAfterMs = 10_000,
+    stallTimeoutMs = 60_000,
+    keepaliveLimitMs = 300_000,
+  } = opts;
   const progress = new TurnProgress(body.thread_id, handlers);
   if (opts.resume) progress.resumeAt(opts.resume.threadId, opts.resume.lastSeq);
   const stall = new AbortController();

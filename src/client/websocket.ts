@@ -104,7 +104,12 @@ export class SocketSession {
       // A `done` that never comes would hold every later turn: the socket is given up instead.
       const late = setTimeout(() => this.close(), this.timings.pongWaitMs);
       const free = (): void => (clearTimeout(late), this.release('free'));
-      this.listener = { frame: (f) => f.type === 'done' && free(), invalid: () => this.close(), closed: () => clearTimeout(late), alive: () => undefined };
+      this.listener = {
+        frame: (f) => f.type === 'done' && free(),
+        invalid: () => this.close(),
+        closed: () => clearTimeout(late),
+        alive: () => undefined,
+      };
       return;
     }
     this.listener = null;
@@ -178,7 +183,11 @@ export class SocketSession {
         return settle.resolve();
       }
       // Before `ready` the session refused `auth`; other frames are not the protocol.
-      settle.reject(frame.type === 'error' ? rejection(frame as ErrorFrame, false, false) : protocolError('The service sent a frame before the session was ready.'));
+      settle.reject(
+        frame.type === 'error'
+          ? rejection(frame as ErrorFrame, false, false)
+          : protocolError('The service sent a frame before the session was ready.'),
+      );
     };
   }
 
@@ -187,14 +196,17 @@ export class SocketSession {
     clearInterval(this.heartbeat);
     const { heartbeatMs, pongWaitMs } = this.timings;
     let pinged = 0;
-    this.heartbeat = setInterval(() => {
-      const now = performance.now();
-      if (pinged && this.lastFrame < pinged && now - pinged >= pongWaitMs) return this.drop(ws, null, true);
-      if (now - this.lastFrame >= heartbeatMs && (!pinged || this.lastFrame >= pinged)) {
-        pinged = now;
-        ws.send('{"type":"ping"}');
-      }
-    }, Math.min(heartbeatMs, pongWaitMs) / 2);
+    this.heartbeat = setInterval(
+      () => {
+        const now = performance.now();
+        if (pinged && this.lastFrame < pinged && now - pinged >= pongWaitMs) return this.drop(ws, null, true);
+        if (now - this.lastFrame >= heartbeatMs && (!pinged || this.lastFrame >= pinged)) {
+          pinged = now;
+          ws.send('{"type":"ping"}');
+        }
+      },
+      Math.min(heartbeatMs, pongWaitMs) / 2,
+    );
   }
 
   private drop(ws: WebSocket, event: CloseEvent | null, opened: boolean): void {
@@ -280,7 +292,9 @@ export function socketConnection(ctx: HttpContext, body: SendMessageBody, opts: 
           },
           closed: (event, opened) => {
             if (!sent) return; // The opening failed: `open()` rejects with why.
-            const error = event ? closeError(event, opened) : new ApiError({ kind: 'stream', message: 'The connection closed before the reply was complete.' });
+            const error = event
+              ? closeError(event, opened)
+              : new ApiError({ kind: 'stream', message: 'The connection closed before the reply was complete.' });
             // "Not taken" (4408, 4429, 4503) is an answer, as the HTTP status would be; any other status is final.
             if (error.kind !== 'stream' && !NOT_TAKEN.includes(error.status ?? 0)) return fail(error);
             drop(error);

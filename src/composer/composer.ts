@@ -84,13 +84,15 @@ export class Composer {
         @paste=${this.onPaste}
       ></textarea>
       ${host.voice ? (this.dictation?.render() ?? nothing) : nothing}
-      ${busy
-        ? html`<button part="stop-button" class="stop" type="button" aria-label=${t.stop} title=${t.stop} @click=${() => chat.stop()}>
+      ${
+        busy
+          ? html`<button part="stop-button" class="stop" type="button" aria-label=${t.stop} title=${t.stop} @click=${() => chat.stop()}>
             ${icons.stop}
           </button>`
-        : html`<button part="send-button" class="send" type="submit" aria-label=${t.send} title=${t.send} ?disabled=${!(chat.draft.trim() || attachments?.file) || !!attachments?.uploading}>
+          : html`<button part="send-button" class="send" type="submit" aria-label=${t.send} title=${t.send} ?disabled=${!(chat.draft.trim() || attachments?.file) || !!attachments?.uploading}>
             ${icons.send}
-          </button>`}
+          </button>`
+      }
     </form>`;
   }
 

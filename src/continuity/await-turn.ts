@@ -62,4 +62,3 @@ export function findTurn(transcript: readonly Message[], turn: TurnMarker): { st
   }
   return { state: 'absent', index: -1 };
 }
-

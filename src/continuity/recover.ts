@@ -65,7 +65,11 @@ export async function awaitReply(chat: TurnScene, client: AgentClient, record: R
     // The question is not even in the transcript: it never reached the service (the page
     // went as it was sent). As a turn the service did not take: the text goes back.
     const lost = !!outcome.transcript && findTurn(outcome.transcript, record).state === 'absent';
-    throw new ApiError({ kind: 'stream', code: lost ? LOST : undefined, message: 'The reply could not be recovered after the page changed.' });
+    throw new ApiError({
+      kind: 'stream',
+      code: lost ? LOST : undefined,
+      message: 'The reply could not be recovered after the page changed.',
+    });
   }
   chat.messages = fromTranscript(outcome.transcript);
   chat.status = 'idle';

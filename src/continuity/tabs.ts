@@ -48,7 +48,9 @@ export function readTabMessage(data: unknown): TabMessage | null {
       return id && turn ? { type: 'turn', id, turn } : null;
     }
     case 'token':
-      return id && typeof data.text === 'string' && Number.isSafeInteger(data.seq) ? { type: 'token', id, seq: data.seq as number, text: data.text } : null;
+      return id && typeof data.text === 'string' && Number.isSafeInteger(data.seq)
+        ? { type: 'token', id, seq: data.seq as number, text: data.text }
+        : null;
     case 'end': {
       const outcome = data.outcome;
       if (!id || (outcome !== 'done' && outcome !== 'stopped' && outcome !== 'failed')) return null;

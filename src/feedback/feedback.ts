@@ -25,7 +25,11 @@ const icons = {
 
 const CATEGORIES: FeedbackCategory[] = ['inaccurate', 'unhelpful', 'unsafe'];
 /** Each reason as the reader sees it (and as `reason` reports a choice without text). */
-const reasonLabels = (t: Strings): Record<FeedbackCategory, string> => ({ inaccurate: t.feedbackInaccurate, unhelpful: t.feedbackUnhelpful, unsafe: t.feedbackUnsafe });
+const reasonLabels = (t: Strings): Record<FeedbackCategory, string> => ({
+  inaccurate: t.feedbackInaccurate,
+  unhelpful: t.feedbackUnhelpful,
+  unsafe: t.feedbackUnsafe,
+});
 /** The free text is a note, not a transcript. */
 const MAX_REASON = 500;
 

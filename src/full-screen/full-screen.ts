@@ -92,8 +92,17 @@ export class FullScreen implements ReactiveController {
     if (!this.active || event.key !== 'Tab' || !panel) return false;
     // In order, with what the host put in the slots (a header link, a privacy note's link).
     const stops = Array.from(panel.querySelectorAll<HTMLElement>(`${FOCUSABLE}, slot`))
-      .flatMap((n) => (n instanceof HTMLSlotElement ? n.assignedElements({ flatten: true }).flatMap((e) => [e, ...e.querySelectorAll(FOCUSABLE)]) : [n]))
-      .filter((n): n is HTMLElement => n instanceof HTMLElement && n.matches(FOCUSABLE) && n.tabIndex >= 0 && !(n as HTMLButtonElement).disabled && n.getClientRects().length > 0);
+      .flatMap((n) =>
+        n instanceof HTMLSlotElement ? n.assignedElements({ flatten: true }).flatMap((e) => [e, ...e.querySelectorAll(FOCUSABLE)]) : [n],
+      )
+      .filter(
+        (n): n is HTMLElement =>
+          n instanceof HTMLElement &&
+          n.matches(FOCUSABLE) &&
+          n.tabIndex >= 0 &&
+          !(n as HTMLButtonElement).disabled &&
+          n.getClientRects().length > 0,
+      );
     const first = stops[0];
     const last = stops.at(-1);
     // Focus in slotted content is the document's, not the shadow root's.

@@ -41,8 +41,9 @@ export function renderChannelForm(t: Strings, state: HandOff, channels: readonly
     @keydown=${options.onKeyDown}
   >
     <h3 id="channel-title" class="channel-title">${channelTitle(t, channels)}</h3>
-    ${channels.length > 1
-      ? html`<fieldset class="channel-choice">
+    ${
+      channels.length > 1
+        ? html`<fieldset class="channel-choice">
           <legend>${t.channelChoice}</legend>
           ${channels.map(
             (channel) => html`<label>
@@ -58,7 +59,8 @@ export function renderChannelForm(t: Strings, state: HandOff, channels: readonly
             </label>`,
           )}
         </fieldset>`
-      : nothing}
+        : nothing
+    }
     <label class="channel-label" for="channel-phone">${t.channelPhoneLabel}</label>
     <input
       id="channel-phone"
@@ -76,18 +78,22 @@ export function renderChannelForm(t: Strings, state: HandOff, channels: readonly
     <p id="channel-hint" class="channel-hint">${t.channelPhoneHint}</p>
     ${state.invalid ? html`<p id="channel-invalid" class="channel-error">${t.channelPhoneInvalid}</p>` : nothing}
     <p class="channel-consent">${t.channelConsent(name)}</p>
-    ${failure
-      ? html`<div class="channel-error" role="alert">
+    ${
+      failure
+        ? html`<div class="channel-error" role="alert">
           <strong>${t.channelFailed}</strong>
-          ${failure.details.length
-            ? html`<ul>
+          ${
+            failure.details.length
+              ? html`<ul>
                 ${failure.details.map((d) => html`<li>${d.field ? `${d.field}: ` : ''}${d.message}</li>`)}
               </ul>`
-            : failure.message
-              ? html`<p>${failure.message}</p>`
-              : nothing}
+              : failure.message
+                ? html`<p>${failure.message}</p>`
+                : nothing
+          }
         </div>`
-      : nothing}
+        : nothing
+    }
     <div class="channel-actions">
       <button class="text-button" type="button" @click=${options.onCancel}>${t.channelCancel}</button>
       <button class="text-button primary" type="submit" ?disabled=${sending} aria-busy=${sending ? 'true' : 'false'}>

@@ -116,7 +116,10 @@ export class HandOff implements ReactiveController {
    * Validates, then sends. Resolves to the result on success, `null` otherwise (invalid
    * number: no request at all; failure: `failure` holds the service's explanation).
    */
-  async submit(api: Pick<AgentClient, 'startChannelThread'> | null, request: Omit<HandOffRequest, 'phoneNumber'>): Promise<HandOffResult | null> {
+  async submit(
+    api: Pick<AgentClient, 'startChannelThread'> | null,
+    request: Omit<HandOffRequest, 'phoneNumber'>,
+  ): Promise<HandOffResult | null> {
     if (this.status === 'sending') return null;
     const phoneNumber = toE164(this.phone);
     if (!phoneNumber) {

@@ -30,8 +30,9 @@ export function renderHistory(entries: readonly HistoryEntry[], strings: Labels,
         ${icons.close}
       </button>
     </div>
-    ${entries.length
-      ? html`<ul class="history-list">
+    ${
+      entries.length
+        ? html`<ul class="history-list">
           ${entries.map(
             (entry) => html`<li>
               <button
@@ -55,7 +56,8 @@ export function renderHistory(entries: readonly HistoryEntry[], strings: Labels,
             </li>`,
           )}
         </ul>`
-      : html`<p class="history-empty">${strings.historyEmpty}</p>`}
+        : html`<p class="history-empty">${strings.historyEmpty}</p>`
+    }
   </div>`;
 }
 

@@ -253,8 +253,7 @@ export const en: Strings = {
   errorAuth: 'The chat could not sign in. Try again in a moment.',
   errorValidation: (details) => withDetails('The message could not be processed.', details),
   errorServer: 'The service had a problem. Please try again.',
-  errorRateLimited: (seconds) =>
-    seconds ? `Too many messages. Try again in ${seconds} s.` : 'Too many messages. Please wait a moment.',
+  errorRateLimited: (seconds) => (seconds ? `Too many messages. Try again in ${seconds} s.` : 'Too many messages. Please wait a moment.'),
   errorTimeout: 'The reply took too long. Please try again.',
   errorStreamInterrupted: 'The reply was interrupted.',
   errorGeneric: 'Something went wrong.',

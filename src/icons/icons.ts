@@ -2,8 +2,7 @@ import { svg } from 'lit-html';
 import { CLOSE_PATH } from './paths.js';
 
 /** Stroke icons drawn with currentColor, so they follow the theme and forced colours. */
-export const icon = (paths: ReturnType<typeof svg>) =>
-  svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">${paths}</svg>`;
+export const icon = (paths: ReturnType<typeof svg>) => svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">${paths}</svg>`;
 
 export const icons = {
   close: icon(svg`<path d=${CLOSE_PATH} />`),

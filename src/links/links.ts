@@ -20,7 +20,9 @@ export function handleLinkClick(event: MouseEvent, ctx: PanelContext): void {
   const messageId = ctx.chat.messages.find((m) => m.key === key)?.id ?? null;
   const url = link.href;
   // The link's own text, without the host name decorate.ts adds to a misleading one.
-  const text = Array.from(link.childNodes, (node) => (node instanceof Element && node.matches('.link-host') ? '' : node.textContent)).join('');
+  const text = Array.from(link.childNodes, (node) => (node instanceof Element && node.matches('.link-host') ? '' : node.textContent)).join(
+    '',
+  );
   const plain = event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey;
   // A modified click is heard too, but cannot be cancelled: it stays the browser's.
   if (!emit(ctx.host, 'agent-chat-link-click', { url, text, messageId }, plain) && plain) {

@@ -103,11 +103,13 @@ export class Log {
       <div part="log" class="log" role="log" aria-live="off" aria-label=${t.messageListLabel} tabindex="0" @scroll=${this.onScroll} @keydown=${this.onKeyDown}>
         ${renderWelcome(this.ctx)}
         ${messages.length ? nothing : html`<slot name="empty"></slot>`}
-        ${this.windowStart > 0
-          ? html`<button part="load-earlier" class="text-button load-earlier" type="button" @click=${this.showEarlier}>
+        ${
+          this.windowStart > 0
+            ? html`<button part="load-earlier" class="text-button load-earlier" type="button" @click=${this.showEarlier}>
               ${t.showEarlier(this.windowStart)}
             </button>`
-          : nothing}
+            : nothing
+        }
         ${repeat(
           messages.slice(this.windowStart),
           (m) => m.key,
@@ -117,9 +119,11 @@ export class Log {
         ${messages.length || !chat.starters.length ? nothing : renderSuggestions(chat.starters, t, { onSelect: (s) => this.ctx.pickSuggestion(s) })}
       </div>
       ${overlay}
-      ${this.showJump
-        ? html`<button part="jump-to-latest" class="jump" type="button" @click=${this.jumpToLatest}>${icons.arrowDown} ${t.jumpToLatest}</button>`
-        : nothing}
+      ${
+        this.showJump
+          ? html`<button part="jump-to-latest" class="jump" type="button" @click=${this.jumpToLatest}>${icons.arrowDown} ${t.jumpToLatest}</button>`
+          : nothing
+      }
     </div>`;
   }
 

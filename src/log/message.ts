@@ -56,14 +56,18 @@ function renderMessage(ctx: PanelContext, parts: MessageParts, m: ChatMessage, l
   >
     <div part="bubble" class="bubble ${editor ? 'editing' : ''}">
       ${m.imageUrl ? html`<img class="attachment" src=${m.imageUrl} alt=${t.attachedImage} loading="lazy" />` : nothing}
-      ${m.role === 'user'
-        ? (editor ?? html`<div part="text" class="text" dir="auto">${m.text}</div>`)
-        : html`<div part="text" class="text" dir="auto" ${markdown(m.text, { streaming: streaming || cutOff, allowHtml: host.allowHtml, labels })}></div>`}
+      ${
+        m.role === 'user'
+          ? (editor ?? html`<div part="text" class="text" dir="auto">${m.text}</div>`)
+          : html`<div part="text" class="text" dir="auto" ${markdown(m.text, { streaming: streaming || cutOff, allowHtml: host.allowHtml, labels })}></div>`
+      }
     </div>
     ${m.cards.length ? parts.cards(m) : nothing}
     <div part="meta" class="meta"><span>${meta || parts.time(m.createdAt)}</span>${parts.turnControls(m)}</div>
-    ${latest && m.role === 'agent' && m.state === 'done' && m.suggestions.length && !chat.busy
-      ? renderSuggestions(m.suggestions, t, { onSelect: (s) => ctx.pickSuggestion(s) })
-      : nothing}
+    ${
+      latest && m.role === 'agent' && m.state === 'done' && m.suggestions.length && !chat.busy
+        ? renderSuggestions(m.suggestions, t, { onSelect: (s) => ctx.pickSuggestion(s) })
+        : nothing
+    }
   </article>`;
 }

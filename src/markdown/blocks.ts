@@ -28,7 +28,6 @@ export const DEFAULT_LABELS: MarkdownLabels = { copyCode: en.copyCode, table: en
 
 // --- the allow-html sanitiser (a lazy chunk) ---------------------------------------------
 
-
 let sanitizer: Sanitize | undefined;
 let sanitizerLoad: Promise<boolean> | undefined;
 
@@ -55,7 +54,6 @@ export function loadHtmlSupport(): Promise<boolean> {
   return sanitizerLoad;
 }
 
-
 // --- the guard for half-typed syntax (a lazy chunk) ----------------------------------------
 
 let completer: typeof completeTail | undefined;
@@ -79,7 +77,6 @@ export function loadTailSupport(): Promise<boolean> {
 export const hasTailSupport = (): boolean => completer !== undefined;
 
 // --- blocks ------------------------------------------------------------------------------
-
 
 export interface Block {
   token: Token;
@@ -164,7 +161,6 @@ export function renderBlock(
 export function plainBlock(text: string): HTMLElement {
   return el('p', [text], { class: 'plain' });
 }
-
 
 /**
  * Whether blocks take the opt-in HTML pipeline. Until `loadHtmlSupport()` has resolved they

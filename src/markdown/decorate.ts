@@ -56,7 +56,8 @@ export function decorate(root: DocumentFragment, labels: MarkdownLabels, typing 
 // Default-ignorable code points (bidi controls, zero-width characters, variation selectors,
 // tag characters, fillers) show as nothing: in link text they make it read as another
 // address than it contains. Joiners and variation selectors that build an emoji stay.
-const INVISIBLE = /(?<=\p{Extended_Pictographic}\ufe0f?)\u200d(?=\p{Extended_Pictographic})|(?<=\p{Extended_Pictographic})[\ufe0e\ufe0f]|(\p{Default_Ignorable_Code_Point})/gu;
+const INVISIBLE =
+  /(?<=\p{Extended_Pictographic}\ufe0f?)\u200d(?=\p{Extended_Pictographic})|(?<=\p{Extended_Pictographic})[\ufe0e\ufe0f]|(\p{Default_Ignorable_Code_Point})/gu;
 /** Text that reads as a web address: an optional http(s) scheme, then a dotted host name. */
 const URL_LIKE = /^(?:https?:\/\/)?((?:[\p{L}\p{N}-]+\.)+[\p{L}\p{N}-]{2,})(?::\d+)?(?:[/?#]\S*)?$/iu;
 

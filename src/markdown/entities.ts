@@ -1,8 +1,12 @@
 import { trustedPolicy } from '../security/trusted-types.js';
 
-
 const NAMED_ENTITIES = new Map([
-  ['amp', '&'], ['lt', '<'], ['gt', '>'], ['quot', '"'], ['apos', "'"], ['nbsp', '\u00a0'],
+  ['amp', '&'],
+  ['lt', '<'],
+  ['gt', '>'],
+  ['quot', '"'],
+  ['apos', "'"],
+  ['nbsp', '\u00a0'],
 ]);
 let entityScratch: HTMLTextAreaElement | undefined;
 

@@ -59,7 +59,7 @@ const warnPlain = (reason: string): void => warnOnce(`part of a reply is shown a
  */
 function plainBlocks(raw: string): Token[] {
   const out: Token[] = [];
-  for (let from = 0; from < raw.length; ) {
+  for (let from = 0; from < raw.length;) {
     let to = Math.min(raw.length, from + LIMITS.plainChars);
     if (to < raw.length) {
       const window = raw.slice(from + LIMITS.plainChars / 2, to);
@@ -143,7 +143,7 @@ export function lineDepth(src: string, start: number, end: number): number {
 function scanLines(src: string): Line[] {
   const lines: Line[] = [];
   let fence: { char: string; length: number } | null = null;
-  for (let start = 0; start < src.length; ) {
+  for (let start = 0; start < src.length;) {
     const nl = src.indexOf('\n', start);
     const end = nl < 0 ? src.length : nl;
     const next = nl < 0 ? src.length : nl + 1;
@@ -151,7 +151,15 @@ function scanLines(src: string): Line[] {
     const open = fence === null;
     const mark = FENCE.exec(text);
     if (fence) {
-      if (mark && mark[1]![0] === fence.char && mark[1]!.length >= fence.length && !src.slice(start, end).trim().replace(/^[`~]+/, '')) {
+      if (
+        mark &&
+        mark[1]![0] === fence.char &&
+        mark[1]!.length >= fence.length &&
+        !src
+          .slice(start, end)
+          .trim()
+          .replace(/^[`~]+/, '')
+      ) {
         fence = null;
       }
     } else if (mark && !(mark[1]![0] === '`' && src.slice(start + mark[0].length, end).includes('`'))) {
@@ -369,7 +377,8 @@ function own(token: Tokens.Generic, block: number, owners: Map<Token[], number>)
   for (const child of (token.tokens ?? []) as Tokens.Generic[]) depth = Math.max(depth, own(child, block, owners));
   if (token.type === 'list') for (const item of token.items as Tokens.Generic[]) depth = Math.max(depth, own(item, block, owners));
   if (token.type === 'table') {
-    for (const cell of [...(token.header as Tokens.TableCell[]), ...(token.rows as Tokens.TableCell[][]).flat()]) owners.set(cell.tokens, block);
+    for (const cell of [...(token.header as Tokens.TableCell[]), ...(token.rows as Tokens.TableCell[][]).flat()])
+      owners.set(cell.tokens, block);
   }
   return depth + (token.type === 'blockquote' || token.type === 'list_item' ? 1 : 0);
 }

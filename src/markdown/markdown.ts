@@ -25,12 +25,21 @@
  * Copy buttons are inert markup: the element delegates clicks to `handleCopyClick`.
  */
 import { trustedPolicy, type SafeHtml } from '../security/trusted-types.js';
-import { blockSource, DEFAULT_LABELS, htmlMode, lexBlocks, normalize, renderBlock, tailState, type MarkdownLabels, type MarkdownOptions } from './blocks.js';
+import {
+  blockSource,
+  DEFAULT_LABELS,
+  htmlMode,
+  lexBlocks,
+  normalize,
+  renderBlock,
+  tailState,
+  type MarkdownLabels,
+  type MarkdownOptions,
+} from './blocks.js';
 
 export { markdown } from './directive.js';
 export { hasHtmlSupport, hasTailSupport, loadHtmlSupport, loadTailSupport, type MarkdownLabels, type MarkdownOptions } from './blocks.js';
 export { TRUSTED_TYPES_POLICY_NAME, type SafeHtml } from '../security/trusted-types.js';
-
 
 /**
  * Renders agent markdown to an HTML string (TrustedHTML when Trusted Types exist), built by
@@ -52,8 +61,6 @@ export function renderMarkdown(text: string, options: MarkdownOptions = {}): Saf
   const tt = trustedPolicy();
   return tt ? tt.createHTML(html) : html;
 }
-
-
 
 /** Labels for rendered markdown from the widget's strings. */
 export function markdownLabels(strings: { copyCode: string; tableLabel: string }): MarkdownLabels {

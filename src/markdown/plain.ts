@@ -15,9 +15,7 @@ function blockText(token: Tokens.Generic): string {
     case 'plain':
       return token.text as string;
     case 'list':
-      return (token.items as Tokens.Generic[])
-        .map((item) => (item.tokens ?? []).map(blockText).filter(Boolean).join('\n'))
-        .join('\n');
+      return (token.items as Tokens.Generic[]).map((item) => (item.tokens ?? []).map(blockText).filter(Boolean).join('\n')).join('\n');
     case 'table':
       return [token.header as Token[], ...(token.rows as Token[][])]
         .map((row) => row.map((cell) => inlineText((cell as Tokens.Generic).tokens)).join(', '))

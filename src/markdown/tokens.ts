@@ -7,7 +7,6 @@ import type { Token, Tokens } from 'marked';
 import { safeUrl } from '../security/url.js';
 import { decodeEntities } from './entities.js';
 
-
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
@@ -20,13 +19,13 @@ function escapeHtml(text: string): string {
  * reported as violations on the host. They are dropped before any parser sees them.
  */
 function withoutInlineCode(html: string): string {
-  return html
-    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
-    // An unclosed opener loses only itself: what follows stays visible as text.
-    .replace(/<\/?(?:script|style)\b[^>]*>?/gi, '')
-    .replace(/<[a-z][^>]*>?/gi, (tag) =>
-      tag.replace(/[\s/](?:on[\w-]*|style)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?(?=[\s/>]|$)/gi, ''),
-    );
+  return (
+    html
+      .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
+      // An unclosed opener loses only itself: what follows stays visible as text.
+      .replace(/<\/?(?:script|style)\b[^>]*>?/gi, '')
+      .replace(/<[a-z][^>]*>?/gi, (tag) => tag.replace(/[\s/](?:on[\w-]*|style)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?(?=[\s/>]|$)/gi, ''))
+  );
 }
 
 /** The URL a link or image points at, after the allow-list; null renders no link. */
@@ -35,7 +34,6 @@ function tokenUrl(token: Tokens.Link | Tokens.Image): string | null {
   // excepted, which are literal). Decode first, so the allow-list judges the real URL.
   return safeUrl((token as Tokens.Link).autolink ? token.href : decodeEntities(token.href));
 }
-
 
 type Attrs = Record<string, string>;
 
@@ -107,7 +105,11 @@ function blockNode<N>(out: Out<N>, token: Token): N[] {
       // As marked's renderer: one trailing newline, language class from the first word.
       const text = t.text as string;
       const lang = /^\S*/.exec((t.lang as string | undefined) ?? '')![0];
-      const code = out.el('code', [out.text(text ? text.replace(/\n$/, '') + '\n' : '')], lang ? { class: `language-${decodeEntities(lang)}` } : undefined);
+      const code = out.el(
+        'code',
+        [out.text(text ? text.replace(/\n$/, '') + '\n' : '')],
+        lang ? { class: `language-${decodeEntities(lang)}` } : undefined,
+      );
       return [out.el('pre', [code])];
     }
     case 'blockquote':
@@ -119,9 +121,18 @@ function blockNode<N>(out: Out<N>, token: Token): N[] {
     case 'table': {
       const table = t as unknown as Tokens.Table;
       const row = (cells: Tokens.TableCell[], tag: string) =>
-        out.el('tr', cells.map((cell) => out.el(tag, inlineNodes(out, cell.tokens), cell.align ? { align: cell.align } : undefined)));
+        out.el(
+          'tr',
+          cells.map((cell) => out.el(tag, inlineNodes(out, cell.tokens), cell.align ? { align: cell.align } : undefined)),
+        );
       const parts = [out.el('thead', [row(table.header, 'th')])];
-      if (table.rows.length) parts.push(out.el('tbody', table.rows.map((r) => row(r, 'td'))));
+      if (table.rows.length)
+        parts.push(
+          out.el(
+            'tbody',
+            table.rows.map((r) => row(r, 'td')),
+          ),
+        );
       return [out.el('table', parts)];
     }
     case 'hr':

@@ -24,26 +24,34 @@ export function renderNotice(t: Strings, view: NoticeView) {
   return html`<div part="error" id=${view.id ?? nothing} class="notice" role="alert" @keydown=${view.onKeyDown}>
     <div class="notice-text">
       <strong>${view.title}</strong>
-      ${typeof body === 'string'
-        ? body
-        : body?.length
-          ? html`<ul>
+      ${
+        typeof body === 'string'
+          ? body
+          : body?.length
+            ? html`<ul>
               ${body.map((d) => html`<li>${d}</li>`)}
             </ul>`
-          : nothing}
+            : nothing
+      }
     </div>
-    ${onRetry || onDismiss
-      ? html`<div class="actions">
-          ${onRetry
-            ? html`<button part="retry-button" class="text-button retry" type="button" @click=${onRetry}>${t.retry}</button>`
-            : nothing}
-          ${onDismiss
-            ? html`<button class="icon-button" type="button" aria-label=${t.dismiss} title=${t.dismiss} @click=${onDismiss}>
+    ${
+      onRetry || onDismiss
+        ? html`<div class="actions">
+          ${
+            onRetry
+              ? html`<button part="retry-button" class="text-button retry" type="button" @click=${onRetry}>${t.retry}</button>`
+              : nothing
+          }
+          ${
+            onDismiss
+              ? html`<button class="icon-button" type="button" aria-label=${t.dismiss} title=${t.dismiss} @click=${onDismiss}>
                 ${icons.close}
               </button>`
-            : nothing}
+              : nothing
+          }
         </div>`
-      : nothing}
+        : nothing
+    }
   </div>`;
 }
 

@@ -25,19 +25,21 @@ export class Feature<T extends { styles: CSSResult }> {
 
   ensure(): Promise<T | null> {
     if (this.module || this.failed) return Promise.resolve(this.module);
-    return (this.pending ??= this.load().then(
-      (module) => {
-        adoptStyles(this.host.renderRoot as ShadowRoot, module.styles);
-        return (this.module = module);
-      },
-      () => {
-        this.failed = true;
-        return null;
-      },
-    ).finally(() => {
-      this.pending = null;
-      this.host.requestUpdate();
-    }));
+    return (this.pending ??= this.load()
+      .then(
+        (module) => {
+          adoptStyles(this.host.renderRoot as ShadowRoot, module.styles);
+          return (this.module = module);
+        },
+        () => {
+          this.failed = true;
+          return null;
+        },
+      )
+      .finally(() => {
+        this.pending = null;
+        this.host.requestUpdate();
+      }));
   }
 
   retry(): Promise<T | null> {

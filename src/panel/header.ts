@@ -36,10 +36,12 @@ export function renderHeader(t: Strings, view: HeaderView) {
     <button part="new-button" class="icon-button" type="button" title=${t.newConversation} aria-label=${t.newConversation} @click=${view.onNewThread}>
       ${icons.plus}
     </button>
-    ${view.launcher
-      ? html`<button part="close-button" class="icon-button" type="button" aria-label=${t.close} title=${t.close} @click=${view.onClose}>
+    ${
+      view.launcher
+        ? html`<button part="close-button" class="icon-button" type="button" aria-label=${t.close} title=${t.close} @click=${view.onClose}>
           ${icons.close}
         </button>`
-      : nothing}
+        : nothing
+    }
   </header>`;
 }

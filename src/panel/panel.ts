@@ -9,7 +9,15 @@ import { HandOffSlot } from '../handoff/slot.js';
 import { HistoryControl } from '../history/controller.js';
 import { handleLinkClick } from '../links/links.js';
 import { Log } from '../log/log.js';
-import { handleCopyClick, hasHtmlSupport, hasTailSupport, loadHtmlSupport, loadTailSupport, markdownLabels, type MarkdownLabels } from '../markdown/markdown.js';
+import {
+  handleCopyClick,
+  hasHtmlSupport,
+  hasTailSupport,
+  loadHtmlSupport,
+  loadTailSupport,
+  markdownLabels,
+  type MarkdownLabels,
+} from '../markdown/markdown.js';
 import { renderConfigNotice, renderNotice } from '../notices/notice.js';
 import { noticeText } from '../notices/text.js';
 import { CONFIG_KEYS } from '../shell/attributes.js';
@@ -108,7 +116,12 @@ export class Panel implements PanelApi, PanelContext {
     // While the conversation loads the controller holds the text until it can go out;
     // while a turn runs, nothing is sent.
     if (!trimmed || this.chat.turnRunning) return;
-    const allowed = emit(this.host, 'agent-chat-send', { text: trimmed, threadId: this.chat.threadId, imageUrl: options.imageUrl ?? null }, true);
+    const allowed = emit(
+      this.host,
+      'agent-chat-send',
+      { text: trimmed, threadId: this.chat.threadId, imageUrl: options.imageUrl ?? null },
+      true,
+    );
     if (!allowed) return;
     // What a reply brings (cards, its turn controls): fetched while the agent thinks.
     this.cards.prefetch();
@@ -137,13 +150,22 @@ export class Panel implements PanelApi, PanelContext {
   }
 
   needs(): Array<Promise<unknown>> {
-    const needs = [...this.composer.needs(), ...this.history.needs(), ...this.handoff.needs(), ...this.turns.needs(), ...this.cards.needs()];
+    const needs = [
+      ...this.composer.needs(),
+      ...this.history.needs(),
+      ...this.handoff.needs(),
+      ...this.turns.needs(),
+      ...this.cards.needs(),
+    ];
     // The guard for half-typed markdown: fetched as a turn starts, waited for by a reply that
     // streams or was cut off (it would show raw syntax for a moment without it).
     if (!hasTailSupport()) {
       const { status, messages } = this.chat;
       if (messages.some((m) => m.text && /^(streaming|stopped|interrupted)$/.test(m.state))) needs.push(loadTailSupport());
-      else if (status !== 'idle' && status !== 'error') loadTailSupport().then(loadPlain).catch(() => {}); // a chunk that fails is tried again when needed
+      else if (status !== 'idle' && status !== 'error')
+        loadTailSupport()
+          .then(loadPlain)
+          .catch(() => {}); // a chunk that fails is tried again when needed
     }
     // The sanitiser for allow-html: until it is here, nothing renders rather than markup that would change.
     if (this.host.allowHtml && !hasHtmlSupport() && !this.htmlUnavailable) {
@@ -165,7 +187,11 @@ export class Panel implements PanelApi, PanelContext {
     // it: the panel shows at once and turns modal when the chunk lands (it renders again).
     if (view.launcher && !fullScreen && !this.fullScreenFeature.failed) void this.fullScreenFeature.ensure();
     if (fullScreen && !this.fullScreen) {
-      this.fullScreen = new fullScreen.FullScreen(host, () => view.launcher && host.isOpen, () => host.renderRoot.querySelector<HTMLElement>('.panel'));
+      this.fullScreen = new fullScreen.FullScreen(
+        host,
+        () => view.launcher && host.isOpen,
+        () => host.renderRoot.querySelector<HTMLElement>('.panel'),
+      );
     }
     if (view.stringsVersion !== this.stringsVersion) {
       this.stringsVersion = view.stringsVersion;
@@ -226,14 +252,16 @@ export class Panel implements PanelApi, PanelContext {
       ${this.handoff.renderForm()}
       ${view.configProblems.length ? renderConfigNotice(t, view.configProblems, { developer: view.developer, fatal: !view.config }) : nothing}
       ${this.log.render(this.history.isOpen ? this.history.render() : nothing)}
-      ${notice
-        ? renderNotice(t, {
-            title: noticeText(t, notice),
-            body: notice.details,
-            onRetry: notice.retry ? () => chat.retry() : undefined,
-            onDismiss: () => chat.dismissNotice(),
-          })
-        : nothing}
+      ${
+        notice
+          ? renderNotice(t, {
+              title: noticeText(t, notice),
+              body: notice.details,
+              onRetry: notice.retry ? () => chat.retry() : undefined,
+              onDismiss: () => chat.dismissNotice(),
+            })
+          : nothing
+      }
       ${this.composer.render()}
       <slot name="footer"></slot>
     </section>
@@ -283,10 +311,13 @@ export class Panel implements PanelApi, PanelContext {
     // A bounded summary: a live region that received a whole long reply would keep a
     // screen reader talking for minutes (and hold the text after the reply is gone).
     // Without its chunk (offline), the reply is not announced; it is in the log.
-    loadPlain().then(({ plainSummary }) => {
-      const parts = [t.announce(this.host.agentDisplayName || t.agentName, plainSummary(reply.text))];
-      if (suggestions) parts.push(t.suggestionsAvailable(suggestions));
-      this.announce(parts.join(' '));
-    }, () => {});
+    loadPlain().then(
+      ({ plainSummary }) => {
+        const parts = [t.announce(this.host.agentDisplayName || t.agentName, plainSummary(reply.text))];
+        if (suggestions) parts.push(t.suggestionsAvailable(suggestions));
+        this.announce(parts.join(' '));
+      },
+      () => {},
+    );
   }
 }

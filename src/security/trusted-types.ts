@@ -10,7 +10,6 @@ export const TRUSTED_TYPES_POLICY_NAME = 'agent-chat';
 /** TrustedHTML when the browser has Trusted Types, else a plain string. */
 export type SafeHtml = string | { toString(): string };
 
-
 interface TrustedTypesFactory {
   createPolicy(
     name: string,
@@ -29,9 +28,7 @@ export function trustedPolicy(): Policy | null {
   if (policy === undefined) {
     const factory = (globalThis as { trustedTypes?: TrustedTypesFactory }).trustedTypes;
     try {
-      policy = factory
-        ? factory.createPolicy(TRUSTED_TYPES_POLICY_NAME, { createHTML: (s) => s, createScriptURL: () => '' })
-        : null;
+      policy = factory ? factory.createPolicy(TRUSTED_TYPES_POLICY_NAME, { createHTML: (s) => s, createScriptURL: () => '' }) : null;
     } catch {
       policy = null;
     }

@@ -10,7 +10,10 @@ import type { LauncherStrings } from './strings.js';
  * stylesheets are in the browser floor (README), and adopted sheets need no `style-src`.
  */
 export function adoptStyles(root: ShadowRoot, sheets: CSSResult | readonly CSSResult[]): void {
-  const adopted = [sheets].flat().map((sheet) => sheet.styleSheet).filter((sheet) => sheet && !root.adoptedStyleSheets.includes(sheet));
+  const adopted = [sheets]
+    .flat()
+    .map((sheet) => sheet.styleSheet)
+    .filter((sheet) => sheet && !root.adoptedStyleSheets.includes(sheet));
   if (adopted.length) root.adoptedStyleSheets = [...root.adoptedStyleSheets, ...(adopted as CSSStyleSheet[])];
 }
 

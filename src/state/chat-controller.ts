@@ -365,10 +365,14 @@ export class ChatController implements ReactiveController, TurnScene {
   private watchTabs(): void {
     this.unwatch?.();
     // Followed by code that comes with the turns' chunk: a page alone never needs it.
-    this.unwatch = this.threads.saved?.watch((state) => this.useTurns().then((turns) => turns.followTab(state), () => undefined)) ?? null;
+    this.unwatch =
+      this.threads.saved?.watch((state) =>
+        this.useTurns().then(
+          (turns) => turns.followTab(state),
+          () => undefined,
+        ),
+      ) ?? null;
   }
-
-
 
   /** The stored thread is gone from the service (404): said once; the next message starts a new one. */
   /** @internal */

@@ -180,7 +180,8 @@ export function readConfig(input: ConfigInput): CheckedConfig {
   const threadId = text('thread-id', input.threadIdAttribute, problems);
   if (threadId && !isHexId(threadId)) problems.push(`thread-id "${threadId}" is not a 24-character hex id`);
   const versionId = text('version-id', input.versionId, problems);
-  if (versionId && !isHexId(versionId)) problems.push(`version-id "${versionId}" is not a 24-character hex id; reruns use the live version`);
+  if (versionId && !isHexId(versionId))
+    problems.push(`version-id "${versionId}" is not a 24-character hex id; reruns use the live version`);
   const versionTag = text('version-tag', input.versionTag, problems);
   const suggestionContext = record('suggestionContext', input.suggestionContext, problems);
 
@@ -206,5 +207,11 @@ export function readConfig(input: ConfigInput): CheckedConfig {
 
 /** A value for a console message: short, and never the whole of a large one. */
 function describe(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value;
+  return typeof value === 'string'
+    ? JSON.stringify(value.slice(0, 40))
+    : Array.isArray(value)
+      ? 'an array'
+      : value === null
+        ? 'null'
+        : typeof value;
 }

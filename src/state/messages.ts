@@ -43,9 +43,8 @@ export function fromWire(message: Message, position: number): ChatMessage {
     cards: Array.isArray(message.cards) ? message.cards : [],
     suggestions: Array.isArray(message.followup_suggestions) ? message.followup_suggestions : [],
     createdAt: message.created_at,
-    imageUrl: typeof (message as { image_url?: unknown }).image_url === 'string'
-      ? (message as { image_url?: string }).image_url
-      : undefined,
+    imageUrl:
+      typeof (message as { image_url?: unknown }).image_url === 'string' ? (message as { image_url?: string }).image_url : undefined,
     state: 'done',
   };
 }
@@ -55,9 +54,7 @@ export function fromWire(message: Message, position: number): ChatMessage {
  * the agent's greeting, which the widget shows separately.
  */
 export function fromTranscript(messages: Message[]): ChatMessage[] {
-  return messages
-    .filter((m) => m && typeof m === 'object' && (m.text || m.cards?.length || !m.welcome_message))
-    .map(fromWire);
+  return messages.filter((m) => m && typeof m === 'object' && (m.text || m.cards?.length || !m.welcome_message)).map(fromWire);
 }
 
 /**

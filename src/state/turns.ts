@@ -162,7 +162,13 @@ export class Turns {
     const after = chat.messages.findLast((m) => m.id)?.id ?? null;
     chat.messages = [...chat.messages, reply];
     const threadId = chat.threads.id;
-    const body = turnBody({ text: user.text, userId: chat.threads.userId, threadId, imageUrl: user.imageUrl, agentVariables: config.agentVariables });
+    const body = turnBody({
+      text: user.text,
+      userId: chat.threads.userId,
+      threadId,
+      imageUrl: user.imageUrl,
+      agentVariables: config.agentVariables,
+    });
     await this.deliver(user, reply, { body, threadId, lastSeq: 0, text: '', after, startedAt: Date.now() }, false);
   }
 
@@ -207,7 +213,14 @@ export class Turns {
     const { signal } = controller;
     // Other tabs of the scope mirror the turn (persist="local"; docs/protocol.md "Tabs").
     const link = (this.link =
-      config.persist === 'local' ? await TurnLink.open(scopeOf(config), () => journal.current, () => controller.abort(), held) : null);
+      config.persist === 'local'
+        ? await TurnLink.open(
+            scopeOf(config),
+            () => journal.current,
+            () => controller.abort(),
+            held,
+          )
+        : null);
     journal.begin(record);
     link?.announce();
     let accepted = resuming;
@@ -325,7 +338,14 @@ export class Turns {
       if (id) {
         const response = await client.rerun(
           source,
-          rerunBody({ replyId: id, text: trimmed, userId: chat.threads.userId, imageUrl: user.imageUrl, versionId: config?.versionId, versionTag: config?.versionTag }),
+          rerunBody({
+            replyId: id,
+            text: trimmed,
+            userId: chat.threads.userId,
+            imageUrl: user.imageUrl,
+            versionId: config?.versionId,
+            versionTag: config?.versionTag,
+          }),
           { signal: controller.signal },
         );
         chat.threads.branch(source, turn, response.thread_id);
@@ -354,7 +374,12 @@ export class Turns {
    * The id of the reply the service recorded for the question at `index` (an unfinished
    * turn's), waiting a little while the service finishes it; null if it never shows.
    */
-  private async recordedReply(threadId: string, messages: readonly ChatMessage[], index: number, signal: AbortSignal): Promise<string | null> {
+  private async recordedReply(
+    threadId: string,
+    messages: readonly ChatMessage[],
+    index: number,
+    signal: AbortSignal,
+  ): Promise<string | null> {
     const client = this.chat.client!;
     // The recovery chunk looks for turns in transcripts; a stopped turn is found the same way.
     const { awaitTurn, findTurn } = await loadRecovery();

@@ -8,10 +8,7 @@ export const REPLY = 'The quick brown fox jumps over the lazy dog, twice: déjà
 export const STREAM_PATH = '/messaging/v1/messages/stream';
 
 /** A key with a fast, known reply, plus a client on it. */
-export async function setup(
-  plan: FaultPlan = {},
-  config: Partial<ClientConfig> = {},
-): Promise<{ key: string; client: AgentClient }> {
+export async function setup(plan: FaultPlan = {}, config: Partial<ClientConfig> = {}): Promise<{ key: string; client: AgentClient }> {
   const key = await createKey({ paceMs: 2, replies: [{ text: REPLY }], ...plan });
   const client = new AgentClient({ baseUrl: BASE_URL, publishableKey: key, ...config });
   return { key, client };

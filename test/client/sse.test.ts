@@ -176,7 +176,11 @@ describe('readFrames: malformed frames', () => {
   });
 
   it('reads an odd message leniently: missing fields empty, bad cards and suggestions left out', async () => {
-    const data = { text: 'a', cards: [null, 7, { json_data: { entity: { title: 'T', nested: { x: 1 } } } }], followup_suggestions: ['ok', 3, ''] };
+    const data = {
+      text: 'a',
+      cards: [null, 7, { json_data: { entity: { title: 'T', nested: { x: 1 } } } }],
+      followup_suggestions: ['ok', 3, ''],
+    };
     const { frames } = await collect(sse(`data: ${JSON.stringify({ type: 'message', seq: 2, data })}\n\n`));
     expect(frames[0]!.data).to.deep.equal({
       id: '',
@@ -203,7 +207,9 @@ describe('readFrames: malformed frames', () => {
 
 describe('readFrames: error frames', () => {
   const frame = (data: object): Uint8Array[] =>
-    sse(`data: {"type":"thread","data":{"thread_id":"65f0c0ffee0000000000aaaa"}}\n\ndata: ${JSON.stringify({ type: 'error', data })}\n\ndata: [DONE]\n\n`);
+    sse(
+      `data: {"type":"thread","data":{"thread_id":"65f0c0ffee0000000000aaaa"}}\n\ndata: ${JSON.stringify({ type: 'error', data })}\n\ndata: [DONE]\n\n`,
+    );
 
   it('reads the status from data.status', async () => {
     const e = await failure(frame({ message: 'Upstream failed', status: 503 }));

@@ -165,9 +165,7 @@ describe('stream resume', () => {
 
   it('reports a timeout when a stalled stream cannot be resumed', async () => {
     const { client } = await setup({ stallAfter: 2 });
-    const e = await rejection(
-      client.stream({ text: 'Stall', user_id: USER }, {}, { ...FAST, idleTimeoutMs: 200, maxRetries: 0 }),
-    );
+    const e = await rejection(client.stream({ text: 'Stall', user_id: USER }, {}, { ...FAST, idleTimeoutMs: 200, maxRetries: 0 }));
     expect(e).to.include({ kind: 'timeout', code: 'timeout' });
   });
 });
@@ -195,7 +193,9 @@ describe('silent services', () => {
     // The token first: on a loaded machine its exchange alone can outlast a short deadline.
     await client.welcomeMessage();
     const started = performance.now();
-    const e = await rejection(client.stream({ text: 'Hello?', user_id: USER }, {}, { ...FAST, idleTimeoutMs: 60_000, stallTimeoutMs: 500 }));
+    const e = await rejection(
+      client.stream({ text: 'Hello?', user_id: USER }, {}, { ...FAST, idleTimeoutMs: 60_000, stallTimeoutMs: 500 }),
+    );
     expect(e.kind).to.equal('timeout');
     expect(performance.now() - started).to.be.below(3000);
     expect(streamRequests(await keyStats(key))).to.have.length(1);
@@ -209,7 +209,12 @@ describe('silent services', () => {
     // pushing back the 600 ms stall countdown: only their own limit (2 s) can end this turn.
     const started = performance.now();
     const e = await rejection(
-      client.stream({ text: 'Hello?', user_id: USER }, handlers, { ...FAST, idleTimeoutMs: 8000, stallTimeoutMs: 600, keepaliveLimitMs: 2000 }),
+      client.stream({ text: 'Hello?', user_id: USER }, handlers, {
+        ...FAST,
+        idleTimeoutMs: 8000,
+        stallTimeoutMs: 600,
+        keepaliveLimitMs: 2000,
+      }),
     );
     const took = performance.now() - started;
     expect(e.kind).to.equal('timeout');
@@ -335,11 +340,7 @@ describe('stream failures', () => {
     const { client, key } = await setup({ dropAfter: [2] });
     const ctrl = new AbortController();
     const e = await rejection(
-      client.stream(
-        { text: 'Cancel', user_id: USER },
-        { onReconnecting: () => ctrl.abort() },
-        { backoffMs: 5000, signal: ctrl.signal },
-      ),
+      client.stream({ text: 'Cancel', user_id: USER }, { onReconnecting: () => ctrl.abort() }, { backoffMs: 5000, signal: ctrl.signal }),
     );
     expect(e.kind).to.equal('abort');
     expect(streamRequests(await keyStats(key))).to.have.length(1);
@@ -350,7 +351,15 @@ describe('stream failures', () => {
     const bug = new Error('handler bug');
     let caught: unknown;
     await client
-      .stream({ text: 'Bug', user_id: USER }, { onToken: () => { throw bug; } }, FAST)
+      .stream(
+        { text: 'Bug', user_id: USER },
+        {
+          onToken: () => {
+            throw bug;
+          },
+        },
+        FAST,
+      )
       .catch((e: unknown) => (caught = e));
     expect(caught).to.equal(bug);
     expect(streamRequests(await keyStats(key))).to.have.length(1);

@@ -267,7 +267,11 @@ describe('websocket failures', () => {
     const { client, key } = await setup({ dropAfter: [2] });
     const ctrl = new AbortController();
     const e = await rejection(
-      client.streamSocket({ text: 'Cancel', user_id: USER }, { onReconnecting: () => ctrl.abort() }, { backoffMs: 5000, signal: ctrl.signal }),
+      client.streamSocket(
+        { text: 'Cancel', user_id: USER },
+        { onReconnecting: () => ctrl.abort() },
+        { backoffMs: 5000, signal: ctrl.signal },
+      ),
     );
     expect(e.kind).to.equal('abort');
     expect(socketRequests(await keyStats(key))).to.have.length(1);
@@ -284,7 +288,15 @@ describe('websocket failures', () => {
     const bug = new Error('handler bug');
     let caught: unknown;
     await client
-      .streamSocket({ text: 'Bug', user_id: USER }, { onToken: () => { throw bug; } }, FAST)
+      .streamSocket(
+        { text: 'Bug', user_id: USER },
+        {
+          onToken: () => {
+            throw bug;
+          },
+        },
+        FAST,
+      )
       .catch((e: unknown) => (caught = e));
     expect(caught).to.equal(bug);
     expect(socketRequests(await keyStats(key))).to.have.length(1);
@@ -303,7 +315,12 @@ describe('websocket failures', () => {
 describe('websocket session protocol (reference server)', () => {
   const url = sessionUrl(BASE_URL);
 
-  function open(): Promise<{ ws: WebSocket; frames: Array<Record<string, unknown>>; next: () => Promise<Record<string, unknown>>; closed: Promise<CloseEvent> }> {
+  function open(): Promise<{
+    ws: WebSocket;
+    frames: Array<Record<string, unknown>>;
+    next: () => Promise<Record<string, unknown>>;
+    closed: Promise<CloseEvent>;
+  }> {
     const ws = new WebSocket(url);
     const frames: Array<Record<string, unknown>> = [];
     const waiting: Array<(f: Record<string, unknown>) => void> = [];
@@ -362,7 +379,11 @@ describe('websocket session protocol (reference server)', () => {
     s.ws.send(JSON.stringify({ type: 'auth', token: await tokenFor(key) }));
     await s.next();
     s.ws.send(JSON.stringify({ type: 'resume', thread_id: 'b'.repeat(24), last_event_id: -1 }));
-    expect(await s.next()).to.nested.include({ 'data.status': 422, 'data.code': 'validation_error', 'data.details[0].field': 'last_event_id' });
+    expect(await s.next()).to.nested.include({
+      'data.status': 422,
+      'data.code': 'validation_error',
+      'data.details[0].field': 'last_event_id',
+    });
     s.ws.send(JSON.stringify({ type: 'resume', thread_id: 'b'.repeat(24), last_event_id: 0 }));
     expect(await s.next()).to.nested.include({ 'data.status': 409, 'data.code': 'stream.not_resumable' });
     s.ws.close();

@@ -24,8 +24,22 @@ const product = (index: number, recommended = false): Card => ({
   index,
   is_recommended: recommended,
   json_data: {
-    entity: { title: `Product ${index}`, price: 10 + index, currency: 'USD', url: `https://shop.example/p/${index}`, description: 'A sturdy everyday product.' },
-    sub_entities: [{ name: 'Sizes', items: [{ size: 'M', in_stock: true }, { size: 'L', in_stock: false }] }],
+    entity: {
+      title: `Product ${index}`,
+      price: 10 + index,
+      currency: 'USD',
+      url: `https://shop.example/p/${index}`,
+      description: 'A sturdy everyday product.',
+    },
+    sub_entities: [
+      {
+        name: 'Sizes',
+        items: [
+          { size: 'M', in_stock: true },
+          { size: 'L', in_stock: false },
+        ],
+      },
+    ],
   },
 });
 
@@ -36,7 +50,9 @@ const RICH_REPLY = {
 };
 
 // A 1×1 PNG, so the attachment preview has a real image.
-const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) =>
+  c.charCodeAt(0),
+);
 
 async function attach(el: AgentChat): Promise<void> {
   const field = $(el, 'input[type="file"]') as HTMLInputElement;
@@ -259,7 +275,8 @@ describe('<agent-chat> screen-reader announcements', () => {
     expect($(el, '[role="alert"]')).to.be.null;
     const inserted: HTMLElement[] = [];
     const observer = new MutationObserver((records) => {
-      for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLElement && n.getAttribute('role') === 'alert') inserted.push(n);
+      for (const r of records)
+        for (const n of r.addedNodes) if (n instanceof HTMLElement && n.getAttribute('role') === 'alert') inserted.push(n);
     });
     observer.observe($(el, '[part="panel"]')!, { childList: true, subtree: true });
     await sendByUser(el, 'fails');
@@ -296,7 +313,8 @@ describe('<agent-chat> reflow, zoom, targets and media', () => {
       const r = node.getBoundingClientRect();
       if (!r.width && !r.height) continue;
       const name = `${node.tagName.toLowerCase()}.${node.className}`;
-      if (r.left < box.left - 1 || r.right > box.right + 1) problems.push(`${name} ${r.left}..${r.right} outside ${box.left}..${box.right}`);
+      if (r.left < box.left - 1 || r.right > box.right + 1)
+        problems.push(`${name} ${r.left}..${r.right} outside ${box.left}..${box.right}`);
       const style = getComputedStyle(node);
       if (!node.matches(SCROLLERS) && /auto|scroll/.test(style.overflowX) && node.scrollWidth > node.clientWidth + 1) {
         problems.push(`${name} scrolls sideways (${node.scrollWidth} > ${node.clientWidth})`);
@@ -340,7 +358,7 @@ describe('<agent-chat> reflow, zoom, targets and media', () => {
     for (const control of $$(el, 'button:not(.file-input), textarea, a[href]')) {
       if (!control.getClientRects().length) continue; // not rendered
       const r = control.getBoundingClientRect();
-      expect(r.left >= panel.left - 1 && r.right <= panel.right + 1 || !!control.closest(SCROLLERS), control.className).to.be.true;
+      expect((r.left >= panel.left - 1 && r.right <= panel.right + 1) || !!control.closest(SCROLLERS), control.className).to.be.true;
     }
   });
 
@@ -364,7 +382,8 @@ describe('<agent-chat> reflow, zoom, targets and media', () => {
       if (control.matches('[part="text"] a')) continue;
       const target = control.closest('[part~="card"]') ?? control.closest('label') ?? control;
       const r = target.getBoundingClientRect();
-      if (r.width < 24 || r.height < 24) small.push(`${control.tagName}.${control.className} ${control.getAttribute('aria-label') ?? ''} ${r.width}×${r.height}`);
+      if (r.width < 24 || r.height < 24)
+        small.push(`${control.tagName}.${control.className} ${control.getAttribute('aria-label') ?? ''} ${r.width}×${r.height}`);
     }
     expect(small).to.deep.equal([]);
   });
@@ -409,9 +428,28 @@ describe('<agent-chat> reflow, zoom, targets and media', () => {
     // Rendered where the runner can emulate it (Playwright's Chromium); the stylesheet is
     // checked everywhere, since Firefox under Puppeteer cannot emulate forced colours.
     // Sheets that arrive with lazy chunks (hand-off form, cards, image input) are checked with the rest.
-    const css = [shellStyles, ...panelStyles, channelFormStyles, cardStyles, attachmentStyles].map((sheet) => sheet.cssText).join(' ').replace(/\s+/g, ' ');
+    const css = [shellStyles, ...panelStyles, channelFormStyles, cardStyles, attachmentStyles]
+      .map((sheet) => sheet.cssText)
+      .join(' ')
+      .replace(/\s+/g, ' ');
     const forced = [...css.matchAll(/@media \(forced-colors: active\) \{(.*?\})\s*\}/g)].map((m) => m[1]).join(' ');
-    for (const selector of ['.bubble', '.card', '.suggestion', '.launcher', '.send', '.stop', '.jump', '.typing', '.code-block', ':focus-visible', '.unread', '.typing span', "[part~='card-recommended']", '.attach', '.channel-phone']) {
+    for (const selector of [
+      '.bubble',
+      '.card',
+      '.suggestion',
+      '.launcher',
+      '.send',
+      '.stop',
+      '.jump',
+      '.typing',
+      '.code-block',
+      ':focus-visible',
+      '.unread',
+      '.typing span',
+      "[part~='card-recommended']",
+      '.attach',
+      '.channel-phone',
+    ]) {
       expect(forced, selector).to.contain(selector);
     }
     expect(forced).to.match(/\.unread \{[^}]*forced-color-adjust: none[^}]*Highlight/);

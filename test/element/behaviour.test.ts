@@ -8,7 +8,15 @@ const product = (index: number, recommended = false): Card => ({
   is_recommended: recommended,
   json_data: {
     entity: { title: `Product ${index}`, price: 10 + index, currency: 'USD', url: `https://shop.example/p/${index}` },
-    sub_entities: [{ name: 'Sizes', items: [{ size: 'M', in_stock: true }, { size: 'L', in_stock: false }] }],
+    sub_entities: [
+      {
+        name: 'Sizes',
+        items: [
+          { size: 'M', in_stock: true },
+          { size: 'L', in_stock: false },
+        ],
+      },
+    ],
   },
 });
 
@@ -116,13 +124,23 @@ describe('<agent-chat> behaviour', () => {
     expect(el.shadowRoot!.activeElement).to.equal(links[1]);
     links[1]!.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true, composed: true }));
     expect(el.shadowRoot!.activeElement).to.equal(links[0]);
-    expect($$(el, '.card-variant li.unavailable').map((li) => li.textContent)).to.deep.equal(['L (unavailable)', 'L (unavailable)', 'L (unavailable)']);
+    expect($$(el, '.card-variant li.unavailable').map((li) => li.textContent)).to.deep.equal([
+      'L (unavailable)',
+      'L (unavailable)',
+      'L (unavailable)',
+    ]);
   });
 
   it('has no axe violations with cards, suggestions and an error notice on screen', async () => {
     const key = await createKey({
       paceMs: 0,
-      replies: [{ text: 'Here are **two**:\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nlet x = 1;\n```', cards: [product(0, true), product(1)], suggestions: ['More', 'Less'] }],
+      replies: [
+        {
+          text: 'Here are **two**:\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nlet x = 1;\n```',
+          cards: [product(0, true), product(1)],
+          suggestions: ['More', 'Less'],
+        },
+      ],
       fail: [{ status: 500, path: '/messages/stream', times: 1 }],
     });
     const el = await mount({ 'publishable-key': key });

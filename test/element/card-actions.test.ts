@@ -5,8 +5,21 @@ import type { CardActionDetail } from '../../src/events.js';
 import { $$, collect, mount, sendByUser, unmountAll, until } from '../support/element.js';
 import { createKey } from '../support/server.js';
 
-const SIZES = { name: 'size', items: [{ size: 'S', in_stock: true }, { size: 'M', in_stock: false }, { size: 'L', in_stock: true }] };
-const COLOURS = { name: 'colour', items: [{ colour: 'Red', sku: 'R-1' }, { colour: 'Blue', sku: 'B-1' }] };
+const SIZES = {
+  name: 'size',
+  items: [
+    { size: 'S', in_stock: true },
+    { size: 'M', in_stock: false },
+    { size: 'L', in_stock: true },
+  ],
+};
+const COLOURS = {
+  name: 'colour',
+  items: [
+    { colour: 'Red', sku: 'R-1' },
+    { colour: 'Blue', sku: 'B-1' },
+  ],
+};
 
 const card = (index: number) => ({
   index,
@@ -90,7 +103,9 @@ describe('card actions', () => {
 
   it('keep the row one Tab stop: only the current card’s controls are in the Tab order', async () => {
     const el = await withCards();
-    const tabbable = (c: Element) => Array.from(c.querySelectorAll<HTMLElement>('a[href], button')).filter((n) => n.tabIndex === 0 && !(n as HTMLButtonElement).disabled).length;
+    const tabbable = (c: Element) =>
+      Array.from(c.querySelectorAll<HTMLElement>('a[href], button')).filter((n) => n.tabIndex === 0 && !(n as HTMLButtonElement).disabled)
+        .length;
     const cards = $$(el, '[part~="card"]');
     expect(cards.map(tabbable)).to.deep.equal([7, 0, 0]);
     const link = cards[0]!.querySelector<HTMLElement>('a[href]')!;

@@ -196,14 +196,21 @@ describe('<agent-chat> continuity: a lost thread', () => {
   });
 
   it('a message sent into a thread the service deleted starts a new conversation', async () => {
-    const key = await createKey({ paceMs: 0, replies: [{ text: 'Answer.' }], fail: [{ status: 404, code: 'not_found', path: '/messages/stream', times: 1 }] });
+    const key = await createKey({
+      paceMs: 0,
+      replies: [{ text: 'Answer.' }],
+      fail: [{ status: 404, code: 'not_found', path: '/messages/stream', times: 1 }],
+    });
     const el = await mount({ 'publishable-key': key, persist: 'local', transport: 'rest' });
     await el.send('first');
     const first = el.threadId;
     el.setAttribute('transport', 'sse');
     await el.updateComplete;
     await el.send('second');
-    await until(() => el.status === 'idle' && el.threadId !== first && el.messages.at(-1)?.text === 'Answer.', JSON.stringify([el.status, el.threadId, first, el.messages.map((m) => m.text), $(el, '[part="error"]')?.textContent]));
+    await until(
+      () => el.status === 'idle' && el.threadId !== first && el.messages.at(-1)?.text === 'Answer.',
+      JSON.stringify([el.status, el.threadId, first, el.messages.map((m) => m.text), $(el, '[part="error"]')?.textContent]),
+    );
     expect(el.messages.map((m) => m.text)).to.deep.equal(['second', 'Answer.']);
     expect($(el, '[part="error"]')!.textContent).to.contain('no longer available');
   });

@@ -8,7 +8,14 @@ const card = (index: number, title: string, recommended = false): Card => ({
   is_recommended: recommended,
   rendered_jsx: '<Card onClick={() => alert(1)} />',
   json_data: {
-    entity: { title, price: 129.5, currency: 'EUR', url: `https://shop.example/${index}`, image_url: `https://img.example/${index}.jpg`, weight: '280 g' },
+    entity: {
+      title,
+      price: 129.5,
+      currency: 'EUR',
+      url: `https://shop.example/${index}`,
+      image_url: `https://img.example/${index}.jpg`,
+      weight: '280 g',
+    },
     sub_entities: [{ name: 'Sizes', items: [{ size: '42' }, { size: '43' }] }],
   },
 });
@@ -225,7 +232,9 @@ describe('<agent-chat> conversation', () => {
     a.remove();
     const b = await mount({ 'publishable-key': key, persist: 'local' });
     await sendByUser(b, 'two');
-    const bodies = (await keyStats(key)).requests.filter((r) => r.path.endsWith('/stream')).map((r) => (r.body as { user_id: string }).user_id);
+    const bodies = (await keyStats(key)).requests
+      .filter((r) => r.path.endsWith('/stream'))
+      .map((r) => (r.body as { user_id: string }).user_id);
     expect(bodies).to.have.length(2);
     expect(bodies[0]).to.match(/^anon_[0-9a-f]{24}$/);
     expect(bodies[1]).to.equal(bodies[0]);

@@ -66,7 +66,11 @@ describe('<agent-chat> errors', () => {
   });
 
   it('an error frame mid-reply keeps the partial reply and offers to reload', async () => {
-    const key = await createKey({ paceMs: 0, errorFrame: { after: 4, status: 503 }, replies: [{ text: 'alpha beta gamma delta epsilon zeta' }] });
+    const key = await createKey({
+      paceMs: 0,
+      errorFrame: { after: 4, status: 503 },
+      replies: [{ text: 'alpha beta gamma delta epsilon zeta' }],
+    });
     const el = await mount({ 'publishable-key': key });
     await sendByUser(el, 'hi');
     expect(el.status).to.equal('error');
@@ -90,7 +94,11 @@ describe('<agent-chat> errors', () => {
     const warn = console.warn;
     console.warn = (...args: unknown[]) => warnings.push(args.join(' '));
     try {
-      const el = await mount({ 'publishable-key': 'pk_demo_shop', 'agent-variables': '{not json', transport: 'carrier-pigeon', 'thread-id': 'nope' }, {}, { ready: false });
+      const el = await mount(
+        { 'publishable-key': 'pk_demo_shop', 'agent-variables': '{not json', transport: 'carrier-pigeon', 'thread-id': 'nope' },
+        {},
+        { ready: false },
+      );
       el.removeAttribute('base-url');
       await el.updateComplete;
       const notice = $(el, '[part="error"]')!.textContent!;

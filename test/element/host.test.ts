@@ -134,9 +134,22 @@ describe('the shell host', () => {
     document.body.append(el);
     await el.updateComplete;
     expect(log).to.deep.equal(['connected', 'willUpdate', 'hostUpdate', 'update', 'hostUpdated', 'updated']);
-    const failing = { hostUpdate: () => { throw new Error('boom'); } };
+    const failing = {
+      hostUpdate: () => {
+        throw new Error('boom');
+      },
+    };
     el.addController(failing);
-    const unhandled = new Promise<unknown>((resolve) => window.addEventListener('unhandledrejection', (e) => { e.preventDefault(); resolve(e.reason); }, { once: true }));
+    const unhandled = new Promise<unknown>((resolve) =>
+      window.addEventListener(
+        'unhandledrejection',
+        (e) => {
+          e.preventDefault();
+          resolve(e.reason);
+        },
+        { once: true },
+      ),
+    );
     el.baseUrl = 'fails';
     let threw = false;
     await el.updateComplete.catch(() => (threw = true));

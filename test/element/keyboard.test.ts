@@ -92,7 +92,7 @@ function contrast(a: number[], b: number[]): number {
 }
 /** The first opaque background behind `node` (its own for rings drawn inside it). */
 function backgroundBehind(node: Element | null): number[] {
-  for (let n: Element | null = node; n; n = n.parentElement ?? ((n.getRootNode() as ShadowRoot).host ?? null)) {
+  for (let n: Element | null = node; n; n = n.parentElement ?? (n.getRootNode() as ShadowRoot).host ?? null) {
     const rgba = rgbOf(getComputedStyle(n).backgroundColor);
     if (rgba && rgba[3] >= 0.99) return rgba;
   }
@@ -137,7 +137,8 @@ async function checkFocusRings(el: AgentChat, first: HTMLElement): Promise<strin
 }
 
 function nameOf(node: Element): string {
-  const label = node.getAttribute('part') ?? (node.closest('[part~="card"]') ? 'card' : null) ?? node.getAttribute('aria-label') ?? node.className;
+  const label =
+    node.getAttribute('part') ?? (node.closest('[part~="card"]') ? 'card' : null) ?? node.getAttribute('aria-label') ?? node.className;
   return `${node.tagName.toLowerCase()}[${label}]#${Array.from(node.parentElement?.children ?? []).indexOf(node)}:${node.textContent?.trim().slice(0, 12)}`;
 }
 
@@ -198,7 +199,10 @@ describe('<agent-chat> keyboard', () => {
     await press('Enter');
     await until(() => el.status === 'streaming' && agentTexts(el)[1]);
     if (REAL_KEYS) await sendKeys({ press: 'Control+Period' });
-    else deepActive()!.dispatchEvent(new KeyboardEvent('keydown', { key: '.', ctrlKey: true, bubbles: true, composed: true, cancelable: true }));
+    else
+      deepActive()!.dispatchEvent(
+        new KeyboardEvent('keydown', { key: '.', ctrlKey: true, bubbles: true, composed: true, cancelable: true }),
+      );
     await until(() => el.status === 'idle');
     await el.updateComplete;
     expect(el.isOpen).to.equal(true);
@@ -206,7 +210,11 @@ describe('<agent-chat> keyboard', () => {
   });
 
   it('ArrowUp/ArrowDown move between messages from the log; Home and End go to the ends', async () => {
-    const key = await createKey({ paceMs: 0, welcome: 'Welcome!', replies: [{ text: 'One', cards: [product(0), product(1)] }, { text: 'Two' }] });
+    const key = await createKey({
+      paceMs: 0,
+      welcome: 'Welcome!',
+      replies: [{ text: 'One', cards: [product(0), product(1)] }, { text: 'Two' }],
+    });
     const el = await mount({ 'publishable-key': key });
     await sendByUser(el, 'first');
     await sendByUser(el, 'second');
@@ -455,14 +463,38 @@ describe('<agent-chat> visible focus', () => {
       if (!document.hasFocus()) this.skip();
       const key = await createKey({
         paceMs: 0,
-        replies: [{ text: 'See [the docs](https://example.com).\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nlet x = 1;\n```', cards: [product(0), product(1)], suggestions: ['More'] }],
+        replies: [
+          {
+            text: 'See [the docs](https://example.com).\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nlet x = 1;\n```',
+            cards: [product(0), product(1)],
+            suggestions: ['More'],
+          },
+        ],
       });
-      const el = await mount({ 'publishable-key': key, theme, channels: 'whatsapp,sms', mode: 'launcher' }, { uploadImage: async () => 'https://cdn.example/x.png' });
+      const el = await mount(
+        { 'publishable-key': key, theme, channels: 'whatsapp,sms', mode: 'launcher' },
+        { uploadImage: async () => 'https://cdn.example/x.png' },
+      );
       await openLauncher(el);
       await sendByUser(el, 'hello');
       const seen = await checkFocusRings(el, $(el, '[part="launcher"]')!);
-      for (const part of ['launcher', 'history-button', 'log', 'card', 'copy', 'Table', 'suggestion', 'input', 'attach-button', 'regenerate-button', 'edit-button']) {
-        expect(seen.some((s) => s.includes(part)), `${part} visited in ${seen.join(' ')}`).to.be.true;
+      for (const part of [
+        'launcher',
+        'history-button',
+        'log',
+        'card',
+        'copy',
+        'Table',
+        'suggestion',
+        'input',
+        'attach-button',
+        'regenerate-button',
+        'edit-button',
+      ]) {
+        expect(
+          seen.some((s) => s.includes(part)),
+          `${part} visited in ${seen.join(' ')}`,
+        ).to.be.true;
       }
 
       goOffline(); // a message written offline waits, under a notice with a retry button

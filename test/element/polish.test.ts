@@ -13,7 +13,18 @@ import type { AgentChat } from '../../src/agent-chat.js';
 const HOSTILE_TEXT =
   'text-align:center;text-transform:uppercase;letter-spacing:4px;word-spacing:10px;font-style:italic;' +
   'text-indent:40px;line-height:3;font-variant:small-caps;white-space:pre;font-weight:700';
-const CHECKED = ['textAlign', 'textTransform', 'letterSpacing', 'wordSpacing', 'fontStyle', 'textIndent', 'lineHeight', 'fontVariantCaps', 'whiteSpace', 'fontWeight'] as const;
+const CHECKED = [
+  'textAlign',
+  'textTransform',
+  'letterSpacing',
+  'wordSpacing',
+  'fontStyle',
+  'textIndent',
+  'lineHeight',
+  'fontVariantCaps',
+  'whiteSpace',
+  'fontWeight',
+] as const;
 
 describe('polish', () => {
   afterEach(() => {
@@ -58,7 +69,8 @@ describe('polish', () => {
   });
 
   it('keeps table headers whole in a narrow panel: a wide table scrolls', async () => {
-    const table = '| Brand | Price | Weight | Waterproofing | Warranty | Availability |\n|---|---|---|---|---|---|\n| Trailhead | $120 | 300 g | Gore-Tex | 2 years | In stock |';
+    const table =
+      '| Brand | Price | Weight | Waterproofing | Warranty | Availability |\n|---|---|---|---|---|---|\n| Trailhead | $120 | 300 g | Gore-Tex | 2 years | In stock |';
     const key = await createKey({ paceMs: 0, replies: [{ text: table }] });
     const el = await mount({ 'publishable-key': key });
     el.style.width = '360px';
@@ -119,7 +131,8 @@ describe('configuration problems', () => {
   it('count a developer’s own machine as local, and nothing else', async () => {
     const { isLocalHost } = await import('../../src/shell/attributes.js');
     for (const host of ['localhost', '127.0.0.1', '[::1]', 'shop.localhost']) expect(isLocalHost(host)).to.equal(true, host);
-    for (const host of ['shop.example', 'localhost.example.com', '10.0.0.1', 'mylocalhost']) expect(isLocalHost(host)).to.equal(false, host);
+    for (const host of ['shop.example', 'localhost.example.com', '10.0.0.1', 'mylocalhost'])
+      expect(isLocalHost(host)).to.equal(false, host);
   });
 });
 
@@ -132,13 +145,24 @@ describe('the card row', () => {
   const card = (index: number, title = `Trail shoe ${index}.`) => ({
     index,
     is_recommended: index === 0,
-    json_data: { entity: { title, description: `A light shoe, model ${index}.`, price: 90 + index, currency: 'USD', url: `https://shop.example/p/${index}` } },
+    json_data: {
+      entity: {
+        title,
+        description: `A light shoe, model ${index}.`,
+        price: 90 + index,
+        currency: 'USD',
+        url: `https://shop.example/p/${index}`,
+      },
+    },
   });
 
   it('gives all cards of a reply one direction from their content, not from a localized badge', async () => {
     const key = await createKey({
       paceMs: 0,
-      replies: [{ text: 'Options:', cards: [card(0), card(1), card(2)] }, { text: 'خيارات:', cards: [card(0, 'حذاء خفيف'), card(1, 'حذاء ثقيل')] }],
+      replies: [
+        { text: 'Options:', cards: [card(0), card(1), card(2)] },
+        { text: 'خيارات:', cards: [card(0, 'حذاء خفيف'), card(1, 'حذاء ثقيل')] },
+      ],
     });
     const el = await mount({ 'publishable-key': key, lang: 'ar' });
     await sendByUser(el, 'shoes');
@@ -205,7 +229,12 @@ describe('the full-screen panel', () => {
       // The opening animation ends at once (a background tab may not run it).
       for (const animation of panel.getAnimations()) animation.finish();
       const box = panel.getBoundingClientRect();
-      expect([Math.round(box.left), Math.round(box.top), Math.round(box.width), Math.round(box.height)]).to.deep.equal([0, 0, innerWidth, innerHeight]);
+      expect([Math.round(box.left), Math.round(box.top), Math.round(box.width), Math.round(box.height)]).to.deep.equal([
+        0,
+        0,
+        innerWidth,
+        innerHeight,
+      ]);
       expect(panel.getAttribute('aria-modal')).to.equal('true');
       // The launcher behind it is out of sight and out of the Tab order; the page does not scroll.
       expect($(el, '[part="launcher"]')!.getClientRects().length).to.equal(0);
@@ -228,7 +257,10 @@ describe('the full-screen panel', () => {
       // The hand-off form leaves the conversation room.
       $(el, '[part="channel-button"]')!.click();
       await until(() => $(el, '#channel-phone'));
-      expect($(el, '.log-wrap')!.getBoundingClientRect().height >= 80).to.equal(true, `log ${$(el, '.log-wrap')!.getBoundingClientRect().height}px`);
+      expect($(el, '.log-wrap')!.getBoundingClientRect().height >= 80).to.equal(
+        true,
+        `log ${$(el, '.log-wrap')!.getBoundingClientRect().height}px`,
+      );
 
       el.close();
       await el.updateComplete;
@@ -237,7 +269,7 @@ describe('the full-screen panel', () => {
     });
   }
 
-  it('keeps the host\'s slotted links in its Tab loop', async () => {
+  it("keeps the host's slotted links in its Tab loop", async () => {
     await setViewport({ width: 375, height: 667 });
     const key = await createKey({ paceMs: 0 });
     const el = element({ 'publishable-key': key, persist: 'none', mode: 'launcher' });
@@ -315,15 +347,12 @@ describe('the edit bubble', () => {
 describe('a reply after its last delta', () => {
   afterEach(() => unmountAll());
 
-  const REPLIES = [
-    'Note the _foo*\n',
-    'Then run `npm i\n',
-    'Mind the star: a * foo bar*\n',
-    '- `one\n- two`\n',
-    '*foo bar\n*\n',
-  ];
+  const REPLIES = ['Note the _foo*\n', 'Then run `npm i\n', 'Mind the star: a * foo bar*\n', '- `one\n- two`\n', '*foo bar\n*\n'];
 
-  const replyHtml = (el: AgentChat) => $$(el, '.message.agent:not(.welcome) [part="text"]').at(-1)?.innerHTML.replace(/<!--[^>]*-->/g, '');
+  const replyHtml = (el: AgentChat) =>
+    $$(el, '.message.agent:not(.welcome) [part="text"]')
+      .at(-1)
+      ?.innerHTML.replace(/<!--[^>]*-->/g, '');
 
   for (const text of REPLIES) {
     it(`already looks settled: ${JSON.stringify(text)}`, async () => {

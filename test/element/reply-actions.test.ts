@@ -96,7 +96,8 @@ describe('feedback', () => {
   });
 
   const thumbs = (el: AgentChat, which: 'up' | 'down') => $(el, `.message.agent:not(.welcome) [part="feedback-${which}"]`)!;
-  const pressed = (el: AgentChat) => ['up', 'down'].filter((which) => thumbs(el, which as 'up' | 'down').getAttribute('aria-pressed') === 'true');
+  const pressed = (el: AgentChat) =>
+    ['up', 'down'].filter((which) => thumbs(el, which as 'up' | 'down').getAttribute('aria-pressed') === 'true');
 
   it('is off unless asked for', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'Fine.' }] });

@@ -75,7 +75,11 @@ describe('<agent-chat> robustness: replies', () => {
     // 80 KB of each: marked alone spent ~7.5 s in one task on such a paragraph. Well under
     // that is all this asserts; the figures are in the benchmark (BENCHMARKS.md).
     this.timeout(6000);
-    const key = await createKey({ paceMs: 0, chunkChars: 20_000, replies: [{ text: `${'a_b_'.repeat(20_000)}\n\n</${'<!--'.repeat(20_000)}` }, { text: NEXT }] });
+    const key = await createKey({
+      paceMs: 0,
+      chunkChars: 20_000,
+      replies: [{ text: `${'a_b_'.repeat(20_000)}\n\n</${'<!--'.repeat(20_000)}` }, { text: NEXT }],
+    });
     const el = await mount({ 'publishable-key': key });
     await sendByUser(el, 'Dense');
     expect(agentTexts(el)[0]!.length).to.be.greaterThan(150_000);
@@ -126,7 +130,10 @@ describe('<agent-chat> robustness: replies', () => {
     expect(input(el).value).to.equal('Will you run twice?');
     const stats = await keyStats(key);
     expect(stats.turnsRun, 'turns run').to.equal(1);
-    expect(stats.requests.filter((r) => r.path.endsWith('/messages/stream')), 'POSTs').to.have.length(1);
+    expect(
+      stats.requests.filter((r) => r.path.endsWith('/messages/stream')),
+      'POSTs',
+    ).to.have.length(1);
   });
 
   it('Stop ends a turn the service never answers, and the text stays', async () => {
@@ -154,9 +161,16 @@ describe('<agent-chat> robustness: replies', () => {
   it('a host strings function that throws costs that text, not the widget', async () => {
     // 60 s is beyond what a turn waits out by itself: the notice shows the wait.
     const key = await createKey({ paceMs: 0, fail: [{ status: 429, retryAfter: 60, path: '/messages/stream' }] });
-    const el = await mount({ 'publishable-key': key }, {
-      strings: { errorRateLimited: () => { throw new Error('host bug'); } },
-    });
+    const el = await mount(
+      { 'publishable-key': key },
+      {
+        strings: {
+          errorRateLimited: () => {
+            throw new Error('host bug');
+          },
+        },
+      },
+    );
     await sendByUser(el, 'Too fast?');
     expect($(el, '[part="error"]')!.textContent).to.contain('Try again in');
   });
@@ -189,10 +203,16 @@ describe('<agent-chat> robustness: replies', () => {
 describe('<agent-chat> robustness: cards', () => {
   afterEach(unmountAll);
 
-  const real = (title: string, index?: number) => ({ json_data: { entity: { title, price: 10 } }, ...(index === undefined ? {} : { index }) });
+  const real = (title: string, index?: number) => ({
+    json_data: { entity: { title, price: 10 } },
+    ...(index === undefined ? {} : { index }),
+  });
 
   it('cards that are not objects are left out; the real ones render, every time', async () => {
-    const key = await createKey({ paceMs: 0, replies: [{ text: 'Cards', cards: [null, 7, 'card', [], real('Real one', 1), true, real('Real two', 0)] }, { text: NEXT }] });
+    const key = await createKey({
+      paceMs: 0,
+      replies: [{ text: 'Cards', cards: [null, 7, 'card', [], real('Real one', 1), true, real('Real two', 0)] }, { text: NEXT }],
+    });
     const el = await mount({ 'publishable-key': key });
     await sendByUser(el, 'Cards please');
     expect($$(el, '[part~="card-title"]').map((t) => t.textContent!.trim())).to.deep.equal(['Real two', 'Real one']);
@@ -201,7 +221,10 @@ describe('<agent-chat> robustness: cards', () => {
   });
 
   it('a cardRenderer that throws, returns nonsense or something that cannot be inserted: the built-in card instead', async () => {
-    const key = await createKey({ paceMs: 0, replies: [{ text: 'Cards', cards: [real('A', 0), real('B', 1), real('C', 2)] }, { text: NEXT }] });
+    const key = await createKey({
+      paceMs: 0,
+      replies: [{ text: 'Cards', cards: [real('A', 0), real('B', 1), real('C', 2)] }, { text: NEXT }],
+    });
     const { warnings, uncaught } = await watchConsole(async () => {
       const el = await mount({ 'publishable-key': key });
       el.cardRenderer = (card) => {
@@ -231,13 +254,19 @@ describe('<agent-chat> robustness: cards', () => {
 
   it('a host template renders in place of the built-in card', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'Cards', cards: [real('A')] }] });
-    const el = await mount({ 'publishable-key': key }, { cardRenderer: (card) => html`<p class="mine">${String(card.json_data.entity.title)}</p>` });
+    const el = await mount(
+      { 'publishable-key': key },
+      { cardRenderer: (card) => html`<p class="mine">${String(card.json_data.entity.title)}</p>` },
+    );
     await sendByUser(el, 'Cards please');
     expect($(el, '.cards .mine')!.textContent).to.equal('A');
   });
 
   it('2,000 cards: a dozen at first, more on request', async () => {
-    const cards = Array.from({ length: 2000 }, (_, i) => ({ json_data: { entity: { title: `Card ${i}`, url: `https://shop.example/${i}` } }, index: i }));
+    const cards = Array.from({ length: 2000 }, (_, i) => ({
+      json_data: { entity: { title: `Card ${i}`, url: `https://shop.example/${i}` } },
+      index: i,
+    }));
     const key = await createKey({ paceMs: 0, replies: [{ text: 'Many', cards }, { text: NEXT }] });
     const el = await mount({ 'publishable-key': key });
     await sendByUser(el, 'Everything');
@@ -295,11 +324,21 @@ describe('<agent-chat> robustness: settings', () => {
   const BAD: Array<[string, Record<string, string>, Partial<Record<keyof AgentChat, unknown>>, RegExp]> = [
     ['unknown mode', { mode: 'floating' }, {}, /mode "floating" is not one of inline, launcher/],
     ['unknown theme', { theme: 'blue' }, {}, /theme "blue" is not one of/],
-    ['static that is not an object', { 'agent-variables': '{"static": 5, "dynamic": {"a": 1}}' }, {}, /agent-variables.static must be an object/],
+    [
+      'static that is not an object',
+      { 'agent-variables': '{"static": 5, "dynamic": {"a": 1}}' },
+      {},
+      /agent-variables.static must be an object/,
+    ],
     ['dynamic that is not an object', { 'agent-variables': '{"dynamic": "x"}' }, {}, /agent-variables.dynamic must be an object/],
     ['agentVariables of the wrong type', {}, { agentVariables: 42 }, /agent-variables must be an object/],
     ['agentVariables with a cycle', {}, { agentVariables: { static: cyclic() } }, /cannot be sent as JSON \(a cycle/],
-    ['agentVariables nested too deep', {}, { agentVariables: { static: deep(300_000) } }, /cannot be sent as JSON \(nested deeper than 32\)/],
+    [
+      'agentVariables nested too deep',
+      {},
+      { agentVariables: { static: deep(300_000) } },
+      /cannot be sent as JSON \(nested deeper than 32\)/,
+    ],
     ['agentVariables too large', {}, { agentVariables: { static: { blob: 'x'.repeat(100_000) } } }, /larger than 32 KB/],
     ['userId that is a number', {}, { userId: 42 }, /user-id must be a string/],
     ['threadIdAttribute that is an object', {}, { threadIdAttribute: {} }, /thread-id must be a string/],
@@ -321,7 +360,10 @@ describe('<agent-chat> robustness: settings', () => {
         expect($(el, '[part="attach-button"]')).to.equal(null);
       });
       expect(uncaught).to.deep.equal([]);
-      expect(warnings.filter((w) => warning.test(w)), warnings.join('\n')).to.have.length(1);
+      expect(
+        warnings.filter((w) => warning.test(w)),
+        warnings.join('\n'),
+      ).to.have.length(1);
     });
   }
 
@@ -338,7 +380,9 @@ describe('<agent-chat> robustness: settings', () => {
   it('lang="constructor" shows English, not a prototype', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: NEXT }] });
     const el = await mount({ 'publishable-key': key, lang: 'constructor' });
-    expect(input(el).getAttribute('aria-label')).to.be.a('string').and.not.to.match(/function|native code/);
+    expect(input(el).getAttribute('aria-label'))
+      .to.be.a('string')
+      .and.not.to.match(/function|native code/);
     expect($(el, '[part="send-button"]')!.getAttribute('aria-label')).to.equal('Send');
     await stillWorks(el);
   });

@@ -11,7 +11,11 @@ import { until } from '../support/element.js';
 const REPLY = Array.from({ length: 30 }, (_, i) => `token${i}`).join(' ');
 const frames: HTMLIFrameElement[] = [];
 
-async function tab(key: string, attrs: Record<string, string> = {}, { locks = true } = {}): Promise<{ frame: HTMLIFrameElement; el: AgentChat }> {
+async function tab(
+  key: string,
+  attrs: Record<string, string> = {},
+  { locks = true } = {},
+): Promise<{ frame: HTMLIFrameElement; el: AgentChat }> {
   const extra = Object.entries({ persist: 'local', ...attrs })
     .map(([name, value]) => `${name}="${value}"`)
     .join(' ');
@@ -25,7 +29,8 @@ async function tab(key: string, attrs: Record<string, string> = {}, { locks = tr
   frames.push(frame);
   let el: AgentChat | null = null;
   await until(() => (el = frame.contentDocument?.querySelector('agent-chat') as AgentChat | null) && el.shadowRoot, 'a widget in the tab');
-  if (attrs.mode !== 'launcher') await until(() => el!.status === 'idle' && el!.shadowRoot!.querySelector('[part="input"]'), 'the tab ready');
+  if (attrs.mode !== 'launcher')
+    await until(() => el!.status === 'idle' && el!.shadowRoot!.querySelector('[part="input"]'), 'the tab ready');
   return { frame, el: el! };
 }
 
@@ -69,7 +74,10 @@ describe('<agent-chat> tabs share one conversation', function () {
     await until(() => texts(b.el).length === 2 && b.el.status === 'idle' && field(b.el).value === '', 'A’s turn in B, draft cleared');
     expect(b.el.threadId, 'B shows A’s thread').to.equal(a.el.threadId);
     await b.el.send('from B');
-    await until(() => texts(a.el).length === 4 && a.el.status === 'idle', `B’s turn in A: ${JSON.stringify([texts(a.el), a.el.status, texts(b.el)])}`);
+    await until(
+      () => texts(a.el).length === 4 && a.el.status === 'idle',
+      `B’s turn in A: ${JSON.stringify([texts(a.el), a.el.status, texts(b.el)])}`,
+    );
     expect(texts(a.el)).to.deep.equal(['from A', 'one', 'from B', 'two']);
     expect(texts(b.el)).to.deep.equal(['from A', 'one', 'from B', 'two']);
     expect(a.el.threadId).to.equal(b.el.threadId);
@@ -83,7 +91,11 @@ describe('<agent-chat> tabs share one conversation', function () {
     void a.el.send('keep going');
     await until(() => agentText(b.el).length > 30 && agentText(c.el).length > 30, 'mirrored in B and C');
     a.frame.remove();
-    await until(() => texts(b.el)[1] === REPLY && texts(c.el)[1] === REPLY && b.el.status === 'idle' && c.el.status === 'idle', 'the whole reply in B and C', 8000);
+    await until(
+      () => texts(b.el)[1] === REPLY && texts(c.el)[1] === REPLY && b.el.status === 'idle' && c.el.status === 'idle',
+      'the whole reply in B and C',
+      8000,
+    );
     const requests = await streams(key);
     expect(requests.filter((r) => r.lastEventId !== null).length, 'exactly one tab resumed').to.equal(1);
     expect((await keyStats(key)).turnsRun).to.equal(1);
@@ -113,7 +125,10 @@ describe('<agent-chat> tabs share one conversation', function () {
     const reasons: string[] = [];
     b.el.addEventListener('agent-chat-thread', (e) => reasons.push((e as CustomEvent<{ reason: string }>).detail.reason));
     a.el.newThread();
-    await until(() => b.el.threadId === null && b.el.messages.length === 0, `B starts over: ${JSON.stringify([b.el.threadId, texts(b.el), b.el.status, a.el.threadId])}`);
+    await until(
+      () => b.el.threadId === null && b.el.messages.length === 0,
+      `B starts over: ${JSON.stringify([b.el.threadId, texts(b.el), b.el.status, a.el.threadId])}`,
+    );
     expect(reasons).to.include('reset');
     await b.el.send('second thread');
     await until(() => a.el.threadId === b.el.threadId && texts(a.el).length === 2 && a.el.status === 'idle', 'A follows B');

@@ -119,7 +119,9 @@ describe('<agent-chat> regenerate, edit, branches and history', () => {
     ($$(el, '[part="history"] li .icon-button')[0] as HTMLButtonElement).click();
     await el.updateComplete;
     expect(titles()).to.have.length(1);
-    el.shadowRoot!.querySelector('[part="history"]')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    el.shadowRoot!.querySelector('[part="history"]')!.dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }),
+    );
     await el.updateComplete;
     expect($(el, '[part="history"]')).to.be.null;
   });
@@ -152,7 +154,10 @@ describe('<agent-chat> regenerate, edit, branches and history', () => {
     this.timeout(30_000);
     const el = await stoppedTurn([{ text: 'Second version' }, { text: 'Edited answer' }]);
     const source = el.threadId;
-    await until(() => $(el, '.message.agent.stopped [part="regenerate-button"]') && $(el, '.message.user [part="edit-button"]'), 'no turn controls on a stopped turn');
+    await until(
+      () => $(el, '.message.agent.stopped [part="regenerate-button"]') && $(el, '.message.user [part="edit-button"]'),
+      'no turn controls on a stopped turn',
+    );
 
     const threads = collect<{ reason: string }>(el, 'agent-chat-thread');
     $(el, '.message.agent.stopped [part="regenerate-button"]')!.click();

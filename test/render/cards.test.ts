@@ -9,8 +9,7 @@ await loadStrings('de');
 const en = resolveStrings('en');
 const de = resolveStrings('de');
 
-const card = (entity: Record<string, unknown>, extra: Partial<Card> = {}): Card =>
-  ({ json_data: { entity }, ...extra }) as Card;
+const card = (entity: Record<string, unknown>, extra: Partial<Card> = {}): Card => ({ json_data: { entity }, ...extra }) as Card;
 
 // Rendered synchronously: open-wc's fixture() waits for an animation frame, which a
 // background Firefox tab in a parallel test run may not deliver in time.
@@ -97,7 +96,10 @@ describe('cardView', () => {
       json_data: {
         entity: { title: 'Shirt' },
         sub_entities: [
-          { name: 'sizes', items: [{ size: 'S' }, { size: 'M', stock: 3 }, { note: null }, { size: 'L', in_stock: false }, { size: 'XL', in_stock: true }] },
+          {
+            name: 'sizes',
+            items: [{ size: 'S' }, { size: 'M', stock: 3 }, { note: null }, { size: 'L', in_stock: false }, { size: 'XL', in_stock: true }],
+          },
           { name: 'color_options', items: [{ color: 'Blue', hex: '#00f' }] },
           { name: 'empty', items: [] },
         ],
@@ -115,7 +117,11 @@ describe('cardView', () => {
           { label: 'XL', available: true, item: { size: 'XL', in_stock: true } },
         ],
       },
-      { name: 'Color options', key: 'color_options', options: [{ label: 'Blue · #00f', available: true, item: { color: 'Blue', hex: '#00f' } }] },
+      {
+        name: 'Color options',
+        key: 'color_options',
+        options: [{ label: 'Blue · #00f', available: true, item: { color: 'Blue', hex: '#00f' } }],
+      },
     ]);
   });
 
@@ -159,7 +165,14 @@ describe('renderCard', () => {
   it('renders the built-in card with its parts', async () => {
     const el = await mountCard(
       card(
-        { title: 'Trail Runner', image: 'https://img.example/s.png', price: 10, currency: 'USD', url: 'https://shop.example/1', color: 'Red' },
+        {
+          title: 'Trail Runner',
+          image: 'https://img.example/s.png',
+          price: 10,
+          currency: 'USD',
+          url: 'https://shop.example/1',
+          color: 'Red',
+        },
         { is_recommended: true },
       ),
     );
@@ -199,12 +212,13 @@ describe('renderCard', () => {
 
   it('renders hostile values as text', async () => {
     const evil = '<img src=x onerror=alert(1)><script>alert(2)</script>';
-    const el = await mountCard(
-      {
-        json_data: { entity: { title: evil, description: evil, price: evil, [`${evil}key`]: evil }, sub_entities: [{ name: evil, items: [{ a: evil }] }] },
-        rendered_jsx: '<img src=x onerror=alert(3)>',
-      } as Card,
-    );
+    const el = await mountCard({
+      json_data: {
+        entity: { title: evil, description: evil, price: evil, [`${evil}key`]: evil },
+        sub_entities: [{ name: evil, items: [{ a: evil }] }],
+      },
+      rendered_jsx: '<img src=x onerror=alert(3)>',
+    } as Card);
     expect(el.querySelector('script, img')).to.equal(null);
     expect(el.querySelector('[part="card-title"]')!.textContent).to.equal(evil);
     expect(el.textContent).to.contain(evil);

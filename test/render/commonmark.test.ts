@@ -193,12 +193,15 @@ describe('markdown() directive on the CommonMark spec examples', () => {
     expect(failures.length, report(failures, examples.length)).to.equal(0);
   });
 
-  it('builds the same document as marked\'s own HTML renderer (with raw HTML as text)', () => {
+  it("builds the same document as marked's own HTML renderer (with raw HTML as text)", () => {
     const failures: string[] = [];
     for (const example of examples) {
       const ours = outline(fragmentOf(renderMarkdown(example.markdown) as unknown as string), true);
       const reference = outline(fragmentOf(referenceHtml(example.markdown)), false);
-      if (ours !== reference) failures.push(`example ${example.number} (${example.section}): ${JSON.stringify(example.markdown)}\n  ours      ${ours}\n  reference ${reference}`);
+      if (ours !== reference)
+        failures.push(
+          `example ${example.number} (${example.section}): ${JSON.stringify(example.markdown)}\n  ours      ${ours}\n  reference ${reference}`,
+        );
     }
     expect(failures.length, `${failures.length} of ${examples.length} differ:\n${failures.slice(0, 5).join('\n')}`).to.equal(0);
   });
@@ -248,7 +251,8 @@ describe('markdown() directive on the CommonMark spec examples', () => {
       for (const example of plain) {
         const ours = String(renderMarkdown(example.markdown, { allowHtml: true }));
         const reference = trimmed(String(renderMarkdown(example.markdown)));
-        if (ours !== reference) failures.push(`example ${example.number}: ${JSON.stringify(example.markdown)}\n  allowHtml ${ours}\n  default   ${reference}`);
+        if (ours !== reference)
+          failures.push(`example ${example.number}: ${JSON.stringify(example.markdown)}\n  allowHtml ${ours}\n  default   ${reference}`);
       }
       expect(plain.length).to.be.greaterThan(500);
       expect(failures.length, `${failures.length} of ${plain.length} differ:\n${failures.slice(0, 5).join('\n')}`).to.equal(0);

@@ -21,7 +21,8 @@ describe('highlighted code', () => {
     unmountAll();
   });
 
-  const highlighted = (root: ParentNode) => waitUntil(() => root.querySelector('code.hljs'), 'the code was not highlighted', { timeout: 5000 });
+  const highlighted = (root: ParentNode) =>
+    waitUntil(() => root.querySelector('code.hljs'), 'the code was not highlighted', { timeout: 5000 });
 
   it('highlights a known language, with its label, from text nodes and spans only', async () => {
     const el = mountMarkdown('```ts\n// greet\nconst greeting: string = "<img src=x onerror=alert(1)>";\n```', {}, box);

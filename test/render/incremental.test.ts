@@ -65,17 +65,12 @@ describe('markdown() directive', () => {
 
   it('equals the one-shot render for every corpus document streamed at random points', () => {
     fc.assert(
-      fc.property(
-        fc.constantFrom(...CORPUS),
-        fc.array(fc.nat(), { maxLength: 25 }),
-        fc.boolean(),
-        (doc, rawCuts, allowHtml) => {
-          const box = document.createElement('div');
-          const cuts = rawCuts.map((n) => n % (doc.length + 1));
-          const el = streamThrough(doc, cuts, { allowHtml }, box);
-          expect(el.innerHTML).to.equal(oneShot(doc, { allowHtml }));
-        },
-      ),
+      fc.property(fc.constantFrom(...CORPUS), fc.array(fc.nat(), { maxLength: 25 }), fc.boolean(), (doc, rawCuts, allowHtml) => {
+        const box = document.createElement('div');
+        const cuts = rawCuts.map((n) => n % (doc.length + 1));
+        const el = streamThrough(doc, cuts, { allowHtml }, box);
+        expect(el.innerHTML).to.equal(oneShot(doc, { allowHtml }));
+      }),
       { numRuns: 300 },
     );
   });
@@ -90,9 +85,39 @@ describe('markdown() directive', () => {
 
   it('equals the one-shot render for random concatenations of markdown fragments', () => {
     const fragments = [
-      '# h', '\n', '\n\n', '- ', '1. ', '> ', '**', '*', '_', '`', '```', '~~', '| ', ' |', '|---|',
-      '[', '](', 'https://x.example', ')', '![', '<b>', '</b>', '<div>', '<!--', '-->', 'word', ' ',
-      '    ', '---', '===', '\\', '&amp;', '[r]: /u\n',
+      '# h',
+      '\n',
+      '\n\n',
+      '- ',
+      '1. ',
+      '> ',
+      '**',
+      '*',
+      '_',
+      '`',
+      '```',
+      '~~',
+      '| ',
+      ' |',
+      '|---|',
+      '[',
+      '](',
+      'https://x.example',
+      ')',
+      '![',
+      '<b>',
+      '</b>',
+      '<div>',
+      '<!--',
+      '-->',
+      'word',
+      ' ',
+      '    ',
+      '---',
+      '===',
+      '\\',
+      '&amp;',
+      '[r]: /u\n',
     ];
     fc.assert(
       fc.property(
@@ -102,9 +127,7 @@ describe('markdown() directive', () => {
         (doc, rawCuts, allowHtml) => {
           const box = document.createElement('div');
           const cuts = rawCuts.map((n) => n % (doc.length + 1));
-          expect(streamThrough(doc, cuts, { allowHtml }, box).innerHTML, JSON.stringify(doc)).to.equal(
-            oneShot(doc, { allowHtml }),
-          );
+          expect(streamThrough(doc, cuts, { allowHtml }, box).innerHTML, JSON.stringify(doc)).to.equal(oneShot(doc, { allowHtml }));
         },
       ),
       { numRuns: 300 },
@@ -117,9 +140,43 @@ describe('markdown() directive', () => {
   // line break, a pipe line waiting for a table's delimiter row, is left out.
   it('shows the settled DOM after the last delta of any reply ending in a line break', () => {
     const fragments = [
-      '# ', '\n', '\n\n', '- ', '1. ', '2.', '> ', '**', '*', '_', '__', '`', '``', '```', '~~', '~', '| ', ' |',
-      '|---|', '[', ']', '](', 'https://x.example', ')', '![', '<b>', '\\', '&amp;', 'word', ' ', '  ', '    ', '---',
-      '===', '(', '"', '.',
+      '# ',
+      '\n',
+      '\n\n',
+      '- ',
+      '1. ',
+      '2.',
+      '> ',
+      '**',
+      '*',
+      '_',
+      '__',
+      '`',
+      '``',
+      '```',
+      '~~',
+      '~',
+      '| ',
+      ' |',
+      '|---|',
+      '[',
+      ']',
+      '](',
+      'https://x.example',
+      ')',
+      '![',
+      '<b>',
+      '\\',
+      '&amp;',
+      'word',
+      ' ',
+      '  ',
+      '    ',
+      '---',
+      '===',
+      '(',
+      '"',
+      '.',
     ];
     fc.assert(
       fc.property(

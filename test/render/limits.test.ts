@@ -164,10 +164,10 @@ describe('link text', () => {
     for (const allowHtml of [false, true]) {
       const div = dom('[https://bank.example/login](https://evil.example/x) and [bank.example](https://evil.example)', { allowHtml });
       const links = Array.from(div.querySelectorAll('a'));
-      expect(links.map((a) => a.textContent), `allowHtml=${allowHtml}`).to.deep.equal([
-        'https://bank.example/login (evil.example)',
-        'bank.example (evil.example)',
-      ]);
+      expect(
+        links.map((a) => a.textContent),
+        `allowHtml=${allowHtml}`,
+      ).to.deep.equal(['https://bank.example/login (evil.example)', 'bank.example (evil.example)']);
     }
   });
 

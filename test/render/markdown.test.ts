@@ -258,9 +258,12 @@ describe('renderMarkdown', () => {
 
   it('decodes character references in text, titles and URLs as an HTML parser would', () => {
     for (const allowHtml of [false, true]) {
-      const div = dom('Fish &amp; chips &hellip; &copy; &#169; &#x1F600; &bogus; &#0; `&amp;` [l&amp;](https://x.example/?a=1&amp;b=2 "T&amp;")', {
-        allowHtml,
-      });
+      const div = dom(
+        'Fish &amp; chips &hellip; &copy; &#169; &#x1F600; &bogus; &#0; `&amp;` [l&amp;](https://x.example/?a=1&amp;b=2 "T&amp;")',
+        {
+          allowHtml,
+        },
+      );
       const p = div.querySelector('p')!;
       expect(p.firstChild!.textContent, `allowHtml=${allowHtml}`).to.equal('Fish & chips … © © 😀 &bogus; \ufffd ');
       expect(p.querySelector('code')!.textContent).to.equal('&amp;');

@@ -40,7 +40,9 @@ describe('npm test sets up its browsers', () => {
       'apt-get install -y --no-install-recommends chromium firefox-esr',
     ]);
     const withSudo = plan({ missing: [both[1]!], root: false, sudo: true, apt: true });
-    expect(withSudo.action === 'install' && withSudo.commands[1]!.join(' ')).to.equal('sudo -n apt-get install -y --no-install-recommends firefox-esr');
+    expect(withSudo.action === 'install' && withSudo.commands[1]!.join(' ')).to.equal(
+      'sudo -n apt-get install -y --no-install-recommends firefox-esr',
+    );
   });
 
   it('stops with the one command that will, when it may not install', () => {

@@ -51,7 +51,12 @@ describe('strict CSP + Trusted Types page', function () {
         win.document.createElement('div').innerHTML = '<b>x</b>';
       }).to.throw();
     }
-    await until(async () => (await reports(id)).some((r) => r['effective-directive'] === 'style-src-attr' || r['violated-directive'] === 'style-src-attr'), 'no report posted', 8000);
+    await until(
+      async () =>
+        (await reports(id)).some((r) => r['effective-directive'] === 'style-src-attr' || r['violated-directive'] === 'style-src-attr'),
+      'no report posted',
+      8000,
+    );
   });
 
   async function hostileConversation(query: Record<string, string>, { noViolations = true } = {}): Promise<PageWindow> {
@@ -119,7 +124,10 @@ describe('strict CSP + Trusted Types page', function () {
   // for allow-html): the same conversations against dist/ (`npm run verify` builds first).
   describe('the production bundle', () => {
     before(async function () {
-      const built = await fetch('/dist/agent-chat.js', { method: 'HEAD' }).then((r) => r.ok, () => false);
+      const built = await fetch('/dist/agent-chat.js', { method: 'HEAD' }).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (!built) {
         console.warn('csp.test: dist/agent-chat.js is missing; run `npm run build` to test the bundle.');
         this.skip();
@@ -136,7 +144,12 @@ describe('strict CSP + Trusted Types page', function () {
       expect(scripts.slice(0, 3)).to.deep.equal(['/dist/agent-chat.js', scripts[1], scripts[2]]);
       expect(scripts[1]).to.match(/^\/dist\/agent-chat-core-[\w-]+\.js$/);
       expect(scripts[2]).to.match(/^\/dist\/agent-chat-panel-[\w-]+\.js$/);
-      expect(scripts.slice(3).map((p) => /^\/dist\/agent-chat-([a-z]+)-[\w-]+\.js$/.exec(p)?.[1]).sort()).to.deep.equal(['branches', 'cards', 'plain', 'stream', 'tail', 'turns']);
+      expect(
+        scripts
+          .slice(3)
+          .map((p) => /^\/dist\/agent-chat-([a-z]+)-[\w-]+\.js$/.exec(p)?.[1])
+          .sort(),
+      ).to.deep.equal(['branches', 'cards', 'plain', 'stream', 'tail', 'turns']);
     });
 
     it('an unopened launcher loads the shell only and calls no service; intent fetches the panel', async () => {
@@ -183,13 +196,19 @@ describe('strict CSP + Trusted Types page', function () {
       const win = await hostileConversation({ bundle: '', 'allow-html': '' }, { noViolations: false });
       const scripts = bundleScripts(win);
       expect(scripts[0]).to.equal('/dist/agent-chat.js');
-      expect(scripts.some((p) => /^\/dist\/agent-chat-html-policy-[\w-]+\.js$/.test(p)), scripts.join()).to.equal(true);
+      expect(
+        scripts.some((p) => /^\/dist\/agent-chat-html-policy-[\w-]+\.js$/.test(p)),
+        scripts.join(),
+      ).to.equal(true);
     });
 
     it('the hand-off arrives as a chunk with its stylesheet, under the policy, only with `channels`', async () => {
       const plain = await openPage({ key: await createKey({}), bundle: '' });
       await until(() => plain.el.status === 'idle', 'not ready');
-      expect(bundleScripts(plain.win).some((p) => p.includes('handoff')), 'loaded without channels').to.equal(false);
+      expect(
+        bundleScripts(plain.win).some((p) => p.includes('handoff')),
+        'loaded without channels',
+      ).to.equal(false);
       const key = await createKey({});
       const { id, win, el } = await openPage({ key, bundle: '', channels: 'whatsapp,sms' });
       await until(() => $(el, '[part="channel-button"]'), 'no hand-off button');

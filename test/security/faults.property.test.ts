@@ -18,7 +18,23 @@ import { mount, sendByUser, unmountAll } from '../support/element.js';
 const replyText = fc
   .array(
     fc.oneof(
-      fc.constantFrom('word', 'déjà vu', '👋🏽', '👨‍👩‍👧', 'e\u0301', '**bold**', '`code`', '\n\n', '\r\n', '  ', '<b>x</b>', '&amp;', '[l](https://x.example)', '```\nfence\n```', '| a |\n|---|\n| 1 |'),
+      fc.constantFrom(
+        'word',
+        'déjà vu',
+        '👋🏽',
+        '👨‍👩‍👧',
+        'e\u0301',
+        '**bold**',
+        '`code`',
+        '\n\n',
+        '\r\n',
+        '  ',
+        '<b>x</b>',
+        '&amp;',
+        '[l](https://x.example)',
+        '```\nfence\n```',
+        '| a |\n|---|\n| 1 |',
+      ),
       fc.string({ unit: 'grapheme', minLength: 1, maxLength: 6 }),
     ),
     { minLength: 1, maxLength: 30 },
@@ -40,35 +56,40 @@ describe('stream faults (property)', function () {
   it('client: dropped at random frame counts, random chunking -> the reply, once', async () => {
     let resumedRuns = 0;
     await fc.assert(
-      fc.asyncProperty(replyText, fc.oneof({ weight: 4, arbitrary: dropAfter }, { weight: 1, arbitrary: noDrops }), chunkChars, async (text, drops, chunk) => {
-        const key = await createKey({ paceMs: 0, dropAfter: drops, ...(chunk ? { chunkChars: chunk } : {}), replies: [{ text }] });
-        const client = new AgentClient({ baseUrl: BASE_URL, publishableKey: key });
-        let streamed = '';
-        const seqs: number[] = [];
-        const threads: string[] = [];
-        let messages = 0;
-        const handlers: StreamHandlers = {
-          onThread: (id) => threads.push(id),
-          onToken: (delta, seq) => {
-            streamed += delta;
-            seqs.push(seq);
-          },
-          onMessage: (_m, seq) => {
-            messages += 1;
-            seqs.push(seq);
-          },
-        };
-        // No backoff: the property is about what arrives, not about waiting.
-        const result = await client.stream({ text: 'go', user_id: 'property-user' }, handlers, { backoffMs: 0 });
-        expect(result.message?.text, 'final message').to.equal(text);
-        expect(streamed, 'streamed deltas').to.equal(text);
-        expect(messages).to.equal(1);
-        expect(new Set(threads).size).to.equal(1);
-        seqs.forEach((s, i) => i > 0 && expect(s, 'seq order').to.be.greaterThan(seqs[i - 1]!));
-        const stats = await keyStats(key);
-        expect(stats.turnsRun, 'turns run').to.equal(1);
-        if (stats.streamConnections > 1) resumedRuns += 1;
-      }),
+      fc.asyncProperty(
+        replyText,
+        fc.oneof({ weight: 4, arbitrary: dropAfter }, { weight: 1, arbitrary: noDrops }),
+        chunkChars,
+        async (text, drops, chunk) => {
+          const key = await createKey({ paceMs: 0, dropAfter: drops, ...(chunk ? { chunkChars: chunk } : {}), replies: [{ text }] });
+          const client = new AgentClient({ baseUrl: BASE_URL, publishableKey: key });
+          let streamed = '';
+          const seqs: number[] = [];
+          const threads: string[] = [];
+          let messages = 0;
+          const handlers: StreamHandlers = {
+            onThread: (id) => threads.push(id),
+            onToken: (delta, seq) => {
+              streamed += delta;
+              seqs.push(seq);
+            },
+            onMessage: (_m, seq) => {
+              messages += 1;
+              seqs.push(seq);
+            },
+          };
+          // No backoff: the property is about what arrives, not about waiting.
+          const result = await client.stream({ text: 'go', user_id: 'property-user' }, handlers, { backoffMs: 0 });
+          expect(result.message?.text, 'final message').to.equal(text);
+          expect(streamed, 'streamed deltas').to.equal(text);
+          expect(messages).to.equal(1);
+          expect(new Set(threads).size).to.equal(1);
+          seqs.forEach((s, i) => i > 0 && expect(s, 'seq order').to.be.greaterThan(seqs[i - 1]!));
+          const stats = await keyStats(key);
+          expect(stats.turnsRun, 'turns run').to.equal(1);
+          if (stats.streamConnections > 1) resumedRuns += 1;
+        },
+      ),
       { numRuns: 250 },
     );
     // The property is only worth something if many runs really were cut and resumed.

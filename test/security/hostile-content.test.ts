@@ -173,7 +173,9 @@ describe('hostile agent content', () => {
   it('an HTML error page and a hostile error frame mid-stream', async () => {
     const key = await createKey({
       paceMs: 0,
-      fail: [{ status: 502, path: '/messages/stream', rawBody: '<html><body><img src=x onerror=__xss()><script>__xss()</script></body></html>' }],
+      fail: [
+        { status: 502, path: '/messages/stream', rawBody: '<html><body><img src=x onerror=__xss()><script>__xss()</script></body></html>' },
+      ],
       errorFrame: { after: 3, status: 500, message: '<img src=x onerror=__xss()>frame' },
       replies: [{ text: 'one two three four <img src=x onerror=__xss()> five' }],
     });

@@ -5,10 +5,51 @@
  */
 
 /** Anywhere in the shadow root: the element's own markup never has these. */
-const NEVER_TAGS = new Set(['script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'base', 'link', 'meta', 'portal', 'template', 'noscript']);
+const NEVER_TAGS = new Set([
+  'script',
+  'style',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'base',
+  'link',
+  'meta',
+  'portal',
+  'template',
+  'noscript',
+]);
 /** Inside agent content (rendered text, cards, suggestion chips, notice text). */
-const NOT_IN_AGENT_CONTENT = new Set(['form', 'input', 'textarea', 'select', 'option', 'button', 'svg', 'math', 'video', 'audio', 'source', 'dialog', 'canvas']);
-const URL_ATTRS = new Set(['href', 'src', 'action', 'formaction', 'srcdoc', 'data', 'poster', 'background', 'srcset', 'ping', 'codebase', 'cite']);
+const NOT_IN_AGENT_CONTENT = new Set([
+  'form',
+  'input',
+  'textarea',
+  'select',
+  'option',
+  'button',
+  'svg',
+  'math',
+  'video',
+  'audio',
+  'source',
+  'dialog',
+  'canvas',
+]);
+const URL_ATTRS = new Set([
+  'href',
+  'src',
+  'action',
+  'formaction',
+  'srcdoc',
+  'data',
+  'poster',
+  'background',
+  'srcset',
+  'ping',
+  'codebase',
+  'cite',
+]);
 const AGENT_CONTENT = '[part~="text"], [part~="card"], [part~="suggestions"], .notice-text';
 const BAD_SCHEME = /^(javascript|vbscript|data|livescript|mocha):/i;
 
@@ -45,7 +86,7 @@ function elementProblems(el: Element): string[] {
     if (URL_ATTRS.has(name) && badUrl(attr.value)) problems.push(`${attr.name}="${attr.value}" on ${describe(el)}`);
     if (name === 'srcdoc') problems.push(`srcdoc on ${describe(el)}`);
     if (inAgent && name === 'style') problems.push(`inline style on ${describe(el)}`);
-    if (inAgent && (name === 'id' || name === 'name' || name === 'form' || name === 'target' && attr.value !== '_blank')) {
+    if (inAgent && (name === 'id' || name === 'name' || name === 'form' || (name === 'target' && attr.value !== '_blank'))) {
       problems.push(`${attr.name}="${attr.value}" on ${describe(el)} (clobbering/targeting)`);
     }
   }
@@ -90,7 +131,10 @@ export function visibleText(root: ShadowRoot, marker: string): boolean {
     if (!n.nodeValue?.includes(marker)) continue;
     const parent = n.parentElement;
     if (!parent) continue;
-    const shown = typeof parent.checkVisibility === 'function' ? parent.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions) : parent.getClientRects().length > 0;
+    const shown =
+      typeof parent.checkVisibility === 'function'
+        ? parent.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions)
+        : parent.getClientRects().length > 0;
     if (shown) return true;
   }
   return false;

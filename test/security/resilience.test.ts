@@ -25,7 +25,11 @@ describe('resilience', () => {
   });
 
   it('a 503 with Retry-After is waited out and the reply arrives', async () => {
-    const key = await createKey({ paceMs: 0, fail: [{ status: 503, retryAfter: 1, path: '/messages/stream' }], replies: [{ text: 'After the wait' }] });
+    const key = await createKey({
+      paceMs: 0,
+      fail: [{ status: 503, retryAfter: 1, path: '/messages/stream' }],
+      replies: [{ text: 'After the wait' }],
+    });
     const el = await mount({ 'publishable-key': key });
     const started = performance.now();
     await sendByUser(el, 'please');
@@ -76,7 +80,15 @@ describe('resilience', () => {
   });
 
   it('an HTML error page from a proxy becomes a readable notice, the text stays', async () => {
-    const key = await createKey({ fail: [{ status: 502, path: '/messages/stream', rawBody: '<html><body><h1>502 Bad Gateway</h1><script>window.__x=1</script></body></html>' }] });
+    const key = await createKey({
+      fail: [
+        {
+          status: 502,
+          path: '/messages/stream',
+          rawBody: '<html><body><h1>502 Bad Gateway</h1><script>window.__x=1</script></body></html>',
+        },
+      ],
+    });
     const el = await mount({ 'publishable-key': key });
     await sendByUser(el, 'my question');
     const notice = $(el, '[part="error"]')!.textContent!;

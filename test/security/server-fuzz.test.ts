@@ -10,13 +10,35 @@ import { createKey, tokenFor } from '../support/server.js';
  */
 const MAX_BODY_BYTES = 64 * 1024;
 const FIELDS = [
-  'text', 'user_id', 'thread_id', 'image_url', 'agent_variables', 'interaction_id', 'version_id', 'version_tag',
-  'context', 'phone_number', 'agent_display_name', 'agent_id', 'template_id', 'content_variables', 'user_ref_id',
-  'publishable_key', 'static', 'dynamic', '__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty',
+  'text',
+  'user_id',
+  'thread_id',
+  'image_url',
+  'agent_variables',
+  'interaction_id',
+  'version_id',
+  'version_tag',
+  'context',
+  'phone_number',
+  'agent_display_name',
+  'agent_id',
+  'template_id',
+  'content_variables',
+  'user_ref_id',
+  'publishable_key',
+  'static',
+  'dynamic',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
 ];
 
 /** JSON text of an object whose keys may repeat and may be `__proto__` (JSON.stringify of a literal could not). */
-const objectText = (entries: Array<[string, unknown]>) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`;
+const objectText = (entries: Array<[string, unknown]>) =>
+  `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`;
 
 const nested = (depth: number, leaf: unknown): unknown => {
   let value = leaf;
@@ -33,7 +55,28 @@ const protoObject = fc.constantFrom(
 const weird: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom(null, true, false, 0, -1, 1.5, 1e308, -0, '', ' ', '\u0000', '\ud800', '__proto__', '+4915112345678', 'https://x.example/a.png', 'javascript:alert(1)', '0123456789abcdef01234567', 'v1.0', [], {}),
+  fc.constantFrom(
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    1e308,
+    -0,
+    '',
+    ' ',
+    '\u0000',
+    '\ud800',
+    '__proto__',
+    '+4915112345678',
+    'https://x.example/a.png',
+    'javascript:alert(1)',
+    '0123456789abcdef01234567',
+    'v1.0',
+    [],
+    {},
+  ),
   fc.integer({ min: 4000, max: 20_000 }).map((n) => 'é'.repeat(n)),
   fc.integer({ min: 1, max: 400 }).map((d) => nested(d, 'deep')),
   protoObject,
@@ -50,9 +93,28 @@ function bodies(valid: Record<string, unknown>): fc.Arbitrary<string> {
     .map(objectText);
   const raw = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 60 }),
-    fc.constantFrom('', ' ', '{', '[]', 'null', '"str"', '1', 'true', '{"text":', '{"a":1}garbage', '\ufeff{}', '{"text":"a","text":{}}', '[{"text":"hi","user_id":"u"}]'),
+    fc.constantFrom(
+      '',
+      ' ',
+      '{',
+      '[]',
+      'null',
+      '"str"',
+      '1',
+      'true',
+      '{"text":',
+      '{"a":1}garbage',
+      '\ufeff{}',
+      '{"text":"a","text":{}}',
+      '[{"text":"hi","user_id":"u"}]',
+    ),
   );
-  return fc.oneof({ weight: 4, arbitrary: mutated }, { weight: 3, arbitrary: randomObject }, { weight: 1, arbitrary: fc.jsonValue().map((v) => JSON.stringify(v) ?? 'null') }, { weight: 1, arbitrary: raw });
+  return fc.oneof(
+    { weight: 4, arbitrary: mutated },
+    { weight: 3, arbitrary: randomObject },
+    { weight: 1, arbitrary: fc.jsonValue().map((v) => JSON.stringify(v) ?? 'null') },
+    { weight: 1, arbitrary: raw },
+  );
 }
 
 /** fc.assert, but a failure reports a short counterexample (deep bodies overwhelm the reporter). */
@@ -89,8 +151,16 @@ describe('reference server fuzz', function () {
       { name: 'stream', path: '/messaging/v1/messages/stream', valid: { text: 'hi', user_id: 'fuzz-user' } },
       { name: 'rerun', path: `/messaging/v1/threads/${threadId}/rerun`, valid: { interaction_id: sent.message.id, text: 'again' } },
       { name: 'followups', path: '/messaging/v1/followup-suggestions', valid: { context: { page: 'x' } } },
-      { name: 'whatsapp', path: '/messaging/v1/channels/whatsapp/threads', valid: { user_id: 'fuzz-user', phone_number: '+4915112345678' } },
-      { name: 'sms', path: '/messaging/v1/channels/sms/threads', valid: { user_id: 'fuzz-user', phone_number: '+4915112345678', thread_id: threadId } },
+      {
+        name: 'whatsapp',
+        path: '/messaging/v1/channels/whatsapp/threads',
+        valid: { user_id: 'fuzz-user', phone_number: '+4915112345678' },
+      },
+      {
+        name: 'sms',
+        path: '/messaging/v1/channels/sms/threads',
+        valid: { user_id: 'fuzz-user', phone_number: '+4915112345678', thread_id: threadId },
+      },
       { name: 'token', path: '/management/v1/auth/token', valid: { publishable_key: key }, auth: false },
     ];
   });
@@ -143,20 +213,32 @@ describe('reference server fuzz', function () {
 
   it('path ids and Last-Event-ID headers: never 5xx', async () => {
     await holds(
-      fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 40 }), fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 30 }), async (id, lastEventId) => {
-        const segment = encodeURIComponent(id) || '%20';
-        await judge(await post(`/messaging/v1/threads/${segment}/rerun`, JSON.stringify({ interaction_id: threadId, text: 'x' })), `rerun path ${id}`);
-        const transcript = await fetch(`/messaging/v1/threads/${segment}/messages`, { headers: { authorization: `Bearer ${token}` } });
-        await judge(transcript, `transcript path ${id}`);
-        const stream = await post('/messaging/v1/messages/stream', JSON.stringify({ text: 'hi', user_id: 'fuzz-user', thread_id: threadId }), { 'last-event-id': lastEventId });
-        await judge(stream, `Last-Event-ID ${JSON.stringify(lastEventId)}`);
-      }),
+      fc.asyncProperty(
+        fc.string({ unit: 'binary', maxLength: 40 }),
+        fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 30 }),
+        async (id, lastEventId) => {
+          const segment = encodeURIComponent(id) || '%20';
+          await judge(
+            await post(`/messaging/v1/threads/${segment}/rerun`, JSON.stringify({ interaction_id: threadId, text: 'x' })),
+            `rerun path ${id}`,
+          );
+          const transcript = await fetch(`/messaging/v1/threads/${segment}/messages`, { headers: { authorization: `Bearer ${token}` } });
+          await judge(transcript, `transcript path ${id}`);
+          const stream = await post(
+            '/messaging/v1/messages/stream',
+            JSON.stringify({ text: 'hi', user_id: 'fuzz-user', thread_id: threadId }),
+            { 'last-event-id': lastEventId },
+          );
+          await judge(stream, `Last-Event-ID ${JSON.stringify(lastEventId)}`);
+        },
+      ),
       50,
     );
   });
 
   it('prototype keys never reach the parsed body', async () => {
-    const body = '{"__proto__": {"thread_id": "0123456789abcdef01234567", "agent_id": "x"}, "constructor": {"prototype": {"thread_id": "0123456789abcdef01234567"}}, "text": "hi", "user_id": "fuzz-user"}';
+    const body =
+      '{"__proto__": {"thread_id": "0123456789abcdef01234567", "agent_id": "x"}, "constructor": {"prototype": {"thread_id": "0123456789abcdef01234567"}}, "text": "hi", "user_id": "fuzz-user"}';
     const res = await post('/messaging/v1/messages', body);
     expect(res.status).to.equal(200);
     const json = (await res.json()) as { thread_id: string };

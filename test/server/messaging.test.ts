@@ -134,7 +134,10 @@ describe('reference server: validation and errors', () => {
 
   it('limits text to 4000 characters', async () => {
     const { token } = await session({ paceMs: 0 });
-    const error = await expectEnvelope(await call('/messaging/v1/messages', { token, body: { text: 'x'.repeat(4001), user_id: 'u' } }), 422);
+    const error = await expectEnvelope(
+      await call('/messaging/v1/messages', { token, body: { text: 'x'.repeat(4001), user_id: 'u' } }),
+      422,
+    );
     expect(error.details![0]!.field).to.equal('text');
     expect((await call('/messaging/v1/messages', { token, body: { text: 'x'.repeat(4000), user_id: 'u' } })).status).to.equal(200);
   });

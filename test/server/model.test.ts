@@ -32,7 +32,11 @@ async function requestsWith(mark: string): Promise<ModelRequest[]> {
 }
 
 async function modelKey(plan: Record<string, unknown> = {}): Promise<string> {
-  const res = await fetch(`${BASE}/__demo/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(plan) });
+  const res = await fetch(`${BASE}/__demo/keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(plan),
+  });
   return ((await res.json()) as { publishable_key: string }).publishable_key;
 }
 
@@ -133,11 +137,15 @@ describe('the reference server with a model', () => {
 
   it('answers a REST caller with the error envelope of the model’s failure', async () => {
     const key = await modelKey();
-    const token = ((await (await fetch(`${BASE}/management/v1/auth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ publishable_key: key }),
-    })).json()) as { access_token: string }).access_token;
+    const token = (
+      (await (
+        await fetch(`${BASE}/management/v1/auth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ publishable_key: key }),
+        })
+      ).json()) as { access_token: string }
+    ).access_token;
     const send = (text: string) =>
       fetch(`${BASE}/messaging/v1/messages`, {
         method: 'POST',

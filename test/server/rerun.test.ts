@@ -30,7 +30,9 @@ describe('reference server: rerun', () => {
     });
     expect(res.status).to.equal(200);
     const { thread_id, message } = await json<SendMessageResponse>(res);
-    expect(thread_id).to.match(/^[0-9a-f]{24}$/).and.not.equal(threadId);
+    expect(thread_id)
+      .to.match(/^[0-9a-f]{24}$/)
+      .and.not.equal(threadId);
     expect(message.text).to.match(/running shoes/i);
     expect(message.id).to.not.equal(replies[1]!.id);
 
@@ -49,7 +51,10 @@ describe('reference server: rerun', () => {
     const { token } = await session({ paceMs: 0 });
     const { threadId, replies } = await conversation(token, ['hello']);
     const { thread_id } = await json<SendMessageResponse>(
-      await call(`/messaging/v1/threads/${threadId}/rerun`, { token, body: { interaction_id: replies[0]!.id, text: 'hi', user_id: 'u-other' } }),
+      await call(`/messaging/v1/threads/${threadId}/rerun`, {
+        token,
+        body: { interaction_id: replies[0]!.id, text: 'hi', user_id: 'u-other' },
+      }),
     );
     const branch = await transcript(token, thread_id);
     expect(branch[0]!.sender).to.deep.equal({ type: 'user', id: 'u-other' });

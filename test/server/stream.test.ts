@@ -64,7 +64,12 @@ describe('reference server: SSE stream', () => {
     const { token } = await session({ paceMs: 0, replies: [{ text: hostile, cards, suggestions: ['<i>s</i>'] }, { text: 'second' }] });
     const frames = parsed(await new SseReader(await stream(token, body())).all());
     const message = frames.at(-1)!.data as unknown as Message;
-    expect(frames.filter((f) => f.type === 'event').map((f) => f.data.text).join('')).to.equal(hostile);
+    expect(
+      frames
+        .filter((f) => f.type === 'event')
+        .map((f) => f.data.text)
+        .join(''),
+    ).to.equal(hostile);
     expect(message.text).to.equal(hostile);
     expect(message.cards).to.deep.equal(cards);
     expect(message.followup_suggestions).to.deep.equal(['<i>s</i>']);
@@ -95,7 +100,10 @@ describe('reference server: stream resume', () => {
     expect(list[0]).to.deep.equal({ type: 'thread', data: { thread_id: threadId } });
     expect(seqs(resumed)[0]).to.equal(lastSeq + 1);
     expect(resumed.at(-1)!.data).to.equal('[DONE]');
-    const text = [...parsed(firstFrames), ...list].filter((f) => f.type === 'event').map((f) => f.data.text).join('');
+    const text = [...parsed(firstFrames), ...list]
+      .filter((f) => f.type === 'event')
+      .map((f) => f.data.text)
+      .join('');
     expect(text).to.equal((list.at(-1)!.data as unknown as Message).text);
 
     const stats = await keyStats(key);
@@ -148,7 +156,9 @@ describe('reference server: stream fault knobs', () => {
     const a = await new SseReader(await stream(token, body())).all();
     expect(a).to.have.length(2);
     const threadId = parsed(a)[0]!.data.thread_id!;
-    const b = await new SseReader(await stream(token, body({ thread_id: threadId }), { 'last-event-id': seqs(a).at(-1)!.toString() })).all();
+    const b = await new SseReader(
+      await stream(token, body({ thread_id: threadId }), { 'last-event-id': seqs(a).at(-1)!.toString() }),
+    ).all();
     expect(b).to.have.length(3);
     expect(b.some((f) => f.data === '[DONE]')).to.equal(false);
     // Nobody listens now; the turn still completes and lands in the transcript.
@@ -159,7 +169,9 @@ describe('reference server: stream fault knobs', () => {
     }
     const transcript = await json<Message[]>(await call(`/messaging/v1/threads/${threadId}/messages`, { token }));
     expect(transcript.map((m) => m.sender.type)).to.deep.equal(['user', 'agent']);
-    const c = await new SseReader(await stream(token, body({ thread_id: threadId }), { 'last-event-id': seqs(b).at(-1)!.toString() })).all();
+    const c = await new SseReader(
+      await stream(token, body({ thread_id: threadId }), { 'last-event-id': seqs(b).at(-1)!.toString() }),
+    ).all();
     expect(c.at(-1)!.data).to.equal('[DONE]');
     expect((await keyStats(key)).turnsRun).to.equal(1);
   });

@@ -12,7 +12,11 @@ describe('branch relations', () => {
     let events: BranchEvent[] = [];
     events = addBranch(events, { from: 'T', turn: 1, to: 'T2' });
     events = addBranch(events, { from: 'T2', turn: 1, to: 'T3' });
-    for (const [thread, index] of [['T', 0], ['T2', 1], ['T3', 2]] as const) {
+    for (const [thread, index] of [
+      ['T', 0],
+      ['T2', 1],
+      ['T3', 2],
+    ] as const) {
       expect(branchPosition(events, thread, 1)).to.deep.equal({ threads: ['T', 'T2', 'T3'], index });
     }
     // Turns before the branch point are shared history: no navigator there.

@@ -7,7 +7,12 @@ describe('notices', () => {
     ['network', { kind: 'network', message: 'x' }, 'network', 'send'],
     ['stalled stream', { kind: 'timeout', message: 'x' }, 'timeout', 'send'],
     ['expired credentials', { kind: 'auth', message: 'x', status: 401 }, 'auth', 'send'],
-    ['422 with details', { kind: 'http', message: 'x', status: 422, details: [{ message: 'too long', field: 'text' }] }, 'validation', null],
+    [
+      '422 with details',
+      { kind: 'http', message: 'x', status: 422, details: [{ message: 'too long', field: 'text' }] },
+      'validation',
+      null,
+    ],
     ['413', { kind: 'http', message: 'x', status: 413 }, 'validation', null],
     ['429', { kind: 'http', message: 'x', status: 429, retryAfterMs: 30_000 }, 'rate-limit', 'send'],
     ['502 page', { kind: 'http', message: 'x', status: 502 }, 'server', 'send'],
@@ -25,7 +30,16 @@ describe('notices', () => {
 
   it('lists the envelope details by field and says when to retry', () => {
     const notice = noticeFor(
-      new ApiError({ kind: 'http', message: 'x', status: 429, retryAfterMs: 5000, details: [{ message: 'slow down', field: null }, { message: 'too long', field: 'text' }] }),
+      new ApiError({
+        kind: 'http',
+        message: 'x',
+        status: 429,
+        retryAfterMs: 5000,
+        details: [
+          { message: 'slow down', field: null },
+          { message: 'too long', field: 'text' },
+        ],
+      }),
       'send',
     );
     expect(notice.details).to.deep.equal(['slow down', 'text: too long']);
@@ -34,7 +48,9 @@ describe('notices', () => {
 
   it('reports a malformed stream to the host as a stream error', () => {
     expect(errorDetail(new ApiError({ kind: 'protocol', message: 'bad frame' }))).to.include({ code: 'stream', retryable: false });
-    expect(errorDetail(new ApiError({ kind: 'http', message: 'x', status: 500, code: 'internal_error', requestId: 'req_1' }))).to.deep.equal({
+    expect(
+      errorDetail(new ApiError({ kind: 'http', message: 'x', status: 500, code: 'internal_error', requestId: 'req_1' })),
+    ).to.deep.equal({
       code: 'internal_error',
       message: 'x',
       status: 500,

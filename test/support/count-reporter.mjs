@@ -22,7 +22,10 @@ export function countReporter() {
       for (const session of sessions) {
         if (session.testResults) walk(session.testResults);
         const loadFailed =
-          !session.passed && (session.errors?.length ?? 0) > 0 && !session.testResults?.tests?.length && !session.testResults?.suites?.length;
+          !session.passed &&
+          (session.errors?.length ?? 0) > 0 &&
+          !session.testResults?.tests?.length &&
+          !session.testResults?.suites?.length;
         if (loadFailed) failed += 1;
       }
       process.once('exit', () => {

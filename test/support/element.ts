@@ -26,11 +26,7 @@ const mounted = new Set<HTMLElement>();
  * document) and waits for `agent-chat-ready` unless told not to. A closed launcher calls
  * no service until it is opened: it is ready once the shell has rendered.
  */
-export async function mount(
-  attrs: Record<string, string>,
-  props: Partial<AgentChat> = {},
-  { ready = true } = {},
-): Promise<AgentChat> {
+export async function mount(attrs: Record<string, string>, props: Partial<AgentChat> = {}, { ready = true } = {}): Promise<AgentChat> {
   const el = document.createElement('agent-chat');
   el.setAttribute('base-url', BASE_URL);
   el.setAttribute('persist', 'none');
@@ -93,7 +89,9 @@ export async function type(el: AgentChat, text: string): Promise<void> {
 export async function sendByUser(el: AgentChat, text: string): Promise<void> {
   await type(el, text);
   ($(el, '[part="send-button"]') as HTMLButtonElement).click();
-  await waitUntil(() => el.status !== 'connecting' && el.status !== 'streaming' && el.status !== 'reconnecting', 'turn did not end', { timeout: 8000 });
+  await waitUntil(() => el.status !== 'connecting' && el.status !== 'streaming' && el.status !== 'reconnecting', 'turn did not end', {
+    timeout: 8000,
+  });
   await el.updateComplete;
 }
 

@@ -52,7 +52,13 @@ export async function startFakeModel(): Promise<FakeModel> {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const frame = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
       const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-        frame({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: request.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+        frame({
+          id: 'chatcmpl-fake',
+          object: 'chat.completion.chunk',
+          created: 0,
+          model: request.model,
+          choices: [{ index: 0, delta, finish_reason: finish }],
+        });
       const words = `Echo: ${question}`.match(/\s*\S+/g) ?? [];
       chunk({ role: 'assistant', content: '' });
       for (const [i, word] of words.entries()) {

@@ -101,9 +101,7 @@ export const ar: Strings = {
   errorValidation: (details) => withDetails('تعذّرت معالجة الرسالة.', details),
   errorServer: 'حدثت مشكلة في الخدمة. يُرجى المحاولة مرة أخرى.',
   errorRateLimited: (seconds) =>
-    seconds
-      ? `رسائل كثيرة جدًا. حاول مرة أخرى بعد ${seconds} ثانية.`
-      : 'رسائل كثيرة جدًا. يُرجى الانتظار قليلًا.',
+    seconds ? `رسائل كثيرة جدًا. حاول مرة أخرى بعد ${seconds} ثانية.` : 'رسائل كثيرة جدًا. يُرجى الانتظار قليلًا.',
   errorTimeout: 'استغرق الرد وقتًا طويلًا. يُرجى المحاولة مرة أخرى.',
   errorStreamInterrupted: 'انقطع الرد.',
   errorGeneric: 'حدث خطأ ما.',

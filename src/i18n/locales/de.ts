@@ -101,9 +101,7 @@ export const de: Strings = {
   errorValidation: (details) => withDetails('Die Nachricht konnte nicht verarbeitet werden.', details),
   errorServer: 'Beim Dienst ist ein Fehler aufgetreten. Bitte versuchen Sie es erneut.',
   errorRateLimited: (seconds) =>
-    seconds
-      ? `Zu viele Nachrichten. Versuchen Sie es in ${seconds} s erneut.`
-      : 'Zu viele Nachrichten. Bitte warten Sie einen Moment.',
+    seconds ? `Zu viele Nachrichten. Versuchen Sie es in ${seconds} s erneut.` : 'Zu viele Nachrichten. Bitte warten Sie einen Moment.',
   errorTimeout: 'Die Antwort hat zu lange gedauert. Bitte versuchen Sie es erneut.',
   errorStreamInterrupted: 'Die Antwort wurde unterbrochen.',
   errorGeneric: 'Etwas ist schiefgelaufen.',

@@ -101,9 +101,7 @@ export const es: Strings = {
   errorValidation: (details) => withDetails('No se pudo procesar el mensaje.', details),
   errorServer: 'El servicio tuvo un problema. Inténtalo de nuevo.',
   errorRateLimited: (seconds) =>
-    seconds
-      ? `Demasiados mensajes. Inténtalo de nuevo en ${seconds} s.`
-      : 'Demasiados mensajes. Espera un momento.',
+    seconds ? `Demasiados mensajes. Inténtalo de nuevo en ${seconds} s.` : 'Demasiados mensajes. Espera un momento.',
   errorTimeout: 'La respuesta tardó demasiado. Inténtalo de nuevo.',
   errorStreamInterrupted: 'La respuesta se interrumpió.',
   errorGeneric: 'Algo salió mal.',

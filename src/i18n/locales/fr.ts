@@ -101,9 +101,7 @@ export const fr: Strings = {
   errorValidation: (details) => withDetails('Le message n’a pas pu être traité.', details),
   errorServer: 'Le service a rencontré un problème. Veuillez réessayer.',
   errorRateLimited: (seconds) =>
-    seconds
-      ? `Trop de messages. Réessayez dans ${seconds} s.`
-      : 'Trop de messages. Veuillez patienter un instant.',
+    seconds ? `Trop de messages. Réessayez dans ${seconds} s.` : 'Trop de messages. Veuillez patienter un instant.',
   errorTimeout: 'La réponse a pris trop de temps. Veuillez réessayer.',
   errorStreamInterrupted: 'La réponse a été interrompue.',
   errorGeneric: 'Une erreur s’est produite.',

@@ -101,9 +101,7 @@ export const ja: Strings = {
   errorValidation: (details) => withDetails('メッセージを処理できませんでした。', details),
   errorServer: 'サービスで問題が発生しました。もう一度お試しください。',
   errorRateLimited: (seconds) =>
-    seconds
-      ? `メッセージが多すぎます。${seconds}秒後にもう一度お試しください。`
-      : 'メッセージが多すぎます。しばらくお待ちください。',
+    seconds ? `メッセージが多すぎます。${seconds}秒後にもう一度お試しください。` : 'メッセージが多すぎます。しばらくお待ちください。',
   errorTimeout: '応答に時間がかかりすぎました。もう一度お試しください。',
   errorStreamInterrupted: '応答が中断されました。',
   errorGeneric: '問題が発生しました。',
