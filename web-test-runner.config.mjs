@@ -112,7 +112,8 @@ const browsers = [
 ].filter((b) => !only || only.some((name) => b.name.toLowerCase().includes(name)));
 
 export default {
-  files: ['test/**/*.test.ts'],
+  // test/unit/ is the Node layer (vitest.config.ts).
+  files: ['test/**/*.test.ts', '!test/unit/**'],
   nodeResolve: true,
   concurrency: 2,
   concurrentBrowsers: 2,

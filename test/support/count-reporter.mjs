@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+
 /**
  * Prints `N passed, N failed, N skipped` alone on the last line, so CI can read the count
  * (the default reporter's summary shares its line with other text). A test file that fails
@@ -29,6 +31,8 @@ export function countReporter() {
         if (loadFailed) failed += 1;
       }
       process.once('exit', () => {
+        // `npm test` (scripts/test.mjs) adds this count to the unit layer's for the last line.
+        if (process.env.BROWSER_COUNT_FILE) writeFileSync(process.env.BROWSER_COUNT_FILE, JSON.stringify({ passed, failed, skipped }));
         process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
       });
     },

@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain ES module of the npm scripts, without declarations
 import { decide, wanted } from '../../scripts/browsers-plan.mjs';
 

@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { describe, expect, it } from 'vitest';
 import { ApiError, isApiError, parseRetryAfter } from '../../src/client/index.js';
 import { errorFromResponse } from '../../src/client/errors.js';
 

@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/client/errors.js';
 import { errorDetail, noticeFor } from '../../src/state/notice.js';
 

@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { describe, expect, it } from 'vitest';
 import { addBranch, branchPosition, type BranchEvent } from '../../src/state/branches.js';
 import { remove, titleFrom, touch } from '../../src/state/history.js';
 import { relativeTime } from '../../src/history/history.js';

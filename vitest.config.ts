@@ -1,0 +1,34 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The unit layer (`npm run test:unit`): the widget's logic in Node, without a browser or a
+ * server: the conversation store's transitions, the turn, resume, mirror and recovery
+ * decisions, the wire guards, the settings checks and the markdown tail logic. Time is
+ * faked where it matters (vi.useFakeTimers). What a reader or a host page sees is tested in
+ * real browsers against the reference server (web-test-runner.config.mjs).
+ */
+export default defineConfig({
+  test: {
+    include: ['test/unit/**/*.test.ts'],
+    environment: 'node',
+    setupFiles: ['test/unit/support/globals.ts'],
+    // One file's fakes (storage, channels, timers) never reach another's.
+    isolate: true,
+    reporters: ['default', './test/support/unit-count-reporter.ts'],
+    coverage: {
+      provider: 'v8',
+      // The logic the unit layer is for; templates and styles are the browser suite's.
+      include: [
+        'src/state/**/*.ts',
+        'src/turns/**/*.ts',
+        'src/continuity/**/*.ts',
+        'src/client/{bodies,errors,guards,types,token,countdown,progress}.ts',
+        'src/markdown/{blocks,tail,lex,plain,entities}.ts',
+        'src/chunks.ts',
+        'src/lazy.ts',
+      ],
+      reporter: ['text-summary', 'text'],
+      reportsDirectory: 'coverage/unit',
+    },
+  },
+});
