@@ -1,7 +1,8 @@
 import type { AgentVariables, Channel, Message } from './client/types.js';
 import type { CardRenderer } from './cards/cards.js';
 import type { CardAction } from './cards/actions.js';
-import { lazy, settlesBy } from './lazy.js';
+import { settlesBy } from './lazy.js';
+import { panel as panelChunk } from './shell/chunks.js';
 import { warnOnce } from './warn.js';
 import { emit } from './events.js';
 import type { Strings } from './i18n/strings.js';
@@ -24,13 +25,6 @@ export type { CardRenderer };
 
 /** How long a render waits for the chunks it needs (panel, language) before it goes ahead without them. */
 const FEATURE_WAIT_MS = 3000;
-
-/**
- * The conversation UI: Lit templates, markdown, the client and every feature's glue. A
- * chunk beside the script (docs/architecture.md "Shell and panel"), fetched at once inline,
- * and for a launcher on the first sign that the reader may open it.
- */
-const loadPanel = lazy(() => import('./panel/index.js'));
 
 /**
  * An embeddable chat with a conversational agent: streams replies, renders markdown and
@@ -259,7 +253,7 @@ export class AgentChat extends HostElement {
     close: () => this.close(),
   };
   /** The conversation UI, once its chunk is here; until then the shell answers for it. */
-  private readonly loader = new PanelLoader(this, this.view, loadPanel);
+  private readonly loader = new PanelLoader(this, this.view, panelChunk);
 
   private get panel(): PanelApi | null {
     return this.loader.panel;
@@ -376,7 +370,8 @@ export class AgentChat extends HostElement {
       // Late: render without, and again once everything is here.
       void Promise.all(needs).then(() => this.requestUpdate());
     }
-    const more = this.panel?.needs() ?? [];
+    // What the panel's features asked this render to wait for (a chunk on its way).
+    const more = this.panel?.waits() ?? [];
     if (more.length && !(await settlesBy(Promise.all(more), deadline))) void Promise.all(more).then(() => this.requestUpdate());
     super.scheduleUpdate();
   }

@@ -1,8 +1,5 @@
 import { html, nothing } from 'lit-html';
-import { CopyReply } from '../copy/copy.js';
-import { lazy } from '../lazy.js';
-import { Feature } from '../panel/feature.js';
-import type { PanelContext } from '../panel/context.js';
+import { type PanelContext, ViewState } from '../panel/context.js';
 import type { ChatMessage } from '../state/messages.js';
 import { renderBranchNav, renderEditButton, renderRegenerate } from './controls.js';
 import { renderEditor } from './editor.js';
@@ -18,9 +15,6 @@ interface TurnInfo {
 
 const UNFINISHED = new Set<ChatMessage['state']>(['stopped', 'interrupted']);
 
-/** Thumbs under each reply (attribute `feedback`): a chunk of its own, for the pages that ask for it. */
-const loadFeedback = lazy(() => import('../feedback/index.js'));
-
 /**
  * Branches in the panel, once this chunk is here (slot.ts loads it): which turn each
  * message belongs to, regenerate and edit (reruns into new threads, run by the
@@ -28,44 +22,30 @@ const loadFeedback = lazy(() => import('../feedback/index.js'));
  */
 export class TurnControls {
   /** The user message being edited, and the editor's text. */
-  editing: { key: string; text: string } | null = null;
+  private readonly view: ViewState<{ editing: { key: string; text: string } | null }>;
   private turns = new Map<string, TurnInfo>();
-  private readonly copy: CopyReply;
-  private readonly feedbackFeature: Feature<typeof import('../feedback/index.js')>;
-  private feedback: import('../feedback/index.js').FeedbackControl | null = null;
+  /** The messages `turns` was worked out for. */
+  private counted: readonly ChatMessage[] | null = null;
 
   constructor(private readonly ctx: PanelContext) {
-    this.copy = new CopyReply(ctx);
-    this.feedbackFeature = new Feature(loadFeedback, ctx.host);
+    this.view = new ViewState<{ editing: { key: string; text: string } | null }>(ctx.host, { editing: null });
   }
 
-  /** With `feedback`, its chunk: a render of finished replies waits for it. */
-  needs(): Array<Promise<unknown>> {
-    const { host, chat } = this.ctx;
-    return host.feedback && !this.feedbackFeature.failed && chat.messages.some((m) => m.role === 'agent' && m.id)
-      ? [this.feedbackFeature.ensure()]
-      : [];
+  private get editing() {
+    return this.view.value.editing;
   }
 
   willUpdate(): void {
-    this.turns = turnsOf(this.ctx.chat.messages);
-    if (!this.ctx.host.feedback) return;
-    const module = this.feedbackFeature.module;
-    // Asked for before this chunk came: fetched now (it renders again when it lands).
-    if (!module) void this.feedbackFeature.ensure();
-    else (this.feedback ??= new module.FeedbackControl(this.ctx)).willUpdate();
+    const { messages } = this.ctx.chat.state;
+    if (messages !== this.counted) this.turns = turnsOf((this.counted = messages));
   }
 
   isEditing(m: ChatMessage): boolean {
     return this.editing?.key === m.key;
   }
 
-  /** Copy on finished replies; regenerate, edit and the branch navigator for finished turns (stopped ones too). */
+  /** Regenerate, edit and the branch navigator for finished turns (stopped ones too). */
   render(m: ChatMessage) {
-    return html`${this.copy.render(m)}${this.ctx.host.feedback ? this.feedback?.render(m) : nothing}${this.rerunControls(m)}`;
-  }
-
-  private rerunControls(m: ChatMessage) {
     const { chat } = this.ctx;
     const info = this.turns.get(m.key);
     if (!info || !(info.replyId || info.unfinished) || m.state === 'streaming' || m.state === 'queued' || !chat.threadId) return nothing;
@@ -84,10 +64,7 @@ export class TurnControls {
     const editing = this.editing!;
     return renderEditor(this.ctx.text, {
       text: editing.text,
-      onInput: (text) => {
-        this.editing = { key: m.key, text };
-        this.ctx.host.requestUpdate();
-      },
+      onInput: (text) => this.view.set({ editing: { key: m.key, text } }),
       onSave: () => this.submitEdit(m),
       onCancel: () => this.cancelEdit(),
     });
@@ -95,8 +72,7 @@ export class TurnControls {
 
   private async edit(m: ChatMessage): Promise<void> {
     const { host } = this.ctx;
-    this.editing = { key: m.key, text: m.text };
-    host.requestUpdate();
+    this.view.set({ editing: { key: m.key, text: m.text } });
     await host.updateComplete;
     host.renderRoot.querySelector<HTMLTextAreaElement>('.edit-input')?.focus();
   }
@@ -104,7 +80,7 @@ export class TurnControls {
   private regenerate(reply: ChatMessage): void {
     const { chat } = this.ctx;
     const info = this.turns.get(reply.key);
-    const user = chat.messages.filter((m) => m.role === 'user')[info?.turn ?? -1];
+    const user = chat.state.messages.filter((m) => m.role === 'user')[info?.turn ?? -1];
     if (!info || !(info.replyId || info.unfinished) || !user) return;
     this.rerun(info.turn, info.replyId ?? null, user.text);
   }
@@ -113,8 +89,7 @@ export class TurnControls {
     const info = this.turns.get(user.key);
     const text = this.editing?.text.trim();
     if (!info || !(info.replyId || info.unfinished) || !text) return;
-    this.editing = null;
-    this.ctx.host.requestUpdate();
+    this.view.set({ editing: null });
     this.rerun(info.turn, info.replyId ?? null, text);
   }
 
@@ -127,8 +102,7 @@ export class TurnControls {
   }
 
   cancelEdit(): void {
-    this.editing = null;
-    this.ctx.host.requestUpdate();
+    this.view.set({ editing: null });
     this.ctx.focusInput();
   }
 }

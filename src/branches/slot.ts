@@ -1,37 +1,35 @@
 import { nothing } from 'lit-html';
-import { lazy } from '../lazy.js';
-import { Feature } from '../panel/feature.js';
+import { turnControls } from '../chunks.js';
 import type { PanelContext } from '../panel/context.js';
+import type { Feature } from '../panel/feature.js';
 import type { ChatMessage } from '../state/messages.js';
+import type { ConversationState } from '../state/store.js';
 
-/** Turn controls and the editor (this folder), fetched with the first message sent or a finished turn. */
-const loadBranches = lazy(() => import('./index.js'));
+type BranchesModule = typeof import('./index.js');
+
+/** A turn that can be rerun: one with an id, or one stopped or cut off (a rerun finds its id in the transcript). */
+const rerunnable = (m: ChatMessage) => !!m.id || m.state === 'stopped' || m.state === 'interrupted';
 
 /**
- * Where regenerate, edit and the version navigator sit in the panel before their chunk
- * arrives: fetched with the first turn (while the agent thinks) or the first message that
- * has an id. Everything else is in the chunk (controller.ts).
+ * Where regenerate, edit and the version navigator sit in the panel (the chunk is
+ * index.ts): fetched with the first turn (while the agent thinks) or when the first message
+ * that can be rerun shows (such a render waits for it a little).
  */
 export class TurnSlot {
-  private readonly feature: Feature<typeof import('./index.js')>;
-  private control: import('./index.js').TurnControls | null = null;
+  private readonly feature: Feature<BranchesModule>;
+  private control: InstanceType<BranchesModule['TurnControls']> | null = null;
 
   constructor(private readonly ctx: PanelContext) {
-    this.feature = new Feature(loadBranches, ctx.host);
+    this.feature = ctx.feature(turnControls);
   }
 
-  /** A turn starts: fetch the chunk while the agent thinks (again, if it failed before). */
+  /** A turn starts: fetched while the agent thinks. */
   prefetch(): void {
-    void (this.feature.failed ? this.feature.retry() : this.feature.ensure());
+    void this.feature.want();
   }
 
-  needs(): Array<Promise<unknown>> {
-    // A chunk that failed is not fetched on every render; the next turn tries again.
-    if (this.feature.failed) return [];
-    // Turns with ids, or stopped ones (a rerun finds their id in the transcript).
-    return this.ctx.chat.messages.some((m) => m.id || m.state === 'stopped' || m.state === 'interrupted')
-      ? [this.feature.ensure(), ...(this.control?.needs() ?? [])]
-      : [];
+  sync(state: ConversationState): void {
+    if (!this.feature.module && state.messages.some(rerunnable)) void this.feature.want(true);
   }
 
   willUpdate(): void {

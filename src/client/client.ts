@@ -1,9 +1,9 @@
-import { lazy } from '../lazy.js';
 import { errorFromException } from './errors.js';
 import { isObject } from './types.js';
 import { readMessages, readSendResponse, readSuggestions } from './guards.js';
 import { requestJson, type HttpContext, type RequestOptions } from './http.js';
-import type { StreamHandlers, StreamOptions, StreamResult } from './stream.js';
+import type { StreamHandlers, StreamOptions, StreamResult, streamTurn } from './stream.js';
+import type { closeSession, streamOverSocket } from './websocket.js';
 import { TokenManager, type TokenCache } from './token.js';
 import {
   isHexId,
@@ -39,8 +39,18 @@ const readSuggestionList = (v: unknown): string[] | null =>
 const readChannelThread = (v: unknown): ChannelThreadResponse | null =>
   isObject(v) && isHexId(v.thread_id) ? { ...v, thread_id: v.thread_id } : null;
 
-/** The streaming chunk, fetched once per page; a failed fetch is tried again next time. */
-const loadStreaming = lazy(() => import('./stream.js'));
+/** How a turn reaches the service (attribute `transport`). */
+export type Transport = 'sse' | 'rest' | 'websocket';
+
+/**
+ * Where the streaming code comes from. The widget fetches each as a chunk the first time a
+ * turn needs it (src/chunks.ts: a page that only shows a conversation never downloads
+ * them); `agent-chat/client` hands over the modules themselves (src/client/index.ts).
+ */
+export interface StreamingCode {
+  stream(): Promise<{ streamTurn: typeof streamTurn }>;
+  socket(): Promise<{ streamOverSocket: typeof streamOverSocket; closeSession: typeof closeSession }>;
+}
 
 /**
  * The widget's only HTTP speaker: the messaging operations of the agent service, with
@@ -50,12 +60,31 @@ const loadStreaming = lazy(() => import('./stream.js'));
 export class AgentClient {
   private readonly ctx: HttpContext;
   /** The session code, once a turn went over the WebSocket session. */
-  private socket: typeof import('./websocket.js') | null = null;
+  private socket: Awaited<ReturnType<StreamingCode['socket']>> | null = null;
 
-  constructor(config: ClientConfig) {
+  constructor(
+    config: ClientConfig,
+    private readonly code: StreamingCode,
+  ) {
     const baseUrl = config.baseUrl.replace(/\/+$/, '');
     const timeoutMs = config.timeoutMs ?? 30_000;
     this.ctx = { baseUrl, timeoutMs, tokens: new TokenManager({ ...config, baseUrl, timeoutMs, cache: config.tokenCache }) };
+  }
+
+  /**
+   * One turn over `transport`, resolving with the final reply (null when a stream ended
+   * without one). The service has taken the turn once `onThread` is called: REST calls it
+   * with the response, the streams with their `thread` frame. Both streams resume a dropped
+   * connection the same way and share the handlers (stream.ts).
+   */
+  async turn(transport: Transport, body: SendMessageBody, handlers: StreamHandlers, opts: StreamOptions = {}): Promise<Message | null> {
+    if (transport === 'rest') {
+      const response = await this.send(body, opts);
+      handlers.onThread?.(response.thread_id);
+      return response.message;
+    }
+    const result = transport === 'websocket' ? await this.streamSocket(body, handlers, opts) : await this.stream(body, handlers, opts);
+    return result.message;
   }
 
   /** `POST /messaging/v1/messages`: one complete JSON reply. */
@@ -68,7 +97,7 @@ export class AgentClient {
     // A lazy chunk (the SSE reader and the resume loop): a page that shows a conversation
     // without sending in it never downloads them. Failing to load it is a network failure
     // like any other (retryable, text kept).
-    const { streamTurn } = await loadStreaming().catch((e: unknown) => {
+    const { streamTurn } = await this.code.stream().catch((e: unknown) => {
       throw errorFromException(e, opts?.signal, () => false);
     });
     return streamTurn(this.ctx, body, handlers, opts);
@@ -76,7 +105,7 @@ export class AgentClient {
 
   /** Fetches the streaming code ahead of the first turn (the reader is typing). */
   prefetchStreaming(): void {
-    loadStreaming().catch(() => undefined);
+    this.code.stream().catch(() => undefined);
   }
 
   /**
@@ -86,7 +115,7 @@ export class AgentClient {
   async streamSocket(body: SendMessageBody, handlers: StreamHandlers, opts?: StreamOptions): Promise<StreamResult> {
     // A lazy chunk: only widgets with `transport="websocket"` download the session code.
     // Failing to load it is a network failure like any other (retryable, text kept).
-    const socket = (this.socket = await import('./websocket.js').catch((e: unknown) => {
+    const socket = (this.socket = await this.code.socket().catch((e: unknown) => {
       throw errorFromException(e, opts?.signal, () => false);
     }));
     return socket.streamOverSocket(this.ctx, body, handlers, opts);

@@ -1,7 +1,9 @@
 import type { Message } from '../client/types.js';
 import { emit } from '../events.js';
-import { type ChatMessage, emptyReply, settle, userMessage } from '../state/messages.js';
-import type { TurnScene } from '../state/scene.js';
+import { type ChatMessage, emptyReply, userMessage } from '../state/messages.js';
+import type { TurnHost } from '../state/scene.js';
+import { endTurn } from '../state/store.js';
+import { appendDelta, mirror, reattach, replaceText, settle, watchTurn } from '../state/turn-transitions.js';
 import type { RunningTurn } from './running-turn.js';
 import { ORPHAN_MS, type TabMessage, lockName, locks, openChannel, readTabMessage, turnId } from './tabs.js';
 
@@ -25,15 +27,16 @@ export class Mirror {
   private id: string | null = null;
   private user: ChatMessage | null = null;
   private reply: ChatMessage | null = null;
+  /** The reply's text as far as this tab has shown it (the log may be loaded afresh meanwhile). */
+  private text = '';
   private lastSeq = 0;
   private readonly channel: BroadcastChannel | null;
   private orphan: ReturnType<typeof setTimeout> | undefined;
-  private frame = 0;
   /** Ends the wait for the lock, and a grace under way, when this tab stops mirroring. */
   private readonly waiting = new AbortController();
 
   constructor(
-    private readonly chat: TurnScene,
+    private readonly chat: TurnHost,
     scope: string,
     private readonly takeOver: TakeOver,
     private readonly closed: () => void,
@@ -45,6 +48,7 @@ export class Mirror {
       const message = readTabMessage(event.data);
       if (message) this.receive(message);
     });
+    chat.store.apply(watchTurn);
     this.post({ type: 'sync' });
     const manager = locks();
     if (manager) manager.request(lockName(scope), { signal: this.waiting.signal }, () => this.owned()).catch(() => undefined);
@@ -62,7 +66,6 @@ export class Mirror {
     if (!this.active) return;
     this.active = false;
     clearTimeout(this.orphan);
-    cancelAnimationFrame(this.frame);
     this.waiting.abort();
     this.channel?.close();
     this.closed();
@@ -70,19 +73,17 @@ export class Mirror {
 
   private receive(message: TabMessage): void {
     if (!this.active) return;
-    const { chat } = this;
     switch (message.type) {
       case 'turn':
         return this.show(message.id, message.turn);
       case 'token': {
         if (message.id !== this.id || message.seq <= this.lastSeq || !this.reply) return;
         this.lastSeq = message.seq;
-        this.reply.text += message.text;
         this.keepShown();
+        this.text += message.text;
+        this.chat.store.apply(appendDelta, this.reply.key, message.text);
         this.watch();
-        if (chat.status === 'streaming') return this.updateSoon();
-        chat.status = 'streaming';
-        return chat.host.requestUpdate();
+        return;
       }
       case 'beat':
         if (message.id === this.id) this.watch();
@@ -103,23 +104,20 @@ export class Mirror {
     if (!fresh && turn.lastSeq <= this.lastSeq) return;
     this.id = id;
     this.lastSeq = turn.lastSeq;
+    this.text = turn.text;
     if (fresh || !this.user || !this.reply) {
       const { text, image_url: imageUrl } = turn.body;
-      const gone: Array<ChatMessage | null | undefined> = [this.user, this.reply];
+      const gone = [this.user?.key, this.reply?.key];
       // A service that records the question at once has it in the transcript shown here.
-      const last = chat.messages.at(-1);
-      if (!this.user && last?.role === 'user' && last.text === text) gone.push(last);
+      const last = chat.state.messages.at(-1);
+      if (!this.user && last?.role === 'user' && last.text === text) gone.push(last.key);
       this.user = userMessage(text, imageUrl);
-      this.reply = { ...emptyReply(), text: turn.text };
-      chat.messages = [...chat.messages.filter((m) => !gone.includes(m)), this.user, this.reply];
-      chat.starters = [];
-      chat.notice = null;
+      this.reply = emptyReply(turn.text);
+      chat.store.apply(mirror, this.user, this.reply, gone);
     } else {
-      this.reply.text = turn.text;
       this.keepShown();
+      chat.store.apply(replaceText, this.reply.key, turn.text);
     }
-    chat.status = turn.text ? 'streaming' : 'connecting';
-    chat.host.requestUpdate();
   }
 
   /** The owner ended the turn: its reply, or the thread as the service has it. */
@@ -127,15 +125,12 @@ export class Mirror {
     const { chat, user, reply } = this;
     this.close();
     if (!message || !user || !reply) {
-      chat.status = 'idle';
+      chat.store.apply(endTurn);
       void chat.load();
       return;
     }
-    settle(reply, user, message);
     this.keepShown();
-    chat.messages = [...chat.messages];
-    chat.status = 'idle';
-    chat.host.requestUpdate();
+    chat.store.apply(settle, reply.key, user.key, message);
     emit(chat.host, 'agent-chat-message', { message, threadId: chat.threads.id });
   }
 
@@ -167,25 +162,31 @@ export class Mirror {
     }
     const threadId = record.threadId ?? record.body.thread_id ?? null;
     // The owner went before it told anything: shown as recovery would show it.
-    if (!this.user && threadId && this.fallback) [this.user, this.reply] = this.fallback();
+    if (!this.user && threadId && this.fallback) {
+      [this.user, this.reply] = this.fallback();
+      this.text = this.reply.text;
+    }
     const { user, reply } = this;
     this.close();
     if (!threadId || !user || !reply) {
       // Nothing to resume from here: loading the thread again recovers the stored turn the
       // way a new page does.
+      chat.store.apply(endTurn);
       void chat.load();
       return;
     }
     // Resumed from whichever is further along: what this tab showed, or what the owner stored.
     const seen = this.lastSeq >= record.lastSeq;
-    if (!seen) reply.text = record.text;
-    await this.takeOver(user, reply, { ...record, threadId, lastSeq: seen ? this.lastSeq : record.lastSeq, text: reply.text });
+    this.keepShown();
+    if (!seen) chat.store.apply(replaceText, reply.key, (this.text = record.text));
+    const shown = chat.store.find(reply.key) ?? reply;
+    await this.takeOver(user, shown, { ...record, threadId, lastSeq: seen ? this.lastSeq : record.lastSeq, text: this.text });
   }
 
   /** The log was loaded afresh meanwhile (this tab followed a move): the turn goes back at its end. */
   private keepShown(): void {
     const { chat, user, reply } = this;
-    if (user && reply && !chat.messages.includes(reply)) chat.messages = [...chat.messages.filter((m) => m !== user), user, reply];
+    if (user && reply && !chat.store.find(reply.key)) chat.store.apply(reattach, user, { ...reply, text: this.text });
   }
 
   private grace(): Promise<void> {
@@ -200,14 +201,6 @@ export class Mirror {
     if (locks()) return;
     clearTimeout(this.orphan);
     this.orphan = setTimeout(() => void this.owned(), ms);
-  }
-
-  private updateSoon(): void {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.chat.host.requestUpdate();
-    });
   }
 
   private post(message: TabMessage): void {

@@ -3,12 +3,33 @@ import { ApiError } from '../client/errors.js';
 import type { Message } from '../client/types.js';
 import { emit } from '../events.js';
 import { type ChatMessage, emptyReply, fromTranscript, userMessage } from '../state/messages.js';
-import type { TurnScene } from '../state/scene.js';
+import type { TurnHost } from '../state/scene.js';
+import { endTurn, transition, without } from '../state/store.js';
 import { awaitTurn, findTurn } from './await-turn.js';
 
 // Also for a rerun of a stopped turn (src/state/turns.ts), which looks for it the same way.
 export { awaitTurn, findTurn };
 import type { RunningTurn } from './running-turn.js';
+
+// --- what recovery does to the conversation (src/state/store.ts says what a transition is) ---
+
+/**
+ * A turn an earlier page (or a tab that went) started goes on here: the log up to it
+ * (`before`, else what shows without these two), its question and the reply so far.
+ */
+export const resume = transition('resume', (s, user: ChatMessage, reply: ChatMessage, before?: readonly ChatMessage[]) => ({
+  messages: [...(before ?? without(s.messages, [user.key, reply.key])), user, reply],
+  starters: [],
+  status: 'connecting',
+  turn: { user: user.key, reply: reply.key, mirrored: false },
+}));
+
+/** The turn ended and the thread's transcript shows how (its reply was awaited there, or the thread is gone). */
+export const showTranscript = transition('showTranscript', (_, messages: readonly ChatMessage[]) => ({
+  messages,
+  status: 'idle',
+  turn: null,
+}));
 
 /** The code of a recovered turn whose question never reached the service. */
 export const LOST = 'turn.lost';
@@ -26,7 +47,7 @@ export interface Turns {
  * a turn the service can no longer stream is awaited in the transcript. A turn another tab
  * is talking to the service for is mirrored from that tab instead.
  */
-export function recover(turns: Turns, chat: TurnScene, turn: RunningTurn, transcript: Message[]): void {
+export function recover(turns: Turns, chat: TurnHost, turn: RunningTurn, transcript: Message[]): void {
   const threadId = turn.threadId ?? turn.body.thread_id ?? null;
   const found = findTurn(transcript, turn);
   if (found.state === 'done' || threadId !== chat.threads.id || !threadId) {
@@ -36,28 +57,25 @@ export function recover(turns: Turns, chat: TurnScene, turn: RunningTurn, transc
       chat.threads.saved?.setRunningTurn(null);
       // Started in a new conversation and lost before the service named it: the text comes back.
       if (!threadId && found.state === 'absent') chat.restoreDraft(turn.body.text);
-      chat.status = 'idle';
-      chat.host.requestUpdate();
+      chat.store.apply(endTurn);
     });
   }
   void turns.resume({ ...turn, threadId }, () => {
-    if (found.state === 'started') chat.messages = fromTranscript(transcript.slice(0, found.index));
     const { text, image_url: imageUrl } = turn.body;
     const user = userMessage(text, imageUrl);
-    const reply: ChatMessage = { ...emptyReply(), text: turn.text };
-    chat.messages = [...chat.messages, user, reply];
-    chat.starters = [];
+    const reply = emptyReply(turn.text);
+    // A service that records the question at once has it in the transcript: shown from here instead.
+    chat.store.apply(resume, user, reply, found.state === 'started' ? fromTranscript(transcript.slice(0, found.index)) : undefined);
     return [user, reply];
   });
 }
 
 /** A resumed turn the service cannot stream: shown from the transcript once its reply is there. */
-export async function awaitReply(chat: TurnScene, client: AgentClient, record: RunningTurn, signal: AbortSignal): Promise<void> {
+export async function awaitReply(chat: TurnHost, client: AgentClient, record: RunningTurn, signal: AbortSignal): Promise<void> {
   const outcome = await awaitTurn(client, record.threadId!, record, signal);
   if (outcome.state === 'gone') {
     // Nothing of that conversation is left to show; what the reader asked goes back to the composer.
-    chat.messages = [];
-    chat.status = 'idle';
+    chat.store.apply(showTranscript, []);
     chat.restoreDraft(record.body.text);
     return chat.threadGone();
   }
@@ -71,9 +89,8 @@ export async function awaitReply(chat: TurnScene, client: AgentClient, record: R
       message: 'The reply could not be recovered after the page changed.',
     });
   }
-  chat.messages = fromTranscript(outcome.transcript);
-  chat.status = 'idle';
-  chat.threads.touch(chat.messages);
+  chat.store.apply(showTranscript, fromTranscript(outcome.transcript));
+  chat.threads.touch(chat.state.messages);
   const final = outcome.transcript.findLast((m) => m.sender?.type !== 'user');
   if (final) emit(chat.host, 'agent-chat-message', { message: final, threadId: chat.threads.id });
 }

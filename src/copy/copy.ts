@@ -1,12 +1,12 @@
 /**
  * Copy a reply: the button under each finished agent reply (part `copy-button`). It puts
  * the reply's markdown source on the clipboard, as the agent wrote it; "Copied" shows on
- * the button for a moment and is announced politely. Rendered by the turn controls
- * (src/branches/controller.ts), so it comes with their chunk.
+ * the button for a moment and is announced politely. A chunk of its own (slot.ts fetches
+ * it with the first finished reply).
  */
-import { html, nothing, svg } from 'lit-html';
+import { html, svg } from 'lit-html';
 import { icon } from '../icons/icons.js';
-import type { PanelContext } from '../panel/context.js';
+import { type PanelContext, ViewState } from '../panel/context.js';
 import type { ChatMessage } from '../state/messages.js';
 
 const icons = {
@@ -19,15 +19,17 @@ const COPIED_MS = 2000;
 
 export class CopyReply {
   /** The reply just copied (its key), while the button says so. */
-  private copied: string | null = null;
+  private readonly view: ViewState<{ copied: string | null }>;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly ctx: PanelContext) {}
+  constructor(private readonly ctx: PanelContext) {
+    this.view = new ViewState(ctx.host, { copied: null });
+  }
 
+  /** The button under `m`, a finished reply (slot.ts decides which). */
   render(m: ChatMessage) {
-    if (m.role !== 'agent' || !m.text || m.state === 'streaming' || m.state === 'queued') return nothing;
     const t = this.ctx.text;
-    const done = this.copied === m.key;
+    const done = this.view.value.copied === m.key;
     const label = done ? t.copied : t.copyReply;
     return html`<button part="copy-button" class="icon-button small" type="button" aria-label=${label} title=${label} @click=${() => void this.copy(m)}>
       ${done ? icons.done : icons.copy}
@@ -43,12 +45,9 @@ export class CopyReply {
       ctx.announce(ctx.text.copyFailed);
       return;
     }
-    this.copied = m.key;
+    this.view.set({ copied: m.key });
     ctx.announce(ctx.text.copied);
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.copied = null;
-      ctx.host.requestUpdate();
-    }, COPIED_MS);
+    this.timer = setTimeout(() => this.view.set({ copied: null }), COPIED_MS);
   }
 }

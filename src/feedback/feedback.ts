@@ -4,14 +4,14 @@
  * `aria-pressed`), and after a thumbs-down an optional reason: one of a few choices and a
  * line of free text. Each change fires `agent-chat-feedback`; the service has no feedback
  * operation, so the host sends it where it wants. Ratings are kept with the conversation
- * (ratings.ts). Rendered by the turn controls (src/branches/controller.ts).
+ * (ratings.ts). A chunk of its own: slot.ts fetches it and renders it under each rateable reply.
  */
 import { html, nothing, svg } from 'lit-html';
 import { live } from 'lit-html/directives/live.js';
 import { emit, type FeedbackCategory } from '../events.js';
 import type { Strings } from '../i18n/strings.js';
 import { icon } from '../icons/icons.js';
-import type { PanelContext } from '../panel/context.js';
+import { type PanelContext, ViewState } from '../panel/context.js';
 import type { ChatMessage } from '../state/messages.js';
 import { Ratings, type Rating } from './ratings.js';
 
@@ -33,22 +33,34 @@ const reasonLabels = (t: Strings): Record<FeedbackCategory, string> => ({
 /** The free text is a note, not a transcript. */
 const MAX_REASON = 500;
 
+interface Asking {
+  id: string;
+  category: FeedbackCategory | null;
+  text: string;
+}
+
 export class FeedbackControl {
   private readonly ratings = new Ratings();
   /** The reply whose reason form is open, and what the reader has chosen in it so far. */
-  private asking: { id: string; category: FeedbackCategory | null; text: string } | null = null;
+  private readonly view: ViewState<{ asking: Asking | null }>;
 
-  constructor(private readonly ctx: PanelContext) {}
+  constructor(private readonly ctx: PanelContext) {
+    this.view = new ViewState<{ asking: Asking | null }>(ctx.host, { asking: null });
+  }
+
+  private get asking(): Asking | null {
+    return this.view.value.asking;
+  }
 
   willUpdate(): void {
     this.ratings.open(this.ctx.view.config);
   }
 
+  /** The thumbs under `m`, a finished reply with an id (slot.ts decides which). */
   render(m: ChatMessage) {
-    if (m.role !== 'agent' || m.state !== 'done' || !m.id) return nothing;
     const t = this.ctx.text;
-    const rating = this.ratings.of(m.id);
-    const id = m.id;
+    const id = m.id!;
+    const rating = this.ratings.of(id);
     const button = (value: Rating, label: string) =>
       html`<button
         part="feedback-${value}"
@@ -108,16 +120,13 @@ export class FeedbackControl {
 
   private rate(id: string, rating: Rating | null): void {
     this.ratings.set(id, rating);
-    this.asking = rating === 'down' ? { id, category: null, text: '' } : null;
     this.notify({ messageId: id, rating });
-    this.ctx.host.requestUpdate();
+    this.view.set({ asking: rating === 'down' ? { id, category: null, text: '' } : null });
     if (rating === 'down') void this.focus('.feedback-reasons button');
   }
 
   private edit(patch: Partial<{ category: FeedbackCategory | null; text: string }>): void {
-    if (!this.asking) return;
-    this.asking = { ...this.asking, ...patch };
-    this.ctx.host.requestUpdate();
+    if (this.asking) this.view.set({ asking: { ...this.asking, ...patch } });
   }
 
   private sendReason(id: string): void {
@@ -135,8 +144,7 @@ export class FeedbackControl {
 
   private closeReason(): void {
     const id = this.asking?.id;
-    this.asking = null;
-    this.ctx.host.requestUpdate();
+    this.view.set({ asking: null });
     // Focus goes back where the form was opened from.
     if (id) void this.focus(`[part="feedback-down"][data-id="${CSS.escape(id)}"]`);
   }

@@ -74,7 +74,8 @@ export class FullScreen implements ReactiveController {
   }
 
   hostUpdate(): void {
-    this.active = this.open() && !!this.media?.matches;
+    // An update after the element left the page (nothing to lock there) is not a reason to lock.
+    this.active = this.host.isConnected && this.open() && !!this.media?.matches;
   }
 
   hostUpdated(): void {

@@ -73,7 +73,7 @@ export class HandOffControl {
     event.preventDefault();
     const { host, chat } = this.ctx;
     if (!this.form) return;
-    const result = await this.form.submit(chat.api, {
+    const result = await this.form.submit(chat.client, {
       userId: chat.currentUserId,
       agentDisplayName: host.agentDisplayName,
       threadId: chat.threadId,

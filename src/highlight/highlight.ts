@@ -12,10 +12,10 @@
  */
 import type { ElementContent, RootContent } from 'hast';
 import { createLowlight } from 'lowlight';
-import { lazy } from '../lazy.js';
 import { adoptStyles } from '../shell/panel-loader.js';
 import { warnOnce } from '../warn.js';
-import { grammarOf, LANGUAGES } from './languages.js';
+import { GRAMMARS } from './chunks.js';
+import { grammarOf } from './languages.js';
 import { styles } from './highlight.styles.js';
 
 export { styles };
@@ -35,14 +35,13 @@ const PIECE_CHARS = 2_048;
 /** Longer code stays plain: highlighting is a nicety, a frame is not. */
 const MAX_CHARS = 50_000;
 
-/** Each grammar's chunk, fetched once (again after a failure, for a later block). */
-const grammars = new Map<string, () => Promise<void>>();
-
+/** A grammar's chunk, registered once it is here (a failure is tried again by a later block: src/lazy.ts). */
 function loadGrammar(grammar: string): Promise<boolean> {
-  let load = grammars.get(grammar);
-  if (!load) grammars.set(grammar, (load = lazy(() => LANGUAGES[grammar]!().then((module) => lowlight.register(grammar, module.default)))));
-  return load().then(
-    () => true,
+  return GRAMMARS[grammar]!().then(
+    (module) => {
+      if (!lowlight.registered(grammar)) lowlight.register(grammar, module.default);
+      return true;
+    },
     (error: unknown) => {
       warnOnce('a code highlighting grammar could not be loaded; the code is shown plain.', error);
       return false;

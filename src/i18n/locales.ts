@@ -1,25 +1,16 @@
+import { languages } from '../shell/chunks.js';
 import type { Strings } from './strings.js';
 
 /**
- * English ships with the panel (strings.ts; the launcher's few texts with the shell:
- * launcher.ts); the other tables are chunks beside the script, fetched relative to it when
- * a widget needs them, so a page pays for the one language it shows.
+ * The language tables other than English: chunks beside the script (src/shell/chunks.ts),
+ * fetched relative to it when a widget needs them, so a page pays for the one language it
+ * shows. A table that cannot be fetched leaves English in place; a later need (the next
+ * update, after the retry pause of src/lazy.ts) asks again.
  */
-const LOADERS: Record<string, () => Promise<{ default: Strings }>> = {
-  de: () => import('./locales/de.js'),
-  fr: () => import('./locales/fr.js'),
-  es: () => import('./locales/es.js'),
-  ja: () => import('./locales/ja.js'),
-  ar: () => import('./locales/ar.js'),
-};
-
-const TABLES: Record<string, Strings> = {};
-/** Tables that could not be fetched: English stands in for this page (not retried on every update). */
-const FAILED = new Set<string>();
+const loader = (key: string) => (Object.hasOwn(languages, key) ? languages[key as keyof typeof languages] : undefined);
 
 // Own keys only: `lang="constructor"` must not find Object.prototype's members.
-export const table = (key: string): Strings | undefined => (Object.hasOwn(TABLES, key) ? TABLES[key] : undefined);
-const loader = (key: string) => (Object.hasOwn(LOADERS, key) ? LOADERS[key] : undefined);
+export const table = (key: string): Strings | undefined => loader(key)?.module?.default;
 
 /** Primary subtags of languages written right to left. */
 const RTL = new Set(['ar', 'he', 'iw', 'fa', 'ur', 'ps', 'sd', 'ug', 'yi', 'dv', 'ckb']);
@@ -40,29 +31,28 @@ export function isRtl(lang: string | undefined): boolean {
 }
 
 /** Languages that ship with a complete table. */
-export const SUPPORTED_LANGUAGES = ['en', ...Object.keys(LOADERS)];
+export const SUPPORTED_LANGUAGES = ['en', ...Object.keys(languages)];
 
-/** False while `lang` has a table that is not loaded yet (`resolveStrings` would fall back). */
+/**
+ * False while `lang` has a table that is not loaded yet (`resolveStrings` would fall back
+ * to English), unless its last load failed and is pausing before the next try.
+ */
 export function hasStrings(lang: string | undefined): boolean {
-  const key = primary(lang);
-  return !!table(key) || FAILED.has(key) || !loader(key);
+  const load = loader(primary(lang));
+  return !load || !!load.module || load.failed;
 }
 
 /**
  * Loads the table for `lang`; resolves at once for English and for languages without a
- * table. A failed load (offline, blocked chunk) leaves English in place for this page, so
- * it is not retried on every update, and resolves to false.
+ * table. A failed load (offline, blocked chunk) leaves English in place and resolves to
+ * false.
  */
-export async function loadStrings(lang: string | undefined): Promise<boolean> {
-  const key = primary(lang);
-  const load = loader(key);
-  if (!load || table(key)) return true;
-  if (FAILED.has(key)) return false;
-  try {
-    TABLES[key] = (await load()).default;
-    return true;
-  } catch {
-    FAILED.add(key);
-    return false;
-  }
+export function loadStrings(lang: string | undefined): Promise<boolean> {
+  const load = loader(primary(lang));
+  return load
+    ? load().then(
+        () => true,
+        () => false,
+      )
+    : Promise.resolve(true);
 }

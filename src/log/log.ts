@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit-html';
 import { repeat } from 'lit-html/directives/repeat.js';
 import { icons } from '../icons/icons.js';
-import type { PanelContext } from '../panel/context.js';
+import { type PanelContext, ViewState } from '../panel/context.js';
 import { renderSuggestions } from '../suggestions/suggestions.js';
 import { type MessageParts, renderMessageSafely, renderWelcome } from './message.js';
 
@@ -28,10 +28,12 @@ function timeFormat(lang: string): Intl.DateTimeFormat {
  * that move between messages.
  */
 export class Log {
-  /** Index of the first rendered message: long transcripts render their tail first. */
-  private windowStart = 0;
+  /**
+   * Index of the first rendered message (long transcripts render their tail first), and
+   * whether "jump to latest" shows (the reader scrolled up while the log grew).
+   */
+  private readonly view: ViewState<{ windowStart: number; showJump: boolean }>;
   private windowAnchor: string | undefined;
-  private showJump = false;
   private stickToBottom = true;
   private lastScrollHeight = 0;
   private locale = '';
@@ -51,6 +53,7 @@ export class Log {
     parts: Omit<MessageParts, 'time'>,
   ) {
     this.parts = { ...parts, time: (iso) => this.formatTime(iso) };
+    this.view = new ViewState(ctx.host, { windowStart: 0, showJump: false });
     const whenIdle = globalThis.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 200));
     whenIdle(() => (this.timeFormat ??= timeFormat(this.ctx.view.locale)));
   }
@@ -61,18 +64,28 @@ export class Log {
 
   willUpdate(): void {
     const { chat, view } = this.ctx;
+    const { messages } = chat.state;
     if (view.locale !== this.locale) {
       this.locale = view.locale;
       this.timeFormat = null;
     }
-    if (!this.timeFormat && chat.messages.length) this.timeFormat = timeFormat(this.locale);
+    if (!this.timeFormat && messages.length) this.timeFormat = timeFormat(this.locale);
     // A newly loaded transcript renders its latest messages only; earlier ones follow on
-    // demand, so a 500-message thread opens as fast as a short one.
-    const first = chat.messages[0]?.key;
+    // demand, so a 500-message thread opens as fast as a short one. Set during this update:
+    // it renders with it, without asking for another.
+    const first = messages[0]?.key;
     if (first !== this.windowAnchor) {
       this.windowAnchor = first;
-      this.windowStart = Math.max(0, chat.messages.length - WINDOW);
+      this.windowStart = Math.max(0, messages.length - WINDOW);
     }
+  }
+
+  private get windowStart(): number {
+    return this.view.value.windowStart;
+  }
+
+  private set windowStart(windowStart: number) {
+    this.view.set({ windowStart });
   }
 
   /** A new transcript arrived (its first message changed): the features reset what they kept per message. */
@@ -88,16 +101,14 @@ export class Log {
     this.lastScrollHeight = log.scrollHeight;
     if (this.stickToBottom) {
       log.scrollTop = log.scrollHeight;
-    } else if (grew && !this.showJump) {
-      this.showJump = true;
-      this.ctx.host.requestUpdate();
+    } else if (grew && !this.view.value.showJump) {
+      this.view.set({ showJump: true });
     }
   }
 
   render(overlay: unknown) {
-    const { chat } = this.ctx;
+    const { messages, starters } = this.ctx.chat.state;
     const t = this.ctx.text;
-    const messages = chat.messages;
     const last = messages.at(-1);
     return html`<div class="log-wrap">
       <div part="log" class="log" role="log" aria-live="off" aria-label=${t.messageListLabel} tabindex="0" @scroll=${this.onScroll} @keydown=${this.onKeyDown}>
@@ -116,11 +127,11 @@ export class Log {
           (m) => renderMessageSafely(this.ctx, this.parts, m, m === last),
         )}
         ${this.renderTyping()}
-        ${messages.length || !chat.starters.length ? nothing : renderSuggestions(chat.starters, t, { onSelect: (s) => this.ctx.pickSuggestion(s) })}
+        ${messages.length || !starters.length ? nothing : renderSuggestions(starters, t, { onSelect: (s) => this.ctx.pickSuggestion(s) })}
       </div>
       ${overlay}
       ${
-        this.showJump
+        this.view.value.showJump
           ? html`<button part="jump-to-latest" class="jump" type="button" @click=${this.jumpToLatest}>${icons.arrowDown} ${t.jumpToLatest}</button>`
           : nothing
       }
@@ -129,10 +140,10 @@ export class Log {
 
   private renderTyping() {
     const { chat } = this.ctx;
-    const last = chat.messages.at(-1);
+    const last = chat.state.messages.at(-1);
     const waiting = chat.busy && !(last?.role === 'agent' && last.text);
     if (!waiting) return nothing;
-    const label = chat.status === 'reconnecting' ? this.ctx.text.reconnecting : this.ctx.text.typing;
+    const label = chat.state.status === 'reconnecting' ? this.ctx.text.reconnecting : this.ctx.text.typing;
     // The row takes the column (like a message); the indicator is a small bubble at its start.
     return html`<div class="typing-row">
       <div part="typing" class="typing" role="status" aria-label=${label}><span></span><span></span><span></span></div>
@@ -151,10 +162,7 @@ export class Log {
     if (!log) return;
     if (this.windowStart > 0 && log.scrollTop < 48) this.showEarlier();
     this.stickToBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 32;
-    if (this.stickToBottom && this.showJump) {
-      this.showJump = false;
-      this.ctx.host.requestUpdate();
-    }
+    if (this.stickToBottom && this.view.value.showJump) this.view.set({ showJump: false });
   };
 
   /** Renders the previous step of messages and keeps what the reader sees where it was. */
@@ -164,7 +172,6 @@ export class Log {
     if (!log || this.windowStart === 0) return;
     const fromBottom = log.scrollHeight - log.scrollTop;
     this.windowStart = Math.max(0, this.windowStart - WINDOW);
-    host.requestUpdate();
     void host.updateComplete.then(() => {
       log.scrollTop = log.scrollHeight - fromBottom;
     });
@@ -174,8 +181,7 @@ export class Log {
     const log = this.element;
     if (!log) return;
     this.stickToBottom = true;
-    this.showJump = false;
-    this.ctx.host.requestUpdate();
+    this.view.set({ showJump: false });
     const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
     log.scrollTo({ top: log.scrollHeight, behavior: reduce ? 'auto' : 'smooth' });
     this.ctx.focusInput();

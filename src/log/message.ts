@@ -16,10 +16,11 @@ export interface MessageParts {
 
 export function renderWelcome(ctx: PanelContext) {
   const { chat, host, labels } = ctx;
-  if (!chat.welcome) return nothing;
+  const { welcome } = chat.state;
+  if (!welcome) return nothing;
   return html`<article part="welcome message message-agent" class="message agent welcome" tabindex="-1" aria-label=${ctx.text.welcomeLabel}>
     <div part="bubble" class="bubble">
-      <div part="text" class="text" dir="auto" ${markdown(chat.welcome, { allowHtml: host.allowHtml, labels })}></div>
+      <div part="text" class="text" dir="auto" ${markdown(welcome, { allowHtml: host.allowHtml, labels })}></div>
     </div>
   </article>`;
 }

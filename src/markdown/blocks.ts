@@ -11,7 +11,8 @@ import { trustedPolicy } from '../security/trusted-types.js';
 import { warnOnce } from '../warn.js';
 import { decorate, type MarkdownLabels } from './decorate.js';
 import { lexMarkdown } from './lex.js';
-import type { completeTail, TypingTail } from './tail.js';
+import type { TypingTail } from './tail.js';
+import { htmlPolicy, tail as tailChunk } from '../chunks.js';
 import { blockNodes, el, IMAGE_ATTRS, LINK_ATTRS, toDom, toFragment, toHtml } from './tokens.js';
 
 export type { MarkdownLabels };
@@ -28,12 +29,11 @@ export const DEFAULT_LABELS: MarkdownLabels = { copyCode: en.copyCode, table: en
 
 // --- the allow-html sanitiser (a lazy chunk) ---------------------------------------------
 
-let sanitizer: Sanitize | undefined;
-let sanitizerLoad: Promise<boolean> | undefined;
+let sanitizer: Sanitize | null | undefined;
 
 /** True once `allowHtml` can render (the sanitiser is loaded and usable). */
 export function hasHtmlSupport(): boolean {
-  return sanitizer !== undefined;
+  return !!sanitizer;
 }
 
 /**
@@ -42,39 +42,30 @@ export function hasHtmlSupport(): boolean {
  * or cannot run; raw HTML then stays literal text, as it is by default.
  */
 export function loadHtmlSupport(): Promise<boolean> {
-  sanitizerLoad ??= import('../security/html-policy.js').then(
-    ({ createSanitizer }) => {
-      const created = createSanitizer({ safeUrl, linkAttrs: LINK_ATTRS, imageAttrs: IMAGE_ATTRS, trustedPolicy: trustedPolicy() });
-      if (created) sanitizer = created;
-      return !!created;
-    },
-    // A failed module load stays failed in the browser's module map; no point retrying.
+  if (sanitizer !== undefined) return Promise.resolve(!!sanitizer);
+  return htmlPolicy().then(
+    ({ createSanitizer }) =>
+      !!(sanitizer ??= createSanitizer({ safeUrl, linkAttrs: LINK_ATTRS, imageAttrs: IMAGE_ATTRS, trustedPolicy: trustedPolicy() })),
     () => false,
   );
-  return sanitizerLoad;
 }
 
 // --- the guard for half-typed syntax (a lazy chunk) ----------------------------------------
-
-let completer: typeof completeTail | undefined;
-
-let tailLoad: Promise<boolean> | undefined;
 
 /**
  * Loads tail.ts, which only a streaming or cut-off reply uses (a page that only shows a
  * welcome message never downloads it). Until it is here a tail renders as typed: the panel
  * waits for it before it shows such a reply, and a turn fetches it as it starts. Resolves
- * false when it cannot be fetched: tails then show as typed, and the chat goes on (a module
- * that failed stays failed in the browser's module map, so it is not asked for again).
+ * false when it cannot be fetched: tails then show as typed, and the chat goes on.
  */
 export function loadTailSupport(): Promise<boolean> {
-  return (tailLoad ??= import('./tail.js').then(
-    (module) => !!(completer = module.completeTail),
+  return tailChunk().then(
+    () => true,
     () => false,
-  ));
+  );
 }
 
-export const hasTailSupport = (): boolean => completer !== undefined;
+export const hasTailSupport = (): boolean => !!tailChunk.module;
 
 // --- blocks ------------------------------------------------------------------------------
 
@@ -131,6 +122,7 @@ export function tailState(text: string, streaming: boolean): TailState {
  */
 export function blockSource(block: Block, tail: TailState): string {
   const raw = block.token.raw;
+  const completer = tailChunk.module?.completeTail;
   return tail !== 'settled' && completer && raw.length <= TAIL_COMPLETION_CHARS ? completer(raw, block.token.type, tail) : raw;
 }
 
@@ -147,7 +139,7 @@ export function renderBlock(
   try {
     // The completed tail is lexed again, with the document's link definitions in scope.
     const tokens = source === block.token.raw ? [block.token] : lexMarkdown(source, html, links);
-    const frag = html ? sanitizer!(blockNodes(toHtml, tokens).join('')) : toFragment(blockNodes(toDom, tokens));
+    const frag = html && sanitizer ? sanitizer(blockNodes(toHtml, tokens).join('')) : toFragment(blockNodes(toDom, tokens));
     decorate(frag, labels, typing);
     return frag;
   } catch (error) {
@@ -168,5 +160,5 @@ export function plainBlock(text: string): HTMLElement {
  * waits for the load before it renders; the directive re-renders once it is there.
  */
 export function htmlMode(options: MarkdownOptions): boolean {
-  return !!options.allowHtml && sanitizer !== undefined;
+  return !!options.allowHtml && !!sanitizer;
 }

@@ -1,24 +1,5 @@
-import { lazy } from '../lazy.js';
+import { highlight } from '../highlight/slot.js';
 import { el } from './tokens.js';
-
-/** Highlighted code (src/highlight/), a chunk fetched for the first block that names its language. */
-const loadHighlighter = lazy(() => import('../highlight/index.js'));
-let highlighter: typeof import('../highlight/index.js') | undefined;
-/** Blocks rendered before it arrived: highlighted when it does, if they are still shown. */
-const waiting: Array<[code: HTMLElement, language: string, typing: boolean]> = [];
-
-function highlight(code: HTMLElement, language: string, typing: boolean): void {
-  if (highlighter) return highlighter.highlight(code, language, typing);
-  if (waiting.push([code, language, typing]) > 1) return;
-  loadHighlighter().then(
-    (module) => {
-      highlighter = module;
-      for (const [code, language, typing] of waiting.splice(0)) if (code.isConnected) module.highlight(code, language, typing);
-    },
-    // Offline or blocked: the code stays plain; the next block tries again.
-    () => void (waiting.length = 0),
-  );
-}
 
 /** Texts that end up inside rendered markdown; take them from `Strings`. */
 export interface MarkdownLabels {

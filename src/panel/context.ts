@@ -1,15 +1,18 @@
 import type { AgentChat } from '../agent-chat-element.js';
 import type { Strings } from '../i18n/index.js';
+import type { Chunk } from '../lazy.js';
 import type { MarkdownLabels } from '../markdown/markdown.js';
 import type { ShellView } from '../shell/panel-api.js';
 import type { ChatController } from '../state/chat-controller.js';
+import type { Feature, FeatureModule } from './feature.js';
 import type { FocusKeeper } from './focus-keeper.js';
 
 /**
  * What a feature of the panel works with (docs/architecture.md "Where a feature goes"):
- * the element (settings, events, its shadow root, updates), what the shell worked out, the
- * conversation, and the few panel-wide actions. Features hold their own state and reach
- * each other only through the panel.
+ * the element (settings, events, its shadow root), what the shell worked out, the
+ * conversation (its state is `chat.state`, changed only through its store), and the few
+ * panel-wide actions. Features hold their own view state (`ViewState`) and reach each
+ * other only through the panel.
  */
 export interface PanelContext {
   readonly host: AgentChat;
@@ -20,10 +23,33 @@ export interface PanelContext {
   readonly text: Strings;
   /** Labels the markdown renderer writes (copy buttons, table captions), in the UI language. */
   readonly labels: MarkdownLabels;
+  /** This widget's use of a lazy feature's chunk (src/chunks.ts): fetched on need, rendered on arrival. */
+  feature<T extends FeatureModule>(chunk: Chunk<T>): Feature<T>;
   send(text: string, options?: { imageUrl?: string }): Promise<void>;
   focusInput(): void;
   /** A suggestion chip was picked: `agent-chat-suggestion`, then sent unless cancelled. */
   pickSuggestion(text: string): void;
   /** Says `text` through the polite live region (outside the panel), e.g. "Copied". */
   announce(text: string): void;
+}
+
+/**
+ * A feature's own view state (a form open, a button that says "Copied"): replaced through
+ * `set()`, which renders the widget again. With the conversation's store (whose
+ * notifications the panel follows), the way the screen is told that something changed.
+ */
+export class ViewState<T extends object> {
+  constructor(
+    private readonly host: { requestUpdate(): void },
+    private current: T,
+  ) {}
+
+  get value(): T {
+    return this.current;
+  }
+
+  set(patch: Partial<T>): void {
+    this.current = { ...this.current, ...patch };
+    this.host.requestUpdate();
+  }
 }

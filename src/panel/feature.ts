@@ -1,49 +1,108 @@
 import type { CSSResult } from '@lit/reactive-element/css-tag.js';
+import type { Chunk } from '../lazy.js';
 import { adoptStyles } from '../shell/panel-loader.js';
 
-/** The widget a feature belongs to: its shadow root takes the stylesheet, and it renders again when the chunk settles. */
+/** What a feature's chunk exports besides its code: the stylesheet the widget adopts with it. */
+export interface FeatureModule {
+  readonly styles?: CSSResult | readonly CSSResult[];
+  readonly [name: string]: unknown;
+}
+
+/** The widget a feature belongs to: its shadow root takes the stylesheet, and it renders again when the chunk arrives. */
 export interface FeatureHost {
   readonly renderRoot: HTMLElement | DocumentFragment;
   requestUpdate(): void;
 }
 
 /**
- * One widget's use of a lazy feature: its module once loaded (its stylesheet adopted by
- * the widget's shadow root), or `failed` after a fetch that did not work, until `retry()`,
- * so a failed chunk is not refetched on every render. The host renders again whenever the
- * chunk settles, so a render that went ahead without it is never the last word.
+ * The chunks one widget's next render waits for: added by a feature when it becomes needed
+ * (a setting turned it on, a reply brought what it shows), gone when they settle. The
+ * element waits for them a little before it renders (src/agent-chat-element.ts
+ * `scheduleUpdate`); nothing is polled per render.
  */
-export class Feature<T extends { styles: CSSResult }> {
-  module: T | null = null;
-  failed = false;
-  private pending: Promise<T | null> | null = null;
+export class Waits {
+  private readonly pending = new Set<Promise<unknown>>();
 
-  constructor(
-    private readonly load: () => Promise<T>,
-    private readonly host: FeatureHost,
-  ) {}
-
-  ensure(): Promise<T | null> {
-    if (this.module || this.failed) return Promise.resolve(this.module);
-    return (this.pending ??= this.load()
-      .then(
-        (module) => {
-          adoptStyles(this.host.renderRoot as ShadowRoot, module.styles);
-          return (this.module = module);
-        },
-        () => {
-          this.failed = true;
-          return null;
-        },
-      )
-      .finally(() => {
-        this.pending = null;
-        this.host.requestUpdate();
-      }));
+  add(promise: Promise<unknown>): void {
+    const settled = promise.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pending.add(settled);
+    void settled.then(() => this.pending.delete(settled));
   }
 
+  list(): Array<Promise<unknown>> {
+    return [...this.pending];
+  }
+}
+
+/**
+ * One widget's use of a lazy feature (src/chunks.ts; the feature's `slot.ts` holds it):
+ * its module once it has arrived here, with its stylesheet adopted by this widget's shadow
+ * root. Arrival renders the widget again; a failure follows the chunks' one rule
+ * (src/lazy.ts): the next need tries again, after a pause, and `retry()` (a reader's
+ * Retry) at once.
+ */
+export class Feature<T extends FeatureModule> {
+  private adopted: T | null = null;
+  /** The load this widget follows: each is handled once (a need inside a retry pause gets the same failed one). */
+  private followed: Promise<T> | null = null;
+  private result: Promise<T | null> = Promise.resolve(null);
+
+  constructor(
+    private readonly chunk: Chunk<T>,
+    private readonly host: FeatureHost,
+    private readonly waits: Waits,
+  ) {}
+
+  /** The module, once it has arrived for this widget. */
+  get module(): T | null {
+    return this.adopted;
+  }
+
+  /** The last load failed (until the next try): a slot may say so where the feature would be. */
+  get failed(): boolean {
+    return !this.adopted && this.chunk.failed;
+  }
+
+  /**
+   * The feature is needed: its chunk is fetched (or joined), and the widget renders again
+   * when it arrives. `wait`: the next render waits a little for it (what it shows would
+   * otherwise appear a moment late, or flash in another form).
+   */
+  want(wait = false): Promise<T | null> {
+    if (this.adopted) return Promise.resolve(this.adopted);
+    if (this.chunk.module) return Promise.resolve(this.arrive(this.chunk.module));
+    const loading = this.chunk();
+    const result = loading === this.followed ? this.result : this.follow(loading);
+    if (wait) this.waits.add(result);
+    return result;
+  }
+
+  /** A reader's Retry: asked again at once, whatever the pause. */
   retry(): Promise<T | null> {
-    this.failed = false;
-    return this.ensure();
+    return this.adopted ? Promise.resolve(this.adopted) : this.follow(this.chunk.retry());
+  }
+
+  private follow(loading: Promise<T>): Promise<T | null> {
+    this.followed = loading;
+    return (this.result = loading.then(
+      (module) => {
+        const adopted = this.arrive(module);
+        this.host.requestUpdate();
+        return adopted;
+      },
+      () => {
+        // Said where the feature would be (`failed`), or by the slot; the next need tries again.
+        this.host.requestUpdate();
+        return null;
+      },
+    ));
+  }
+
+  private arrive(module: T): T {
+    if (!this.adopted && module.styles) adoptStyles(this.host.renderRoot as ShadowRoot, module.styles);
+    return (this.adopted = module);
   }
 }

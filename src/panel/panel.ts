@@ -2,11 +2,16 @@ import { html, nothing, render, type RootPart } from 'lit-html';
 import type { PropertyValues } from '../shell/host.js';
 import type { AgentChat } from '../agent-chat-element.js';
 import { TurnSlot } from '../branches/slot.js';
-import { CardsControl } from '../cards/controller.js';
+import { CardsSlot } from '../cards/slot.js';
+import { plain as plainChunk } from '../chunks.js';
 import { Composer } from '../composer/composer.js';
 import { emit } from '../events.js';
+import { CopySlot } from '../copy/slot.js';
+import { FeedbackSlot } from '../feedback/slot.js';
+import { FullScreenSlot } from '../full-screen/slot.js';
 import { HandOffSlot } from '../handoff/slot.js';
-import { HistoryControl } from '../history/controller.js';
+import { HistorySlot } from '../history/slot.js';
+import type { Chunk } from '../lazy.js';
 import { handleLinkClick } from '../links/links.js';
 import { Log } from '../log/log.js';
 import {
@@ -24,38 +29,39 @@ import { CONFIG_KEYS } from '../shell/attributes.js';
 import type { PanelApi, ShellView } from '../shell/panel-api.js';
 import { type ChatStatus, ChatController } from '../state/chat-controller.js';
 import type { ChatMessage } from '../state/messages.js';
-import type { FullScreen } from '../full-screen/full-screen.js';
+import type { Change, ConversationState } from '../state/store.js';
 import { type Strings, resolveStrings } from '../i18n/index.js';
-import { lazy } from '../lazy.js';
 import { warnOnce } from '../warn.js';
 import type { PanelContext } from './context.js';
 import { FocusKeeper } from './focus-keeper.js';
-import { Feature } from './feature.js';
+import { Feature, type FeatureModule, Waits } from './feature.js';
 import { renderHeader } from './header.js';
 
-/** The full-screen, modal panel of a launcher on a small screen (src/full-screen/). */
-const loadFullScreen = lazy(() => import('../full-screen/full-screen.js'));
-/** Markdown as plain text for the announcement of a reply: a chunk, first needed when a reply completes. */
-const loadPlain = lazy(() => import('../markdown/plain.js'));
+/** A reply's text that streams or was cut off: the guard for half-typed markdown draws it. */
+const unfinished = (m: ChatMessage) => !!m.text && (m.state === 'streaming' || m.state === 'stopped' || m.state === 'interrupted');
 
 /**
  * The conversation UI (docs/architecture.md "Shell and panel"): the conversation itself
- * (ChatController), the section with its header, notices and live region, and the features
- * it is made of, each in its own folder. The element renders it into its shadow root.
+ * (ChatController and its store), the section with its header, notices and live region,
+ * and the features it is made of, each in its own folder. The element renders it into its
+ * shadow root; the store's notifications (one per transition) and a feature's own view
+ * state are what render it again.
  */
 export class Panel implements PanelApi, PanelContext {
   readonly chat: ChatController;
   readonly focusKeeper: FocusKeeper;
-  /** A launcher's open panel on a small screen: full-screen and modal (src/full-screen/, a chunk only launchers fetch). */
-  private fullScreen: FullScreen | null = null;
-  private readonly fullScreenFeature: Feature<typeof import('../full-screen/full-screen.js')>;
   labels: MarkdownLabels;
+  text: Strings;
+  private readonly waiting = new Waits();
   private readonly composer: Composer;
   private readonly log: Log;
-  private readonly cards: CardsControl;
+  private readonly cards: CardsSlot;
+  private readonly copy: CopySlot;
+  private readonly feedback: FeedbackSlot;
   private readonly turns: TurnSlot;
-  private readonly history: HistoryControl;
+  private readonly history: HistorySlot;
   private readonly handoff: HandOffSlot;
+  private readonly fullScreen: FullScreenSlot;
   /**
    * What the polite status region says: the last completed reply as plain text, then how
    * many suggested replies came with it. Fixed when the reply completes, so later renders
@@ -66,8 +72,9 @@ export class Panel implements PanelApi, PanelContext {
   private htmlUnavailable = false;
   private anchor: string | undefined;
   private part: RootPart | null = null;
-  text: Strings;
   private stringsVersion: number;
+  /** The animation frame that renders what streamed meanwhile (tokens come faster than frames). */
+  private frame = 0;
 
   constructor(
     readonly host: AgentChat,
@@ -76,20 +83,24 @@ export class Panel implements PanelApi, PanelContext {
     this.chat = new ChatController(host);
     // Keeps focus on something sensible when a re-render removes the focused control.
     this.focusKeeper = new FocusKeeper(host, () => (view.launcher && !host.isOpen ? view.launcherButton : this.composer.input));
-    this.fullScreenFeature = new Feature(loadFullScreen, host);
     this.stringsVersion = view.stringsVersion;
     this.text = resolveStrings(view.locale, view.overrides);
     this.labels = markdownLabels(this.text);
+    this.fullScreen = new FullScreenSlot(this);
     this.composer = new Composer(this);
-    this.cards = new CardsControl(this);
+    this.cards = new CardsSlot(this);
+    this.copy = new CopySlot(this);
+    this.feedback = new FeedbackSlot(this);
     this.turns = new TurnSlot(this);
-    this.history = new HistoryControl(this);
+    this.history = new HistorySlot(this);
     this.handoff = new HandOffSlot(this);
     this.log = new Log(this, {
       cards: (m) => this.cards.render(m),
-      turnControls: (m) => this.turns.render(m),
+      turnControls: (m) => html`${this.copy.render(m)}${this.feedback.render(m)}${this.turns.render(m)}`,
       editor: (m) => this.turns.editor(m),
     });
+    this.chat.store.subscribe(this.onChange);
+    this.chat.threads.subscribe(() => host.requestUpdate());
     host.addEventListener('agent-chat-message', () => this.announceReply());
     // Copy buttons and links come from the markdown renderer; one delegated listener serves them all.
     host.addEventListener('click', (event) => handleCopyClick(event, this.text.copied) || handleLinkClick(event, this));
@@ -107,26 +118,16 @@ export class Panel implements PanelApi, PanelContext {
     return this.chat.status;
   }
 
+  feature<T extends FeatureModule>(chunk: Chunk<T>): Feature<T> {
+    return new Feature(chunk, this.host, this.waiting);
+  }
+
   activate(): void {
     this.chat.activate();
   }
 
-  async send(text: string, options: { imageUrl?: string } = {}): Promise<void> {
-    const trimmed = text.trim() || (options.imageUrl ? this.text.imageMessage : '');
-    // While the conversation loads the controller holds the text until it can go out;
-    // while a turn runs, nothing is sent.
-    if (!trimmed || this.chat.turnRunning) return;
-    const allowed = emit(
-      this.host,
-      'agent-chat-send',
-      { text: trimmed, threadId: this.chat.threadId, imageUrl: options.imageUrl ?? null },
-      true,
-    );
-    if (!allowed) return;
-    // What a reply brings (cards, its turn controls): fetched while the agent thinks.
-    this.cards.prefetch();
-    this.turns.prefetch();
-    await this.chat.send(trimmed, options.imageUrl);
+  send(text: string, options: { imageUrl?: string } = {}): Promise<void> {
+    return this.chat.send(text.trim() || (options.imageUrl ? this.text.imageMessage : ''), options.imageUrl);
   }
 
   readonly newThread = (): void => {
@@ -149,61 +150,69 @@ export class Panel implements PanelApi, PanelContext {
     void this.send(text);
   }
 
-  needs(): Array<Promise<unknown>> {
-    const needs = [
-      ...this.composer.needs(),
-      ...this.history.needs(),
-      ...this.handoff.needs(),
-      ...this.turns.needs(),
-      ...this.cards.needs(),
-    ];
-    // The guard for half-typed markdown: fetched as a turn starts, waited for by a reply that
-    // streams or was cut off (it would show raw syntax for a moment without it).
-    if (!hasTailSupport()) {
-      const { status, messages } = this.chat;
-      if (messages.some((m) => m.text && /^(streaming|stopped|interrupted)$/.test(m.state))) needs.push(loadTailSupport());
-      else if (status !== 'idle' && status !== 'error')
-        loadTailSupport()
-          .then(loadPlain)
-          .catch(() => {}); // a chunk that fails is tried again when needed
-    }
-    // The sanitiser for allow-html: until it is here, nothing renders rather than markup that would change.
-    if (this.host.allowHtml && !hasHtmlSupport() && !this.htmlUnavailable) {
-      needs.push(
-        loadHtmlSupport().then((ok) => {
-          if (ok) return;
-          this.htmlUnavailable = true;
-          warnOnce('allow-html could not load its sanitiser; raw HTML is shown as text.');
-        }),
-      );
-    }
-    return needs;
+  waits(): Array<Promise<unknown>> {
+    return this.waiting.list();
   }
+
+  /**
+   * The conversation changed (one notification per transition of its store): render, once
+   * per animation frame for tokens. The features whose chunks what it now shows needs ask
+   * for them here, so a render that shows them waits for them: not per token, and not by
+   * scanning on every render.
+   */
+  private readonly onChange = (state: ConversationState, change: Change): void => {
+    // A widget off the page renders nothing (it renders afresh when it returns and loads again).
+    if (!this.host.isConnected) return;
+    if (change === 'appendDelta') {
+      // The guard for half-typed markdown draws a streaming reply (it would show raw syntax
+      // for a moment without it): fetched as the turn started, waited for if not here yet.
+      if (!hasTailSupport()) this.waiting.add(loadTailSupport());
+      this.frame ||= requestAnimationFrame(() => {
+        this.frame = 0;
+        this.host.requestUpdate();
+      });
+      return;
+    }
+    if (change === 'startTurn') {
+      // What a reply brings: fetched while the agent thinks (a chunk that fails is tried
+      // again when needed).
+      loadTailSupport().then(() => plainChunk().catch(() => undefined));
+      this.cards.prefetch();
+      this.turns.prefetch();
+    } else if (!hasTailSupport() && state.messages.some(unfinished)) {
+      this.waiting.add(loadTailSupport());
+    }
+    this.cards.sync(state);
+    this.copy.sync(state);
+    this.feedback.sync(state);
+    this.turns.sync(state);
+    this.host.requestUpdate();
+  };
 
   willUpdate(changed: PropertyValues): void {
     const { host, view } = this;
-    const fullScreen = this.fullScreenFeature.module;
-    // A launcher fetches its full-screen chunk beside the panel, without holding a render for
-    // it: the panel shows at once and turns modal when the chunk lands (it renders again).
-    if (view.launcher && !fullScreen && !this.fullScreenFeature.failed) void this.fullScreenFeature.ensure();
-    if (fullScreen && !this.fullScreen) {
-      this.fullScreen = new fullScreen.FullScreen(
-        host,
-        () => view.launcher && host.isOpen,
-        () => host.renderRoot.querySelector<HTMLElement>('.panel'),
-      );
-    }
     if (view.stringsVersion !== this.stringsVersion) {
       this.stringsVersion = view.stringsVersion;
       this.text = resolveStrings(view.locale, view.overrides);
       this.labels = markdownLabels(this.text);
     }
-    if (changed.has('uploadImage')) this.composer.setUpload(host.uploadImage);
+    // The sanitiser for allow-html: until it is here, nothing renders rather than markup that would change.
+    if (changed.has('allowHtml') && host.allowHtml && !hasHtmlSupport() && !this.htmlUnavailable) {
+      this.waiting.add(
+        loadHtmlSupport().then((ok) => {
+          if (ok) return host.requestUpdate();
+          this.htmlUnavailable = true;
+          warnOnce('allow-html could not load its sanitiser; raw HTML is shown as text.');
+        }),
+      );
+    }
+    this.fullScreen.willUpdate();
+    this.composer.willUpdate(changed);
+    this.feedback.willUpdate(changed);
     if (changed.has('cardRenderer')) this.cards.setRenderer(host.cardRenderer);
     if (changed.has('channels')) this.handoff.setChannels(host.channels);
     if (CONFIG_KEYS.some((key) => changed.has(key)) && view.config) this.chat.configure(view.config);
     this.handoff.willUpdate();
-    this.composer.willUpdate();
     this.turns.willUpdate();
     this.log.willUpdate();
     if (this.log.anchor !== this.anchor) {
@@ -227,13 +236,13 @@ export class Panel implements PanelApi, PanelContext {
     const t = this.text;
     const launcher = view.launcher;
     const heading = host.heading || t.heading;
-    const notice = chat.notice;
+    const { notice } = chat.state;
     return html`<section
       part="panel"
       class="panel"
       id="panel"
       role=${launcher ? 'dialog' : 'region'}
-      aria-modal=${launcher && this.fullScreen?.active ? 'true' : nothing}
+      aria-modal=${launcher && this.fullScreen.active ? 'true' : nothing}
       aria-label=${heading}
       dir=${view.direction}
       lang=${host.lang || nothing}
@@ -273,7 +282,7 @@ export class Panel implements PanelApi, PanelContext {
   }
 
   private readonly onKeyDown = (event: KeyboardEvent): void => {
-    if (this.fullScreen?.trap(event)) return;
+    if (this.fullScreen.trap(event)) return;
     // Ctrl+. (⌘. on a Mac, the system's "cancel") stops a running reply, in either mode.
     if (event.key === '.' && (event.ctrlKey || event.metaKey) && this.chat.turnRunning) {
       event.preventDefault();
@@ -311,7 +320,7 @@ export class Panel implements PanelApi, PanelContext {
     // A bounded summary: a live region that received a whole long reply would keep a
     // screen reader talking for minutes (and hold the text after the reply is gone).
     // Without its chunk (offline), the reply is not announced; it is in the log.
-    loadPlain().then(
+    plainChunk().then(
       ({ plainSummary }) => {
         const parts = [t.announce(this.host.agentDisplayName || t.agentName, plainSummary(reply.text))];
         if (suggestions) parts.push(t.suggestionsAvailable(suggestions));

@@ -38,8 +38,11 @@ export interface PanelApi {
   focusInput(): void;
   /** The panel is about to show (or a reply is pending): the conversation may call the service. */
   activate(): void;
-  /** Lazy chunks the next render needs (a render waits a little for them). */
-  needs(): Array<Promise<unknown>>;
+  /**
+   * The chunks the next render waits for (a little): those a feature asked for when it
+   * became needed and that have not arrived. Not a scan: usually empty.
+   */
+  waits(): Array<Promise<unknown>>;
   willUpdate(changed: PropertyValues): void;
   /** Renders into the element's shadow root, after the launcher (lit-html is in the panel's chunk). */
   update(): void;

@@ -1,4 +1,5 @@
 import type { CSSResult } from '@lit/reactive-element/css-tag.js';
+import type { Chunk } from '../lazy.js';
 import type { HostElement, PropertyValues } from './host.js';
 import { warnOnce } from '../warn.js';
 import { LoadFailure } from './load-failure.js';
@@ -23,9 +24,10 @@ export interface PanelModule<H> {
 }
 
 /**
- * The panel as the shell holds it: fetched once (again after a failure, on Retry), created
- * with the element as its host, its stylesheets adopted; until it is here, a failure shows
- * as a notice where the panel would be (docs/architecture.md "Shell and panel").
+ * The panel as the shell holds it: fetched once, created with the element as its host, its
+ * stylesheets adopted; until it is here, a failure shows as a notice where the panel would
+ * be (docs/architecture.md "Shell and panel"). After a failure the shell asks again only
+ * when the reader does (Retry, or opening the launcher), and then at once.
  */
 export class PanelLoader<H extends HostElement> {
   panel: PanelApi | null = null;
@@ -39,14 +41,15 @@ export class PanelLoader<H extends HostElement> {
   constructor(
     private readonly host: H,
     private readonly view: ShellView,
-    private readonly load: () => Promise<PanelModule<H>>,
+    private readonly load: Chunk<PanelModule<H>>,
   ) {}
 
   /** The panel, fetched if it is not here yet; null if its chunk cannot be fetched. */
   ensure(): Promise<PanelApi | null> {
     if (this.panel) return Promise.resolve(this.panel);
     const host = this.host;
-    return (this.loading ??= this.load()
+    // Asked for after a failure: the reader asked (see `failed`), so without the retry pause.
+    return (this.loading ??= (this.load.failed ? this.load.retry() : this.load())
       .then(
         (module) => {
           adoptStyles(host.renderRoot, module.styles);

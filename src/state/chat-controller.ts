@@ -2,48 +2,60 @@ import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-e
 import type { AgentClient } from '../client/client.js';
 import { ApiError, errorFromException, isApiError } from '../client/errors.js';
 import { isHexId } from '../client/types.js';
-import { type ChatMessage, fillPlaceholders, fromTranscript, userMessage } from './messages.js';
+import { emit, type ThreadReason } from '../events.js';
+import { turns as turnsChunk } from '../chunks.js';
 import type { BranchPosition } from './branches.js';
 import type { HistoryEntry } from './history.js';
-import { Threads } from './threads.js';
+import { type ChatMessage, fillPlaceholders, fromTranscript, userMessage } from './messages.js';
 import { type Notice, type RetryAction, errorDetail, noticeFor } from './notice.js';
-import { emit, type ThreadReason } from '../events.js';
 import { OnlineWaiter } from './online.js';
-import { scopeOf } from './storage.js';
-import type { ChatConfig, ChatStatus } from './types.js';
 import { createClient, fetchConversation } from './requests.js';
-import type { TurnScene } from './scene.js';
+import type { TurnHost } from './scene.js';
+import { scopeOf } from './storage.js';
+import {
+  type ConversationState,
+  ConversationStore,
+  appendUser,
+  clear,
+  disconnected,
+  dismissNotice,
+  editDraft,
+  endTurn,
+  fail,
+  inform,
+  loading,
+  queue,
+  restore,
+  startTurn,
+  withdraw,
+} from './store.js';
+import { Threads } from './threads.js';
 import type { Turns } from './turns.js';
-import { lazy } from '../lazy.js';
+import type { ChatConfig, ChatStatus } from './types.js';
 
 export type { ChatConfig, ChatStatus, ThreadReason };
 
-const loadTurns = lazy(() => import('./turns.js'));
-
 type Host = ReactiveControllerHost & HTMLElement;
 
+/** What the controller is built with; tests in Node hand in fakes (test/unit/). */
+export interface ChatDependencies {
+  createClient(config: ChatConfig, scope: string): AgentClient;
+}
+
 /**
- * Owns the conversation: loading, the running turn and its stream, errors and persistence.
- * The element reads its fields in `render()` and forwards user actions to its methods.
+ * The conversation's effects: loading it, sending a question, retrying, moving between
+ * threads, and what the page and the other tabs keep of it. Its state lives in the store
+ * (store.ts), which only this controller and the turns (a chunk) change, through named
+ * transitions; the element reads `state` in `render()` and forwards user actions here.
  * Every request has its own AbortController; all of them end when the host disconnects.
  */
-export class ChatController implements ReactiveController, TurnScene {
-  status: ChatStatus = 'idle';
-  messages: ChatMessage[] = [];
-  welcome = '';
-  /** Starter suggestions, shown before the first message. */
-  starters: string[] = [];
-  notice: Notice | null = null;
-  /** The composer's text; kept here so no failure can lose it. */
-  draft = '';
-  /** True once welcome or transcript have been loaded for the current configuration. */
-  ready = false;
-
-  /** @internal The service of the current configuration (turns.ts). */
+export class ChatController implements ReactiveController, TurnHost {
+  /** The one owner of what the conversation shows (store.ts). */
+  readonly store = new ConversationStore();
+  /** The service of the current configuration. */
   client: AgentClient | null = null;
-  /** @internal The thread in use and what this browser keeps of its threads. */
+  /** The thread in use and what this browser keeps of its threads. */
   readonly threads: Threads;
-  /** @internal */
   config: ChatConfig | null = null;
   /** The turns (send, resume, rerun), once their chunk is here (`useTurns()`). */
   private turns: Turns | null = null;
@@ -52,10 +64,8 @@ export class ChatController implements ReactiveController, TurnScene {
   private loaded: Promise<void> = Promise.resolve();
   /** Offline failures retry by themselves once the browser is back online. */
   private readonly online = new OnlineWaiter(() => {
-    if (this.notice?.retry) this.retry();
+    if (this.state.notice?.retry) this.retry();
   });
-  /** @internal The text of a send that has not reached the service yet (offline, or failed). */
-  unsent: ChatMessage | null = null;
   /**
    * Whether the service may be called. A launcher that was never opened calls nothing
    * (docs/architecture.md "Shell and panel"): the panel activates the conversation when it
@@ -67,9 +77,25 @@ export class ChatController implements ReactiveController, TurnScene {
   /** Stops listening to the other tabs' writes. */
   private unwatch: (() => void) | null = null;
 
-  constructor(readonly host: Host) {
+  constructor(
+    readonly host: Host,
+    private readonly deps: ChatDependencies = { createClient },
+  ) {
     this.threads = new Threads(host);
     host.addController(this);
+  }
+
+  /** What the conversation shows now (read-only; the store's transitions change it). */
+  get state(): ConversationState {
+    return this.store.state;
+  }
+
+  get messages(): readonly ChatMessage[] {
+    return this.store.state.messages;
+  }
+
+  get status(): ChatStatus {
+    return this.store.state.status;
   }
 
   /** The thread in use; null before the first message of a new conversation. */
@@ -80,7 +106,7 @@ export class ChatController implements ReactiveController, TurnScene {
   hostConnected(): void {
     this.watchTabs();
     // Reconnecting after a move in the DOM: reload what the disconnect aborted.
-    if (this.active && this.config && !this.ready && !this.loading) void this.load();
+    if (this.active && this.config && !this.state.ready && !this.loading) void this.load();
   }
 
   /** Lets the conversation call the service, and loads it if that was held back. */
@@ -89,7 +115,7 @@ export class ChatController implements ReactiveController, TurnScene {
     this.active = true;
     const reason = this.deferred;
     this.deferred = undefined;
-    if (this.config && !this.ready) void this.load(reason ?? null);
+    if (this.config && !this.state.ready) void this.load(reason ?? null);
   }
 
   hostDisconnected(): void {
@@ -100,17 +126,18 @@ export class ChatController implements ReactiveController, TurnScene {
     this.loading?.abort();
     this.loading = null;
     this.online.stop();
-    if (this.status !== 'idle') this.status = 'idle';
-    this.ready = false;
+    this.store.apply(disconnected);
   }
 
+  /** Loading or in a turn: the composer offers Stop, a rerun waits. */
   get busy(): boolean {
-    return this.status === 'connecting' || this.status === 'streaming' || this.status === 'reconnecting';
+    const { status } = this.state;
+    return status === 'connecting' || status === 'streaming' || status === 'reconnecting';
   }
 
-  /** A turn (send, retry, rerun) is under way; loading a conversation is not one. */
+  /** A turn (send, retry, rerun, resume, another tab's) is under way; loading a conversation is not one. */
   get turnRunning(): boolean {
-    return !!this.turns?.running;
+    return this.state.turn !== null;
   }
 
   /** Earlier conversations, newest first; a conversation's branches are one entry. */
@@ -130,11 +157,6 @@ export class ChatController implements ReactiveController, TurnScene {
     return this.threads.userId;
   }
 
-  /** The client of the current configuration, for operations outside a turn (hand-off). */
-  get api(): AgentClient | null {
-    return this.client;
-  }
-
   /** Applies a new configuration; a change of service, credential or thread reloads. */
   configure(config: ChatConfig): void {
     const previous = this.config;
@@ -149,8 +171,8 @@ export class ChatController implements ReactiveController, TurnScene {
 
     if (scopeChanged) {
       const scope = scopeOf(config);
-      this.client = createClient(config, scope);
-      this.draft = this.threads.open(config) || this.draft;
+      this.client = this.deps.createClient(config, scope);
+      this.store.apply(editDraft, this.threads.open(config) || this.state.draft);
       if (this.host.isConnected) this.watchTabs();
       void this.load(config.threadId ? 'switched' : 'restored');
       return;
@@ -180,39 +202,30 @@ export class ChatController implements ReactiveController, TurnScene {
     this.loading?.abort();
     const controller = (this.loading = new AbortController());
     const { signal } = controller;
-    this.ready = false;
-    this.notice = null;
-    this.status = 'connecting';
-    this.host.requestUpdate();
+    this.store.apply(loading);
 
     const threadId = this.threadId && isHexId(this.threadId) ? this.threadId : null;
     if (this.threadId && !threadId) this.threads.forget();
 
     try {
       const loaded = await fetchConversation(client, threadId, this.config.suggestionContext, signal);
-      this.welcome = fillPlaceholders(loaded.welcome, this.config.agentVariables?.static);
-      if (loaded.unknownThread) this.threadGone();
-      this.messages = loaded.transcript ? fromTranscript(loaded.transcript) : [];
-      this.starters = loaded.starters;
+      const messages = loaded.transcript ? fromTranscript(loaded.transcript) : [];
+      if (loaded.unknownThread) this.threads.forget();
       if (loaded.transcript) {
         if (reason) this.threads.announce(threadId, null, reason);
-        if (this.threads.history.some((e) => e.id === threadId)) this.threads.touch(this.messages, this.messages.at(-1)?.createdAt);
+        if (this.threads.history.some((e) => e.id === threadId)) this.threads.touch(messages, messages.at(-1)?.createdAt);
       }
-      this.ready = true;
       // A rerun running when the page went has been answered or not: the transcript shows.
       if (!this.turnRunning) this.threads.saved?.pending(false);
       const running = this.turnRunning ? null : this.threads.saved?.runningTurn();
-      // A turn still running stays `connecting` until recovery decides how it goes on.
-      this.status = running ? 'connecting' : 'idle';
+      this.store.apply(restore, fillPlaceholders(loaded.welcome, this.config.agentVariables?.static), messages, loaded.starters, !!running);
+      if (loaded.unknownThread) this.store.apply(inform, THREAD_GONE);
       emit(this.host, 'agent-chat-ready', { threadId: this.threadId });
       // Cannot fetch the turns' code: the turn stays stored for the next page; the transcript shows.
       if (running) {
         this.useTurns().then(
           (turns) => turns.recover(running, loaded.transcript ?? []),
-          () => {
-            this.status = 'idle';
-            this.host.requestUpdate();
-          },
+          () => this.store.apply(endTurn),
         );
       }
     } catch (error) {
@@ -220,7 +233,6 @@ export class ChatController implements ReactiveController, TurnScene {
       this.fail(error, 'load');
     } finally {
       if (this.loading === controller) this.loading = null;
-      this.host.requestUpdate();
     }
   }
 
@@ -231,84 +243,70 @@ export class ChatController implements ReactiveController, TurnScene {
   }
 
   /**
-   * @internal The turns, from a chunk fetched when the reader focuses the text field or a
-   * turn starts (pages that only show a conversation never need it). Rejects with the
-   * network ApiError of a chunk that cannot be fetched; the next call tries again.
+   * The turns, from a chunk fetched when the reader focuses the text field or a turn
+   * starts (pages that only show a conversation never need it). Rejects with the network
+   * ApiError of a chunk that cannot be fetched; a later need tries again (src/lazy.ts).
    */
   async useTurns(): Promise<Turns> {
-    const { Turns } = await loadTurns().catch((e: unknown) => {
+    const { Turns } = await turnsChunk().catch((e: unknown) => {
       throw errorFromException(e, undefined, () => false);
     });
     return (this.turns ??= new Turns(this));
   }
 
+  /** The reader typed: kept in the store and, per `persist`, for the next page. */
   setDraft(text: string): void {
-    this.draft = text;
+    this.store.apply(editDraft, text);
     this.threads.saved?.draft(this.threadId, text);
   }
 
   /**
-   * Sends one turn. Resolves when the turn has ended, however it ended; failures become a
-   * notice (and `agent-chat-error`), never a rejection the host must catch.
+   * Sends one question (`agent-chat-send` first, which the host may cancel). Resolves when
+   * the turn has ended, however it ended; failures become a notice (and
+   * `agent-chat-error`), never a rejection the host must catch.
    */
   async send(text: string, imageUrl?: string): Promise<void> {
     const trimmed = text.trim();
-    if (!trimmed) return;
+    // While a turn runs, nothing is sent.
+    if (!trimmed || this.turnRunning) return;
+    if (!emit(this.host, 'agent-chat-send', { text: trimmed, threadId: this.threadId, imageUrl: imageUrl ?? null }, true)) return;
     this.activate();
     // Sent while the conversation loads (a host calling send() at once): wait, or the
     // restored transcript would replace the message. If the load fails, the text stays as
     // the draft beside the error notice instead of being lost.
     if (this.loading) {
       await this.loaded;
-      if (!this.ready) {
-        if (!this.draft.trim()) {
-          this.setDraft(trimmed);
-          this.host.requestUpdate();
-        }
+      if (!this.state.ready) {
+        if (!this.state.draft.trim()) this.setDraft(trimmed);
         return;
       }
     }
     if (!this.client || !this.config || this.busy) return;
-    if (this.draft.trim() === trimmed) this.setDraft('');
+    if (this.state.draft.trim() === trimmed) this.setDraft('');
     const user = userMessage(trimmed, imageUrl, new Date().toISOString());
-    this.messages = [...this.messages, user];
-    await this.runTurn(user);
+    this.store.apply(appendUser, user);
+    await this.ask(user);
   }
 
-  /** @internal Sends a user message already in the log (again). */
-  async runTurn(user: ChatMessage): Promise<void> {
-    const client = this.client;
-    const config = this.config;
-    if (!client || !config) return;
-    this.notice = null;
-    this.starters = [];
-    this.unsent = null;
+  /** Asks the service the question `user`, which is in the log (again, after a failure). */
+  async ask(user: ChatMessage): Promise<void> {
+    if (!this.client || !this.config) return;
     this.online.stop();
-
     if (typeof navigator !== 'undefined' && navigator.onLine === false) {
-      // Keep the message in the log, marked as waiting; it goes out when the browser is back.
-      user.state = 'queued';
-      this.unsent = user;
-      this.notice = { kind: 'offline', details: [], retry: 'send' };
-      this.status = 'error';
+      // Keeps the question in the log, marked as waiting; it goes out when the browser is back.
+      this.store.apply(queue, user, { kind: 'offline', details: [], retry: 'send' });
       this.online.wait();
-      this.host.requestUpdate();
       return;
     }
-    user.state = 'done';
-    this.status = 'connecting';
-    this.host.requestUpdate();
+    this.store.apply(startTurn, user.key);
     let turns: Turns;
     try {
       turns = await this.useTurns();
     } catch (error) {
       // As a turn the service did not take: the text goes back to the composer, Retry sends it.
-      this.messages = this.messages.filter((m) => m !== user);
-      this.unsent = user;
-      this.restoreDraft(user.text);
-      return this.fail(error, 'send');
+      return this.withdraw(user, null, error, 'send');
     }
-    await turns.send(user, config);
+    await turns.send(user);
   }
 
   stop(): void {
@@ -317,32 +315,28 @@ export class ChatController implements ReactiveController, TurnScene {
 
   /** The notice's action: resend what failed, or reload the conversation. */
   retry(): void {
-    const action: RetryAction = this.notice?.retry ?? null;
-    const unsent = this.unsent;
+    const { notice, unsent, draft, messages } = this.state;
+    const action: RetryAction = notice?.retry ?? null;
     if (action === 'send' && unsent) {
       // A message the service refused went back to the composer; an offline one is still
       // in the log. Either way the same message goes out once more.
-      if (!this.messages.includes(unsent)) {
-        if (this.draft.trim() === unsent.text) this.setDraft('');
-        this.messages = [...this.messages, unsent];
+      if (!messages.some((m) => m.key === unsent.key)) {
+        if (draft.trim() === unsent.text) this.setDraft('');
+        this.store.apply(appendUser, unsent);
       }
-      void this.runTurn(unsent);
+      void this.ask(unsent);
     } else if (action === 'load') {
       void this.load();
     }
   }
 
   dismissNotice(): void {
-    this.notice = null;
-    if (this.status === 'error') this.status = 'idle';
-    this.host.requestUpdate();
+    this.store.apply(dismissNotice);
   }
 
   /** Starts over: the next message creates a new thread. */
   newThread(): void {
     this.turns?.stop();
-    this.notice = null;
-    this.unsent = null;
     this.online.stop();
     this.threads.move(null, 'reset');
     this.reset();
@@ -354,10 +348,9 @@ export class ChatController implements ReactiveController, TurnScene {
     this.reset();
   }
 
-  /** @internal The thread in use changed: its draft, then its transcript. */
+  /** The thread in use changed: its draft, then its transcript. */
   reset(): void {
-    this.messages = [];
-    this.draft = this.threads.saved?.draftOf(this.threadId) ?? '';
+    this.store.apply(clear, this.threads.saved?.draftOf(this.threadId) ?? '');
     void this.load();
   }
 
@@ -365,20 +358,12 @@ export class ChatController implements ReactiveController, TurnScene {
   private watchTabs(): void {
     this.unwatch?.();
     // Followed by code that comes with the turns' chunk: a page alone never needs it.
-    this.unwatch =
-      this.threads.saved?.watch((state) =>
-        this.useTurns().then(
-          (turns) => turns.followTab(state),
-          () => undefined,
-        ),
-      ) ?? null;
-  }
-
-  /** The stored thread is gone from the service (404): said once; the next message starts a new one. */
-  /** @internal */
-  threadGone(): void {
-    this.threads.forget();
-    this.notice = { kind: 'thread-gone', details: [], retry: null };
+    this.unwatch = this.threads.watch((state) =>
+      this.useTurns().then(
+        (turns) => turns.followTab(state),
+        () => undefined,
+      ),
+    );
   }
 
   /** The alternatives for one turn (its index among user messages) of the viewed thread. */
@@ -393,23 +378,52 @@ export class ChatController implements ReactiveController, TurnScene {
 
   removeFromHistory(threadId: string): void {
     this.threads.remove(threadId);
-    this.host.requestUpdate();
   }
 
-  /** @internal Gives text back to the composer, beside what is there. */
+  /** The composer's text with `text` given back (beside what is there): what a failed turn returns. */
+  draftWith(text: string): string {
+    const { draft } = this.state;
+    const current = draft.trim();
+    return !current ? text : current === text ? draft : `${text}\n${draft}`;
+  }
+
+  /** Gives text back to the composer, beside what is there (kept, per `persist`). */
   restoreDraft(text: string): void {
-    const current = this.draft.trim();
-    this.setDraft(!current ? text : current === text ? this.draft : `${text}\n${this.draft}`);
+    this.setDraft(this.draftWith(text));
   }
 
-  /** @internal A failure becomes a notice and `agent-chat-error`. */
+  /**
+   * The turn of `user` (and its `reply`, if it had one) was not taken by the service, or
+   * may not have been: out of the log, its text back in the composer, the failure said.
+   */
+  withdraw(user: ChatMessage, reply: string | null, error: unknown, retry: RetryAction): void {
+    const draft = this.draftWith(user.text);
+    this.threads.saved?.draft(this.threadId, draft);
+    this.store.apply(withdraw, user, reply, draft, this.noticeOf(error, retry));
+  }
+
+  /** A failure becomes a notice and `agent-chat-error`. */
   fail(error: unknown, retry: RetryAction): void {
+    this.store.apply(fail, this.noticeOf(error, retry));
+  }
+
+  /** The notice for `error`, reported to the host (`agent-chat-error`); offline failures retry once online. */
+  noticeOf(error: unknown, retry: RetryAction): Notice {
     const apiError = isApiError(error)
       ? error
       : new ApiError({ kind: 'protocol', message: error instanceof Error ? error.message : String(error) });
-    this.notice = noticeFor(apiError, retry);
-    this.status = 'error';
+    const notice = noticeFor(apiError, retry);
     emit(this.host, 'agent-chat-error', errorDetail(apiError));
-    if (this.notice.kind === 'offline' || this.notice.kind === 'network') this.online.wait();
+    if (notice.kind === 'offline' || notice.kind === 'network') this.online.wait();
+    return notice;
+  }
+
+  /** The stored thread is gone from the service (404): said once; the next message starts a new one. */
+  threadGone(): void {
+    this.threads.forget();
+    this.store.apply(inform, THREAD_GONE);
   }
 }
+
+/** Not an error of the reader's: the stored conversation is gone from the service. */
+const THREAD_GONE: Notice = { kind: 'thread-gone', details: [], retry: null };

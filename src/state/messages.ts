@@ -5,22 +5,23 @@ export type Role = 'user' | 'agent';
 /**
  * One entry of the visible conversation. `key` is local and unique; `id` is the service's
  * id, which a user message and the agent reply of one turn share, so it cannot be a key.
+ * Never changed in place: a transition of the conversation's store (store.ts) replaces it.
  */
 export interface ChatMessage {
-  key: string;
-  id?: string;
-  role: Role;
-  text: string;
-  cards: Card[];
-  suggestions: string[];
-  createdAt?: string;
-  imageUrl?: string;
+  readonly key: string;
+  readonly id?: string;
+  readonly role: Role;
+  readonly text: string;
+  readonly cards: readonly Card[];
+  readonly suggestions: readonly string[];
+  readonly createdAt?: string;
+  readonly imageUrl?: string;
   /**
    * `streaming` while tokens arrive; `stopped` when the reader pressed stop and
    * `interrupted` when the stream failed: both keep the partial text. `queued`: a user
    * message written offline, sent when the connection returns.
    */
-  state: 'done' | 'streaming' | 'stopped' | 'interrupted' | 'queued';
+  readonly state: 'done' | 'streaming' | 'stopped' | 'interrupted' | 'queued';
 }
 
 let counter = 0;
@@ -77,18 +78,9 @@ export function userMessage(text: string, imageUrl?: string, createdAt?: string)
   return { key: localKey('user'), role: 'user', text, cards: [], suggestions: [], createdAt, imageUrl, state: 'done' };
 }
 
-/**
- * The final `message` of a turn replaces what streamed into `reply` (keeping its key, so
- * nothing moves); the question carries the interaction id too (edit needs it).
- */
-export function settle(reply: ChatMessage, user: ChatMessage, final: Message): void {
-  Object.assign(reply, fromWire(final, 0), { key: reply.key, role: 'agent', state: 'done' });
-  user.id ??= final.id;
-}
-
-/** The agent's reply as a turn starts: empty, streaming. */
-export function emptyReply(): ChatMessage {
-  return { key: localKey('agent'), role: 'agent', text: '', cards: [], suggestions: [], state: 'streaming' };
+/** The agent's reply as a turn starts: empty (or what arrived before, on a resume), streaming. */
+export function emptyReply(text = ''): ChatMessage {
+  return { key: localKey('agent'), role: 'agent', text, cards: [], suggestions: [], state: 'streaming' };
 }
 
 /** Position in `messages` of the user message of turn `turn`. */

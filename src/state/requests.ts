@@ -1,11 +1,11 @@
 /**
  * What the conversation asks of the service, over the client: a client per configuration,
- * opening a conversation, and delivering a turn over the configured transport.
+ * and opening a conversation. A turn goes through `AgentClient.turn()` (src/state/turns.ts).
  */
 import { AgentClient } from '../client/client.js';
 import { isApiError } from '../client/errors.js';
-import type { StreamHandlers, StreamOptions } from '../client/stream.js';
-import type { Message, SendMessageBody } from '../client/types.js';
+import type { Message } from '../client/types.js';
+import { stream, websocket } from '../chunks.js';
 import { sessionTokenCache } from './identity.js';
 import type { ChatConfig } from './types.js';
 
@@ -14,13 +14,16 @@ import type { ChatConfig } from './types.js';
  * only where the host lets the widget keep anything: sessionStorage, for this tab.
  */
 export function createClient(config: ChatConfig, scope: string): AgentClient {
-  return new AgentClient({
-    baseUrl: config.baseUrl,
-    publishableKey: config.publishableKey,
-    accessToken: config.accessToken,
-    tokenProvider: config.tokenProvider,
-    tokenCache: config.persist === 'none' ? undefined : sessionTokenCache(scope),
-  });
+  return new AgentClient(
+    {
+      baseUrl: config.baseUrl,
+      publishableKey: config.publishableKey,
+      accessToken: config.accessToken,
+      tokenProvider: config.tokenProvider,
+      tokenCache: config.persist === 'none' ? undefined : sessionTokenCache(scope),
+    },
+    { stream, socket: websocket },
+  );
 }
 
 /** What opening a conversation fetched (docs/protocol.md "Opening a conversation"). */
@@ -59,27 +62,4 @@ export async function fetchConversation(
   const page = typeof location !== 'undefined' ? { url: location.href, title: document.title } : {};
   const starters = found ? [] : await client.followupSuggestions({ ...page, ...context }, { signal });
   return { welcome, transcript: messages, unknownThread, starters };
-}
-
-/**
- * Sends one turn over the configured transport and resolves with the final reply (null when
- * a stream ended without one). The service has taken the turn once `onThread` is called:
- * REST calls it with the response, the streams with their `thread` frame. Both streams
- * resume a dropped connection the same way and share the handlers (src/client/stream.ts).
- */
-export async function deliverTurn(
-  client: AgentClient,
-  transport: ChatConfig['transport'],
-  body: SendMessageBody,
-  signal: AbortSignal,
-  handlers: StreamHandlers,
-  resume?: StreamOptions['resume'],
-): Promise<Message | null> {
-  if (transport === 'rest') {
-    const response = await client.send(body, { signal });
-    handlers.onThread?.(response.thread_id);
-    return response.message;
-  }
-  const stream = transport === 'websocket' ? client.streamSocket.bind(client) : client.stream.bind(client);
-  return (await stream(body, handlers, { signal, resume })).message;
 }

@@ -1,34 +1,39 @@
-import type { ReactiveControllerHost } from '@lit/reactive-element';
 import type { AgentClient } from '../client/client.js';
 import type { ChatMessage } from './messages.js';
 import type { Notice, RetryAction } from './notice.js';
+import type { ConversationState, ConversationStore } from './store.js';
 import type { Threads } from './threads.js';
-import type { ChatConfig, ChatStatus } from './types.js';
+import type { ChatConfig } from './types.js';
 
-/** The conversation turns run in (ChatController), as they see it. */
-export interface TurnScene {
-  messages: ChatMessage[];
-  status: ChatStatus;
-  starters: string[];
-  unsent: ChatMessage | null;
-  notice: Notice | null;
-  /** Loading or in a turn: a rerun waits. */
-  readonly busy: boolean;
-  readonly host: ReactiveControllerHost & HTMLElement;
+/**
+ * The conversation as the turns (a chunk: src/state/turns.ts, src/continuity/) see it:
+ * what they read, the store whose transitions they call, and the few effects that stay
+ * with the controller (src/state/chat-controller.ts). Nothing here is theirs to assign.
+ */
+export interface TurnHost {
+  readonly store: ConversationStore;
+  readonly state: ConversationState;
+  /** Events go out from it; a host that left the page shows nothing more. */
+  readonly host: HTMLElement;
   readonly threads: Threads;
   readonly client: AgentClient | null;
   readonly config: ChatConfig | null;
+  /** Loading or in a turn: a rerun waits. */
+  readonly busy: boolean;
+  /** The notice for a failure, reported to the host (`agent-chat-error`). */
+  noticeOf(error: unknown, retry: RetryAction): Notice;
+  /** A failure becomes a notice and `agent-chat-error`. */
   fail(error: unknown, retry: RetryAction): void;
+  /** The turn of `user` was not taken by the service: out of the log, its text back in the composer. */
+  withdraw(user: ChatMessage, reply: string | null, error: unknown, retry: RetryAction): void;
+  /** Gives text back to the composer, beside what is there. */
   restoreDraft(text: string): void;
+  /** The stored thread is gone from the service: said once; the next message starts a new one. */
   threadGone(): void;
-  /** The composer's text. */
-  draft: string;
-  /** The conversation has been loaded for the current configuration. */
-  readonly ready: boolean;
   /** The thread in use changed: shows its draft, then loads its transcript. */
   reset(): void;
   /** Loads the thread in use afresh from the service. */
   load(): Promise<void>;
-  /** Sends a user message already in the log (again). */
-  runTurn(user: ChatMessage): Promise<void>;
+  /** Asks the service a question that is in the log (again). */
+  ask(user: ChatMessage): Promise<void>;
 }

@@ -4,13 +4,14 @@ import type { BranchPosition } from './branches.js';
 import type { HistoryEntry } from './history.js';
 import type { ChatMessage } from './messages.js';
 import { Saved } from './saved.js';
-import { scopeOf } from './storage.js';
+import { type PersistedState, scopeOf } from './storage.js';
 import type { ChatConfig } from './types.js';
 
 /**
  * Which thread the conversation is on, and what this browser keeps of its threads (Saved):
  * the history, the branch relations, the user id. Every change of thread goes through here,
- * is kept, and is announced once with its reason (`agent-chat-thread`).
+ * is kept, and is announced once with its reason (`agent-chat-thread`); subscribers (the
+ * panel) hear of every change, this tab's or another tab's (the history, the branches).
  */
 export class Threads {
   /** The thread in use; null before the first message of a new conversation. */
@@ -18,8 +19,32 @@ export class Threads {
   userId = '';
   /** What this browser keeps of the configuration's scope; null before the first configuration. */
   saved: Saved | null = null;
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly host: HTMLElement) {}
+
+  /** Calls `listener` after every change; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Listens to what the other tabs of the scope write (`persist="local"`): their history
+   * and branches are taken over (and told), `listener` sees the rest. Returns the stop.
+   */
+  watch(listener: (state: PersistedState) => void): () => void {
+    return (
+      this.saved?.watch((state) => {
+        this.changed();
+        listener(state);
+      }) ?? (() => undefined)
+    );
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
 
   /** A new scope (service, credential, persistence): reads what was kept. Returns the thread's draft. */
   open(config: ChatConfig): string | undefined {
@@ -49,6 +74,7 @@ export class Threads {
     const previous = this.id;
     this.id = threadId;
     this.saved?.thread(threadId);
+    this.changed();
     this.announce(threadId, previous, reason);
   }
 
@@ -69,6 +95,7 @@ export class Threads {
   follow(threadId: string | null): void {
     const previous = this.id;
     this.id = threadId;
+    this.changed();
     this.announce(threadId, previous, threadId ? 'switched' : 'reset');
   }
 
@@ -76,12 +103,14 @@ export class Threads {
   forget(): void {
     this.id = null;
     this.saved?.thread(null);
+    this.changed();
   }
 
   /** A rerun of turn `turn` of thread `from` made thread `to`, now in use. */
   branch(from: string, turn: number, to: string): void {
     this.id = to;
     this.saved?.branch(from, turn, to);
+    this.changed();
     this.announce(to, from, 'rerun');
   }
 
@@ -94,11 +123,13 @@ export class Threads {
   touch(messages: readonly ChatMessage[], at?: string): void {
     const first = messages.find((m) => m.role === 'user');
     if (this.id && first) this.saved?.touch(this.id, first.text, at);
+    this.changed();
   }
 
   /** Removes the conversation of `threadId` (every branch of it) from the history. */
   remove(threadId: string): void {
     this.saved?.forgetConversation(threadId);
+    this.changed();
   }
 
   announce(threadId: string | null, previousThreadId: string | null, reason: ThreadReason): void {

@@ -1,30 +1,39 @@
 import { isApiError } from '../client/errors.js';
 import { rerunBody, turnBody } from '../client/bodies.js';
 import { isHexId, type Message } from '../client/types.js';
+import { recovery } from '../chunks.js';
 import { emit } from '../events.js';
-import { lazy } from '../lazy.js';
 import type { RunningTurn } from '../continuity/running-turn.js';
 import { TurnJournal } from '../continuity/journal.js';
 import { TurnLink, lockName, locks } from '../continuity/tabs.js';
 import { Mirror } from '../continuity/mirror.js';
 import { type PersistedState, scopeOf } from './storage.js';
-import { type ChatMessage, emptyReply, localKey, settle, userMessageIndex } from './messages.js';
-import { deliverTurn } from './requests.js';
-import type { TurnScene } from './scene.js';
-import type { ChatConfig, ChatStatus } from './types.js';
+import { type ChatMessage, emptyReply, localKey, userMessageIndex } from './messages.js';
+import type { TurnHost } from './scene.js';
+import { editDraft, endTurn } from './store.js';
+import {
+  appendDelta,
+  branch,
+  interrupt,
+  reconnecting,
+  replaceMessages,
+  settle,
+  startReply,
+  stop,
+  takeOver,
+  undo,
+} from './turn-transitions.js';
 
 /** How long a rerun of a stopped turn waits for the service to record it before asking again. */
 const UNFINISHED_WAIT_MS = 30_000;
 
-/** Resuming a turn an earlier page started: a chunk only such pages fetch. */
-const loadRecovery = lazy(() => import('../continuity/recover.js'));
-
 /**
- * The turns of a conversation: sending one and streaming its reply, resuming one a page
- * before this one started (src/continuity/recover.ts), rerunning one. One turn at a time,
- * each with its own AbortController; the streamed one is kept in storage as it moves
- * (TurnJournal). A chunk: ChatController.useTurns() fetches it when the reader focuses the
- * text field or a turn starts.
+ * The turns of a conversation, a chunk (src/chunks.ts `turns`): sending one and streaming
+ * its reply, resuming one a page before this one started (src/continuity/recover.ts),
+ * rerunning one, and showing one another tab runs (src/continuity/mirror.ts). One turn at
+ * a time, each with its own AbortController; a streamed one is kept in storage as it moves
+ * (TurnJournal). What the reader sees changes through the conversation store's
+ * transitions (src/state/store.ts), never by assignment.
  */
 export class Turns {
   private controller: AbortController | null = null;
@@ -32,16 +41,15 @@ export class Turns {
   private link: TurnLink | null = null;
   /** A turn another tab runs, shown here. */
   private mirrored: Mirror | null = null;
-  private frame = 0;
   /** The running streamed turn, kept in storage so the next page can resume it. */
   private readonly journal: TurnJournal;
 
-  constructor(private readonly chat: TurnScene) {
+  constructor(private readonly chat: TurnHost) {
     this.journal = new TurnJournal((turn) => chat.threads.saved?.setRunningTurn(turn));
   }
 
   /** A turn (send, retry, rerun, resume) is under way here, or mirrored from another tab. */
-  get running(): boolean {
+  private get running(): boolean {
     return this.controller !== null || !!this.mirrored?.active;
   }
 
@@ -50,20 +58,42 @@ export class Turns {
     this.mirrored?.stop();
   }
 
+  /** Asks the service the question `user` (in the log, its turn started) and streams the reply. */
+  async send(user: ChatMessage): Promise<void> {
+    const { chat } = this;
+    const { config } = chat;
+    if (!config) return;
+    const reply = emptyReply();
+    const after = chat.state.messages.findLast((m) => m.id)?.id ?? null;
+    chat.store.apply(startReply, reply);
+    const threadId = chat.threads.id;
+    const body = turnBody({
+      text: user.text,
+      userId: chat.threads.userId,
+      threadId,
+      imageUrl: user.imageUrl,
+      agentVariables: config.agentVariables,
+    });
+    await this.run(user, reply, { body, threadId, lastSeq: 0, text: '', after, startedAt: Date.now() }, false);
+  }
+
   /**
    * Another tab talks to the service for a turn of this scope (`persist="local"`): this one
    * shows it as it streams, and resumes it if that tab goes (src/continuity/mirror.ts).
    */
   mirror(fallback?: () => [ChatMessage, ChatMessage]): boolean {
-    const config = this.chat.config;
+    const { chat } = this;
     if (this.mirrored?.active) return true;
-    if (!this.chat.host.isConnected) return false;
+    if (!chat.host.isConnected) return false;
     // Already over (the tab learnt of it late): nothing to show but the transcript.
-    if (this.running || config?.persist !== 'local' || !this.chat.threads.saved?.runningTurn()) return false;
+    if (this.running || chat.config?.persist !== 'local' || !chat.threads.saved?.runningTurn()) return false;
     this.mirrored = new Mirror(
-      this.chat,
-      scopeOf(config),
-      (user, reply, record) => this.deliver(user, reply, record, true, true),
+      chat,
+      scopeOf(chat.config),
+      (user, reply, record) => {
+        chat.store.apply(takeOver, user.key, reply.key);
+        return this.run(user, reply, record, true, true);
+      },
       () => {
         this.mirrored = null;
         this.catchUp();
@@ -74,10 +104,10 @@ export class Turns {
   }
 
   /**
-   * @internal Another tab wrote (ChatController listens): the thread it moved to (new
-   * conversation, history, branch, hand-off, or the thread its turn created), the draft of
-   * this thread (cleared when it sent), a turn it started (mirrored here). History and
-   * branches are taken over by Saved.
+   * Another tab wrote (ChatController listens): the thread it moved to (new conversation,
+   * history, branch, hand-off, or the thread its turn created), the draft of this thread
+   * (cleared when it sent), a turn it started (mirrored here). History and branches are
+   * taken over by Saved.
    */
   followTab(state: PersistedState): void {
     const { chat } = this;
@@ -98,10 +128,8 @@ export class Turns {
       }
     }
     // Read now, not from the event: a tab typing meanwhile has written a newer draft.
-    const draft = chat.threads.saved?.draftOf(chat.threads.id) ?? '';
-    if (draft !== chat.draft) chat.draft = draft;
-    if (state.turn && !this.running && chat.ready) this.mirror();
-    chat.host.requestUpdate();
+    chat.store.apply(editDraft, chat.threads.saved?.draftOf(chat.threads.id) ?? '');
+    if (state.turn && !this.running && chat.state.ready) this.mirror();
   }
 
   /** A turn here ended: what the other tabs did meanwhile (a move, a turn of theirs) is followed now. */
@@ -113,20 +141,20 @@ export class Turns {
   }
 
   /**
-   * @internal Resumes a stored turn (src/continuity/recover.ts) while holding the scope's
-   * lock; if another tab holds it, that tab talks to the service for the turn and this one
-   * mirrors it. `show` puts the turn in the log and returns its two messages.
+   * Resumes a stored turn (src/continuity/recover.ts) while holding the scope's lock; if
+   * another tab holds it, that tab talks to the service for the turn and this one mirrors
+   * it. `show` puts the turn in the log and returns its two messages.
    */
   async resume(record: RunningTurn, show: () => [ChatMessage, ChatMessage]): Promise<void> {
     const config = this.chat.config;
     const manager = locks();
     if (config?.persist !== 'local') {
       const [user, reply] = show();
-      return this.deliver(user, reply, record, true);
+      return this.run(user, reply, record, true);
     }
     // Without Web Locks: mirrored; a tab that runs it answers at once, else this one takes over.
     if (!manager) {
-      if (!this.mirror(show)) this.setStatus('idle');
+      if (!this.mirror(show)) this.chat.store.apply(endTurn);
       return;
     }
     await manager
@@ -135,11 +163,11 @@ export class Turns {
         if (!lock) {
           // Another tab runs it (or a page that is going lets go of it): mirrored, and taken
           // over if that tab goes; or it ended meanwhile: the transcript shows.
-          if (!this.mirror(show)) this.setStatus('idle');
+          if (!this.mirror(show)) this.chat.store.apply(endTurn);
           return;
         }
         const [user, reply] = show();
-        await this.deliver(user, reply, record, true, true);
+        await this.run(user, reply, record, true, true);
       })
       .catch(() => undefined);
   }
@@ -151,25 +179,6 @@ export class Turns {
     this.mirrored?.close();
     this.controller?.abort();
     this.controller = null;
-    cancelAnimationFrame(this.frame);
-    this.frame = 0;
-  }
-
-  /** Sends `user` (already in the log) as a new turn and streams the reply. */
-  async send(user: ChatMessage, config: ChatConfig): Promise<void> {
-    const { chat } = this;
-    const reply = emptyReply();
-    const after = chat.messages.findLast((m) => m.id)?.id ?? null;
-    chat.messages = [...chat.messages, reply];
-    const threadId = chat.threads.id;
-    const body = turnBody({
-      text: user.text,
-      userId: chat.threads.userId,
-      threadId,
-      imageUrl: user.imageUrl,
-      agentVariables: config.agentVariables,
-    });
-    await this.deliver(user, reply, { body, threadId, lastSeq: 0, text: '', after, startedAt: Date.now() }, false);
   }
 
   /**
@@ -178,15 +187,15 @@ export class Turns {
    * fetched the turn stays stored for the next page; the transcript shows meanwhile.
    */
   recover(turn: RunningTurn, transcript: Message[]): void {
-    loadRecovery().then(
+    recovery().then(
       ({ recover }) => this.chat.host.isConnected && recover(this, this.chat, turn, transcript),
-      () => this.setStatus('idle'),
+      () => this.chat.store.apply(endTurn),
     );
   }
 
   /**
-   * @internal Runs `then` unless another tab holds the scope's lock (it runs a turn: this
-   * tab mirrors it instead). Without sharing or Web Locks, runs it.
+   * Runs `then` unless another tab holds the scope's lock (it runs a turn: this tab mirrors
+   * it instead). Without sharing or Web Locks, runs it.
    */
   unlessOwned(then: () => void): void {
     const config = this.chat.config;
@@ -195,19 +204,19 @@ export class Turns {
     manager
       .request(lockName(scopeOf(config)), { ifAvailable: true }, (lock) => {
         if (lock) then();
-        else if (!this.mirror()) this.setStatus('idle');
+        else if (!this.mirror()) this.chat.store.apply(endTurn);
       })
       .catch(() => then());
   }
 
   /**
-   * Delivers a turn into `reply`, or resumes one (`resuming`) from the record's last seq;
-   * the record goes to storage as the turn moves and is cleared when it ends here.
-   * @internal (also src/continuity/recover.ts)
+   * Runs the turn's request and streams its reply into `reply` (shown already), or resumes
+   * it (`resuming`) from the record's last seq; the record goes to storage as the turn
+   * moves and is cleared when it ends here. `held`: this tab holds the scope's lock already.
    */
-  async deliver(user: ChatMessage, reply: ChatMessage, record: RunningTurn, resuming: boolean, held = false): Promise<void> {
+  private async run(user: ChatMessage, reply: ChatMessage, record: RunningTurn, resuming: boolean, held = false): Promise<void> {
     const { chat, journal } = this;
-    const { client, config } = chat;
+    const { client, config, store } = chat;
     if (!client || !config) return;
     const controller = this.begin();
     const { signal } = controller;
@@ -226,6 +235,7 @@ export class Turns {
     let accepted = resuming;
     let gone = false;
     let final: Message | null | undefined;
+    let text = reply.text;
     try {
       const handlers = {
         onThread: (id: string) => {
@@ -235,31 +245,30 @@ export class Turns {
           link?.announce();
         },
         onToken: (delta: string, seq: number) => {
-          reply.text += delta;
-          journal.progress(seq, reply.text);
+          text += delta;
+          store.apply(appendDelta, reply.key, delta);
+          journal.progress(seq, text);
           link?.token(seq, delta);
-          if (chat.status === 'streaming') return this.updateSoon();
-          this.setStatus('streaming');
         },
-        onReconnecting: () => this.setStatus('reconnecting'),
+        onReconnecting: () => store.apply(reconnecting),
       };
       const resume = resuming && config.transport !== 'rest' ? { threadId: record.threadId!, lastSeq: record.lastSeq } : undefined;
       final =
         resuming && !resume
           ? undefined
-          : await deliverTurn(client, config.transport, record.body, signal, handlers, resume).catch((error: unknown) => {
+          : await client.turn(config.transport, record.body, handlers, { signal, resume }).catch((error: unknown) => {
               // The service no longer has the turn's stream: its transcript will have the turn.
               if (resume && !signal.aborted && isApiError(error) && (error.status === 409 || error.status === 404)) return undefined;
               throw error;
             });
-      if (final === undefined) await (await loadRecovery()).awaitReply(chat, client, record, signal);
-      else this.complete(reply, user, final);
+      if (final === undefined) await (await recovery()).awaitReply(chat, client, record, signal);
+      else this.complete(reply.key, user.key, final);
     } catch (error) {
       // The thread was deleted on the service: the message starts a new conversation instead.
       gone = !accepted && !signal.aborted && !!record.body.thread_id && isApiError(error) && error.status === 404;
       // A resumed turn whose question never reached the service: handled as one not taken.
       if (isApiError(error) && error.code === 'turn.lost') accepted = false;
-      if (!gone) this.failed(error, signal, accepted, user, reply);
+      if (!gone) this.failed(error, signal, accepted, user, reply.key);
     } finally {
       journal.end();
       link?.end(final !== undefined ? 'done' : signal.aborted ? 'stopped' : 'failed', final ?? null);
@@ -267,68 +276,59 @@ export class Turns {
     }
     if (!gone) return;
     chat.threads.forget();
-    chat.messages = [user];
-    const resent = chat.runTurn(user);
+    store.apply(replaceMessages, [user]);
+    const resent = chat.ask(user);
     // After the send began (it clears notices): the reader learns why the log starts over.
     chat.threadGone();
     await resent;
   }
 
-  private failed(error: unknown, signal: AbortSignal, accepted: boolean, user: ChatMessage, reply: ChatMessage): void {
+  /** The turn failed: what the reader sees depends on whether the service took it. */
+  private failed(error: unknown, signal: AbortSignal, accepted: boolean, user: ChatMessage, reply: string): void {
     const { chat } = this;
-    const remove = (...gone: ChatMessage[]) => (chat.messages = chat.messages.filter((m) => !gone.includes(m)));
     if (signal.aborted) {
-      reply.state = 'stopped';
-      chat.status = 'idle';
-      if (!reply.text) remove(reply);
+      chat.store.apply(stop, reply);
     } else if (!accepted) {
       // The service did not take the turn, or may have: take it back out of the log and
       // give the text back to the composer, so nothing the reader typed is lost. If it may
       // be running, Retry reloads the thread (where it shows if it ran) rather than
       // sending it a second time; in a new conversation there is nothing to reload.
-      remove(reply, user);
-      chat.unsent = user;
-      chat.restoreDraft(user.text);
-      chat.fail(error, isApiError(error) && error.mayHaveRun && chat.threads.id ? 'load' : 'send');
+      chat.withdraw(user, reply, error, isApiError(error) && error.mayHaveRun && chat.threads.id ? 'load' : 'send');
     } else {
-      reply.state = 'interrupted';
-      if (!reply.text) remove(reply);
       // The turn exists on the service and may have finished there: retry reloads it.
-      chat.fail(error, 'load');
+      chat.store.apply(interrupt, reply, chat.noticeOf(error, 'load'));
     }
   }
 
-  /** @internal The reply is final: shown, kept in the history, announced (`agent-chat-message`). */
-  complete(reply: ChatMessage, user: ChatMessage, final: Message | null): void {
+  /** The reply is final: shown, kept in the history, announced (`agent-chat-message`). */
+  private complete(reply: string, user: string, final: Message | null): void {
     const { chat } = this;
-    if (final) settle(reply, user, final);
-    else reply.state = 'done';
-    chat.messages = [...chat.messages];
-    chat.status = 'idle';
-    chat.threads.touch(chat.messages);
-    const message: Message = final ?? { id: reply.id ?? '', text: reply.text, sender: { type: 'agent' }, cards: [] };
+    chat.store.apply(settle, reply, user, final);
+    const settled = chat.store.find(reply);
+    chat.threads.touch(chat.state.messages);
+    const message: Message = final ?? { id: settled?.id ?? '', text: settled?.text ?? '', sender: { type: 'agent' }, cards: [] };
     emit(chat.host, 'agent-chat-message', { message, threadId: chat.threads.id });
   }
 
   /**
    * Regenerates the reply of turn `turn` (`replyId` is its interaction id; null for a turn
-   * that was stopped or interrupted, found in the transcript), or re-asks it with edited text. The service answers with a NEW thread branched from this one; the
-   * view switches to it and the relation is kept for the branch navigator.
+   * that was stopped or interrupted, found in the transcript), or re-asks it with edited
+   * text. The service answers with a NEW thread branched from this one; the view switches
+   * to it and the relation is kept for the branch navigator.
    */
   async rerun(turn: number, replyId: string | null, text: string): Promise<void> {
     const { chat } = this;
-    const { client, config } = chat;
+    const { client, config, store } = chat;
     const source = chat.threads.id;
     const trimmed = text.trim();
     if (!client || !source || !trimmed || chat.busy) return;
-    const userIndex = userMessageIndex(chat.messages, turn);
+    const before = chat.state.messages;
+    const userIndex = userMessageIndex(before, turn);
     if (userIndex < 0) return;
-    const before = chat.messages;
     const question = before[userIndex]!;
     const user: ChatMessage = { ...question, key: localKey('user'), text: trimmed, id: undefined };
     const reply = emptyReply();
-    chat.messages = [...before.slice(0, userIndex), user, reply];
-    chat.notice = null;
+    store.apply(branch, userIndex, user, reply);
     const controller = this.begin();
     let askAgain = false;
     try {
@@ -349,25 +349,24 @@ export class Turns {
           { signal: controller.signal },
         );
         chat.threads.branch(source, turn, response.thread_id);
-        this.complete(reply, user, response.message);
+        this.complete(reply.key, user.key, response.message);
       } else {
         // The service never recorded that turn: asking it again is the regeneration.
-        chat.messages = [...before.slice(0, userIndex), user];
+        store.apply(replaceMessages, [...before.slice(0, userIndex), user]);
         askAgain = true;
       }
     } catch (error) {
-      chat.messages = before;
       if (controller.signal.aborted) {
-        chat.status = 'idle';
+        store.apply(undo, before, null);
       } else {
         // An edit that did not go through is the reader's text: keep it in the composer.
-        if (trimmed !== before[userIndex]!.text) chat.restoreDraft(trimmed);
-        chat.fail(error, null);
+        if (trimmed !== question.text) chat.restoreDraft(trimmed);
+        store.apply(undo, before, chat.noticeOf(error, null));
       }
     } finally {
       this.end(controller);
     }
-    if (askAgain && config) await this.send(user, config);
+    if (askAgain) await chat.ask(user);
   }
 
   /**
@@ -382,7 +381,7 @@ export class Turns {
   ): Promise<string | null> {
     const client = this.chat.client!;
     // The recovery chunk looks for turns in transcripts; a stopped turn is found the same way.
-    const { awaitTurn, findTurn } = await loadRecovery();
+    const { awaitTurn, findTurn } = await recovery();
     const after = messages.slice(0, index).findLast((m) => m.id)?.id ?? null;
     const marker = { after, body: { text: messages[index]!.text } };
     const found = await awaitTurn(client, threadId, marker, signal, UNFINISHED_WAIT_MS);
@@ -398,30 +397,12 @@ export class Turns {
   private begin(): AbortController {
     const controller = (this.controller = new AbortController());
     this.chat.threads.saved?.pending(true);
-    this.setStatus('connecting');
     return controller;
   }
 
   private end(controller: AbortController): void {
-    cancelAnimationFrame(this.frame);
-    this.frame = 0;
     if (this.controller === controller) this.controller = null;
     if (!this.controller) this.chat.threads.saved?.pending(false);
-    this.chat.host.requestUpdate();
     this.catchUp();
-  }
-
-  private setStatus(status: ChatStatus): void {
-    this.chat.status = status;
-    this.chat.host.requestUpdate();
-  }
-
-  /** Tokens arrive faster than frames: one render per animation frame is enough. */
-  private updateSoon(): void {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.chat.host.requestUpdate();
-    });
   }
 }

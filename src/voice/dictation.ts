@@ -7,7 +7,7 @@
  */
 import { html, nothing, svg } from 'lit-html';
 import { icon } from '../icons/icons.js';
-import type { PanelContext } from '../panel/context.js';
+import { type PanelContext, ViewState } from '../panel/context.js';
 
 /** The part of the Web Speech API used here (not in TypeScript's DOM types everywhere). */
 interface Recognition extends EventTarget {
@@ -52,14 +52,17 @@ export class Dictation {
   private shown = '';
   /** Words recognised for good so far. */
   private heard = '';
-  private error: string | null = null;
+  /** What the button shows: listening or not, and why dictation stopped when it failed. */
+  private readonly view: ViewState<{ listening: boolean; error: string | null }>;
 
-  constructor(private readonly ctx: PanelContext) {}
+  constructor(private readonly ctx: PanelContext) {
+    this.view = new ViewState<{ listening: boolean; error: string | null }>(ctx.host, { listening: false, error: null });
+  }
 
   render() {
     if (!recognizer()) return nothing;
     const t = this.ctx.text;
-    const listening = !!this.recognition;
+    const { listening, error } = this.view.value;
     // One name; `aria-pressed` says whether it is listening (the tooltip says what a click does).
     return html`<button
         part="mic-button"
@@ -72,7 +75,7 @@ export class Dictation {
       >
         ${micIcon}
       </button>
-      ${this.error ? html`<p class="voice-error" role="alert">${this.error}</p>` : nothing}`;
+      ${error ? html`<p class="voice-error" role="alert">${error}</p>` : nothing}`;
   }
 
   start(): void {
@@ -84,10 +87,9 @@ export class Dictation {
     recognition.lang = ctx.view.locale;
     recognition.continuous = true;
     recognition.interimResults = true;
-    this.base = this.shown = ctx.chat.draft;
+    this.base = this.shown = ctx.chat.state.draft;
     this.thread = ctx.chat.threadId;
     this.heard = '';
-    this.error = null;
     recognition.onresult = (event) => {
       if (recognition !== this.recognition) return;
       // The widget left the page while listening: stop at the first words it hears.
@@ -105,26 +107,24 @@ export class Dictation {
       // Silence and our own abort are not failures.
       if (error === 'no-speech' || error === 'aborted') return;
       // Shown in a role="alert" paragraph, which is announced as it appears.
-      this.error = error === 'not-allowed' || error === 'service-not-allowed' ? t.micDenied : t.dictationFailed;
-      ctx.host.requestUpdate();
+      this.view.set({ error: error === 'not-allowed' || error === 'service-not-allowed' ? t.micDenied : t.dictationFailed });
     };
     recognition.onend = () => {
       if (recognition !== this.recognition) return;
       this.recognition = null;
       ctx.host.removeEventListener('keydown', this.onKeyDown, true);
-      ctx.host.requestUpdate();
+      this.view.set({ listening: false });
     };
     try {
       recognition.start();
     } catch {
-      this.error = t.dictationFailed;
-      ctx.host.requestUpdate();
+      this.view.set({ error: t.dictationFailed });
       return;
     }
     this.recognition = recognition;
     // Escape anywhere in the widget stops dictation first (not the reply, not the launcher).
     ctx.host.addEventListener('keydown', this.onKeyDown, true);
-    ctx.host.requestUpdate();
+    this.view.set({ listening: true, error: null });
   }
 
   /**
@@ -135,9 +135,10 @@ export class Dictation {
    */
   sync(): void {
     const { host, view, chat } = this.ctx;
-    const moved = chat.threadId !== this.thread || chat.draft !== this.shown;
+    const { draft } = chat.state;
+    const moved = chat.threadId !== this.thread || draft !== this.shown;
     if (this.recognition && (!host.voice || (view.launcher && !host.isOpen) || moved)) this.abort();
-    if (this.error && !this.recognition && chat.draft !== this.shown) this.error = null;
+    if (this.view.value.error && !this.recognition && draft !== this.shown) this.view.set({ error: null });
   }
 
   /** Stops listening; words still being recognised are added when they arrive. */
@@ -155,7 +156,6 @@ export class Dictation {
 
   private show(spoken: string): void {
     this.ctx.chat.setDraft((this.shown = join(this.base, spoken.trim())));
-    this.ctx.host.requestUpdate();
   }
 
   private readonly onKeyDown = (event: KeyboardEvent): void => {

@@ -7,16 +7,22 @@ import { BASE_URL } from './server.js';
 // request, which under a loaded test run can take longer than a render waits for a chunk.
 // Chunk loading itself (and a chunk that is missing) is tested on the production bundle
 // (test/security/csp.test.ts).
+// Through the widget's own lists (src/chunks.ts), so the chunks count as arrived.
+const chunks = await import('../../src/chunks.js');
 await Promise.all([
-  import('../../src/panel/index.js'),
-  import('../../src/cards/index.js'),
-  import('../../src/branches/index.js'),
-  import('../../src/history/history.js'),
-  import('../../src/attachments/index.js'),
-  import('../../src/handoff/index.js'),
-  import('../../src/state/turns.js'),
-  import('../../src/continuity/recover.js'),
-  import('../../src/full-screen/full-screen.js'),
+  (await import('../../src/shell/chunks.js')).panel(),
+  chunks.cards(),
+  chunks.turnControls(),
+  chunks.copy(),
+  chunks.feedback(),
+  chunks.history(),
+  chunks.attachments(),
+  chunks.handoff(),
+  chunks.turns(),
+  chunks.recovery(),
+  chunks.fullScreen(),
+  chunks.tail(),
+  chunks.plain(),
 ]);
 
 const mounted = new Set<HTMLElement>();

@@ -1,0 +1,35 @@
+import { nothing } from 'lit-html';
+import { copy as copyChunk } from '../chunks.js';
+import type { PanelContext } from '../panel/context.js';
+import type { Feature } from '../panel/feature.js';
+import type { ChatMessage } from '../state/messages.js';
+import type { ConversationState } from '../state/store.js';
+
+type CopyModule = typeof import('./index.js');
+
+/** A reply with text that no longer arrives: it can be copied. */
+const finished = (m: ChatMessage) => m.role === 'agent' && !!m.text && m.state !== 'streaming' && m.state !== 'queued';
+
+/**
+ * Where the copy button sits under a reply (the chunk is index.ts): fetched when the first
+ * finished reply shows, and such a render waits for it a little, so the button does not
+ * appear a moment after the reply.
+ */
+export class CopySlot {
+  private readonly feature: Feature<CopyModule>;
+  private control: InstanceType<CopyModule['CopyReply']> | null = null;
+
+  constructor(private readonly ctx: PanelContext) {
+    this.feature = ctx.feature(copyChunk);
+  }
+
+  sync(state: ConversationState): void {
+    if (!this.feature.module && state.messages.some(finished)) void this.feature.want(true);
+  }
+
+  render(m: ChatMessage) {
+    const module = this.feature.module;
+    if (!module || !finished(m)) return nothing;
+    return (this.control ??= new module.CopyReply(this.ctx)).render(m);
+  }
+}
