@@ -1,7 +1,9 @@
 /**
  * Build-time trim of marked (`vite build` only): the widget uses marked's Lexer and builds
  * DOM from the tokens itself (src/markdown/), so the Parser, Renderer and Hooks
- * are dead weight, 3.3 KB gzip of the script tag.
+ * are dead weight, 3.3 KB gzip of the script tag. So are the rule sets of the modes the
+ * widget never lexes in (src/markdown/lex.ts: GFM, neither `pedantic` nor `breaks`):
+ * marked builds them from regexes at load, 0.4 KB gzip; they are made `0` here.
  *
  * The bundler cannot drop them on its own: marked's ES bundle ends with the `marked()`
  * convenience API, a default instance made at load (`new Marked()`, a constructor call the
@@ -47,6 +49,38 @@ function declaredNames(statement: Node): string[] {
   return [];
 }
 
+/**
+ * The rule sets of `pedantic` (block and inline) and `breaks` (inline): the values of those
+ * keys in the objects `{normal, gfm, pedantic}` and `{normal, gfm, breaks, pedantic}` that
+ * marked picks its rules from. Returns the initialisers to replace, or null if the shape
+ * is not the one known.
+ */
+function unusedRuleSets(body: Node[]): Node[] | null {
+  const declarators = body.filter((n) => n.type === 'VariableDeclaration').flatMap((n) => n.declarations as Node[]);
+  const keysOf = (init: Node) => ((init.properties as Node[]) ?? []).map((p) => ((p.key as Identifier | undefined)?.name ?? '?') as string);
+  const valueOf = (init: Node, key: string) => (init.properties as Node[]).find((p) => (p.key as Identifier).name === key)?.value as Node;
+  const block = declarators.find(
+    (d) => (d.init as Node | null)?.type === 'ObjectExpression' && keysOf(d.init as Node).join() === 'normal,gfm,pedantic',
+  );
+  const inline = declarators.find(
+    (d) => (d.init as Node | null)?.type === 'ObjectExpression' && keysOf(d.init as Node).join() === 'normal,gfm,breaks,pedantic',
+  );
+  if (!block || !inline) return null;
+  const unused = [
+    valueOf(block.init as Node, 'pedantic'),
+    valueOf(inline.init as Node, 'breaks'),
+    valueOf(inline.init as Node, 'pedantic'),
+  ];
+  const inits: Node[] = [];
+  for (const value of unused) {
+    if (value?.type !== 'Identifier') return null;
+    const declarator = declarators.find((d) => (d.id as Identifier).name === (value as Identifier).name);
+    if (!declarator?.init) return null;
+    inits.push(declarator.init as Node);
+  }
+  return inits;
+}
+
 /** True for `var x = new Marked(...)` at the top level. */
 function makesInstance(statement: Node, markedLocal: string): boolean {
   if (statement.type !== 'VariableDeclaration') return false;
@@ -82,6 +116,8 @@ export function markedLexerOnly(): Plugin {
         if (!kept.some((s) => s.exported.name === name)) fail(`${name} is not declared before the default instance`);
 
       const s = new RolldownMagicString(code);
+      for (const init of unusedRuleSets(body) ?? fail('the pedantic and breaks rule sets are not where they were'))
+        s.overwrite(init.start, init.end, '0');
       s.remove(body[cut]!.start, exportDecl.start);
       s.overwrite(exportDecl.start, exportDecl.end, `export{${kept.map((k) => `${k.local.name} as ${k.exported.name}`).join(',')}};`);
       const map = s.generateMap({ hires: true, source: file, includeContent: true });
