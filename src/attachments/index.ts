@@ -9,3 +9,4 @@ export { Attachments, checkImage, firstFile, uploadedImageUrl } from './state.js
 export { renderAttachControl, renderAttachment, renderDropHint } from './templates.js';
 export { styles } from './attachments.styles.js';
 export { AttachmentsControl } from './control.js';
+export { strings } from './strings.js';

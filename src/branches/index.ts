@@ -8,3 +8,4 @@ export { renderBranchNav, renderEditButton, renderRegenerate } from './controls.
 export { renderEditor, type EditorOptions } from './editor.js';
 export { styles } from './branches.styles.js';
 export { TurnControls } from './controller.js';
+export { strings } from './strings.js';

@@ -5,3 +5,4 @@
  */
 export * from './cards.js';
 export { renderReplyCards } from './reply.js';
+export { strings } from './strings.js';

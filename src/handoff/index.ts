@@ -9,3 +9,4 @@ export { renderChannelForm } from './form.js';
 export { HandOff, toE164 } from './state.js';
 export { styles } from './handoff.styles.js';
 export { HandOffControl } from './controller.js';
+export { strings } from './strings.js';

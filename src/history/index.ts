@@ -3,3 +3,4 @@
  * list of earlier conversations, with its stylesheet.
  */
 export { relativeTime, renderHistory, renderHistoryPanel, styles, type HistoryOptions } from './history.js';
+export { strings } from './strings.js';

@@ -7,13 +7,29 @@ export { en } from './strings.js';
 export { hasStrings, isRtl, loadStrings, normalizeLang, SUPPORTED_LANGUAGES } from './locales.js';
 
 /**
+ * English as far as it is here: the panel's (`en`), then each feature's as its chunk
+ * arrives (strings.ts `FeatureKey`). A feature reads its texts only once it is here.
+ */
+const english = { ...en } as Strings;
+let added = 0;
+
+/** A feature's chunk arrived with its English texts (src/<feature>/strings.ts). */
+export function addEnglish(strings: Partial<Strings>): void {
+  Object.assign(english, strings);
+  added++;
+}
+
+/** Changes whenever English texts were added: a resolved table from before misses them. */
+export const englishVersion = (): number => added;
+
+/**
  * Strings for `lang` (`de-AT` uses the `de` table; unknown languages fall back to English),
  * with the host's `overrides` on top. Override values that are not the right type are
  * ignored, so a stray `null` from a JSON config cannot blank the UI, and a text function
  * that throws falls back to the built-in one.
  */
 export function resolveStrings(lang: string | undefined, overrides?: Partial<Strings>): Strings {
-  const base = table(primary(lang)) ?? en;
+  const base = table(primary(lang)) ?? english;
   if (!overrides) return base;
   const merged: Strings = { ...base };
   for (const key of Object.keys(base) as Array<keyof Strings>) {

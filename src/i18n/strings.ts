@@ -160,9 +160,76 @@ export interface Strings {
 }
 
 /** Appends the service's own explanation, when there is one. */
-const withDetails = (text: string, details?: string) => (details ? `${text} ${details}` : text);
+/** A sentence with the service's detail after it, when there is one. */
+export const withDetails = (text: string, details?: string) => (details ? `${text} ${details}` : text);
 
-export const en: Strings = {
+/**
+ * The strings whose English comes with a lazy feature's chunk (src/<feature>/strings.ts),
+ * added to the English table when it arrives (src/i18n/index.ts `addEnglish`): a page
+ * that never shows a feature does not download its texts. The other languages' tables are
+ * chunks of their own and carry every key.
+ */
+export type FeatureKey =
+  | 'attachImage'
+  | 'removeAttachment'
+  | 'attachmentTypeError'
+  | 'attachmentSizeError'
+  | 'uploadingImage'
+  | 'uploadFailed'
+  | 'uploadInvalidUrl'
+  | 'dropImage'
+  | 'regenerate'
+  | 'edit'
+  | 'save'
+  | 'cancel'
+  | 'previousVersion'
+  | 'nextVersion'
+  | 'versionPosition'
+  | 'recommended'
+  | 'unavailable'
+  | 'cardsLabel'
+  | 'previousCards'
+  | 'nextCards'
+  | 'cardLink'
+  | 'yes'
+  | 'no'
+  | 'showMoreCards'
+  | 'copyReply'
+  | 'copyFailed'
+  | 'feedbackLabel'
+  | 'feedbackUp'
+  | 'feedbackDown'
+  | 'feedbackReasonTitle'
+  | 'feedbackInaccurate'
+  | 'feedbackUnhelpful'
+  | 'feedbackUnsafe'
+  | 'feedbackOther'
+  | 'feedbackSend'
+  | 'feedbackThanks'
+  | 'channelButton'
+  | 'channelPhoneLabel'
+  | 'channelSubmit'
+  | 'channelCancel'
+  | 'channelDone'
+  | 'channelBack'
+  | 'channelGeneric'
+  | 'channelChoice'
+  | 'channelPhoneHint'
+  | 'channelPhoneInvalid'
+  | 'channelConsent'
+  | 'channelFailed'
+  | 'channelSending'
+  | 'removeConversation'
+  | 'historyEmpty'
+  | 'closeHistory'
+  | 'untitledConversation'
+  | 'dictate'
+  | 'dictateStop'
+  | 'micDenied'
+  | 'dictationFailed';
+
+/** The English the panel ships: every string but the features' own (`FeatureKey`). */
+export const en: Omit<Strings, FeatureKey> = {
   ...enLauncher,
   heading: 'Chat',
   placeholder: 'Type a message…',
@@ -176,39 +243,11 @@ export const en: Strings = {
   stopped: 'Stopped',
   interrupted: 'Interrupted',
   queued: 'Waiting for connection…',
-  regenerate: 'Regenerate',
-  edit: 'Edit',
-  attachImage: 'Attach image',
-  removeAttachment: 'Remove attachment',
   attachedImage: 'Attached image',
-  recommended: 'Recommended',
-  unavailable: 'unavailable',
   copyCode: 'Copy',
   copied: 'Copied',
-  copyReply: 'Copy reply',
-  copyFailed: 'Could not copy',
-  feedbackLabel: 'Rate this reply',
-  feedbackUp: 'Good reply',
-  feedbackDown: 'Bad reply',
-  feedbackReasonTitle: 'What was wrong?',
-  feedbackInaccurate: 'Not accurate',
-  feedbackUnhelpful: 'Not helpful',
-  feedbackUnsafe: 'Harmful or offensive',
-  feedbackOther: 'Tell us more (optional)',
-  feedbackSend: 'Send',
-  feedbackThanks: 'Thanks for your feedback',
-  dictate: 'Dictate',
-  dictateStop: 'Stop dictation',
-  micDenied: 'The microphone is blocked. Allow it in the browser to dictate.',
-  dictationFailed: 'Dictation stopped: speech could not be recognised.',
   tableLabel: 'Table',
-  cardsLabel: 'Results',
-  previousCards: 'Previous results',
-  nextCards: 'Next results',
   cardsUnavailable: 'The results could not be shown.',
-  cardLink: 'View details',
-  yes: 'Yes',
-  no: 'No',
   reconnecting: 'Reconnecting…',
   messageListLabel: 'Conversation',
   agentName: 'Agent',
@@ -216,37 +255,8 @@ export const en: Strings = {
   welcomeLabel: 'Welcome message',
   suggestionsLabel: 'Suggested replies',
   history: 'Conversations',
-  removeConversation: 'Remove conversation',
-  save: 'Save',
-  cancel: 'Cancel',
-  historyEmpty: 'No earlier conversations',
-  closeHistory: 'Close conversations',
   showEarlier: (count) => `Show ${count} earlier messages`,
-  showMoreCards: (count) => `Show ${count} more results`,
-  untitledConversation: 'Untitled conversation',
-  previousVersion: 'Previous version',
-  nextVersion: 'Next version',
-  versionPosition: (current, total) => `Version ${current} of ${total}`,
-  channelButton: (channel) => `Continue on ${channel}`,
-  channelPhoneLabel: 'Phone number',
-  channelSubmit: 'Continue',
-  channelCancel: 'Cancel',
-  channelDone: (channel) => `The conversation continues on ${channel}.`,
-  channelBack: 'Back to chat',
-  channelGeneric: 'Continue on your phone',
-  channelChoice: 'Continue on',
-  channelPhoneHint: 'With country code, e.g. +1 415 555 0123',
-  channelPhoneInvalid: 'Enter the full number with its country code, starting with +.',
-  channelConsent: (channel) => `By continuing you agree to receive messages from us on ${channel} at this number.`,
-  channelFailed: 'The conversation could not be moved to your phone.',
-  channelSending: 'Sending…',
   imageMessage: 'Image',
-  attachmentTypeError: (name) => `“${name}” is not a supported image. Use PNG, JPEG, GIF or WebP.`,
-  attachmentSizeError: (name, max) => `“${name}” is too large. Images can be up to ${max} MB.`,
-  uploadingImage: 'Uploading image…',
-  uploadFailed: (details) => withDetails('The image could not be uploaded.', details),
-  uploadInvalidUrl: 'The image could not be uploaded: the upload returned an unusable address.',
-  dropImage: 'Drop the image to attach it',
   announce: (sender, text) => `${sender}: ${text}`,
   suggestionsAvailable: (count) => (count === 1 ? '1 suggested reply' : `${count} suggested replies`),
   errorOffline: 'You are offline. The message will be sent when the connection is back.',

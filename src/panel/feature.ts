@@ -1,10 +1,15 @@
 import type { CSSResult } from '@lit/reactive-element/css-tag.js';
+import { addEnglish, type Strings } from '../i18n/index.js';
 import type { Chunk } from '../lazy.js';
 import { adoptStyles } from '../shell/panel-loader.js';
 
-/** What a feature's chunk exports besides its code: the stylesheet the widget adopts with it. */
+/**
+ * What a feature's chunk exports besides its code: the stylesheet the widget adopts with
+ * it, and the English of its texts (src/i18n/strings.ts `FeatureKey`).
+ */
 export interface FeatureModule {
   readonly styles?: CSSResult | readonly CSSResult[];
+  readonly strings?: Partial<Strings>;
   readonly [name: string]: unknown;
 }
 
@@ -102,7 +107,10 @@ export class Feature<T extends FeatureModule> {
   }
 
   private arrive(module: T): T {
-    if (!this.adopted && module.styles) adoptStyles(this.host.renderRoot as ShadowRoot, module.styles);
+    if (!this.adopted) {
+      if (module.styles) adoptStyles(this.host.renderRoot as ShadowRoot, module.styles);
+      if (module.strings) addEnglish(module.strings);
+    }
     return (this.adopted = module);
   }
 }

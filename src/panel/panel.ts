@@ -30,7 +30,7 @@ import type { PanelApi, ShellView } from '../shell/panel-api.js';
 import { type ChatStatus, ChatController } from '../state/chat-controller.js';
 import type { ChatMessage } from '../state/messages.js';
 import type { Change, ConversationState } from '../state/store.js';
-import { type Strings, resolveStrings } from '../i18n/index.js';
+import { type Strings, englishVersion, resolveStrings } from '../i18n/index.js';
 import { warnOnce } from '../warn.js';
 import type { PanelContext } from './context.js';
 import { FocusKeeper } from './focus-keeper.js';
@@ -50,8 +50,6 @@ const unfinished = (m: ChatMessage) => !!m.text && (m.state === 'streaming' || m
 export class Panel implements PanelApi, PanelContext {
   readonly chat: ChatController;
   readonly focusKeeper: FocusKeeper;
-  labels: MarkdownLabels;
-  text: Strings;
   private readonly waiting = new Waits();
   private readonly composer: Composer;
   private readonly log: Log;
@@ -72,7 +70,8 @@ export class Panel implements PanelApi, PanelContext {
   private htmlUnavailable = false;
   private anchor: string | undefined;
   private part: RootPart | null = null;
-  private stringsVersion: number;
+  /** The UI's texts, resolved for the shell's strings version and the English added so far. */
+  private strings: { shell: number; english: number; text: Strings; labels: MarkdownLabels } | null = null;
   /** The animation frame that renders what streamed meanwhile (tokens come faster than frames). */
   private frame = 0;
 
@@ -83,9 +82,6 @@ export class Panel implements PanelApi, PanelContext {
     this.chat = new ChatController(host);
     // Keeps focus on something sensible when a re-render removes the focused control.
     this.focusKeeper = new FocusKeeper(host, () => (view.launcher && !host.isOpen ? view.launcherButton : this.composer.input));
-    this.stringsVersion = view.stringsVersion;
-    this.text = resolveStrings(view.locale, view.overrides);
-    this.labels = markdownLabels(this.text);
     this.fullScreen = new FullScreenSlot(this);
     this.composer = new Composer(this);
     this.cards = new CardsSlot(this);
@@ -108,6 +104,26 @@ export class Panel implements PanelApi, PanelContext {
 
   get threadId(): string | null {
     return this.chat.threadId;
+  }
+
+  /** Every UI text: the language's table with the host's `strings` on top (resolved again when either changes). */
+  get text(): Strings {
+    return this.resolved().text;
+  }
+
+  get labels(): MarkdownLabels {
+    return this.resolved().labels;
+  }
+
+  private resolved() {
+    const { view } = this;
+    // A feature that arrives brings its English texts (src/i18n/index.ts `addEnglish`).
+    const english = englishVersion();
+    if (this.strings?.shell !== view.stringsVersion || this.strings.english !== english) {
+      const text = resolveStrings(view.locale, view.overrides);
+      this.strings = { shell: view.stringsVersion, english, text, labels: markdownLabels(text) };
+    }
+    return this.strings;
   }
 
   get messages(): readonly ChatMessage[] {
@@ -191,11 +207,6 @@ export class Panel implements PanelApi, PanelContext {
 
   willUpdate(changed: PropertyValues): void {
     const { host, view } = this;
-    if (view.stringsVersion !== this.stringsVersion) {
-      this.stringsVersion = view.stringsVersion;
-      this.text = resolveStrings(view.locale, view.overrides);
-      this.labels = markdownLabels(this.text);
-    }
     // The sanitiser for allow-html: until it is here, nothing renders rather than markup that would change.
     if (changed.has('allowHtml') && host.allowHtml && !hasHtmlSupport() && !this.htmlUnavailable) {
       this.waiting.add(

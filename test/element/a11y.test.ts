@@ -2,7 +2,7 @@ import { expect } from '@open-wc/testing';
 import { emulateMedia, setViewport } from '@web/test-runner-commands';
 import type { Card } from '../../src/client/types.js';
 import type { AgentChat } from '../../src/agent-chat.js';
-import { en } from '../../src/i18n/strings.js';
+import { english as en } from '../support/english.js';
 import { ar } from '../../src/i18n/locales/ar.js';
 import { de } from '../../src/i18n/locales/de.js';
 import { es } from '../../src/i18n/locales/es.js';

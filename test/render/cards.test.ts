@@ -4,6 +4,8 @@ import type { Card } from '../../src/client/types.js';
 import { CARD_STEP, cardView, humanizeKey, renderCard, renderCardRow, sortCards, type CardRowOptions } from '../../src/cards/cards.js';
 import { renderSuggestions } from '../../src/suggestions/suggestions.js';
 import { loadStrings, resolveStrings } from '../../src/i18n/index.js';
+// The cards' English comes with their chunk: added here as the chunk would.
+import '../support/english.js';
 
 await loadStrings('de');
 const en = resolveStrings('en');

@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { isRtl, resolveStrings, SUPPORTED_LANGUAGES } from '../../src/i18n/index.js';
-import { en } from '../../src/i18n/strings.js';
+import { en as panelEnglish } from '../../src/i18n/strings.js';
+import { english as en, features } from '../support/english.js';
 import { ar } from '../../src/i18n/locales/ar.js';
 import { de } from '../../src/i18n/locales/de.js';
 import { es } from '../../src/i18n/locales/es.js';
@@ -12,6 +13,12 @@ import { loadStrings } from '../../src/i18n/index.js';
 for (const lang of ['de', 'fr', 'es', 'ja', 'ar']) await loadStrings(lang);
 
 describe('i18n', () => {
+  it('splits English between the panel and the features that show it, each key once', () => {
+    const parts = [panelEnglish, ...Object.values(features)].map((part) => Object.keys(part));
+    expect(parts.flat().length).to.equal(new Set(parts.flat()).size);
+    expect(parts.flat().sort()).to.deep.equal(Object.keys(en).sort());
+  });
+
   it('ships complete tables for en, de, fr, es, ja, ar', () => {
     expect(SUPPORTED_LANGUAGES).to.have.members(['en', 'de', 'fr', 'es', 'ja', 'ar']);
     const keys = Object.keys(en).sort();
@@ -35,9 +42,10 @@ describe('i18n', () => {
     expect(resolveStrings('de-AT')).to.equal(de);
     expect(resolveStrings('FR_ca')).to.equal(fr);
     expect(resolveStrings('es-419')).to.equal(es);
-    expect(resolveStrings('pt-BR')).to.equal(en);
-    expect(resolveStrings(undefined)).to.equal(en);
-    expect(resolveStrings('')).to.equal(en);
+    // English: the panel's and, once their chunks arrived (here: all), the features' texts.
+    expect(resolveStrings('pt-BR')).to.deep.equal(en);
+    expect(resolveStrings(undefined)).to.deep.equal(en);
+    expect(resolveStrings('')).to.deep.equal(en);
   });
 
   it('applies overrides on top of the language table', () => {

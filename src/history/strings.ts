@@ -1,0 +1,9 @@
+import type { Strings } from '../i18n/strings.js';
+
+/** The English of the history list (the other languages' tables carry these too): added to the table when this chunk arrives. */
+export const strings: Pick<Strings, 'removeConversation' | 'historyEmpty' | 'closeHistory' | 'untitledConversation'> = {
+  removeConversation: 'Remove conversation',
+  historyEmpty: 'No earlier conversations',
+  closeHistory: 'Close conversations',
+  untitledConversation: 'Untitled conversation',
+};
