@@ -25,41 +25,30 @@ export interface Chunk<T> {
   retry(): Promise<T>;
 }
 
-export function chunk<T>(load: () => Promise<T>, now: () => number = () => Date.now()): Chunk<T> {
+export function chunk<T>(load: () => Promise<T>): Chunk<T> {
   let pending: Promise<T> | undefined;
-  let module: T | undefined;
-  let loading = false;
   let failures = 0;
+  /** No automatic try before this time: the pause after a failure; Infinity while a load is under way. */
   let until = 0;
-
+  const self = (() => (self.module ? Promise.resolve(self.module) : pending && Date.now() < until ? pending : start())) as Chunk<T> & {
+    module?: T;
+    failed: boolean;
+  };
   const start = (): Promise<T> => {
-    loading = true;
+    self.failed = false;
+    until = Infinity;
     return (pending = load().then(
-      (loaded) => {
-        loading = false;
-        failures = 0;
-        return (module = loaded);
-      },
+      (module) => (self.module = module),
       (error: unknown) => {
-        loading = false;
-        failures += 1;
-        until = now() + Math.min(RETRY_MS.first * 2 ** (failures - 1), RETRY_MS.max);
+        self.failed = true;
+        until = Date.now() + Math.min(RETRY_MS.first * 2 ** failures++, RETRY_MS.max);
         throw error;
       },
     ));
   };
-
-  const get = (() => {
-    if (module !== undefined) return Promise.resolve(module);
-    if (pending && (loading || now() < until)) return pending;
-    return start();
-  }) as Chunk<T>;
-  Object.defineProperties(get, {
-    module: { get: () => module },
-    failed: { get: () => failures > 0 && !loading && module === undefined },
-  });
-  get.retry = () => (module !== undefined ? Promise.resolve(module) : loading ? pending! : start());
-  return get;
+  self.failed = false;
+  self.retry = () => (self.module ? Promise.resolve(self.module) : until === Infinity ? pending! : start());
+  return self;
 }
 
 /** Whether `promise` settles before `deadline` (a `performance.now()` time): how long a render waits for chunks. */
