@@ -20,13 +20,16 @@ export default defineConfig({
       // The logic the unit layer is for; templates and styles are the browser suite's.
       include: [
         'src/state/**/*.ts',
-        'src/turns/**/*.ts',
         'src/continuity/**/*.ts',
-        'src/client/{bodies,errors,guards,types,token,countdown,progress}.ts',
-        'src/markdown/{blocks,tail,lex,plain,entities}.ts',
-        'src/chunks.ts',
+        'src/client/{bodies,errors,guards,progress,sse,token}.ts',
+        'src/markdown/{tail,plain}.ts',
+        'src/i18n/index.ts',
         'src/lazy.ts',
       ],
+      // Types only: nothing runs.
+      exclude: ['src/state/scene.ts', 'src/state/types.ts'],
+      // The floor: below it, `npm run test:unit` (and so `npm test`) fails. Raise it with the tests.
+      thresholds: { lines: 85, statements: 82, functions: 80, branches: 72 },
       reporter: ['text-summary', 'text'],
       reportsDirectory: 'coverage/unit',
     },

@@ -321,7 +321,9 @@ export class ChatController implements ReactiveController, TurnHost {
       // A message the service refused went back to the composer; an offline one is still
       // in the log. Either way the same message goes out once more.
       if (!messages.some((m) => m.key === unsent.key)) {
-        if (draft.trim() === unsent.text) this.setDraft('');
+        // The text went back to the composer when the turn failed: it leaves it again.
+        const rest = draft.trim() === unsent.text ? '' : draft.startsWith(`${unsent.text}\n`) ? draft.slice(unsent.text.length + 1) : draft;
+        if (rest !== draft) this.setDraft(rest);
         this.store.apply(appendUser, unsent);
       }
       void this.ask(unsent);

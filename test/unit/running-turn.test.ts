@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import type { Message } from '../../src/client/types.js';
 import { RUNNING_TURN_LIMIT_MS, type RunningTurn, readRunningTurn } from '../../src/continuity/running-turn.js';
@@ -73,7 +73,10 @@ describe('the stored running turn', () => {
     expect(findTurn([msg('2', 'user', 'where is my order?')], turn()).state).to.equal('started');
   });
 
-  it('writes text and seq together, throttled, at once on pagehide, and nothing after release', async () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it('writes text and seq together, throttled, at once on pagehide, and nothing after release', () => {
+    vi.useFakeTimers();
     const writes: Array<RunningTurn | null> = [];
     const journal = new TurnJournal((t) => writes.push(t));
     journal.begin(turn({ lastSeq: 0, text: '' }));
@@ -81,15 +84,17 @@ describe('the stored running turn', () => {
     journal.progress(1, 'a');
     journal.progress(2, 'a b');
     expect(writes).to.have.length(1);
-    dispatchEvent(new PageTransitionEvent('pagehide'));
+    dispatchEvent(new Event('pagehide'));
     expect(writes.at(-1)).to.include({ lastSeq: 2, text: 'a b' });
     journal.progress(3, 'a b c');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    vi.advanceTimersByTime(249);
+    expect(writes.at(-1)).to.include({ lastSeq: 2 });
+    vi.advanceTimersByTime(1);
     expect(writes.at(-1)).to.include({ lastSeq: 3, text: 'a b c' });
     journal.release();
     const count = writes.length;
     journal.end();
-    dispatchEvent(new PageTransitionEvent('pagehide'));
+    dispatchEvent(new Event('pagehide'));
     expect(writes).to.have.length(count);
     journal.begin(turn());
     journal.end();

@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { describe, expect, it } from 'vitest';
 import { isApiError, readFrames, type ApiError, type DataFrame, type ReadOutcome, type UnknownFrame } from '../../src/client/index.js';
 
 const enc = new TextEncoder();

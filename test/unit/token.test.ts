@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TokenManager, jwtExpiry, refreshTime } from '../../src/client/index.js';
 
 function b64url(text: string): string {
@@ -10,7 +10,9 @@ function jwt(payload: object): string {
   return `${b64url('{"alg":"HS256","typ":"JWT"}')}.${b64url(JSON.stringify(payload))}.sig`;
 }
 
-const base = { baseUrl: location.origin, timeoutMs: 1000 };
+const base = { baseUrl: 'https://agents.example', timeoutMs: 1000 };
+
+afterEach(() => void vi.useRealTimers());
 
 describe('jwtExpiry', () => {
   it('reads exp from a base64url payload', () => {
@@ -41,6 +43,7 @@ describe('refreshTime', () => {
 
 describe('TokenManager (tokenProvider)', () => {
   it('caches the token and shares one fetch between concurrent callers', async () => {
+    vi.useFakeTimers();
     let calls = 0;
     const tm = new TokenManager({
       ...base,
@@ -50,7 +53,9 @@ describe('TokenManager (tokenProvider)', () => {
         return `t${calls}`;
       },
     });
-    const got = await Promise.all([tm.get(), tm.get(), tm.get()]);
+    const all = Promise.all([tm.get(), tm.get(), tm.get()]);
+    await vi.advanceTimersByTimeAsync(20);
+    const got = await all;
     expect(got).to.deep.equal(['t1', 't1', 't1']);
     expect(await tm.get()).to.equal('t1');
     expect(calls).to.equal(1);
@@ -68,6 +73,7 @@ describe('TokenManager (tokenProvider)', () => {
   });
 
   it('refreshes a JWT shortly before its exp', async () => {
+    vi.useFakeTimers();
     let calls = 0;
     const tm = new TokenManager({
       ...base,
@@ -76,7 +82,9 @@ describe('TokenManager (tokenProvider)', () => {
     });
     const first = await tm.get();
     expect(await tm.get()).to.equal(first);
-    await new Promise((r) => setTimeout(r, 950));
+    vi.advanceTimersByTime(899);
+    expect(await tm.get()).to.equal(first);
+    vi.advanceTimersByTime(51);
     const second = await tm.get();
     expect(second).not.to.equal(first);
     expect(calls).to.equal(2);

@@ -1,0 +1,95 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Saved } from '../../src/state/saved.js';
+import { PREFIX, createStorage, parseState, storageScope } from '../../src/state/storage.js';
+
+/** What the browser keeps of a conversation (src/state/saved.ts), shared by the tabs of a scope. */
+const scope = storageScope('https://agents.example', 'pk');
+const T1 = '1'.repeat(24);
+const T2 = '2'.repeat(24);
+
+beforeEach(() => localStorage.clear());
+
+describe('stored state', () => {
+  it('reads only a JSON object; anything else is an empty state', () => {
+    for (const raw of [null, '', 'nope', '[1]', '3', 'null']) expect(parseState(raw)).toEqual({});
+    expect(parseState('{"threadId":"x"}')).toEqual({ threadId: 'x' });
+  });
+
+  it('every write starts from what is stored now and counts itself', () => {
+    const a = createStorage('local', scope);
+    const b = createStorage('local', scope);
+    a.write({ threadId: T1 });
+    b.write({ userId: 'u' });
+    expect(a.read()).toMatchObject({ threadId: T1, userId: 'u', rev: 2 });
+  });
+
+  it('keeps scopes apart, and never the key itself in the storage name', () => {
+    createStorage('local', scope).write({ threadId: T1 });
+    expect(createStorage('local', storageScope('https://agents.example', 'pk2')).read()).toEqual({});
+    expect(Object.keys(localStorage).some((k) => k.includes('pk'))).toBe(false);
+    expect(localStorage.key(0)!.startsWith(PREFIX)).toBe(true);
+  });
+
+  it('persist="none" keeps state in memory only', () => {
+    createStorage('none', scope).write({ threadId: T1 });
+    expect(localStorage.length).toBe(0);
+  });
+});
+
+describe('what a conversation keeps', () => {
+  it("a user id: the host's, else the stored anonymous one, else a new one kept", () => {
+    const first = new Saved('local', scope).userId(undefined);
+    expect(first).toMatch(/^anon_[0-9a-f]{24}$/);
+    expect(new Saved('local', scope).userId(undefined)).toBe(first);
+    expect(new Saved('local', scope).userId('host-user')).toBe('host-user');
+  });
+
+  it('a draft per thread, the newest twenty', () => {
+    const saved = new Saved('local', scope);
+    saved.draft(T1, 'for one');
+    saved.draft(null, 'for a new conversation');
+    expect(saved.draftOf(T1)).toBe('for one');
+    expect(saved.draftOf(null)).toBe('for a new conversation');
+    saved.draft(T1, '');
+    expect(saved.draftOf(T1)).toBe('');
+    for (let i = 0; i < 25; i++) saved.draft(i.toString(16).padStart(24, '0'), `d${i}`);
+    expect(Object.keys(saved.current().drafts!)).toHaveLength(20);
+    expect(saved.draftOf((24).toString(16).padStart(24, '0'))).toBe('d24');
+  });
+
+  it("reads an older version's single draft as the new conversation's", () => {
+    createStorage('local', scope).write({ draft: 'old style' });
+    expect(new Saved('local', scope).draftOf(null)).toBe('old style');
+  });
+
+  it('history: newest first, a known thread keeps its title, a removed conversation takes its branches', () => {
+    const saved = new Saved('local', scope);
+    saved.touch(T1, 'First question');
+    saved.touch(T2, 'Second question');
+    saved.touch(T1, 'Another title');
+    expect(saved.history.map((e) => [e.id, e.title])).toEqual([
+      [T1, 'First question'],
+      [T2, 'Second question'],
+    ]);
+    const branch = '3'.repeat(24);
+    saved.branch(T1, 0, branch);
+    saved.touch(branch, 'x');
+    expect(saved.conversations.map((e) => e.id)).toEqual([branch, T2]);
+    saved.forgetConversation(branch);
+    expect(saved.history.map((e) => e.id)).toEqual([T2]);
+  });
+
+  it("merges another tab's history instead of overwriting it", () => {
+    const mine = new Saved('local', scope);
+    const theirs = new Saved('local', scope);
+    theirs.touch(T2, 'theirs');
+    mine.touch(T1, 'mine');
+    expect(new Saved('local', scope).history.map((e) => e.id)).toEqual([T1, T2]);
+  });
+
+  it('the running turn is read back only when it is well formed', () => {
+    const saved = new Saved('local', scope);
+    createStorage('local', scope).write({ turn: { body: { text: 3 } } as never });
+    expect(saved.runningTurn()).toBe(null);
+  });
+});

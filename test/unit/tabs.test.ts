@@ -1,0 +1,91 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PREFIX, createStorage, scopeOf } from '../../src/state/storage.js';
+import { FakeClient, OTHER_THREAD, THREAD, config, conversation, preload, question, reply, settled } from './support/fakes.js';
+
+/**
+ * Another tab of the scope wrote (`persist="local"`): this one follows its moves and its
+ * draft, through storage events (src/state/saved.ts `watch`, Turns.followTab).
+ */
+const scope = scopeOf(config());
+const key = PREFIX + scope;
+
+/** What another tab does: a write to the shared state, and the storage event this tab gets. */
+function otherTabWrites(patch: Record<string, unknown>): void {
+  const storage = createStorage('local', scope);
+  storage.write(patch);
+  const event = Object.assign(new Event('storage'), { storageArea: localStorage, key, newValue: localStorage.getItem(key) });
+  dispatchEvent(event);
+}
+
+beforeAll(preload);
+beforeEach(() => localStorage.clear());
+afterEach(() => void vi.useRealTimers());
+
+async function twoThreads() {
+  const client = new FakeClient();
+  client.transcripts.set(THREAD, [question('in the first'), reply('first')]);
+  client.transcripts.set(OTHER_THREAD, [question('in the second'), reply('second')]);
+  createStorage('local', scope).write({ threadId: THREAD });
+  return conversation({ persist: 'local' }, client);
+}
+
+describe('following the other tabs', () => {
+  it('a move to another thread there shows that thread here', async () => {
+    const { chat, events } = await twoThreads();
+    expect(chat.state.messages.map((m) => m.text)).toEqual(['in the first', 'first']);
+    otherTabWrites({ threadId: OTHER_THREAD });
+    await settled();
+    expect(chat.threadId).toBe(OTHER_THREAD);
+    expect(chat.state.messages.map((m) => m.text)).toEqual(['in the second', 'second']);
+    expect(events.thread.at(-1)).toMatchObject({ threadId: OTHER_THREAD, reason: 'switched' });
+  });
+
+  it('a new conversation there starts one here', async () => {
+    const { chat, events } = await twoThreads();
+    const storage = createStorage('local', scope);
+    storage.clear(['threadId']);
+    otherTabWrites({});
+    await settled();
+    expect(chat.threadId).toBe(null);
+    expect(chat.state.messages).toEqual([]);
+    expect(events.thread.at(-1)).toMatchObject({ threadId: null, reason: 'reset' });
+  });
+
+  it('the draft typed there for this thread shows here, and is not written back', async () => {
+    const { chat } = await twoThreads();
+    const writes = vi.spyOn(localStorage, 'setItem');
+    otherTabWrites({ drafts: { [THREAD]: 'typed in the other tab' } });
+    writes.mockClear();
+    await settled();
+    expect(chat.state.draft).toBe('typed in the other tab');
+    expect(writes).not.toHaveBeenCalled();
+  });
+
+  it('a move made there while a turn runs here is followed when the turn ends', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { chat, client } = await twoThreads();
+    let finish!: () => void;
+    client.script = (body, handlers) =>
+      new Promise((resolve) => {
+        handlers.onThread?.(THREAD);
+        finish = () => resolve(reply('done'));
+      });
+    const sent = chat.send('q');
+    await settled();
+    otherTabWrites({ threadId: OTHER_THREAD });
+    await settled();
+    expect(chat.threadId).toBe(THREAD);
+    finish();
+    await sent;
+    await vi.runAllTimersAsync();
+    await settled();
+    expect(chat.threadId).toBe(OTHER_THREAD);
+  });
+
+  it('history written there is taken over here', async () => {
+    const { chat } = await twoThreads();
+    otherTabWrites({ history: [{ id: OTHER_THREAD, title: 'From the other tab', updatedAt: new Date().toISOString() }] });
+    await settled();
+    expect(chat.history.map((e) => e.title)).toEqual(['From the other tab']);
+  });
+});
