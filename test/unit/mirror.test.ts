@@ -131,8 +131,14 @@ describe("another tab's turn", () => {
       return reply('ML!');
     };
     // The owner tab went away mid-turn (its record stays); this one resumes it after the silence.
-    await vi.advanceTimersByTimeAsync(ORPHAN_MS + 1_000);
+    await vi.advanceTimersByTimeAsync(ORPHAN_MS - 1_000);
     await delivered();
+    expect(client.turns, 'not before the silence').toHaveLength(0);
+    for (let i = 0; i < 10 && !client.turns.length; i++) {
+      await vi.advanceTimersByTimeAsync(500);
+      await delivered();
+    }
+    await until(() => chat.state.turn === null);
     expect(client.turns).toHaveLength(1);
     expect(client.turns[0]!.resume).toEqual({ threadId: THREAD, lastSeq: 2 });
     expect(chat.state.messages.at(-1)).toMatchObject({ text: 'ML!', state: 'done' });
@@ -144,8 +150,10 @@ describe("another tab's turn", () => {
     const { chat, client } = await mirroring();
     other.store(null);
     client.transcripts.set(THREAD, [question('Which size?'), reply('Done elsewhere.')]);
-    await vi.advanceTimersByTimeAsync(ORPHAN_MS + 1_000);
-    await delivered();
+    for (let i = 0; i < 20 && chat.state.turn; i++) {
+      await vi.advanceTimersByTimeAsync(500);
+      await delivered();
+    }
     expect(client.turns).toEqual([]);
     expect(chat.state.messages.map((m) => m.text)).toEqual(['Which size?', 'Done elsewhere.']);
   });

@@ -65,7 +65,7 @@ describe('following the other tabs', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { chat, client } = await twoThreads();
     let finish!: () => void;
-    client.script = (body, handlers) =>
+    client.script = (_, handlers) =>
       new Promise((resolve) => {
         handlers.onThread?.(THREAD);
         finish = () => resolve(reply('done'));
