@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit-html';
-import type { PanelContext } from '../panel/context.js';
+import { type PanelContext, ViewState } from '../panel/context.js';
 import { Attachments, firstFile } from './state.js';
 import { renderAttachControl, renderAttachment, renderDropHint } from './templates.js';
 
@@ -13,7 +13,7 @@ type Upload = (file: File) => Promise<string>;
 export class AttachmentsControl {
   readonly attachments: Attachments;
   /** An image is being dragged over the panel. */
-  dropping = false;
+  private readonly drag: ViewState<{ over: boolean }>;
   private dragDepth = 0;
 
   constructor(
@@ -22,6 +22,7 @@ export class AttachmentsControl {
   ) {
     const { host } = ctx;
     this.attachments = new Attachments(host);
+    this.drag = new ViewState(host, { over: false });
     // Drag events from inside the shadow root are composed; the host sees them all.
     host.addEventListener('dragenter', (event) => this.onDragEnter(event));
     host.addEventListener('dragover', (event) => this.onDragOver(event));
@@ -75,10 +76,12 @@ export class AttachmentsControl {
     return Array.from(event.dataTransfer?.types ?? []).includes('Files');
   }
 
-  private setDropping(dropping: boolean): void {
-    if (dropping === this.dropping) return;
-    this.dropping = dropping;
-    this.ctx.host.requestUpdate();
+  get dropping(): boolean {
+    return this.drag.value.over;
+  }
+
+  private setDropping(over: boolean): void {
+    if (over !== this.dropping) this.drag.set({ over });
   }
 
   private onDragEnter(event: DragEvent): void {

@@ -57,8 +57,8 @@ export class HandOffControl {
 
   private close(focusButton = true): void {
     const { host } = this.ctx;
+    // The form's state renders the widget as it changes (HandOff, a ReactiveController).
     this.form?.close();
-    host.requestUpdate();
     if (focusButton) host.renderRoot.querySelector<HTMLElement>('[part="channel-button"]')?.focus();
   }
 

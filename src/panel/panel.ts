@@ -32,7 +32,7 @@ import type { ChatMessage } from '../state/messages.js';
 import type { Change, ConversationState } from '../state/store.js';
 import { type Strings, englishVersion, resolveStrings } from '../i18n/index.js';
 import { warnOnce } from '../warn.js';
-import type { PanelContext } from './context.js';
+import { type PanelContext, ViewState } from './context.js';
 import { FocusKeeper } from './focus-keeper.js';
 import { Feature, type FeatureModule, Waits } from './feature.js';
 import { renderHeader } from './header.js';
@@ -65,7 +65,7 @@ export class Panel implements PanelApi, PanelContext {
    * many suggested replies came with it. Fixed when the reply completes, so later renders
    * (suggestions hidden while the next turn runs) never change it and re-announce it.
    */
-  private liveText = '';
+  private readonly live: ViewState<{ text: string }>;
   /** allow-html is set but its sanitiser chunk failed to load (warned once). */
   private htmlUnavailable = false;
   private anchor: string | undefined;
@@ -82,6 +82,7 @@ export class Panel implements PanelApi, PanelContext {
     this.chat = new ChatController(host);
     // Keeps focus on something sensible when a re-render removes the focused control.
     this.focusKeeper = new FocusKeeper(host, () => (view.launcher && !host.isOpen ? view.launcherButton : this.composer.input));
+    this.live = new ViewState(host, { text: '' });
     this.fullScreen = new FullScreenSlot(this);
     this.composer = new Composer(this);
     this.cards = new CardsSlot(this);
@@ -147,7 +148,7 @@ export class Panel implements PanelApi, PanelContext {
   }
 
   readonly newThread = (): void => {
-    this.liveText = '';
+    this.live.set({ text: '' });
     this.chat.newThread();
   };
 
@@ -157,8 +158,7 @@ export class Panel implements PanelApi, PanelContext {
 
   announce(text: string): void {
     // The same words again must change the region's text, or they are not read out again.
-    this.liveText = text === this.liveText ? `${text}\u00a0` : text;
-    this.host.requestUpdate();
+    this.live.set({ text: text === this.live.value.text ? `${text}\u00a0` : text });
   }
 
   pickSuggestion(text: string): void {
@@ -285,7 +285,7 @@ export class Panel implements PanelApi, PanelContext {
       ${this.composer.render()}
       <slot name="footer"></slot>
     </section>
-    <div class="sr-only announcer" role="status" aria-live="polite" aria-atomic="true" dir=${view.direction} lang=${host.lang || nothing}>${this.liveText}</div>`;
+    <div class="sr-only announcer" role="status" aria-live="polite" aria-atomic="true" dir=${view.direction} lang=${host.lang || nothing}>${this.live.value.text}</div>`;
   }
 
   updated(): void {
@@ -319,7 +319,7 @@ export class Panel implements PanelApi, PanelContext {
   };
 
   /**
-   * The polite region's text for the reply that just completed (see `liveText`). The region
+   * The polite region's text for the reply that just completed (see `live`). The region
    * is outside the panel, so a reply that lands while the launcher is closed is heard too.
    */
   private announceReply(): void {
