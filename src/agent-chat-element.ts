@@ -12,11 +12,11 @@ import type { ChatStatus } from './state/types.js';
 import type { ChatMessage } from './state/messages.js';
 import type { PersistMode } from './state/storage.js';
 import { ShellStore } from './shell/stored.js';
-import { oneOf, readConfig, record, reported, type LinkTarget, type Mode, type Theme, type Transport } from './state/config.js';
+import { CONFIG_KEYS, oneOf, readConfig, record, reported, type LinkTarget, type Mode, type Theme, type Transport } from './state/config.js';
 import type { PanelApi, ShellView } from './shell/panel-api.js';
 import { Launcher } from './shell/launcher.js';
 import { PanelLoader } from './shell/panel-loader.js';
-import { CONFIG_KEYS, isLocalHost, jsonConverter } from './shell/attributes.js';
+import { isLocalHost, jsonConverter } from './shell/attributes.js';
 import { shellStyles } from './shell/shell.styles.js';
 import { HostElement, property, state, type PropertyValues } from './shell/host.js';
 
@@ -255,7 +255,7 @@ export class AgentChat extends HostElement {
   /** The conversation UI, once its chunk is here; until then the shell answers for it. */
   private readonly loader = new PanelLoader(this, this.view, panelChunk);
 
-  private get panel(): PanelApi | null {
+  private get panel(): PanelApi<AgentChat> | null {
     return this.loader.panel;
   }
 
@@ -328,7 +328,7 @@ export class AgentChat extends HostElement {
   }
 
   /** Now if the panel is here, else once it has arrived (calls made before it are kept). */
-  private withPanel(use: (panel: PanelApi) => void): void {
+  private withPanel(use: (panel: PanelApi<AgentChat>) => void): void {
     if (this.panel) use(this.panel);
     else void this.loader.whenReady().then((panel) => panel && use(panel));
   }
@@ -376,7 +376,7 @@ export class AgentChat extends HostElement {
     super.scheduleUpdate();
   }
 
-  protected override willUpdate(changed: PropertyValues): void {
+  protected override willUpdate(changed: PropertyValues<this>): void {
     const view = this.view;
     if (changed.has('lang') || changed.has('strings') || this.stringsStale) {
       this.stringsStale = false;
@@ -422,7 +422,7 @@ export class AgentChat extends HostElement {
     if (this.stored.wake && !this.panel) void this.loader.ensure();
   }
 
-  protected override update(changed: PropertyValues): void {
+  protected override update(changed: PropertyValues<this>): void {
     super.update(changed);
     const view = this.view;
     const t = this.text;
@@ -447,7 +447,7 @@ export class AgentChat extends HostElement {
     this.panel?.update();
   }
 
-  protected override updated(changed: PropertyValues): void {
+  protected override updated(changed: PropertyValues<this>): void {
     const panel = this.panel;
     if (panel) {
       panel.updated(this.loader.changes(changed));

@@ -3,6 +3,7 @@ import { live } from 'lit-html/directives/live.js';
 import { AttachmentsSlot } from '../attachments/slot.js';
 import { icons } from '../icons/icons.js';
 import type { PanelContext } from '../panel/context.js';
+import type { AgentChat } from '../agent-chat-element.js';
 import type { PropertyValues } from '../shell/host.js';
 import { VoiceSlot } from '../voice/slot.js';
 
@@ -24,7 +25,7 @@ export class Composer {
     return this.ctx.host.renderRoot.querySelector('textarea[part="input"]');
   }
 
-  willUpdate(changed: PropertyValues): void {
+  willUpdate(changed: PropertyValues<AgentChat>): void {
     this.images.willUpdate(changed);
     this.voice.willUpdate(changed);
   }

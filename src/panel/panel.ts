@@ -25,9 +25,9 @@ import {
 } from '../markdown/markdown.js';
 import { renderConfigNotice, renderNotice } from '../notices/notice.js';
 import { noticeText } from '../notices/text.js';
-import { CONFIG_KEYS } from '../shell/attributes.js';
 import type { PanelApi, ShellView } from '../shell/panel-api.js';
 import { type ChatStatus, ChatController } from '../state/chat-controller.js';
+import { CONFIG_KEYS } from '../state/config.js';
 import type { ChatMessage } from '../state/messages.js';
 import type { Change, ConversationState } from '../state/store.js';
 import { type Strings, englishVersion, resolveStrings } from '../i18n/index.js';
@@ -47,7 +47,7 @@ const unfinished = (m: ChatMessage) => !!m.text && (m.state === 'streaming' || m
  * shadow root; the store's notifications (one per transition) and a feature's own view
  * state are what render it again.
  */
-export class Panel implements PanelApi, PanelContext {
+export class Panel implements PanelApi<AgentChat>, PanelContext {
   readonly chat: ChatController;
   readonly focusKeeper: FocusKeeper;
   private readonly waiting = new Waits();
@@ -205,7 +205,7 @@ export class Panel implements PanelApi, PanelContext {
     this.host.requestUpdate();
   };
 
-  willUpdate(changed: PropertyValues): void {
+  willUpdate(changed: PropertyValues<AgentChat>): void {
     const { host, view } = this;
     // The sanitiser for allow-html: until it is here, nothing renders rather than markup that would change.
     if (changed.has('allowHtml') && host.allowHtml && !hasHtmlSupport() && !this.htmlUnavailable) {

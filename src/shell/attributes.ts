@@ -16,22 +16,6 @@ export const jsonConverter = {
   },
 };
 
-/** Properties whose change means a new conversation configuration (src/state/config.ts checks them). */
-export const CONFIG_KEYS = [
-  'baseUrl',
-  'publishableKey',
-  'accessToken',
-  'tokenProvider',
-  'userId',
-  'threadIdAttribute',
-  'transport',
-  'agentVariables',
-  'persist',
-  'suggestionContext',
-  'versionId',
-  'versionTag',
-] as const;
-
 /** A developer's own machine: configuration problems show in full there, whatever `debug` says. */
 export function isLocalHost(hostname: string): boolean {
   return /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1)$|\.localhost$/.test(hostname);

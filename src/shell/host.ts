@@ -7,6 +7,16 @@ import type { CSSResult, ReactiveController, ReactiveControllerHost } from '@lit
  * `scheduleUpdate`), without its generality (no `shouldUpdate`, `hasChanged`, `toAttribute`
  * converters, style fallbacks or dev-mode checks).
  *
+ * A port, fenced: it follows @lit/reactive-element 2.1 (Lit 3.3), and
+ * scripts/check-host.ts fails the build when the installed ReactiveElement is another
+ * minor version (read its changes, then move the line below) or when the TypeScript
+ * settings its decorators rely on change (`experimentalDecorators` on, and
+ * `useDefineForClassFields` off: with it on, class fields would shadow the accessors and
+ * properties would silently stop being reactive). Its contract tests run against it and
+ * against ReactiveElement alike (test/element/host.test.ts).
+ *
+ * @follows @lit/reactive-element 2.1
+ *
  * Why not ReactiveElement itself: the unopened launcher pays for every byte and every
  * microsecond of the shell on every page view (docs/architecture.md "Shell and panel").
  * Evaluating ReactiveElement and finalizing its properties was about half the shell's
@@ -25,8 +35,16 @@ export interface PropertyOptions {
   readonly reflect?: boolean;
 }
 
-/** What changed since the last update, with the values before (undefined before the first). */
-export type PropertyValues = Map<PropertyKey, unknown>;
+/**
+ * What changed since the last update, with the values before (undefined before the
+ * first), keyed by the element's own property names as Lit's `PropertyValues<this>` is:
+ * `changed.has('lang')` is checked, a misspelt key does not compile.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Lit's default: any key, unchecked
+export interface PropertyValues<T = any> extends Map<PropertyKey, unknown> {
+  has<K extends keyof T>(key: K): boolean;
+  get<K extends keyof T>(key: K): T[K] | undefined;
+}
 
 type HostClass = typeof HostElement;
 
@@ -210,17 +228,17 @@ export abstract class HostElement extends ElementBase implements ReactiveControl
     this.updated(changed);
   }
 
-  protected willUpdate(_changed: PropertyValues): void {}
+  protected willUpdate(_changed: PropertyValues<this>): void {}
 
   /** Writes reflected properties to their attributes; an override renders after calling it. */
-  protected update(_changed: PropertyValues): void {
+  protected update(_changed: PropertyValues<this>): void {
     const reflecting = this.reflecting;
     this.reflecting = null;
     reflecting?.forEach((key) => this.reflect(key));
     this.markUpdated();
   }
 
-  protected updated(_changed: PropertyValues): void {}
+  protected updated(_changed: PropertyValues<this>): void {}
 
   private reflect(key: string): void {
     const ctor = this.constructor as HostClass;

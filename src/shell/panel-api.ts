@@ -28,8 +28,8 @@ export interface ShellView {
   close(): void;
 }
 
-/** The conversation UI, as the shell drives it. Its module is a chunk (src/panel/). */
-export interface PanelApi {
+/** The conversation UI, as the shell (`H`, the element) drives it. Its module is a chunk (src/panel/). */
+export interface PanelApi<H = unknown> {
   readonly threadId: string | null;
   readonly messages: readonly ChatMessage[];
   readonly status: ChatStatus;
@@ -43,10 +43,10 @@ export interface PanelApi {
    * became needed and that have not arrived. Not a scan: usually empty.
    */
   waits(): Array<Promise<unknown>>;
-  willUpdate(changed: PropertyValues): void;
+  willUpdate(changed: PropertyValues<H>): void;
   /** Renders into the element's shadow root, after the launcher (lit-html is in the panel's chunk). */
   update(): void;
-  updated(changed: PropertyValues): void;
+  updated(changed: PropertyValues<H>): void;
   /** The element was connected or disconnected: lit-html's directives with timers read it. */
   setConnected(connected: boolean): void;
 }

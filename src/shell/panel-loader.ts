@@ -19,7 +19,7 @@ export function adoptStyles(root: ShadowRoot, sheets: CSSResult | readonly CSSRe
 }
 
 export interface PanelModule<H> {
-  Panel: new (host: H, view: ShellView) => PanelApi;
+  Panel: new (host: H, view: ShellView) => PanelApi<H>;
   styles: readonly CSSResult[];
 }
 
@@ -30,11 +30,11 @@ export interface PanelModule<H> {
  * when the reader does (Retry, or opening the launcher), and then at once.
  */
 export class PanelLoader<H extends HostElement> {
-  panel: PanelApi | null = null;
+  panel: PanelApi<H> | null = null;
   failed = false;
   /** The panel has not rendered yet: its first update sees every property as changed. */
   fresh = true;
-  private loading: Promise<PanelApi | null> | null = null;
+  private loading: Promise<PanelApi<H> | null> | null = null;
   private failure: LoadFailure | null = null;
   private text: LauncherStrings | null = null;
 
@@ -45,7 +45,7 @@ export class PanelLoader<H extends HostElement> {
   ) {}
 
   /** The panel, fetched if it is not here yet; null if its chunk cannot be fetched. */
-  ensure(): Promise<PanelApi | null> {
+  ensure(): Promise<PanelApi<H> | null> {
     if (this.panel) return Promise.resolve(this.panel);
     const host = this.host;
     // Asked for after a failure: the reader asked (see `failed`), so without the retry pause.
@@ -69,7 +69,7 @@ export class PanelLoader<H extends HostElement> {
   }
 
   /** For calls made before the panel is here: the panel, once it is and has rendered. */
-  async whenReady(): Promise<PanelApi | null> {
+  async whenReady(): Promise<PanelApi<H> | null> {
     const host = this.host;
     if (!host.hasUpdated) await host.updateComplete;
     // A fetch that failed is tried again by Retry or by opening, not by every call.
@@ -80,9 +80,9 @@ export class PanelLoader<H extends HostElement> {
   }
 
   /** What changed, for the panel: everything on its first render. */
-  changes(changed: PropertyValues): PropertyValues {
+  changes(changed: PropertyValues<H>): PropertyValues<H> {
     if (!this.fresh) return changed;
-    const all: PropertyValues = new Map();
+    const all: PropertyValues<H> = new Map();
     for (const key of (this.host.constructor as typeof HostElement).reactive.keys()) all.set(key, undefined);
     return all;
   }

@@ -16,21 +16,29 @@ export type Theme = 'light' | 'dark' | 'auto';
 /** Where links in agent text open (attribute `link-target`). */
 export type LinkTarget = 'blank' | 'auto';
 
-/** What the element holds, as a host may have set it: anything at all. */
-export interface ConfigInput {
-  baseUrl?: unknown;
-  publishableKey?: unknown;
-  accessToken?: unknown;
-  tokenProvider?: unknown;
-  userId?: unknown;
-  threadIdAttribute?: unknown;
-  transport?: unknown;
-  agentVariables?: unknown;
-  persist?: unknown;
-  suggestionContext?: unknown;
-  versionId?: unknown;
-  versionTag?: unknown;
-}
+/**
+ * The element's properties that make up the conversation's configuration: a change of any
+ * of them is read again here (and may reload the conversation). The one list: the element
+ * and the panel watch these keys (typed against the element's own properties), and what
+ * `readConfig` takes is derived from it.
+ */
+export const CONFIG_KEYS = [
+  'baseUrl',
+  'publishableKey',
+  'accessToken',
+  'tokenProvider',
+  'userId',
+  'threadIdAttribute',
+  'transport',
+  'agentVariables',
+  'persist',
+  'suggestionContext',
+  'versionId',
+  'versionTag',
+] as const;
+
+/** What the element holds for each configuration key, as a host may have set it: anything at all. */
+export type ConfigInput = { readonly [K in (typeof CONFIG_KEYS)[number]]?: unknown };
 
 export interface CheckedConfig {
   /** Null when there is nothing to talk to (no service address or no credential). */
