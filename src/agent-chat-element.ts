@@ -12,7 +12,17 @@ import type { ChatStatus } from './state/types.js';
 import type { ChatMessage } from './state/messages.js';
 import type { PersistMode } from './state/storage.js';
 import { ShellStore } from './shell/stored.js';
-import { CONFIG_KEYS, oneOf, readConfig, record, reported, type LinkTarget, type Mode, type Theme, type Transport } from './state/config.js';
+import {
+  CONFIG_KEYS,
+  oneOf,
+  readConfig,
+  record,
+  reported,
+  type LinkTarget,
+  type Mode,
+  type Theme,
+  type Transport,
+} from './state/config.js';
 import type { PanelApi, ShellView } from './shell/panel-api.js';
 import { Launcher } from './shell/launcher.js';
 import { PanelLoader } from './shell/panel-loader.js';
