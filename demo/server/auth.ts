@@ -1,5 +1,5 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { ApiError, errorResponse } from './errors.js';
 import type { Deps } from './env.js';
 import { tokenBodySchema } from './schemas.js';
@@ -88,7 +88,7 @@ export function authRoutes(deps: Deps): Hono {
     if (injected) return injected;
 
     const ttl = key.plan.tokenTtl ?? DEFAULT_TOKEN_TTL_S;
-    const now = Date.now() / 1000;
+    const now = (Date.now() + key.clockOffsetMs) / 1000;
     // JWT times are whole seconds; round a positive lifetime up so a short test token is
     // never shorter than asked, and a zero lifetime down so it is expired on arrival.
     const exp = ttl > 0 ? Math.ceil(now + ttl) : Math.floor(now);
@@ -119,7 +119,11 @@ export async function checkToken(deps: Deps, token: string): Promise<TokenCheck>
   const invalid = new ApiError(401, 'auth.invalid_token', 'The access token is not valid.');
   let claims: TokenClaims;
   try {
-    ({ payload: claims } = await jwtVerify<TokenClaims>(token, deps.secret, { algorithms: ['HS256'], issuer: ISSUER }));
+    // Checked at its key's time (a test may have moved it on: KeyRecord.clockOffsetMs).
+    const pk = (decodeJwt(token) as TokenClaims).pk;
+    const offset = (typeof pk === 'string' && deps.store.key(pk)?.clockOffsetMs) || 0;
+    const currentDate = new Date(Date.now() + offset);
+    ({ payload: claims } = await jwtVerify<TokenClaims>(token, deps.secret, { algorithms: ['HS256'], issuer: ISSUER, currentDate }));
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) {
       const key = deps.store.key(String((error.payload as TokenClaims).pk));

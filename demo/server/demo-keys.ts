@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { notFound } from './errors.js';
 import type { Deps } from './env.js';
 import type { FaultPlan } from './faults.js';
-import { faultPlanSchema } from './schemas.js';
+import { clockBodySchema, faultPlanSchema } from './schemas.js';
 import { parseBody } from './validate.js';
 
 /**
@@ -27,6 +27,15 @@ export function demoKeyRoutes(deps: Deps): Hono {
     const record = deps.store.key(c.req.param('key'));
     if (!record) throw notFound('Key');
     return c.json(record.stats);
+  });
+
+  // Moves the key's clock on: its tokens expire as if that time had passed (auth.ts).
+  app.post('/__demo/keys/:key/clock', async (c) => {
+    const record = deps.store.key(c.req.param('key'));
+    if (!record) throw notFound('Key');
+    const { advanceMs } = await parseBody(c, clockBodySchema);
+    record.clockOffsetMs += advanceMs;
+    return c.json({ offset_ms: record.clockOffsetMs });
   });
 
   app.get('/__demo/health', (c) =>

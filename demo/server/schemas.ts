@@ -100,6 +100,9 @@ const looseCard = z.unknown();
 const count = z.number().int().min(0);
 
 /** Mirrors `FaultPlan`; strict so a misspelt knob fails the test that set it, not silently. */
+/** `POST /__demo/keys/:key/clock`: how far to move the key's clock on. */
+export const clockBodySchema = z.strictObject({ advanceMs: z.number().int().min(0).max(86_400_000) });
+
 export const faultPlanSchema = z.strictObject({
   tokenTtl: z.number().min(0).max(86_400).optional(),
   unauthorized: count.optional(),

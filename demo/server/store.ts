@@ -46,6 +46,12 @@ export interface KeyRecord {
   repliesUsed: number;
   /** Streamed turns so far: `plan.rawTurns` is indexed by it. */
   streamedTurns: number;
+  /**
+   * How far this key's clock runs ahead of the server's (`POST /__demo/keys/:key/clock`):
+   * its tokens are minted and checked at that time, so a test sees a token expire without
+   * waiting for it.
+   */
+  clockOffsetMs: number;
 }
 
 export interface ThreadRecord {
@@ -162,6 +168,7 @@ export class Store {
       },
       repliesUsed: 0,
       streamedTurns: 0,
+      clockOffsetMs: 0,
     };
   }
 }

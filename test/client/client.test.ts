@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { AgentClient, isHexId, type CachedToken, type TokenCache } from '../../src/client/index.js';
-import { tokenFor } from '../support/server.js';
-import { BASE_URL, REPLY, keyStats, rejection, setup, wait } from './helpers.js';
+import { advanceClocks, tokenFor } from '../support/server.js';
+import { BASE_URL, REPLY, keyStats, rejection, setup } from './helpers.js';
 
 const USER = 'user-client-test';
 
@@ -274,8 +274,13 @@ describe('AgentClient tokens', () => {
     const { client, key } = await setup({ tokenTtl: 1 });
     await client.welcomeMessage();
     // The server rounds `exp` up to a whole second: the token lives between 1 and 2 s.
-    await wait(2100);
-    await client.welcomeMessage();
+    // Both clocks move on instead of the test waiting it out.
+    const restore = await advanceClocks(key, 2100);
+    try {
+      await client.welcomeMessage();
+    } finally {
+      restore();
+    }
     const stats = await keyStats(key);
     expect(stats.tokensIssued).to.equal(2);
     // No request went out with the stale token: exactly two exchanges and two calls.

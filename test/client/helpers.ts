@@ -29,4 +29,25 @@ export function streamRequests(stats: KeyStats): KeyStats['requests'] {
   return stats.requests.filter((r) => r.path === STREAM_PATH);
 }
 
-export const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/**
+ * Watches the page's WebSockets (the session the client opens): each socket, and the
+ * frames sent on it. What a test waits for instead of for a while: a socket closed, a
+ * number of pings answered. `stop()` puts the real constructor back.
+ */
+export function watchSockets(): { sockets: WebSocket[]; sent: string[]; stop(): void } {
+  const Real = window.WebSocket;
+  const sockets: WebSocket[] = [];
+  const sent: string[] = [];
+  class Watched extends Real {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      sockets.push(this);
+    }
+    override send(data: string | ArrayBufferLike | Blob | ArrayBufferView): void {
+      if (typeof data === 'string') sent.push(data);
+      super.send(data);
+    }
+  }
+  window.WebSocket = Watched;
+  return { sockets, sent, stop: () => void (window.WebSocket = Real) };
+}

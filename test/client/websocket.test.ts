@@ -1,9 +1,11 @@
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { AgentClient, sessionUrl, type ApiError, type StreamHandlers, type UnknownFrame } from '../../src/client/index.js';
 import type { FaultPlan, KeyStats } from '../../demo/server/faults.js';
 import { tokenFor } from '../support/server.js';
 import { SESSION_TIMINGS } from '../../src/client/websocket.js';
-import { BASE_URL, REPLY, keyStats, rejection, setup, wait } from './helpers.js';
+import { BASE_URL, REPLY, keyStats, rejection, setup, watchSockets } from './helpers.js';
+
+const until = (predicate: () => unknown, message: string) => waitUntil(predicate, message, { timeout: 8000, interval: 10 });
 
 const USER = 'user-socket-test';
 // No backoff: a hidden page's timers are throttled to ~1 s (backoffDelay has its own tests).
@@ -257,7 +259,7 @@ describe('websocket failures', () => {
     );
     expect(e).to.include({ kind: 'abort', code: 'abort' });
     expect(tokens).to.equal(2);
-    await wait(100);
+    // The call has ended: no resume can follow it.
     const stats = await keyStats(key);
     expect(socketRequests(stats)).to.have.length(1);
     expect(stats.socketConnections).to.equal(1);
@@ -407,28 +409,34 @@ describe('websocket session', () => {
 
   it('closes when idle, and the next turn opens a new socket', async () => {
     SESSION_TIMINGS.idleMs = 100;
+    const watched = watchSockets();
     const { client, key } = await setup();
-    await turn(client, 'a');
-    await wait(300);
+    await turn(client, 'a').finally(() => watched.stop());
+    await until(() => watched.sockets[0]?.readyState === WebSocket.CLOSED, 'the idle socket was not closed');
     await turn(client, 'b');
     expect(await keyStats(key)).to.include({ turnsRun: 2, socketConnections: 2 });
     client.close();
   });
 
   it('keeps a quiet session alive with pings; one whose pings go unanswered is dropped', async () => {
-    // A pong has 300 ms to come back: plenty on a loaded test machine, and the deaf session
-    // is given up within the 900 ms wait.
+    // A pong has 300 ms to come back: plenty on a loaded test machine.
     Object.assign(SESSION_TIMINGS, { heartbeatMs: 100, pongWaitMs: 300, idleMs: 10_000 });
+    const watched = watchSockets();
     const live = await setup();
     await turn(live.client, 'a');
-    await wait(900);
+    // Three pings go out between the turns, each answered in time: the socket stays.
+    const pings = () => watched.sent.filter((frame) => frame.includes('"ping"')).length;
+    await until(() => pings() >= 3, 'no pings between the turns');
     await turn(live.client, 'b');
     expect(await keyStats(live.key)).to.include({ socketConnections: 1 });
     live.client.close();
 
     const deaf = await setup({ deafSession: true });
     await turn(deaf.client, 'a');
-    await wait(900);
+    const socket = watched.sockets.at(-1)!;
+    // Its pings go unanswered: the client gives the socket up.
+    await until(() => socket.readyState === WebSocket.CLOSED, 'the deaf socket was not given up');
+    watched.stop();
     const second = await turn(deaf.client, 'b');
     expect(second.message?.text).to.equal(REPLY);
     expect(await keyStats(deaf.key)).to.include({ socketConnections: 2 });

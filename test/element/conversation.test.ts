@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { expect, oneEvent } from '@open-wc/testing';
 import type { Card } from '../../src/client/types.js';
 import { createKey, keyStats } from '../support/server.js';
 import { $, $$, agentTexts, collect, input, mount, sendByUser, type, unmountAll, until } from '../support/element.js';
@@ -176,10 +176,13 @@ describe('<agent-chat> conversation', () => {
     const el = await mount({ 'publishable-key': key });
     el.addEventListener('agent-chat-suggestion', (e) => e.preventDefault());
     $(el, '[part="suggestion"]')!.click();
+    const vetoed = oneEvent(el, 'agent-chat-send');
     el.addEventListener('agent-chat-send', (e) => e.preventDefault());
     await type(el, 'blocked');
     ($(el, '[part="send-button"]') as HTMLButtonElement).click();
-    await new Promise((r) => setTimeout(r, 100));
+    // The send stops where the host said no: at the event, before anything reaches the log.
+    expect((await vetoed).defaultPrevented).to.equal(true);
+    await el.updateComplete;
     expect(el.messages).to.have.length(0);
     expect((await keyStats(key)).requests.filter((r) => r.path.includes('/messages'))).to.have.length(0);
     expect(input(el).value).to.equal('blocked');

@@ -12,7 +12,9 @@ describe('<agent-chat> shell', () => {
   it('an unopened launcher renders its button only and calls no service', async () => {
     const key = await createKey({});
     const el = await mount({ 'publishable-key': key, mode: 'launcher' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A task after its first render: what the shell would fetch or call at load has started.
+    await new Promise((resolve) => setTimeout(resolve));
+    await el.updateComplete;
     expect($(el, '[part="launcher"]')).to.exist;
     expect($(el, '[part="panel"]')).to.equal(null);
     expect(el.status).to.equal('idle');
@@ -82,8 +84,12 @@ describe('<agent-chat> shell', () => {
     const stored = Object.keys(sessionStorage).filter((k) => k.startsWith('agent-chat:v1:token:'));
     expect(stored).to.have.length(1);
     sessionStorage.clear();
-    await mount({ 'access-token': 'host-minted-token', persist: 'session' }, {}, { ready: false });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const minted = element({ 'access-token': 'host-minted-token', persist: 'session' });
+    // The service refuses the made-up token: the load ends in an error, after the token was used.
+    const refused = oneEvent(minted, 'agent-chat-error');
+    document.body.append(minted);
+    await refused;
+    minted.remove();
     expect(Object.keys(sessionStorage).filter((k) => k.startsWith('agent-chat:v1:token:'))).to.have.length(0);
   });
 });

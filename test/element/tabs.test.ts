@@ -34,6 +34,14 @@ async function tab(
   return { frame, el: el! };
 }
 
+/** Counts the storage events a tab hears for `key`'s conversation: what the other tabs write there. */
+function storageWrites(frame: HTMLIFrameElement, key: string): { count: number } {
+  const heard = { count: 0 };
+  const name = storageKeyFor(key);
+  frame.contentWindow!.addEventListener('storage', (event) => event.key === name && heard.count++);
+  return heard;
+}
+
 const texts = (el: AgentChat) => el.messages.map((m) => m.text);
 const agentText = (el: AgentChat) => el.messages.filter((m) => m.role === 'agent').at(-1)?.text ?? '';
 const streams = async (key: string) => (await keyStats(key)).requests.filter((r) => r.path === '/messaging/v1/messages/stream');
@@ -158,8 +166,10 @@ describe('<agent-chat> tabs share one conversation', function () {
     const field = b.el.shadowRoot!.querySelector('[part="input"]') as HTMLTextAreaElement;
     field.value = 'typing meanwhile';
     field.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
-    // Several of A's 250 ms journal writes go by.
-    await new Promise((resolve) => setTimeout(resolve, 900));
+    // Several of A's journal writes reach B meanwhile.
+    const writes = storageWrites(b.frame, key);
+    await until(() => writes.count >= 3, "A's journal writes heard in B");
+    await b.el.updateComplete;
     expect(field.value).to.equal('typing meanwhile');
     await until(() => a.el.status === 'idle' && b.el.status === 'idle', 'done', 8000);
     expect(field.value).to.equal('typing meanwhile');
@@ -180,8 +190,11 @@ describe('<agent-chat> tabs share one conversation', function () {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'private' }] });
     const a = await tab(key, { persist: 'session' });
     const b = await tab(key, { persist: 'session' });
+    // Frames of one tab share its sessionStorage, so B hears A's writes: and follows none.
+    const writes = storageWrites(b.frame, key);
     await a.el.send('only here');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await until(() => writes.count >= 1, "A's writes heard in B");
+    await b.el.updateComplete;
     expect(b.el.messages).to.have.length(0);
     expect(b.el.threadId).to.equal(null);
   });

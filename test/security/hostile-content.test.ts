@@ -13,7 +13,7 @@ import {
   JSX_MARKER,
   PAYLOADS,
 } from './corpus.js';
-import { allStrings, installTrap, problemsIn, visibleText, watch } from './inspect.js';
+import { afterLateTriggers, allStrings, installTrap, problemsIn, visibleText, watch } from './inspect.js';
 
 /**
  * Hostile agent output, end to end through the reference server, through every channel the
@@ -33,11 +33,9 @@ describe('hostile agent content', () => {
     delete window.__xss;
   });
 
-  /** Lets late triggers fire (image errors, toggles, focus) before judging. */
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 250));
-
   async function expectSafe(el: AgentChat, watcher?: ReturnType<typeof watch>): Promise<void> {
-    await settle();
+    // Late triggers (image errors, toggles, focus) have had their chance before judging.
+    await afterLateTriggers(el.shadowRoot!);
     const root = el.shadowRoot!;
     expect(problemsIn(root), 'final DOM').to.deep.equal([]);
     if (watcher) expect(watcher.stop(), 'DOM at any moment while rendering').to.deep.equal([]);

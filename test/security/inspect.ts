@@ -161,3 +161,17 @@ export function installTrap(win: Window = window): { calls: () => number } {
   };
   return { calls: () => calls };
 }
+
+/**
+ * Lets what rendered content set off right away happen before a test judges that nothing
+ * ran: an animation frame of the page (toggles, focus, an image refused by the policy),
+ * then a task for the events those queue. The DOM checks (`problemsIn`) are what rule out
+ * anything later: content that has no handler and no script URL cannot run one when a
+ * slow image fails minutes later.
+ */
+export async function afterLateTriggers(root: ParentNode): Promise<void> {
+  const view = (root as Node).ownerDocument?.defaultView ?? window;
+  await new Promise((resolve) => view.setTimeout(resolve));
+  if (view.document.visibilityState === 'visible') await new Promise((resolve) => view.requestAnimationFrame(resolve));
+  await new Promise((resolve) => view.setTimeout(resolve));
+}

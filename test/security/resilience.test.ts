@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { createKey, keyStats } from '../support/server.js';
+import { advanceClocks, createKey, keyStats, replied } from '../support/server.js';
 import { $, agentTexts, input, mount, sendByUser, type, unmountAll, until } from '../support/element.js';
 
 /**
@@ -18,8 +18,8 @@ describe('resilience', () => {
 
   afterEach(async () => {
     unmountAll();
-    // Give late promise chains a chance to surface before judging.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // A task, so the rejections already unhandled are reported before judging.
+    await new Promise((resolve) => setTimeout(resolve));
     window.removeEventListener('unhandledrejection', onRejection);
     expect(rejections, 'unhandled rejections').to.deep.equal([]);
   });
@@ -42,9 +42,14 @@ describe('resilience', () => {
     const key = await createKey({ paceMs: 0, tokenTtl: 1, replies: [{ text: 'One' }, { text: 'Two' }] });
     const el = await mount({ 'publishable-key': key });
     await sendByUser(el, 'first');
-    // exp is whole seconds, rounded up: past 2 s the first token has surely expired.
-    await new Promise((resolve) => setTimeout(resolve, 2100));
-    await sendByUser(el, 'second');
+    // exp is whole seconds, rounded up: past 2 s the first token has surely expired (both
+    // the page's clock and the server's move on, rather than the test waiting it out).
+    const restore = await advanceClocks(key, 2100);
+    try {
+      await sendByUser(el, 'second');
+    } finally {
+      restore();
+    }
     expect(agentTexts(el)).to.deep.equal(['One', 'Two']);
     const stats = await keyStats(key);
     expect(stats.tokensIssued).to.be.greaterThan(1);
@@ -123,12 +128,14 @@ describe('resilience', () => {
       await type(el, 'go');
       ($(el, '[part="send-button"]') as HTMLButtonElement).click();
       await until(() => agentTexts(el)[0], 'tokens');
+      const threadId = el.threadId!;
       el.remove();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await until(() => streams[0]?.aborted, 'the stream request was not aborted');
       expect(streams).to.have.length(1);
-      expect(streams[0]?.aborted, 'the stream request was aborted').to.be.true;
       const textAfter = agentTexts(el)[0];
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The service runs the turn to its end whoever listens: once its reply is in the
+      // transcript, every token has been sent, and none of them reached the removed widget.
+      await until(() => replied(key, threadId, 'a b c d e f g h i j k l m n o p q r s t'), 'the turn did not end on the service');
       expect(agentTexts(el)[0], 'no updates after removal').to.equal(textAfter);
       for (const [type, count] of added) expect(count, `window "${type}" listeners left`).to.equal(0);
     } finally {

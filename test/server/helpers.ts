@@ -139,5 +139,3 @@ export async function stream(token: string, body: unknown, headers: Record<strin
   const res = await call('/messaging/v1/messages/stream', { token, body, headers: { accept: 'text/event-stream', ...headers }, signal });
   return res;
 }
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

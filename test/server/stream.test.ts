@@ -1,7 +1,7 @@
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import type { Message } from '../../src/client/types.js';
 import { keyStats } from '../support/server.js';
-import { call, expectEnvelope, json, parsed, seqs, session, sleep, SseReader, stream } from './helpers.js';
+import { call, expectEnvelope, json, parsed, seqs, session, SseReader, stream } from './helpers.js';
 
 const body = (extra: Record<string, unknown> = {}) => ({ text: 'Show me backpacks', user_id: 'u-s', ...extra });
 
@@ -162,11 +162,11 @@ describe('reference server: stream fault knobs', () => {
     expect(b).to.have.length(3);
     expect(b.some((f) => f.data === '[DONE]')).to.equal(false);
     // Nobody listens now; the turn still completes and lands in the transcript.
-    for (let i = 0; i < 100; i++) {
-      const transcript = await json<Message[]>(await call(`/messaging/v1/threads/${threadId}/messages`, { token }));
-      if (transcript.length === 2) break;
-      await sleep(50);
-    }
+    await waitUntil(
+      async () => (await json<Message[]>(await call(`/messaging/v1/threads/${threadId}/messages`, { token }))).length === 2,
+      'the turn did not land in the transcript',
+      { timeout: 8000, interval: 20 },
+    );
     const transcript = await json<Message[]>(await call(`/messaging/v1/threads/${threadId}/messages`, { token }));
     expect(transcript.map((m) => m.sender.type)).to.deep.equal(['user', 'agent']);
     const c = await new SseReader(

@@ -50,3 +50,49 @@ export async function tokenFor(key: string): Promise<string> {
   });
   return ((await res.json()) as { access_token: string }).access_token;
 }
+
+/**
+ * Moves the server's clock for `key` on by `ms`: its tokens are checked (and new ones
+ * minted) as if that time had passed, so a test sees a token expire without waiting for it.
+ */
+export async function advanceServerClock(key: string, ms: number): Promise<void> {
+  const res = await fetch(`/__demo/keys/${encodeURIComponent(key)}/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advanceMs: ms }),
+  });
+  if (!res.ok) throw new Error(`advanceServerClock: ${res.status}`);
+}
+
+/**
+ * Runs the page's clock (`Date.now`) `ms` ahead until the returned function puts it back:
+ * the widget sees its tokens age without a test waiting for them. Timers are not touched.
+ */
+export function advancePageClock(ms: number): () => void {
+  const real = Date.now;
+  Date.now = () => real.call(Date) + ms;
+  return () => void (Date.now = real);
+}
+
+/** Both clocks at once: the page's and the server's for `key` (restored by the returned function). */
+export async function advanceClocks(key: string, ms: number): Promise<() => void> {
+  await advanceServerClock(key, ms);
+  return advancePageClock(ms);
+}
+
+/**
+ * The thread as the service has it, read with a token of `key`'s own (the request shows in
+ * the key's stats, as a transcript read). What a test waits for when the service finishes a
+ * turn on its own: once the reply is there, every token of it has been sent.
+ */
+export async function serviceTranscript(key: string, threadId: string): Promise<Array<{ text: string; sender?: { type: string } }>> {
+  const res = await fetch(`/messaging/v1/threads/${encodeURIComponent(threadId)}/messages`, {
+    headers: { authorization: `Bearer ${await tokenFor(key)}` },
+  });
+  return res.ok ? ((await res.json()) as Array<{ text: string; sender?: { type: string } }>) : [];
+}
+
+/** Whether the service has the agent's reply `text` in `threadId`: the turn ended there. */
+export async function replied(key: string, threadId: string, text: string): Promise<boolean> {
+  return (await serviceTranscript(key, threadId)).some((m) => m.sender?.type !== 'user' && m.text === text);
+}
