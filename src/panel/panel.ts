@@ -74,6 +74,8 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   private strings: { shell: number; english: number; text: Strings; labels: MarkdownLabels } | null = null;
   /** The animation frame that renders what streamed meanwhile (tokens come faster than frames). */
   private frame = 0;
+  /** The status the last notification had: a token that changes it renders at once. */
+  private lastStatus: ChatStatus = 'idle';
 
   constructor(
     readonly host: AgentChat,
@@ -179,10 +181,14 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   private readonly onChange = (state: ConversationState, change: Change): void => {
     // A widget off the page renders nothing (it renders afresh when it returns and loads again).
     if (!this.host.isConnected) return;
+    const statusChanged = state.status !== this.lastStatus;
+    this.lastStatus = state.status;
     if (change === 'appendDelta') {
       // The guard for half-typed markdown draws a streaming reply (it would show raw syntax
       // for a moment without it): fetched as the turn started, waited for if not here yet.
       if (!hasTailSupport()) this.waiting.add(loadTailSupport());
+      // The first token (the status turns `streaming`) shows at once, the rest once a frame.
+      if (statusChanged) return this.host.requestUpdate();
       this.frame ||= requestAnimationFrame(() => {
         this.frame = 0;
         this.host.requestUpdate();

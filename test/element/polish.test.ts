@@ -89,6 +89,8 @@ describe('control names', () => {
   it('names each closing control by what it closes', async () => {
     const { html, render } = await import('lit-html');
     const { resolveStrings } = await import('../../src/i18n/index.js');
+    // The features' English, as their chunks bring it.
+    await import('../support/english.js');
     const { renderHistory } = await import('../../src/history/history.js');
     const { renderChannelForm } = await import('../../src/handoff/form.js');
     const t = resolveStrings('en', undefined);
