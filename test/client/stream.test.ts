@@ -1,81 +1,20 @@
 import { expect } from '@open-wc/testing';
-import { backoffDelay, type ApiError, type StreamHandlers, type UnknownFrame } from '../../src/client/index.js';
-import type { FaultPlan } from '../../demo/server/faults.js';
+import { backoffDelay } from '../../src/client/index.js';
 import { AgentClient } from '../../src/client/index.js';
 import { BASE_URL, REPLY, createKey, keyStats, rejection, setup, streamRequests } from './helpers.js';
+import { FAST, recorder, transportContract } from './transport-contract.js';
 
 const USER = 'user-stream-test';
-// No backoff: a hidden page's timers are throttled to ~1 s (backoffDelay has its own tests).
-const FAST = { backoffMs: 0 };
 
-/** Records what a UI would see of one streamed turn. */
-function recorder() {
-  const rec = {
-    threads: [] as string[],
-    text: '',
-    seqs: [] as number[],
-    messages: 0,
-    reconnects: [] as Array<{ attempt: number; error: ApiError; lastSeq: number }>,
-    unknown: [] as UnknownFrame[],
-  };
-  const handlers: StreamHandlers = {
-    onThread: (id) => rec.threads.push(id),
-    onToken: (t, seq) => {
-      rec.text += t;
-      rec.seqs.push(seq);
-    },
-    onMessage: (_m, seq) => {
-      rec.messages++;
-      rec.seqs.push(seq);
-    },
-    onReconnecting: (attempt, error) => rec.reconnects.push({ attempt, error, lastSeq: rec.seqs.at(-1) ?? 0 }),
-    onUnknownFrame: (f) => rec.unknown.push(f),
-  };
-  return { rec, handlers };
-}
+transportContract({
+  name: 'SSE',
+  run: (client, body, handlers, opts) => client.stream(body, handlers, opts),
+  requests: streamRequests,
+  firstRequest: (body) => body,
+  resumeRequest: (body, threadId) => ({ ...body, thread_id: threadId }),
+});
 
-async function resumeCase(dropAfter: number[], extra: FaultPlan = {}): Promise<void> {
-  const { client, key } = await setup({ dropAfter, ...extra });
-  const { rec, handlers } = recorder();
-  const result = await client.stream({ text: 'Resume me', user_id: USER }, handlers, FAST);
-
-  expect(rec.text).to.equal(REPLY);
-  expect(result.message?.text).to.equal(REPLY);
-  expect(rec.threads).to.deep.equal([result.threadId]);
-  expect(rec.messages).to.equal(1);
-  // Strictly increasing: no delta was delivered twice.
-  rec.seqs.forEach((s, i) => i > 0 && expect(s).to.be.greaterThan(rec.seqs[i - 1]!));
-  expect(rec.reconnects.map((r) => r.attempt)).to.deep.equal(dropAfter.map((_, i) => i + 1));
-
-  const stats = await keyStats(key);
-  expect(stats.turnsRun).to.equal(1);
-  const reqs = streamRequests(stats);
-  expect(reqs).to.have.length(dropAfter.length + 1);
-  expect(reqs[0]?.lastEventId).to.equal(null);
-  expect(reqs[0]?.body).to.deep.equal({ text: 'Resume me', user_id: USER });
-  reqs.slice(1).forEach((r, i) => {
-    expect(r.lastEventId, `Last-Event-ID of resume ${i + 1}`).to.equal(String(rec.reconnects[i]!.lastSeq));
-    expect(r.body).to.deep.equal({ text: 'Resume me', user_id: USER, thread_id: result.threadId });
-  });
-}
-
-describe('stream resume', () => {
-  it('resumes a drop right after the thread frame with Last-Event-ID 0', async () => {
-    await resumeCase([1]);
-  });
-  it('resumes a drop after the first delta', async () => {
-    await resumeCase([2]);
-  });
-  it('resumes a drop in the middle of the turn', async () => {
-    await resumeCase([5]);
-  });
-  it('resumes several drops in a row', async () => {
-    await resumeCase([3, 2, 4, 1]);
-  });
-  it('resumes with one character per frame (multibyte characters split across frames)', async () => {
-    await resumeCase([4, 6], { chunkChars: 1 });
-  });
-
+describe('SSE: what only a stream over HTTP does', () => {
   it('does not send a request again that reached the service, when it closes before the thread frame', async () => {
     // The service took the POST (it answered 200) and then the connection closed: the turn
     // may be running, and a second POST would run it twice.
@@ -139,34 +78,6 @@ describe('stream resume', () => {
     expect(e.kind).to.equal('protocol');
     expect(rec.threads).to.have.length(1);
     expect(rec.threads[0]).not.to.equal(other.data.thread_id);
-  });
-
-  it('gives up after maxRetries and reports the drop', async () => {
-    const { client, key } = await setup({ dropAfter: [2, 2, 2, 2, 2, 2] });
-    const { rec, handlers } = recorder();
-    const e = await rejection(client.stream({ text: 'Never', user_id: USER }, handlers, { ...FAST, maxRetries: 2 }));
-    expect(e).to.include({ kind: 'stream', code: 'stream', retryable: true });
-    expect(rec.reconnects.map((r) => r.attempt)).to.deep.equal([1, 2]);
-    expect(streamRequests(await keyStats(key))).to.have.length(3);
-  });
-
-  it('treats a stalled stream as a drop after idleTimeoutMs and resumes', async () => {
-    const { client, key } = await setup({ stallAfter: 3 });
-    const { rec, handlers } = recorder();
-    const result = await client.stream({ text: 'Stall', user_id: USER }, handlers, { ...FAST, idleTimeoutMs: 800 });
-    expect(result.message?.text).to.equal(REPLY);
-    expect(rec.text).to.equal(REPLY);
-    expect(rec.reconnects).to.have.length(1);
-    expect(rec.reconnects[0]?.error.kind).to.equal('timeout');
-    const stats = await keyStats(key);
-    expect(stats.turnsRun).to.equal(1);
-    expect(streamRequests(stats)[1]?.lastEventId).to.equal(String(rec.reconnects[0]!.lastSeq));
-  });
-
-  it('reports a timeout when a stalled stream cannot be resumed', async () => {
-    const { client } = await setup({ stallAfter: 2 });
-    const e = await rejection(client.stream({ text: 'Stall', user_id: USER }, {}, { ...FAST, idleTimeoutMs: 200, maxRetries: 0 }));
-    expect(e).to.include({ kind: 'timeout', code: 'timeout' });
   });
 });
 
@@ -233,38 +144,6 @@ describe('silent services', () => {
 });
 
 describe('stream failures', () => {
-  for (const statusField of ['status', 'status_code', 'code'] as const) {
-    it(`ends with a stream error read from data.${statusField}, without resuming`, async () => {
-      const { client, key } = await setup({ errorFrame: { after: 3, status: 503, statusField, message: 'Agent crashed' } });
-      const { rec, handlers } = recorder();
-      const e = await rejection(client.stream({ text: 'Fail', user_id: USER }, handlers, FAST));
-      expect(e).to.include({ kind: 'stream', status: 503, retryable: true });
-      expect(rec.reconnects).to.have.length(0);
-      expect(streamRequests(await keyStats(key))).to.have.length(1);
-    });
-  }
-
-  it('marks an error frame with a client status as not retryable', async () => {
-    const { client } = await setup({ errorFrame: { after: 2, status: 400, statusField: 'status_code' } });
-    const e = await rejection(client.stream({ text: 'Fail', user_id: USER }, {}, FAST));
-    expect(e).to.include({ kind: 'stream', status: 400, retryable: false });
-  });
-
-  it('rejects a malformed frame with a protocol error and does not retry', async () => {
-    const { client, key } = await setup({ malformedAfter: 3 });
-    const e = await rejection(client.stream({ text: 'Bad', user_id: USER }, {}, FAST));
-    expect(e).to.include({ kind: 'protocol', code: 'protocol' });
-    expect(streamRequests(await keyStats(key))).to.have.length(1);
-  });
-
-  it('passes unknown frames on and keeps the text intact', async () => {
-    const { client } = await setup({ unknownFrameAfter: 2 });
-    const { rec, handlers } = recorder();
-    await client.stream({ text: 'Unknown', user_id: USER }, handlers, FAST);
-    expect(rec.text).to.equal(REPLY);
-    expect(rec.unknown.map((f) => f.type)).to.deep.equal(['progress']);
-  });
-
   it('retries a 503 before streaming and honours Retry-After', async () => {
     const { client, key } = await setup({ fail: [{ status: 503, code: 'unavailable', retryAfter: 1, path: '/messages/stream' }] });
     const { rec, handlers } = recorder();
@@ -313,62 +192,6 @@ describe('stream failures', () => {
     await client.stream({ text: 'Auth', user_id: USER }, handlers, FAST);
     expect(rec.text).to.equal(REPLY);
     expect((await keyStats(key)).tokensIssued).to.equal(2);
-  });
-
-  it('rejects with abort when cancelled mid-stream, and stops', async () => {
-    const { client, key } = await setup({ paceMs: 30 });
-    const ctrl = new AbortController();
-    let tokens = 0;
-    const e = await rejection(
-      client.stream(
-        { text: 'Cancel', user_id: USER },
-        {
-          onToken: () => {
-            if (++tokens === 2) ctrl.abort();
-          },
-        },
-        { ...FAST, signal: ctrl.signal },
-      ),
-    );
-    expect(e).to.include({ kind: 'abort', code: 'abort' });
-    expect(tokens).to.equal(2);
-    // The call has ended: no resume can follow it.
-    expect(streamRequests(await keyStats(key))).to.have.length(1);
-  });
-
-  it('rejects with abort when cancelled during the backoff', async () => {
-    const { client, key } = await setup({ dropAfter: [2] });
-    const ctrl = new AbortController();
-    const e = await rejection(
-      client.stream({ text: 'Cancel', user_id: USER }, { onReconnecting: () => ctrl.abort() }, { backoffMs: 5000, signal: ctrl.signal }),
-    );
-    expect(e.kind).to.equal('abort');
-    expect(streamRequests(await keyStats(key))).to.have.length(1);
-  });
-
-  it('rejects with the exception a handler threw, without resuming', async () => {
-    const { client, key } = await setup();
-    const bug = new Error('handler bug');
-    let caught: unknown;
-    await client
-      .stream(
-        { text: 'Bug', user_id: USER },
-        {
-          onToken: () => {
-            throw bug;
-          },
-        },
-        FAST,
-      )
-      .catch((e: unknown) => (caught = e));
-    expect(caught).to.equal(bug);
-    expect(streamRequests(await keyStats(key))).to.have.length(1);
-  });
-
-  it('rejects with abort at once for an already aborted signal', async () => {
-    const { client } = await setup();
-    const e = await rejection(client.stream({ text: 'x', user_id: USER }, {}, { signal: AbortSignal.abort() }));
-    expect(e.kind).to.equal('abort');
   });
 });
 

@@ -1,43 +1,17 @@
 import { expect, waitUntil } from '@open-wc/testing';
-import { AgentClient, sessionUrl, type ApiError, type StreamHandlers, type UnknownFrame } from '../../src/client/index.js';
-import type { FaultPlan, KeyStats } from '../../demo/server/faults.js';
+import { AgentClient, sessionUrl } from '../../src/client/index.js';
+import type { KeyStats } from '../../demo/server/faults.js';
 import { tokenFor } from '../support/server.js';
 import { SESSION_TIMINGS } from '../../src/client/websocket.js';
 import { BASE_URL, REPLY, keyStats, rejection, setup, watchSockets } from './helpers.js';
+import { FAST, recorder, transportContract } from './transport-contract.js';
 
 const until = (predicate: () => unknown, message: string) => waitUntil(predicate, message, { timeout: 8000, interval: 10 });
 
 const USER = 'user-socket-test';
-// No backoff: a hidden page's timers are throttled to ~1 s (backoffDelay has its own tests).
-const FAST = { backoffMs: 0 };
 
 /** The turn and resume frames the server received over sockets, in order. */
 const socketRequests = (stats: KeyStats): KeyStats['requests'] => stats.requests.filter((r) => r.method === 'WS');
-
-function recorder() {
-  const rec = {
-    threads: [] as string[],
-    text: '',
-    seqs: [] as number[],
-    messages: 0,
-    reconnects: [] as Array<{ attempt: number; error: ApiError; lastSeq: number }>,
-    unknown: [] as UnknownFrame[],
-  };
-  const handlers: StreamHandlers = {
-    onThread: (id) => rec.threads.push(id),
-    onToken: (t, seq) => {
-      rec.text += t;
-      rec.seqs.push(seq);
-    },
-    onMessage: (_m, seq) => {
-      rec.messages++;
-      rec.seqs.push(seq);
-    },
-    onReconnecting: (attempt, error) => rec.reconnects.push({ attempt, error, lastSeq: rec.seqs.at(-1) ?? 0 }),
-    onUnknownFrame: (f) => rec.unknown.push(f),
-  };
-  return { rec, handlers };
-}
 
 describe('websocket transport', () => {
   it('builds the session URL from the base URL (http -> ws, https -> wss)', () => {
@@ -79,53 +53,15 @@ describe('websocket transport', () => {
   });
 });
 
-async function resumeCase(dropAfter: number[], extra: FaultPlan = {}): Promise<void> {
-  const { client, key } = await setup({ dropAfter, ...extra });
-  const { rec, handlers } = recorder();
-  const result = await client.streamSocket({ text: 'Resume me', user_id: USER }, handlers, FAST);
+transportContract({
+  name: 'WebSocket',
+  run: (client, body, handlers, opts) => client.streamSocket(body, handlers, opts),
+  requests: socketRequests,
+  firstRequest: (body) => ({ type: 'message', data: body }),
+  resumeRequest: (_, threadId, lastSeq) => ({ type: 'resume', thread_id: threadId, last_event_id: lastSeq }),
+});
 
-  expect(rec.text).to.equal(REPLY);
-  expect(result.message?.text).to.equal(REPLY);
-  expect(rec.threads).to.deep.equal([result.threadId]);
-  expect(rec.messages).to.equal(1);
-  rec.seqs.forEach((s, i) => i > 0 && expect(s).to.be.greaterThan(rec.seqs[i - 1]!));
-  expect(rec.reconnects.map((r) => r.attempt)).to.deep.equal(dropAfter.map((_, i) => i + 1));
-  rec.reconnects.forEach((r) => expect(r.error).to.include({ kind: 'stream', retryable: true }));
-
-  const stats = await keyStats(key);
-  expect(stats.turnsRun).to.equal(1);
-  expect(stats.socketConnections).to.equal(dropAfter.length + 1);
-  const reqs = socketRequests(stats);
-  expect(reqs).to.have.length(dropAfter.length + 1);
-  expect(reqs[0]?.body).to.deep.equal({ type: 'message', data: { text: 'Resume me', user_id: USER } });
-  reqs.slice(1).forEach((r, i) => {
-    const last = rec.reconnects[i]!.lastSeq;
-    expect(r.lastEventId, `last_event_id of resume ${i + 1}`).to.equal(String(last));
-    expect(r.body).to.deep.equal({ type: 'resume', thread_id: result.threadId, last_event_id: last });
-  });
-}
-
-describe('websocket resume', () => {
-  it('resumes a drop right after the thread frame with last_event_id 0', async () => {
-    await resumeCase([1]);
-  });
-  it('resumes a drop after the first delta', async () => {
-    await resumeCase([2]);
-  });
-  it('resumes a drop in the middle of the turn', async () => {
-    await resumeCase([5]);
-  });
-  it('resumes a drop after the last delta, before the message', async () => {
-    // REPLY is 13 words: thread + 13 deltas = 14 frames.
-    await resumeCase([14]);
-  });
-  it('resumes several drops in a row', async () => {
-    await resumeCase([3, 2, 4, 1]);
-  });
-  it('resumes with one character per frame (multibyte characters split across frames)', async () => {
-    await resumeCase([4, 6], { chunkChars: 1 });
-  });
-
+describe('WebSocket: what only the session does', () => {
   it('sends the turn again when the socket dropped before it went out (before ready)', async () => {
     const { client, key } = await setup({ dropAfter: [0, 0] });
     const { rec, handlers } = recorder();
@@ -136,34 +72,6 @@ describe('websocket resume', () => {
     const stats = await keyStats(key);
     expect(stats.turnsRun).to.equal(1);
     expect(socketRequests(stats).map((r) => (r.body as { type: string }).type)).to.deep.equal(['message']);
-  });
-
-  it('gives up after maxRetries and reports the drop', async () => {
-    const { client, key } = await setup({ dropAfter: [2, 2, 2, 2, 2, 2] });
-    const { rec, handlers } = recorder();
-    const e = await rejection(client.streamSocket({ text: 'Never', user_id: USER }, handlers, { ...FAST, maxRetries: 2 }));
-    expect(e).to.include({ kind: 'stream', code: 'stream', retryable: true });
-    expect(rec.reconnects.map((r) => r.attempt)).to.deep.equal([1, 2]);
-    expect(socketRequests(await keyStats(key))).to.have.length(3);
-  });
-
-  it('treats a stalled socket as a drop after idleTimeoutMs and resumes', async () => {
-    const { client, key } = await setup({ stallAfter: 3 });
-    const { rec, handlers } = recorder();
-    const result = await client.streamSocket({ text: 'Stall', user_id: USER }, handlers, { ...FAST, idleTimeoutMs: 800 });
-    expect(result.message?.text).to.equal(REPLY);
-    expect(rec.text).to.equal(REPLY);
-    expect(rec.reconnects).to.have.length(1);
-    expect(rec.reconnects[0]?.error.kind).to.equal('timeout');
-    const stats = await keyStats(key);
-    expect(stats.turnsRun).to.equal(1);
-    expect(socketRequests(stats)[1]?.lastEventId).to.equal(String(rec.reconnects[0]!.lastSeq));
-  });
-
-  it('reports a timeout when a stalled socket cannot be resumed', async () => {
-    const { client } = await setup({ stallAfter: 2 });
-    const e = await rejection(client.streamSocket({ text: 'Stall', user_id: USER }, {}, { ...FAST, idleTimeoutMs: 200, maxRetries: 0 }));
-    expect(e).to.include({ kind: 'timeout', code: 'timeout' });
   });
 });
 
@@ -218,90 +126,6 @@ describe('websocket failures', () => {
     const { client } = await setup();
     const e = await rejection(client.streamSocket({ text: 'Hi', user_id: USER, thread_id: 'a'.repeat(24) }, {}, FAST));
     expect(e).to.include({ kind: 'http', status: 404, code: 'not_found' });
-  });
-
-  for (const statusField of ['status', 'status_code', 'code'] as const) {
-    it(`ends with a stream error read from data.${statusField}, without resuming`, async () => {
-      const { client, key } = await setup({ errorFrame: { after: 3, status: 503, statusField, message: 'Agent crashed' } });
-      const { rec, handlers } = recorder();
-      const e = await rejection(client.streamSocket({ text: 'Fail', user_id: USER }, handlers, FAST));
-      expect(e).to.include({ kind: 'stream', status: 503, retryable: true, message: 'Agent crashed' });
-      expect(rec.reconnects).to.have.length(0);
-      expect(socketRequests(await keyStats(key))).to.have.length(1);
-    });
-  }
-
-  it('rejects a malformed frame with a protocol error and does not retry', async () => {
-    const { client, key } = await setup({ malformedAfter: 3 });
-    const e = await rejection(client.streamSocket({ text: 'Bad', user_id: USER }, {}, FAST));
-    expect(e).to.include({ kind: 'protocol', code: 'protocol' });
-    expect(socketRequests(await keyStats(key))).to.have.length(1);
-  });
-
-  it('passes unknown frames on and keeps the text intact', async () => {
-    const { client } = await setup({ unknownFrameAfter: 2 });
-    const { rec, handlers } = recorder();
-    await client.streamSocket({ text: 'Unknown', user_id: USER }, handlers, FAST);
-    expect(rec.text).to.equal(REPLY);
-    expect(rec.unknown.map((f) => f.type)).to.deep.equal(['progress']);
-  });
-
-  it('rejects with abort when cancelled mid-turn, and stops', async () => {
-    const { client, key } = await setup({ paceMs: 30 });
-    const ctrl = new AbortController();
-    let tokens = 0;
-    const e = await rejection(
-      client.streamSocket(
-        { text: 'Cancel', user_id: USER },
-        { onToken: () => void (++tokens === 2 && ctrl.abort()) },
-        { ...FAST, signal: ctrl.signal },
-      ),
-    );
-    expect(e).to.include({ kind: 'abort', code: 'abort' });
-    expect(tokens).to.equal(2);
-    // The call has ended: no resume can follow it.
-    const stats = await keyStats(key);
-    expect(socketRequests(stats)).to.have.length(1);
-    expect(stats.socketConnections).to.equal(1);
-  });
-
-  it('rejects with abort when cancelled during the backoff', async () => {
-    const { client, key } = await setup({ dropAfter: [2] });
-    const ctrl = new AbortController();
-    const e = await rejection(
-      client.streamSocket(
-        { text: 'Cancel', user_id: USER },
-        { onReconnecting: () => ctrl.abort() },
-        { backoffMs: 5000, signal: ctrl.signal },
-      ),
-    );
-    expect(e.kind).to.equal('abort');
-    expect(socketRequests(await keyStats(key))).to.have.length(1);
-  });
-
-  it('rejects with abort at once for an already aborted signal', async () => {
-    const { client } = await setup();
-    const e = await rejection(client.streamSocket({ text: 'x', user_id: USER }, {}, { signal: AbortSignal.abort() }));
-    expect(e.kind).to.equal('abort');
-  });
-
-  it('rejects with the exception a handler threw, without resuming', async () => {
-    const { client, key } = await setup();
-    const bug = new Error('handler bug');
-    let caught: unknown;
-    await client
-      .streamSocket(
-        { text: 'Bug', user_id: USER },
-        {
-          onToken: () => {
-            throw bug;
-          },
-        },
-        FAST,
-      )
-      .catch((e: unknown) => (caught = e));
-    expect(caught).to.equal(bug);
-    expect(socketRequests(await keyStats(key))).to.have.length(1);
   });
 
   it('reports an unreachable service as a network error after the retries', async () => {
