@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
-import { safeUrl } from '../security/url.js';
+import { safeImageUrl } from '../security/url.js';
 
 /**
  * The composer's image attachment: which files are accepted, the upload through the host's
@@ -45,11 +45,7 @@ export function checkImage(file: ImageLike, maxBytes = MAX_IMAGE_BYTES): Attachm
  * URL allow-list and is http(s) (`mailto:`/`tel:` pass `safeUrl` but are no images; `blob:`
  * and `data:` never reach the service).
  */
-export function uploadedImageUrl(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const url = safeUrl(value);
-  return url && /^https?:/i.test(url) ? url : null;
-}
+export const uploadedImageUrl = safeImageUrl;
 
 /** The first image among pasted or dropped files; `null` when there is no file at all. */
 export function firstFile(files: ArrayLike<File> | null | undefined): File | null {

@@ -12,7 +12,7 @@ import { html, nothing, type TemplateResult } from 'lit-html';
 import type { Card, Scalar } from '../client/types.js';
 import { isScalar as isWireScalar } from '../client/guards.js';
 import type { Strings } from '../i18n/strings.js';
-import { safeUrl } from '../security/url.js';
+import { safeImageUrl, safeUrl } from '../security/url.js';
 import { type CardAction, type Choices, renderActions, renderChoosable } from './actions.js';
 import { isolate } from './isolate.js';
 
@@ -205,7 +205,7 @@ export function cardView(card: Card, opts: CardViewOptions = {}): CardView {
   const titleText = title === undefined ? '' : scalarText(title, opts, CARD_LIMITS.title);
   return {
     title: titleText,
-    imageUrl: typeof image === 'string' ? safeUrl(image) : null,
+    imageUrl: safeImageUrl(image),
     imageAlt: titleText,
     price,
     url: typeof url === 'string' ? safeUrl(url) : null,

@@ -1,6 +1,6 @@
 /**
- * Wire types of the agent service's messaging surface and token exchange, as the API
- * reference (`spec/agent-service-api.md`) and docs/protocol.md describe them. Field names are
+ * Wire types of the agent service's messaging surface and token exchange, as the service's
+ * API reference and, where it is silent, docs/protocol.md describe them. Field names are
  * the service's own (snake_case); nothing here is a UI concept.
  *
  * The reference does not say which Message fields are always present, so every field a
@@ -57,6 +57,8 @@ export interface Message {
   welcome_message?: string;
   followup_suggestions?: string[];
   url?: string;
+  /** The image a user message was sent with (`image_url` of the send body), as the transcript keeps it. */
+  image_url?: string;
   input_tokens?: number;
   output_tokens?: number;
 }

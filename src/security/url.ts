@@ -1,6 +1,7 @@
 /**
  * The one URL allow-list of the widget. Markdown links and images, card links and card
- * images all pass through `safeUrl`, so there is a single place to audit.
+ * images, and the image a message carries all pass through `safeUrl` (images through
+ * `safeImageUrl`, which narrows it), so there is a single place to audit.
  */
 
 const ALLOWED_PROTOCOLS = new Set(['http:', 'https:', 'mailto:', 'tel:']);
@@ -43,4 +44,14 @@ export function safeUrl(url: string, base?: string): string | null {
     return null;
   }
   return ALLOWED_PROTOCOLS.has(parsed.protocol) ? parsed.href : null;
+}
+
+/**
+ * `safeUrl` for what becomes an image's `src`: http(s) only (`mailto:`/`tel:` pass the
+ * allow-list but are no images), else null. The image of a message (the transcript's
+ * `image_url`, another tab's turn, an upload's URL) and a card's image take it.
+ */
+export function safeImageUrl(url: unknown): string | null {
+  const safe = typeof url === 'string' ? safeUrl(url) : null;
+  return safe && /^https?:/i.test(safe) ? safe : null;
 }

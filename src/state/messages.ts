@@ -1,4 +1,5 @@
 import type { Card, Message } from '../client/types.js';
+import { safeImageUrl } from '../security/url.js';
 
 export type Role = 'user' | 'agent';
 
@@ -44,8 +45,7 @@ export function fromWire(message: Message, position: number): ChatMessage {
     cards: Array.isArray(message.cards) ? message.cards : [],
     suggestions: Array.isArray(message.followup_suggestions) ? message.followup_suggestions : [],
     createdAt: message.created_at,
-    imageUrl:
-      typeof (message as { image_url?: unknown }).image_url === 'string' ? (message as { image_url?: string }).image_url : undefined,
+    imageUrl: safeImageUrl(message.image_url) ?? undefined,
     state: 'done',
   };
 }
@@ -73,9 +73,21 @@ export function fillPlaceholders(template: string, values: Record<string, unknow
   return filled.replace(/[ \t]+([!?.,;:])/g, '$1').replace(/[ \t]{2,}/g, ' ');
 }
 
-/** A question the reader asked (here, or in a tab or page before this one). */
+/**
+ * A question the reader asked (here, or in a tab or page before this one): its image, from
+ * an upload, storage or another tab, passes the URL allow-list like every other URL.
+ */
 export function userMessage(text: string, imageUrl?: string, createdAt?: string): ChatMessage {
-  return { key: localKey('user'), role: 'user', text, cards: [], suggestions: [], createdAt, imageUrl, state: 'done' };
+  return {
+    key: localKey('user'),
+    role: 'user',
+    text,
+    cards: [],
+    suggestions: [],
+    createdAt,
+    imageUrl: safeImageUrl(imageUrl) ?? undefined,
+    state: 'done',
+  };
 }
 
 /** The agent's reply as a turn starts: empty (or what arrived before, on a resume), streaming. */

@@ -97,6 +97,18 @@ export function corpusMarkdown(): { text: string; inline: string[]; block: strin
 /** Marker that must never appear anywhere: rendered_jsx is never used. */
 export const JSX_MARKER = 'JSX-MUST-NEVER-RENDER';
 
+/** A transcript's `image_url` is the service's word too: each of these must never become an image's `src`. */
+export const HOSTILE_IMAGE_URLS: readonly string[] = [
+  'javascript:__xss()',
+  ' java\tscript:__xss()',
+  '&#106;avascript:__xss()',
+  'vbscript:msgbox(1)',
+  'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg" onload="__xss()"/>',
+  'file:///etc/passwd',
+  'mailto:someone@example.com',
+  'blob:https://evil.example/1',
+];
+
 export const HOSTILE_TITLE = '<img src=x onerror=__xss()>Hostile title';
 export const HOSTILE_KEY = '<img src=x onerror=__xss()>key';
 export const HOSTILE_VALUE = '<a href="javascript:__xss()">value</a>';

@@ -1,10 +1,12 @@
 import { expect } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
+import { AgentClient } from '../../src/client/index.js';
 import { createKey } from '../support/server.js';
 import { $, $$, collect, mount, sendByUser, unmountAll, until } from '../support/element.js';
 import {
   corpusMarkdown,
   HOSTILE_GROUP,
+  HOSTILE_IMAGE_URLS,
   HOSTILE_ITEM,
   HOSTILE_KEY,
   HOSTILE_TITLE,
@@ -66,6 +68,27 @@ describe('hostile agent content', () => {
     const text = $(el, '.message.agent:not(.welcome) [part="text"]')!.textContent!;
     expect(text).to.contain('<img src=x onerror=__xss()>');
     expect(text).to.contain('<iframe srcdoc=');
+  });
+
+  it("a transcript's image_url passes the URL policy: a hostile one is no image, a good one shows", async () => {
+    const good = 'https://images.example/boots.png';
+    const transcript = [
+      ...HOSTILE_IMAGE_URLS.map((image_url, i) => ({
+        id: `${i}`.padStart(24, '0'),
+        text: `with image ${i}`,
+        sender: { type: 'user' },
+        image_url,
+      })),
+      { id: 'f'.repeat(24), text: 'with a good image', sender: { type: 'user' }, image_url: good },
+    ];
+    const key = await createKey({ paceMs: 0, rawTranscript: transcript, replies: [{ text: 'Made the thread.' }] });
+    const made = await new AgentClient({ baseUrl: location.origin, publishableKey: key }).send({ text: 'Start', user_id: 'u' });
+    const el = await mount({ 'publishable-key': key, 'thread-id': made.thread_id });
+    await until(() => el.messages.length === transcript.length, 'transcript not loaded');
+    await el.updateComplete;
+    const sources = Array.from(el.shadowRoot!.querySelectorAll('img')).map((img) => img.getAttribute('src'));
+    expect(sources).to.deep.equal([good]);
+    await expectSafe(el);
   });
 
   it('final message (REST), then the same thread restored from its transcript', async () => {

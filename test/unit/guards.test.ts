@@ -110,3 +110,26 @@ describe("another tab's messages", () => {
     );
   });
 });
+
+describe("a message's image", () => {
+  it('passes the URL policy where it enters: a transcript entry, a question from storage or another tab', async () => {
+    const { fromWire, userMessage } = await import('../../src/state/messages.js');
+    const { safeImageUrl } = await import('../../src/security/url.js');
+    for (const bad of [
+      'javascript:alert(1)',
+      ' java\tscript:x',
+      'data:image/png;base64,AAAA',
+      'mailto:a@b.example',
+      'blob:https://x/1',
+      '',
+    ]) {
+      expect(safeImageUrl(bad), bad).toBe(null);
+      expect(fromWire({ id: 'x', text: 't', sender: { type: 'user' }, image_url: bad }, 0).imageUrl, bad).toBeUndefined();
+      expect(userMessage('t', bad).imageUrl, bad).toBeUndefined();
+    }
+    expect(fromWire({ id: 'x', text: 't', sender: { type: 'user' }, image_url: 'https://img.example/a.png' }, 0).imageUrl).toBe(
+      'https://img.example/a.png',
+    );
+    expect(safeImageUrl(42)).toBe(null);
+  });
+});
