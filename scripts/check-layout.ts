@@ -1,0 +1,111 @@
+/**
+ * The layout's rules (docs/architecture.md), checked on the import graph of src/, type-only
+ * imports included. Run by `npm run lint`.
+ *
+ * - No import cycles: a cycle means two layers that cannot be read, tested or split into
+ *   chunks apart. Dynamic import() is a chunk boundary and does not count.
+ * - Import direction: the client (src/client/) imports nothing of the widget but the
+ *   console warning (it is usable alone, `agent-chat/client`); a feature folder reaches the
+ *   panel only through its context (src/panel/context.ts, feature.ts), and another feature
+ *   not at all (the panel composes them).
+ * - One way to load a chunk: `import()` is written only in the chunk lists (src/chunks.ts,
+ *   src/shell/chunks.ts, src/highlight/chunks.ts), each loader wrapped in `chunk()`.
+ * - Size: no module in src/ over 500 lines, the element (src/agent-chat-element.ts, a thin
+ *   host) at most 300 lines of code. Its comments do not count: the class's JSDoc is the
+ *   public API reference the manifest is built from, and it grows with every part, slot and
+ *   event, not with logic.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const root = resolve('src');
+const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => join(root, f));
+
+const STATIC_IMPORT = /^\s*(?:import|export)\s[^;]*?\sfrom\s+'(\.{1,2}\/[^']+)'/gm;
+const graph = new Map<string, string[]>();
+for (const file of files) {
+  const targets: string[] = [];
+  for (const match of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
+    targets.push(resolve(dirname(file), match[1]!.replace(/\.js$/, '.ts')));
+  }
+  graph.set(file, targets);
+}
+
+// --- import direction ---------------------------------------------------------------------
+
+/** Folders of the features the panel composes: each is reached only through the panel. */
+const FEATURES = ['attachments', 'branches', 'cards', 'copy', 'feedback', 'full-screen', 'handoff', 'highlight', 'history', 'voice'];
+const featureOf = (path: string) => FEATURES.find((f) => path.startsWith(`${f}/`));
+const PANEL_FOR_FEATURES = new Set(['panel/context.ts', 'panel/feature.ts']);
+const CHUNK_LISTS = new Set(['chunks.ts', 'shell/chunks.ts', 'highlight/chunks.ts']);
+
+const wrongWay: string[] = [];
+for (const [file, targets] of graph) {
+  const from = relative(root, file);
+  for (const target of targets) {
+    const to = relative(root, target);
+    if (from.startsWith('client/') && !to.startsWith('client/') && to !== 'warn.ts') {
+      wrongWay.push(`${from} -> ${to}: the client imports nothing of the widget`);
+    }
+    const feature = featureOf(from);
+    if (feature && to.startsWith('panel/') && !PANEL_FOR_FEATURES.has(to)) {
+      wrongWay.push(`${from} -> ${to}: a feature reaches the panel only through panel/context.ts (and feature.ts)`);
+    }
+    const other = featureOf(to);
+    if (feature && other && other !== feature) wrongWay.push(`${from} -> ${to}: features reach each other only through the panel`);
+  }
+  const code = readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/.*$/gm, '');
+  const loads = [...code.matchAll(/(?<!typeof )\bimport\(/g)].length;
+  if (loads && !CHUNK_LISTS.has(from)) wrongWay.push(`${from}: import() belongs in a chunk list (src/chunks.ts), through chunk()`);
+  if (loads && CHUNK_LISTS.has(from) && loads !== [...code.matchAll(/\bchunk\(\(\) => import\(/g)].length) {
+    wrongWay.push(`${from}: every loader is chunk(() => import(...)), for the one retry rule`);
+  }
+}
+if (wrongWay.length > 0) {
+  console.error(`check-layout: ${wrongWay.length} import(s) against the layout (docs/architecture.md):\n  ${wrongWay.join('\n  ')}`);
+  process.exit(1);
+}
+
+const done = new Set<string>();
+const cycles: string[] = [];
+function visit(file: string, path: string[]): void {
+  const at = path.indexOf(file);
+  if (at >= 0) {
+    cycles.push([...path.slice(at), file].map((f) => relative(root, f)).join(' -> '));
+    return;
+  }
+  if (done.has(file)) return;
+  for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
+  done.add(file);
+}
+for (const file of files) visit(file, []);
+
+const MAX_LINES = 500;
+const ELEMENT_MAX_LINES = 300;
+const long: string[] = [];
+/** Lines of `text` that hold code: not blank, not inside or made of a comment. */
+function codeLines(text: string): number {
+  const stripped = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return stripped.split('\n').filter((line) => line.trim() !== '').length;
+}
+for (const file of files) {
+  const text = readFileSync(file, 'utf8');
+  const element = relative(root, file) === 'agent-chat-element.ts';
+  const lines = element ? codeLines(text) : text.split('\n').length - 1;
+  const limit = element ? ELEMENT_MAX_LINES : MAX_LINES;
+  if (lines > limit) long.push(`${relative(root, file)}: ${lines} ${element ? 'lines of code' : 'lines'} (at most ${limit})`);
+}
+if (long.length > 0) {
+  console.error(`check-layout: modules over their size limit; split them by what they do:\n  ${long.join('\n  ')}`);
+  process.exit(1);
+}
+
+if (cycles.length > 0) {
+  console.error(`check-layout: ${cycles.length} import cycle(s) in src/:\n  ${cycles.join('\n  ')}`);
+  process.exit(1);
+}
+console.log(
+  `check-layout: ok - ${files.length} modules; no import cycle, none against the layout, import() only in the chunk lists; none over ${MAX_LINES} lines (the element ${ELEMENT_MAX_LINES} lines of code).`,
+);
