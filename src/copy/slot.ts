@@ -23,6 +23,11 @@ export class CopySlot {
     this.feature = ctx.feature(copyChunk);
   }
 
+  /** A turn starts: fetched while the agent thinks, so the finished reply does not wait for it. */
+  prefetch(): void {
+    void this.feature.want();
+  }
+
   sync(state: ConversationState): void {
     if (!this.feature.module && state.messages.some(finished)) void this.feature.want(true);
   }

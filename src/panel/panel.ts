@@ -200,6 +200,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
       // again when needed).
       loadTailSupport().then(() => plainChunk().catch(() => undefined));
       this.cards.prefetch();
+      this.copy.prefetch();
       this.turns.prefetch();
     } else if (!hasTailSupport() && state.messages.some(unfinished)) {
       this.waiting.add(loadTailSupport());
