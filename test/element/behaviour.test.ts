@@ -61,6 +61,8 @@ describe('<agent-chat> behaviour', () => {
       const sent = el.send('Hello right away');
       await sent;
       await until(() => el.messages.length === 2 && el.status === 'idle', JSON.stringify(attrs));
+      // The state is final; its render may still wait for a chunk it shows (README: up to 3 s).
+      await el.updateComplete;
       expect(el.messages.map((m) => m.text)).to.deep.equal(['Hello right away', 'Got <b>it</b>']);
       const reply = $$(el, '[part~="message-agent"] [part="text"]').at(-1)!;
       expect(reply.querySelector('b') !== null, JSON.stringify(attrs)).to.equal('allow-html' in attrs);

@@ -1,8 +1,20 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { OTHER_THREAD, REPLY_ID, THREAD, apiError, conversation, preload, question, reply, settled } from './support/fakes.js';
+import {
+  OTHER_THREAD,
+  REPLY_ID,
+  THREAD,
+  apiError,
+  conversation,
+  preload,
+  question,
+  reply,
+  settled,
+  disconnectAll,
+} from './support/fakes.js';
 
 beforeAll(preload);
 afterEach(() => {
+  disconnectAll();
   vi.unstubAllGlobals();
   vi.useRealTimers();
 });

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import type { RunningTurn } from '../../src/continuity/running-turn.js';
 import { ORPHAN_MS, readTabMessage, type TabMessage } from '../../src/continuity/tabs.js';
 import { createStorage, scopeOf } from '../../src/state/storage.js';
-import { FakeClient, THREAD, config, conversation, preload, question, reply, settled } from './support/fakes.js';
+import { FakeClient, THREAD, config, conversation, preload, question, reply, settled, disconnectAll } from './support/fakes.js';
 
 /**
  * Tabs share one conversation (`persist="local"`, docs/protocol.md "Tabs"): the tab that
@@ -53,6 +53,7 @@ beforeEach(() => {
   other = owner();
 });
 afterEach(() => {
+  disconnectAll();
   other.close();
   vi.useRealTimers();
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunningTurn } from '../../src/continuity/running-turn.js';
 import { createStorage, scopeOf } from '../../src/state/storage.js';
-import { FakeClient, THREAD, apiError, config, conversation, preload, question, reply, settled } from './support/fakes.js';
+import { FakeClient, THREAD, apiError, config, conversation, preload, question, reply, settled, disconnectAll } from './support/fakes.js';
 
 /**
  * A turn an earlier page started and did not see end (docs/protocol.md "A turn survives
@@ -27,7 +27,10 @@ const record = () => createStorage('session', scopeOf(config())).read().turn;
 
 beforeAll(preload);
 beforeEach(() => sessionStorage.clear());
-afterEach(() => void vi.useRealTimers());
+afterEach(() => {
+  disconnectAll();
+  vi.useRealTimers();
+});
 
 describe('recovering a turn an earlier page started', () => {
   it('already answered in the transcript: shown from there, nothing resumed, the record cleared', async () => {

@@ -1,6 +1,17 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PREFIX, createStorage, scopeOf } from '../../src/state/storage.js';
-import { FakeClient, OTHER_THREAD, THREAD, config, conversation, preload, question, reply, settled } from './support/fakes.js';
+import {
+  FakeClient,
+  OTHER_THREAD,
+  THREAD,
+  config,
+  conversation,
+  preload,
+  question,
+  reply,
+  settled,
+  disconnectAll,
+} from './support/fakes.js';
 
 /**
  * Another tab of the scope wrote (`persist="local"`): this one follows its moves and its
@@ -19,7 +30,10 @@ function otherTabWrites(patch: Record<string, unknown>): void {
 
 beforeAll(preload);
 beforeEach(() => localStorage.clear());
-afterEach(() => void vi.useRealTimers());
+afterEach(() => {
+  disconnectAll();
+  vi.useRealTimers();
+});
 
 async function twoThreads() {
   const client = new FakeClient();

@@ -119,9 +119,24 @@ export const config = (over: Partial<ChatConfig> = {}): ChatConfig => ({
   ...over,
 });
 
+const hosts: FakeHost[] = [];
+
+/**
+ * Takes every conversation of the test off the page (`hostDisconnected`): a conversation
+ * left behind keeps listening to the other tabs (storage, BroadcastChannel) and its timers
+ * run on, so it would take part in the next test. Call it in `afterEach`.
+ */
+export function disconnectAll(): void {
+  for (const host of hosts.splice(0)) {
+    host.isConnected = false;
+    for (const controller of host.controllers) controller.hostDisconnected?.();
+  }
+}
+
 /** A controller on a fake element and service, configured and active (its first load done). */
 export async function conversation(over: Partial<ChatConfig> = {}, client = new FakeClient()) {
   const host = new FakeHost();
+  hosts.push(host);
   const chat = new ChatController(host as unknown as HTMLElement & FakeHost, { createClient: () => client as unknown as AgentClient });
   const events = {
     ready: host.events('agent-chat-ready'),
