@@ -1,17 +1,7 @@
-import { withDetails, type Strings } from '../i18n/strings.js';
+import { withDetails, type FeatureKeys, type Strings } from '../i18n/strings.js';
 
 /** The English of the image input (the other languages' tables carry these too): added to the table when this chunk arrives. */
-export const strings: Pick<
-  Strings,
-  | 'attachImage'
-  | 'removeAttachment'
-  | 'attachmentTypeError'
-  | 'attachmentSizeError'
-  | 'uploadingImage'
-  | 'uploadFailed'
-  | 'uploadInvalidUrl'
-  | 'dropImage'
-> = {
+export const strings: Pick<Strings, FeatureKeys['attachments']> = {
   attachImage: 'Attach image',
   removeAttachment: 'Remove attachment',
   attachmentTypeError: (name) => `“${name}” is not a supported image. Use PNG, JPEG, GIF or WebP.`,

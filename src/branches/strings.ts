@@ -1,7 +1,7 @@
-import type { Strings } from '../i18n/strings.js';
+import type { FeatureKeys, Strings } from '../i18n/strings.js';
 
 /** The English of the turn controls (regenerate, edit, versions) (the other languages' tables carry these too): added to the table when this chunk arrives. */
-export const strings: Pick<Strings, 'regenerate' | 'edit' | 'save' | 'cancel' | 'previousVersion' | 'nextVersion' | 'versionPosition'> = {
+export const strings: Pick<Strings, FeatureKeys['branches']> = {
   regenerate: 'Regenerate',
   edit: 'Edit',
   save: 'Save',

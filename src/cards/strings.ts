@@ -1,10 +1,7 @@
-import type { Strings } from '../i18n/strings.js';
+import type { FeatureKeys, Strings } from '../i18n/strings.js';
 
 /** The English of the product cards (the other languages' tables carry these too): added to the table when this chunk arrives. */
-export const strings: Pick<
-  Strings,
-  'recommended' | 'unavailable' | 'cardsLabel' | 'previousCards' | 'nextCards' | 'cardLink' | 'yes' | 'no' | 'showMoreCards'
-> = {
+export const strings: Pick<Strings, FeatureKeys['cards']> = {
   recommended: 'Recommended',
   unavailable: 'unavailable',
   cardsLabel: 'Results',

@@ -1,7 +1,7 @@
-import type { Strings } from '../i18n/strings.js';
+import type { FeatureKeys, Strings } from '../i18n/strings.js';
 
 /** The English of the copy button (the other languages' tables carry these too): added to the table when this chunk arrives. */
-export const strings: Pick<Strings, 'copyReply' | 'copyFailed'> = {
+export const strings: Pick<Strings, FeatureKeys['copy']> = {
   copyReply: 'Copy reply',
   copyFailed: 'Could not copy',
 };

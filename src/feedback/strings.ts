@@ -1,19 +1,7 @@
-import type { Strings } from '../i18n/strings.js';
+import type { FeatureKeys, Strings } from '../i18n/strings.js';
 
 /** The English of the feedback thumbs (the other languages' tables carry these too): added to the table when this chunk arrives. */
-export const strings: Pick<
-  Strings,
-  | 'feedbackLabel'
-  | 'feedbackUp'
-  | 'feedbackDown'
-  | 'feedbackReasonTitle'
-  | 'feedbackInaccurate'
-  | 'feedbackUnhelpful'
-  | 'feedbackUnsafe'
-  | 'feedbackOther'
-  | 'feedbackSend'
-  | 'feedbackThanks'
-> = {
+export const strings: Pick<Strings, FeatureKeys['feedback']> = {
   feedbackLabel: 'Rate this reply',
   feedbackUp: 'Good reply',
   feedbackDown: 'Bad reply',

@@ -1,22 +1,7 @@
-import type { Strings } from '../i18n/strings.js';
+import type { FeatureKeys, Strings } from '../i18n/strings.js';
 
 /** The English of the WhatsApp/SMS hand-off (the other languages' tables carry these too): added to the table when this chunk arrives. */
-export const strings: Pick<
-  Strings,
-  | 'channelButton'
-  | 'channelPhoneLabel'
-  | 'channelSubmit'
-  | 'channelCancel'
-  | 'channelDone'
-  | 'channelBack'
-  | 'channelGeneric'
-  | 'channelChoice'
-  | 'channelPhoneHint'
-  | 'channelPhoneInvalid'
-  | 'channelConsent'
-  | 'channelFailed'
-  | 'channelSending'
-> = {
+export const strings: Pick<Strings, FeatureKeys['handoff']> = {
   channelButton: (channel) => `Continue on ${channel}`,
   channelPhoneLabel: 'Phone number',
   channelSubmit: 'Continue',

@@ -165,68 +165,53 @@ export const withDetails = (text: string, details?: string) => (details ? `${tex
 
 /**
  * The strings whose English comes with a lazy feature's chunk (src/<feature>/strings.ts),
- * added to the English table when it arrives (src/i18n/index.ts `addEnglish`): a page
- * that never shows a feature does not download its texts. The other languages' tables are
- * chunks of their own and carry every key.
+ * by feature, added to the English table when the chunk arrives (src/i18n/index.ts
+ * `addEnglish`): a page that never shows a feature does not download its texts. The other
+ * languages' tables are chunks of their own and carry every key.
  */
-export type FeatureKey =
-  | 'attachImage'
-  | 'removeAttachment'
-  | 'attachmentTypeError'
-  | 'attachmentSizeError'
-  | 'uploadingImage'
-  | 'uploadFailed'
-  | 'uploadInvalidUrl'
-  | 'dropImage'
-  | 'regenerate'
-  | 'edit'
-  | 'save'
-  | 'cancel'
-  | 'previousVersion'
-  | 'nextVersion'
-  | 'versionPosition'
-  | 'recommended'
-  | 'unavailable'
-  | 'cardsLabel'
-  | 'previousCards'
-  | 'nextCards'
-  | 'cardLink'
-  | 'yes'
-  | 'no'
-  | 'showMoreCards'
-  | 'copyReply'
-  | 'copyFailed'
-  | 'feedbackLabel'
-  | 'feedbackUp'
-  | 'feedbackDown'
-  | 'feedbackReasonTitle'
-  | 'feedbackInaccurate'
-  | 'feedbackUnhelpful'
-  | 'feedbackUnsafe'
-  | 'feedbackOther'
-  | 'feedbackSend'
-  | 'feedbackThanks'
-  | 'channelButton'
-  | 'channelPhoneLabel'
-  | 'channelSubmit'
-  | 'channelCancel'
-  | 'channelDone'
-  | 'channelBack'
-  | 'channelGeneric'
-  | 'channelChoice'
-  | 'channelPhoneHint'
-  | 'channelPhoneInvalid'
-  | 'channelConsent'
-  | 'channelFailed'
-  | 'channelSending'
-  | 'removeConversation'
-  | 'historyEmpty'
-  | 'closeHistory'
-  | 'untitledConversation'
-  | 'dictate'
-  | 'dictateStop'
-  | 'micDenied'
-  | 'dictationFailed';
+export interface FeatureKeys {
+  attachments:
+    | 'attachImage'
+    | 'removeAttachment'
+    | 'attachmentTypeError'
+    | 'attachmentSizeError'
+    | 'uploadingImage'
+    | 'uploadFailed'
+    | 'uploadInvalidUrl'
+    | 'dropImage';
+  branches: 'regenerate' | 'edit' | 'save' | 'cancel' | 'previousVersion' | 'nextVersion' | 'versionPosition';
+  cards: 'recommended' | 'unavailable' | 'cardsLabel' | 'previousCards' | 'nextCards' | 'cardLink' | 'yes' | 'no' | 'showMoreCards';
+  copy: 'copyReply' | 'copyFailed';
+  feedback:
+    | 'feedbackLabel'
+    | 'feedbackUp'
+    | 'feedbackDown'
+    | 'feedbackReasonTitle'
+    | 'feedbackInaccurate'
+    | 'feedbackUnhelpful'
+    | 'feedbackUnsafe'
+    | 'feedbackOther'
+    | 'feedbackSend'
+    | 'feedbackThanks';
+  handoff:
+    | 'channelButton'
+    | 'channelPhoneLabel'
+    | 'channelSubmit'
+    | 'channelCancel'
+    | 'channelDone'
+    | 'channelBack'
+    | 'channelGeneric'
+    | 'channelChoice'
+    | 'channelPhoneHint'
+    | 'channelPhoneInvalid'
+    | 'channelConsent'
+    | 'channelFailed'
+    | 'channelSending';
+  history: 'removeConversation' | 'historyEmpty' | 'closeHistory' | 'untitledConversation';
+  voice: 'dictate' | 'dictateStop' | 'micDenied' | 'dictationFailed';
+}
+
+export type FeatureKey = FeatureKeys[keyof FeatureKeys];
 
 /** The English the panel ships: every string but the features' own (`FeatureKey`). */
 export const en: Omit<Strings, FeatureKey> = {

@@ -1,7 +1,7 @@
-import type { Strings } from '../i18n/strings.js';
+import type { FeatureKeys, Strings } from '../i18n/strings.js';
 
 /** The English of the dictation (the other languages' tables carry these too): added to the table when this chunk arrives. */
-export const strings: Pick<Strings, 'dictate' | 'dictateStop' | 'micDenied' | 'dictationFailed'> = {
+export const strings: Pick<Strings, FeatureKeys['voice']> = {
   dictate: 'Dictate',
   dictateStop: 'Stop dictation',
   micDenied: 'The microphone is blocked. Allow it in the browser to dictate.',
