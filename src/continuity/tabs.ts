@@ -67,7 +67,7 @@ export const turnId = (): string => `${Date.now().toString(36)}-${Math.random().
 
 /** How often the owner says it is alive, and how long a mirror waits before taking over without Web Locks. */
 export const BEAT_MS = 2_000;
-/** How long a turn about to start waits for the lock. */
+/** How long a turn about to start waits for the lock (a mirroring tab lets go of it within moments). */
 const LOCK_WAIT_MS = 1_000;
 export const ORPHAN_MS = 6_000;
 
@@ -99,27 +99,50 @@ export class TurnLink {
   }
 
   /**
-   * Opens the link of a turn about to start, once this tab holds the lock (`held`: it holds
-   * it already, taking over), or after LOCK_WAIT_MS without it (two tabs sent at once: the
-   * service decides).
+   * Opens the link of a turn about to start, once this tab holds the scope's lock; `held`:
+   * it holds it already (taking over, resuming). Null when another tab's turn has the
+   * conversation (docs/protocol.md "Tabs share one conversation", two tabs sending at
+   * once): the lock was not granted within LOCK_WAIT_MS, another tab's turn was heard
+   * meanwhile, or `free()` says storage moved on (another turn stored, another thread) since
+   * this turn's request was built. A tab that mirrored the last turn may hold the lock a
+   * moment longer; that wait is short and silent, so it does not count as another turn.
+   * Without Web Locks only `free()` decides: two tabs within the same moment both run.
    */
-  static async open(scope: string, current: () => RunningTurn | null, onStop: () => void, held = false): Promise<TurnLink> {
+  static async open(
+    scope: string,
+    current: () => RunningTurn | null,
+    onStop: () => void,
+    held: boolean,
+    free: () => boolean,
+  ): Promise<TurnLink | null> {
     const link = new TurnLink(scope, current, onStop);
     const manager = locks();
-    if (!held && manager) {
-      // A tab that mirrored the last turn may hold the lock a moment longer: waited for,
-      // briefly. Past that (two tabs sent at once), the turn runs without it.
-      await new Promise<void>((granted) => {
+    if (held) return link;
+    let granted = !manager;
+    if (manager) {
+      // Given up when another tab's turn is heard, or the wait is over.
+      const give = new AbortController();
+      const timer = setTimeout(() => give.abort(), LOCK_WAIT_MS);
+      const listen = (event: MessageEvent): void => {
+        const message = readTabMessage(event.data);
+        if (message && 'id' in message && message.id !== link.id && message.type !== 'stop') give.abort();
+      };
+      link.channel?.addEventListener('message', listen);
+      granted = await new Promise<boolean>((resolve) => {
         manager
-          .request(lockName(scope), { signal: AbortSignal.timeout(LOCK_WAIT_MS) }, (lock) => {
-            granted();
+          .request(lockName(scope), { signal: give.signal }, (lock) => {
+            resolve(!!lock && !give.signal.aborted);
             if (!lock || link.ended) return undefined;
             return new Promise<void>((release) => (link.release = release));
           })
-          .catch(() => granted());
+          .catch(() => resolve(false));
       });
+      clearTimeout(timer);
+      link.channel?.removeEventListener('message', listen);
     }
-    return link;
+    if (granted && free()) return link;
+    link.leave();
+    return null;
   }
 
   /** The turn so far, to the tabs that mirror it (at its start, and when one asks). */

@@ -154,6 +154,8 @@ export interface Strings {
   errorGeneric: string;
   /** The stored conversation is gone from the service (404): the next message starts a new one. */
   threadGone: string;
+  /** Another tab of the conversation sent at the same moment: this tab's message is back in its text field. */
+  otherTab: string;
   errorConfiguration: (details?: string) => string;
   /** What a visitor reads when the widget is misconfigured (the details go to the developer). */
   chatUnavailable: string;
@@ -208,6 +210,7 @@ export interface FeatureKeys {
     | 'channelFailed'
     | 'channelSending';
   history: 'removeConversation' | 'historyEmpty' | 'closeHistory' | 'untitledConversation';
+  turns: 'otherTab';
   voice: 'dictate' | 'dictateStop' | 'micDenied' | 'dictationFailed';
 }
 

@@ -24,6 +24,8 @@ export function noticeText(t: Strings, notice: Notice): string {
       return t.errorConfiguration();
     case 'thread-gone':
       return t.threadGone;
+    case 'other-tab':
+      return t.otherTab;
     default:
       return t.errorGeneric;
   }

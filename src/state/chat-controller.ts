@@ -4,6 +4,7 @@ import { ApiError, errorFromException, isApiError } from '../client/errors.js';
 import { isHexId } from '../client/types.js';
 import { emit, type ThreadReason } from '../events.js';
 import { turns as turnsChunk } from '../chunks.js';
+import { addEnglish } from '../i18n/index.js';
 import type { BranchPosition } from './branches.js';
 import type { HistoryEntry } from './history.js';
 import { type ChatMessage, fillPlaceholders, fromTranscript, userMessage } from './messages.js';
@@ -248,9 +249,10 @@ export class ChatController implements ReactiveController, TurnHost {
    * ApiError of a chunk that cannot be fetched; a later need tries again (src/lazy.ts).
    */
   async useTurns(): Promise<Turns> {
-    const { Turns } = await turnsChunk().catch((e: unknown) => {
+    const { Turns, strings } = await turnsChunk().catch((e: unknown) => {
       throw errorFromException(e, undefined, () => false);
     });
+    if (!this.turns) addEnglish(strings);
     return (this.turns ??= new Turns(this));
   }
 

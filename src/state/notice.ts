@@ -13,6 +13,8 @@ export type NoticeKind =
   | 'config'
   /** The stored conversation is gone from the service; not an error of the reader's. */
   | 'thread-gone'
+  /** Another tab's turn has the conversation: this tab's question is back in its composer. */
+  | 'other-tab'
   | 'generic';
 
 /** What the retry button does: resend the failed text, reload the conversation, or nothing. */

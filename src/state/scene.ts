@@ -26,6 +26,8 @@ export interface TurnHost {
   fail(error: unknown, retry: RetryAction): void;
   /** The turn of `user` was not taken by the service: out of the log, its text back in the composer. */
   withdraw(user: ChatMessage, reply: string | null, error: unknown, retry: RetryAction): void;
+  /** The composer's text with `text` given back beside what is there. */
+  draftWith(text: string): string;
   /** Gives text back to the composer, beside what is there. */
   restoreDraft(text: string): void;
   /** The stored thread is gone from the service: said once; the next message starts a new one. */

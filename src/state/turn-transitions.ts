@@ -78,11 +78,15 @@ export const replaceMessages = transition('replaceMessages', (_, messages: reado
 /** This tab waits for another tab's turn (nothing of it is known yet). */
 export const watchTurn = transition('watchTurn', () => ({ turn: { user: null, reply: null, mirrored: true } }));
 
-/** Another tab's turn shows here: its question and the reply so far, at the end of the log (`replaced` leave it). */
+/**
+ * Another tab's turn shows here: its question and the reply so far, at the end of the log
+ * (`replaced` leave it). An old notice goes, except the one saying this tab's question lost
+ * to that very turn.
+ */
 export const mirror = transition('mirror', (s, user: ChatMessage, reply: ChatMessage, replaced: ReadonlyArray<string | undefined>) => ({
   messages: [...without(s.messages, [user.key, reply.key, ...replaced]), user, reply],
   starters: [],
-  notice: null,
+  notice: s.notice?.kind === 'other-tab' ? s.notice : null,
   status: reply.text ? 'streaming' : 'connecting',
   turn: { user: user.key, reply: reply.key, mirrored: true },
 }));

@@ -1,16 +1,17 @@
-import { isApiError } from '../client/errors.js';
+import { ApiError, isApiError } from '../client/errors.js';
 import { rerunBody, turnBody } from '../client/bodies.js';
 import { isHexId, type Message } from '../client/types.js';
 import { recovery } from '../chunks.js';
 import { emit } from '../events.js';
-import type { RunningTurn } from '../continuity/running-turn.js';
+import { type RunningTurn, readRunningTurn } from '../continuity/running-turn.js';
 import { TurnJournal } from '../continuity/journal.js';
 import { TurnLink, lockName, locks } from '../continuity/tabs.js';
 import { Mirror } from '../continuity/mirror.js';
 import { type PersistedState, scopeOf } from './storage.js';
 import { type ChatMessage, emptyReply, localKey, userMessageIndex } from './messages.js';
 import type { TurnHost } from './scene.js';
-import { editDraft, endTurn } from './store.js';
+import type { Notice } from './notice.js';
+import { editDraft, endTurn, inform, withdraw } from './store.js';
 import {
   appendDelta,
   branch,
@@ -23,6 +24,8 @@ import {
   takeOver,
   undo,
 } from './turn-transitions.js';
+
+export { strings } from './turn-strings.js';
 
 /** How long a rerun of a stopped turn waits for the service to record it before asking again. */
 const UNFINISHED_WAIT_MS = 30_000;
@@ -43,6 +46,8 @@ export class Turns {
   private mirrored: Mirror | null = null;
   /** The running streamed turn, kept in storage so the next page can resume it. */
   private readonly journal: TurnJournal;
+  /** A question of this tab's that another tab's turn beat (`lost`), while it is in the composer. */
+  private returned: { text: string; notice: Notice } | null = null;
 
   constructor(private readonly chat: TurnHost) {
     this.journal = new TurnJournal((turn) => chat.threads.saved?.setRunningTurn(turn));
@@ -113,6 +118,8 @@ export class Turns {
     const { chat } = this;
     if (!chat.host.isConnected) return;
     const threadId = typeof state.threadId === 'string' && isHexId(state.threadId) ? state.threadId : null;
+    // A question that lost the race stays in this composer until the reader sends or edits it away.
+    const back = this.returned && chat.state.draft.includes(this.returned.text) ? this.returned : (this.returned = null);
     if (threadId !== chat.threads.id) {
       if (this.running) {
         // A turn another tab runs shows here: the thread it created is taken; any other move
@@ -124,11 +131,16 @@ export class Turns {
         chat.threads.follow(threadId);
         // The turn another tab runs named the thread it created: it shows here as it streams
         // (or, over already, from the service).
-        if (!(created && this.mirror())) chat.reset();
+        if (!(created && this.mirror())) {
+          chat.reset();
+          // The move cleared the notice; this tab's returned question still needs its reason.
+          if (back) chat.store.apply(inform, back.notice);
+        }
       }
     }
     // Read now, not from the event: a tab typing meanwhile has written a newer draft.
-    chat.store.apply(editDraft, chat.threads.saved?.draftOf(chat.threads.id) ?? '');
+    const stored = chat.threads.saved?.draftOf(chat.threads.id) ?? '';
+    chat.store.apply(editDraft, !back || stored.includes(back.text) ? stored : stored.trim() ? `${back.text}\n${stored}` : back.text);
     if (state.turn && !this.running && chat.state.ready) this.mirror();
   }
 
@@ -218,9 +230,10 @@ export class Turns {
     const { chat, journal } = this;
     const { client, config, store } = chat;
     if (!client || !config) return;
-    const controller = this.begin();
+    const controller = this.begin(false);
     const { signal } = controller;
-    // Other tabs of the scope mirror the turn (persist="local"; docs/protocol.md "Tabs").
+    // Other tabs of the scope mirror the turn (persist="local"; docs/protocol.md "Tabs"),
+    // unless another tab's turn has the conversation: then this question goes back.
     const link = (this.link =
       config.persist === 'local'
         ? await TurnLink.open(
@@ -228,8 +241,11 @@ export class Turns {
             () => journal.current,
             () => controller.abort(),
             held,
+            () => this.free(record),
           )
         : null);
+    if (config.persist === 'local' && !link) return this.lost(user, reply.key, controller);
+    chat.threads.saved?.pending(true);
     journal.begin(record);
     link?.announce();
     let accepted = resuming;
@@ -281,6 +297,34 @@ export class Turns {
     // After the send began (it clears notices): the reader learns why the log starts over.
     chat.threadGone();
     await resent;
+  }
+
+  /**
+   * Whether the conversation is as this turn's request has it: no other tab's turn stored,
+   * and the thread it was built for still the scope's (another tab's turn may have created
+   * one, or moved the conversation, while this tab waited for the lock).
+   */
+  private free(record: RunningTurn): boolean {
+    const state = this.chat.threads.saved?.current();
+    if (!state) return true;
+    const threadId = typeof state.threadId === 'string' && isHexId(state.threadId) ? state.threadId : null;
+    return !readRunningTurn(state.turn) && threadId === (record.body.thread_id ?? null);
+  }
+
+  /**
+   * Another tab's turn has the conversation (two tabs sent at once; docs/protocol.md): this
+   * question leaves the log, its text goes back to this tab's composer with a notice, and
+   * this tab shows the other turn. The text is this tab's: not shared as the thread's
+   * draft, where it would land in the winner's composer too.
+   */
+  private lost(user: ChatMessage, reply: string, controller: AbortController): void {
+    const { chat } = this;
+    const error = new ApiError({ kind: 'abort', code: 'turn.busy', message: 'Another tab sent a message at the same moment' });
+    const notice: Notice = { ...chat.noticeOf(error, null), kind: 'other-tab' };
+    this.returned = { text: user.text, notice };
+    chat.store.apply(withdraw, user, reply, chat.draftWith(user.text), notice);
+    if (this.controller === controller) this.controller = null;
+    this.catchUp();
   }
 
   /** The turn failed: what the reader sees depends on whether the service took it. */
@@ -394,9 +438,9 @@ export class Turns {
    * A turn starts: its own AbortController, and `pending` stored so that a reload (or
    * another page of the site) loads the conversation at once (the shell reads it).
    */
-  private begin(): AbortController {
+  private begin(pending = true): AbortController {
     const controller = (this.controller = new AbortController());
-    this.chat.threads.saved?.pending(true);
+    if (pending) this.chat.threads.saved?.pending(true);
     return controller;
   }
 

@@ -2,55 +2,19 @@ import { expect } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
 import { createKey, forgetStorage, keyStats, storageKeyFor } from '../support/server.js';
 import { until } from '../support/element.js';
+import { agentText, closeTabs, storageWrites, streams, tab, texts } from '../support/tabs.js';
 
 /**
  * Tabs share one conversation (`persist="local"`, docs/protocol.md "Tabs share one
- * conversation"). Each "tab" is a same-origin frame with a page of its own: it shares
- * localStorage, BroadcastChannel and Web Locks with the others, as tabs do.
+ * conversation"); each tab is a frame of its own (test/support/tabs.ts).
  */
 const REPLY = Array.from({ length: 30 }, (_, i) => `token${i}`).join(' ');
-const frames: HTMLIFrameElement[] = [];
-
-async function tab(
-  key: string,
-  attrs: Record<string, string> = {},
-  { locks = true } = {},
-): Promise<{ frame: HTMLIFrameElement; el: AgentChat }> {
-  const extra = Object.entries({ persist: 'local', ...attrs })
-    .map(([name, value]) => `${name}="${value}"`)
-    .join(' ');
-  const frame = document.createElement('iframe');
-  // A browser without Web Locks: the page hides them before the widget loads.
-  const hide = locks ? '' : `<script>Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined });</script>`;
-  frame.srcdoc = `<!doctype html><title>tab</title>${hide}
-    <agent-chat base-url="${location.origin}" publishable-key="${key}" ${extra}></agent-chat>
-    <script type="module">import '/src/agent-chat.ts';</script>`;
-  document.body.append(frame);
-  frames.push(frame);
-  let el: AgentChat | null = null;
-  await until(() => (el = frame.contentDocument?.querySelector('agent-chat') as AgentChat | null) && el.shadowRoot, 'a widget in the tab');
-  if (attrs.mode !== 'launcher')
-    await until(() => el!.status === 'idle' && el!.shadowRoot!.querySelector('[part="input"]'), 'the tab ready');
-  return { frame, el: el! };
-}
-
-/** Counts the storage events a tab hears for `key`'s conversation: what the other tabs write there. */
-function storageWrites(frame: HTMLIFrameElement, key: string): { count: number } {
-  const heard = { count: 0 };
-  const name = storageKeyFor(key);
-  frame.contentWindow!.addEventListener('storage', (event) => event.key === name && heard.count++);
-  return heard;
-}
-
-const texts = (el: AgentChat) => el.messages.map((m) => m.text);
-const agentText = (el: AgentChat) => el.messages.filter((m) => m.role === 'agent').at(-1)?.text ?? '';
-const streams = async (key: string) => (await keyStats(key)).requests.filter((r) => r.path === '/messaging/v1/messages/stream');
 
 describe('<agent-chat> tabs share one conversation', function () {
   // Every tab is a page of its own that loads the widget's modules: slower than one element.
   this.timeout(20_000);
   afterEach(() => {
-    for (const frame of frames.splice(0)) frame.remove();
+    closeTabs();
     forgetStorage();
   });
 

@@ -14,7 +14,19 @@ import { strings as feedback } from '../../src/feedback/strings.js';
 import { strings as handoff } from '../../src/handoff/strings.js';
 import { strings as history } from '../../src/history/strings.js';
 import { strings as voice } from '../../src/voice/strings.js';
+import { strings as turns } from '../../src/state/turn-strings.js';
 
-export const features = { attachments, branches, cards, copy, feedback, handoff, history, voice };
-export const english: Strings = { ...en, ...attachments, ...branches, ...cards, ...copy, ...feedback, ...handoff, ...history, ...voice };
+export const features = { attachments, branches, cards, copy, feedback, handoff, history, voice, turns };
+export const english: Strings = {
+  ...en,
+  ...attachments,
+  ...branches,
+  ...cards,
+  ...copy,
+  ...feedback,
+  ...handoff,
+  ...history,
+  ...voice,
+  ...turns,
+};
 for (const strings of Object.values(features)) addEnglish(strings);

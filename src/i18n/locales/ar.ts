@@ -106,6 +106,7 @@ export const ar: Strings = {
   errorStreamInterrupted: 'انقطع الرد.',
   errorGeneric: 'حدث خطأ ما.',
   threadGone: 'لم تعد تلك المحادثة متاحة. ستبدأ رسالتك التالية محادثة جديدة.',
+  otherTab: 'أرسلت علامة تبويب أخرى رسالة في اللحظة نفسها. رسالتك عادت إلى حقل النص.',
   errorConfiguration: (details) => withDetails('لم يتم إعداد الدردشة بشكل صحيح.', details),
   chatUnavailable: 'الدردشة غير متاحة حاليًا.',
 };

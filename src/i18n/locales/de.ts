@@ -106,6 +106,7 @@ export const de: Strings = {
   errorStreamInterrupted: 'Die Antwort wurde unterbrochen.',
   errorGeneric: 'Etwas ist schiefgelaufen.',
   threadGone: 'Diese Unterhaltung ist nicht mehr verfügbar. Ihre nächste Nachricht beginnt eine neue.',
+  otherTab: 'Ein anderer Tab hat im selben Moment eine Nachricht gesendet. Ihre steht wieder im Textfeld.',
   errorConfiguration: (details) => withDetails('Der Chat ist nicht richtig eingerichtet.', details),
   chatUnavailable: 'Der Chat ist gerade nicht verfügbar.',
 };

@@ -106,6 +106,7 @@ export const es: Strings = {
   errorStreamInterrupted: 'La respuesta se interrumpió.',
   errorGeneric: 'Algo salió mal.',
   threadGone: 'Esa conversación ya no está disponible. Tu próximo mensaje empezará una nueva.',
+  otherTab: 'Otra pestaña envió un mensaje en el mismo momento. El tuyo ha vuelto al campo de texto.',
   errorConfiguration: (details) => withDetails('El chat no está configurado correctamente.', details),
   chatUnavailable: 'El chat no está disponible en este momento.',
 };

@@ -106,6 +106,7 @@ export const fr: Strings = {
   errorStreamInterrupted: 'La réponse a été interrompue.',
   errorGeneric: 'Une erreur s’est produite.',
   threadGone: 'Cette conversation n’est plus disponible. Votre prochain message en commencera une nouvelle.',
+  otherTab: 'Un autre onglet a envoyé un message au même moment. Le vôtre est revenu dans le champ de texte.',
   errorConfiguration: (details) => withDetails('Le chat n’est pas configuré correctement.', details),
   chatUnavailable: 'Le chat est indisponible pour le moment.',
 };

@@ -106,6 +106,7 @@ export const ja: Strings = {
   errorStreamInterrupted: '応答が中断されました。',
   errorGeneric: '問題が発生しました。',
   threadGone: 'この会話は利用できなくなりました。次のメッセージで新しい会話が始まります。',
+  otherTab: '別のタブが同時にメッセージを送信しました。あなたのメッセージは入力欄に戻っています。',
   errorConfiguration: (details) => withDetails('チャットが正しく設定されていません。', details),
   chatUnavailable: '現在チャットはご利用いただけません。',
 };
