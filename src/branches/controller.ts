@@ -3,6 +3,7 @@ import { type PanelContext, ViewState } from '../panel/context.js';
 import type { ChatMessage } from '../state/messages.js';
 import { renderBranchNav, renderEditButton, renderRegenerate } from './controls.js';
 import { renderEditor } from './editor.js';
+import { branchPosition } from './position.js';
 
 interface TurnInfo {
   /** Index among the user messages. */
@@ -56,7 +57,7 @@ export class TurnControls {
       return renderEditButton(t, busy, () => void this.edit(m));
     }
     return html`${renderRegenerate(t, busy, () => this.regenerate(m))}
-    ${info.replyId ? renderBranchNav(chat.branchAt(info.turn), t, (id) => chat.showBranch(id)) : nothing}`;
+    ${info.replyId ? renderBranchNav(branchPosition(chat.branches, chat.threadId, info.turn), t, (id) => chat.showBranch(id)) : nothing}`;
   }
 
   /** The editor of a user message. */

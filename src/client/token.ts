@@ -58,7 +58,8 @@ export function refreshTime(expiresAt: number, now: number): number {
  * (nothing says when it ends), and one due for replacement is as good as none.
  */
 function usable(token: CachedToken | null | undefined): CachedToken | null {
-  if (!token || typeof token.value !== 'string' || !token.value) return null;
+  // Sent as a header on every request: printable, and of a size a service accepts.
+  if (!token || typeof token.value !== 'string' || !/^[!-~]{1,8192}$/.test(token.value)) return null;
   return typeof token.refreshAt === 'number' && Date.now() < token.refreshAt ? { value: token.value, refreshAt: token.refreshAt } : null;
 }
 

@@ -1,4 +1,5 @@
 import { isObject } from '../client/types.js';
+import { warnOnce } from '../warn.js';
 import { createStorage, scopeOf, type PersistMode, type ThreadStorage } from '../state/storage.js';
 
 export type Rating = 'up' | 'down';
@@ -46,9 +47,11 @@ export class Ratings {
   private stored(): Map<string, Rating> {
     const ratings = new Map<string, Rating>();
     const stored = this.storage?.read().feedback;
-    if (isObject(stored)) {
-      for (const [id, rating] of Object.entries(stored)) if (id.length <= 200 && isRating(rating)) ratings.set(id, rating);
-    }
+    if (stored === undefined) return ratings;
+    const map = isObject(stored) && !Array.isArray(stored);
+    const entries = map ? Object.entries(stored) : [];
+    for (const [id, rating] of entries) if (id && id.length <= 200 && isRating(rating)) ratings.set(id, rating);
+    if (!map || ratings.size < entries.length) warnOnce('stored ratings that are not valid were left out');
     return ratings;
   }
 }

@@ -7,6 +7,7 @@ import { html, nothing } from 'lit-html';
 import type { Strings } from '../i18n/strings.js';
 import type { HistoryEntry } from '../state/history.js';
 import type { PanelContext } from '../panel/context.js';
+import { conversationOf, conversations } from './conversations.js';
 import { icons } from '../icons/icons.js';
 
 export { styles } from './history.styles.js';
@@ -92,15 +93,20 @@ export function relativeTime(iso: string, locale: string, now = Date.now()): str
  */
 export function renderHistoryPanel(ctx: PanelContext, hide: () => void, close: () => void) {
   const { chat, view, text } = ctx;
-  return renderHistory(chat.history, text, {
-    current: chat.historyCurrent,
+  const { branches, threadId } = chat;
+  const entries = conversations(chat.history, branches);
+  // The entry of the conversation in use (it may show another branch of it).
+  const members = threadId ? conversationOf(branches, threadId) : [];
+  const current = entries.find((e) => members.includes(e.id))?.id ?? threadId;
+  return renderHistory(entries, text, {
+    current,
     locale: view.locale,
     onPick: (id) => {
       hide();
-      if (id !== chat.historyCurrent) chat.switchThread(id, 'switched');
+      if (id !== current) chat.switchThread(id, 'switched');
       ctx.focusInput();
     },
-    onRemove: (id) => chat.removeFromHistory(id),
+    onRemove: (id) => chat.removeFromHistory(conversationOf(branches, id)),
     onClose: close,
   });
 }

@@ -5,7 +5,7 @@ import { isHexId } from '../client/types.js';
 import { emit, type ThreadReason } from '../events.js';
 import { turns as turnsChunk } from '../chunks.js';
 import { addEnglish } from '../i18n/index.js';
-import type { BranchPosition } from './branches.js';
+import type { BranchEvent } from './branches.js';
 import type { HistoryEntry } from './history.js';
 import { type ChatMessage, fillPlaceholders, fromTranscript, userMessage } from './messages.js';
 import { type Notice, type RetryAction, errorDetail, noticeFor } from './notice.js';
@@ -141,17 +141,14 @@ export class ChatController implements ReactiveController, TurnHost {
     return this.state.turn !== null;
   }
 
-  /** Earlier conversations, newest first; a conversation's branches are one entry. */
+  /** Threads this browser has had with this agent, newest first (the history chunk groups them into conversations). */
   get history(): readonly HistoryEntry[] {
-    return this.threads.conversations;
+    return this.threads.history;
   }
 
-  /** The history entry of the conversation in use (it may show another branch of it). */
-  get historyCurrent(): string | null {
-    const id = this.threadId;
-    if (!id) return null;
-    const members = this.threads.conversationOf(id);
-    return this.history.find((e) => members.includes(e.id))?.id ?? id;
+  /** How reruns made threads of threads (src/state/branches.ts). */
+  get branches(): readonly BranchEvent[] {
+    return this.threads.branches;
   }
 
   get currentUserId(): string {
@@ -370,18 +367,14 @@ export class ChatController implements ReactiveController, TurnHost {
     );
   }
 
-  /** The alternatives for one turn (its index among user messages) of the viewed thread. */
-  branchAt(turn: number): BranchPosition | null {
-    return this.threads.branchAt(turn);
-  }
-
   /** Shows another alternative of a turn: that thread's transcript. */
   showBranch(threadId: string): void {
     if (threadId !== this.threadId) this.switchThread(threadId, 'switched');
   }
 
-  removeFromHistory(threadId: string): void {
-    this.threads.remove(threadId);
+  /** Removes threads from the history (a conversation: each of its branches). */
+  removeFromHistory(threadIds: readonly string[]): void {
+    this.threads.remove(threadIds);
   }
 
   /** The composer's text with `text` given back (beside what is there): what a failed turn returns. */

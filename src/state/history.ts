@@ -21,7 +21,3 @@ export function touch(entries: readonly HistoryEntry[], id: string, title: strin
   const entry: HistoryEntry = { id, title: existing?.title || titleFrom(title), updatedAt: at.toISOString() };
   return [entry, ...entries.filter((e) => e.id !== id)].slice(0, HISTORY_LIMIT);
 }
-
-export function remove(entries: readonly HistoryEntry[], id: string): HistoryEntry[] {
-  return entries.filter((e) => e.id !== id);
-}

@@ -1,18 +1,70 @@
-import { type BranchEvent, type BranchPosition, addBranch, branchPosition, conversationOf, conversations } from './branches.js';
-import { type HistoryEntry, remove as removeEntry, touch } from './history.js';
+import { type BranchEvent, addBranch } from './branches.js';
+import { HISTORY_LIMIT, type HistoryEntry, touch } from './history.js';
 import { PREFIX, type PersistMode, type PersistedState, type ThreadStorage, backend, createStorage, parseState } from './storage.js';
 import { anonymousUserId } from './identity.js';
 import { type RunningTurn, readRunningTurn } from '../continuity/running-turn.js';
+import { isHexId, isObject } from '../client/types.js';
+import { warnOnce } from '../warn.js';
 
 /** Drafts kept at most (one per thread): the newest written win. */
 const MAX_DRAFTS = 20;
+/** The longest draft kept, in characters: a pasted log survives a reload, a runaway value does not. */
+const MAX_DRAFT = 100_000;
+/** Branch relations kept at most: the newest (a reader reruns a handful of turns per conversation). */
+const MAX_BRANCHES = 500;
+/** A user id this code would store (identity.ts makes `anon_` and hex); the service gets it on every turn. */
+const USER_ID = /^[\w.:@-]{1,128}$/;
 
-const list = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
-const drafts = (state: PersistedState): Record<string, string> => {
-  const kept = state.drafts && typeof state.drafts === 'object' && !Array.isArray(state.drafts) ? { ...state.drafts } : {};
-  if (typeof state.draft === 'string' && !('' in kept)) kept[''] = state.draft;
-  return kept;
-};
+const isEntry = (e: unknown): e is HistoryEntry =>
+  isObject(e) &&
+  isHexId(e.id) &&
+  typeof e.title === 'string' &&
+  e.title.length <= 200 &&
+  typeof e.updatedAt === 'string' &&
+  !Number.isNaN(Date.parse(e.updatedAt));
+const isBranch = (e: unknown): e is BranchEvent =>
+  isObject(e) && isHexId(e.from) && isHexId(e.to) && Number.isSafeInteger(e.turn) && (e.turn as number) >= 0;
+const isDraft = ([thread, text]: [string, unknown]) => (!thread || isHexId(thread)) && typeof text === 'string' && text.length <= MAX_DRAFT;
+
+/**
+ * The scope's state as stored, every field checked (docs/architecture.md "Checked where it
+ * enters"): another version of this code, another script of the origin or a hand may have
+ * written anything there. A field that is not valid is left out, a list keeps its valid
+ * items, and each kind of fault is said once on the console; the rest is used as it is.
+ * The running turn is checked where it is used (running-turn.ts), its age with it.
+ */
+export function checked(state: PersistedState): PersistedState {
+  const { threadId, userId, drafts, draft, history, branches, rev, claim } = state as Record<string, unknown>;
+  const valid = (ok: unknown, what: string) => ok || warnOnce(`stored ${what} that is not valid was left out`);
+  const list = <T>(value: unknown, ok: (item: unknown) => item is T, what: string): T[] | undefined => {
+    if (value === undefined) return;
+    const items = Array.isArray(value) ? value.filter(ok) : [];
+    valid(items.length === (value as unknown[] | null)?.length, what);
+    return items;
+  };
+  // The draft of versions before drafts were kept per thread is the new conversation's.
+  const texts = Object.entries(isObject(drafts) && !Array.isArray(drafts) ? { '': draft, ...drafts } : { '': draft }).filter(
+    ([k, v]) => k || v !== undefined,
+  );
+  const kept = texts.filter(isDraft);
+  valid(kept.length === texts.length && (drafts === undefined || (isObject(drafts) && !Array.isArray(drafts))), 'draft');
+  return {
+    threadId: valid(threadId === undefined || isHexId(threadId), 'thread id') ? (threadId as string | undefined) : undefined,
+    userId: valid(userId === undefined || (typeof userId === 'string' && USER_ID.test(userId)), 'user id')
+      ? (userId as string | undefined)
+      : undefined,
+    drafts: Object.fromEntries(kept) as Record<string, string>,
+    history: list(history, isEntry, 'history entry')?.slice(0, HISTORY_LIMIT),
+    branches: list(branches, isBranch, 'branch record')?.slice(-MAX_BRANCHES),
+    pending: state.pending === true || undefined,
+    unread: state.unread === true || undefined,
+    rev: Number.isSafeInteger(rev) ? (rev as number) : undefined,
+    claim: typeof claim === 'string' && claim.length <= 64 ? claim : undefined,
+    // Checked where they are used: the running turn (running-turn.ts, its age with it), the ratings (src/feedback/).
+    turn: state.turn,
+    feedback: state.feedback,
+  };
+}
 
 /**
  * What this browser keeps of one conversation scope (src/state/storage.ts): the thread in
@@ -26,7 +78,8 @@ const drafts = (state: PersistedState): Record<string, string> => {
 export class Saved {
   /** Threads this browser has had with this agent, newest first. */
   history: HistoryEntry[];
-  private branches: BranchEvent[];
+  /** How reruns made threads of threads (src/state/branches.ts). */
+  branches: BranchEvent[];
   private readonly storage: ThreadStorage;
   /** As read when the scope was opened: user and thread to restore. */
   readonly initial: PersistedState;
@@ -35,15 +88,15 @@ export class Saved {
     private readonly persist: PersistMode,
     private readonly scope: string,
   ) {
-    this.storage = createStorage(persist, scope);
+    this.storage = createStorage(persist, scope, checked);
     const saved = (this.initial = this.storage.read());
-    this.history = list(saved.history);
-    this.branches = list(saved.branches);
+    this.history = saved.history ?? [];
+    this.branches = saved.branches ?? [];
   }
 
   /** The host's user id, else the stored anonymous one, else a new one (stored). */
   userId(configured: string | undefined): string {
-    const stored = typeof this.initial.userId === 'string' ? this.initial.userId : undefined;
+    const stored = this.initial.userId;
     const id = configured || stored || anonymousUserId();
     if (!configured && stored !== id) this.storage.write({ userId: id });
     return id;
@@ -51,15 +104,14 @@ export class Saved {
 
   /** The unsent draft of `threadId` (null: a new conversation). */
   draftOf(threadId: string | null, state = this.storage.read()): string {
-    const text = drafts(state)[threadId ?? ''];
-    return typeof text === 'string' ? text : '';
+    return state.drafts?.[threadId ?? ''] ?? '';
   }
 
   draft(threadId: string | null, text: string): void {
-    const kept = drafts(this.storage.read());
+    const kept = { ...this.storage.read().drafts };
     delete kept[threadId ?? ''];
     // Newest last: the oldest drafts go first when there are too many.
-    if (text) kept[threadId ?? ''] = text;
+    if (text && text.length <= MAX_DRAFT) kept[threadId ?? ''] = text;
     const keys = Object.keys(kept);
     for (const old of keys.slice(0, Math.max(0, keys.length - MAX_DRAFTS))) delete kept[old];
     this.storage.write({ drafts: kept, draft: undefined });
@@ -79,7 +131,7 @@ export class Saved {
     else this.storage.clear(['pending']);
   }
 
-  /** The scope's state as stored now. */
+  /** The scope's state as stored now, checked. */
   current(): PersistedState {
     return this.storage.read();
   }
@@ -107,24 +159,9 @@ export class Saved {
     this.storage.write({ history: this.history });
   }
 
-  forget(threadId: string): void {
-    this.history = removeEntry(this.stored('history', this.history), threadId);
-    this.storage.write({ history: this.history });
-  }
-
-  /** The history as conversations: a conversation's branches are one entry (src/state/branches.ts). */
-  get conversations(): HistoryEntry[] {
-    return conversations(this.history, this.branches);
-  }
-
-  conversationOf(threadId: string): string[] {
-    return conversationOf(this.branches, threadId);
-  }
-
-  /** Removes a conversation from the history: the thread and every branch of it. */
-  forgetConversation(threadId: string): void {
-    const members = new Set(conversationOf(this.branches, threadId));
-    this.history = this.stored('history', this.history).filter((e) => !members.has(e.id));
+  /** Removes threads from the history (a conversation: its thread and every branch of it). */
+  forget(threadIds: readonly string[]): void {
+    this.history = this.stored('history', this.history).filter((e) => !threadIds.includes(e.id));
     this.storage.write({ history: this.history });
   }
 
@@ -139,12 +176,7 @@ export class Saved {
    * (a page cleared its storage): what this tab knows is written back rather than lost.
    */
   private stored<K extends 'history' | 'branches'>(name: K, mine: NonNullable<PersistedState[K]>): NonNullable<PersistedState[K]> {
-    const value = this.storage.read()[name];
-    return (Array.isArray(value) ? value : mine) as NonNullable<PersistedState[K]>;
-  }
-
-  branchAt(threadId: string, turn: number): BranchPosition | null {
-    return branchPosition(this.branches, threadId, turn);
+    return this.storage.read()[name] ?? mine;
   }
 
   /**
@@ -161,9 +193,9 @@ export class Saved {
       // this tab keeps what it shows, and writes it again with its next change.
       if (event.storageArea !== store || event.key !== key) return;
       // Every change is followed, in the order written (events of one key keep it).
-      const state = parseState(event.newValue);
-      this.history = list(state.history);
-      this.branches = list(state.branches);
+      const state = checked(parseState(event.newValue));
+      this.history = state.history ?? [];
+      this.branches = state.branches ?? [];
       listener(state);
     };
     addEventListener('storage', onStorage);

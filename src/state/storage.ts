@@ -82,8 +82,12 @@ export function parseState(raw: string | null): PersistedState {
 
 export const revOf = (state: PersistedState): number => (typeof state.rev === 'number' && Number.isSafeInteger(state.rev) ? state.rev : 0);
 
-/** In-memory fallback keeps the same behaviour within one page life when storage is off. */
-export function createStorage(mode: PersistMode, scope: string): ThreadStorage {
+/**
+ * In-memory fallback keeps the same behaviour within one page life when storage is off.
+ * `check` is applied to what is read, so a write also leaves out what it left out
+ * (src/state/saved.ts `checked`).
+ */
+export function createStorage(mode: PersistMode, scope: string, check = (state: PersistedState) => state): ThreadStorage {
   const store = backend(mode);
   const key = PREFIX + scope;
   let memory: PersistedState = {};
@@ -91,7 +95,7 @@ export function createStorage(mode: PersistMode, scope: string): ThreadStorage {
   const read = (): PersistedState => {
     if (!store) return { ...memory };
     try {
-      return parseState(store.getItem(key));
+      return check(parseState(store.getItem(key)));
     } catch {
       return {};
     }
@@ -116,7 +120,7 @@ export function createStorage(mode: PersistMode, scope: string): ThreadStorage {
     write: (patch) => save({ ...read(), ...patch }),
     clear: (keys) => {
       const next = read();
-      if (!keys.some((k) => k in next)) return;
+      if (keys.every((k) => next[k] === undefined)) return;
       for (const k of keys) delete next[k];
       save(next);
     },

@@ -1,6 +1,6 @@
 import { isHexId } from '../client/types.js';
 import { emit, type ThreadReason } from '../events.js';
-import type { BranchPosition } from './branches.js';
+import type { BranchEvent } from './branches.js';
 import type { HistoryEntry } from './history.js';
 import type { ChatMessage } from './messages.js';
 import { Saved } from './saved.js';
@@ -59,14 +59,9 @@ export class Threads {
     return this.saved?.history ?? [];
   }
 
-  /** The same as conversations: the branches of one are one entry. */
-  get conversations(): readonly HistoryEntry[] {
-    return this.saved?.conversations ?? [];
-  }
-
-  /** The threads of the conversation `threadId` belongs to (itself without branches). */
-  conversationOf(threadId: string): string[] {
-    return this.saved?.conversationOf(threadId) ?? [threadId];
+  /** How reruns made threads of threads (src/state/branches.ts). */
+  get branches(): readonly BranchEvent[] {
+    return this.saved?.branches ?? [];
   }
 
   /** Moves the conversation to `threadId` (null: a new conversation), kept and announced. */
@@ -114,11 +109,6 @@ export class Threads {
     this.announce(to, from, 'rerun');
   }
 
-  /** The alternatives for one turn (its index among user messages) of the thread in use. */
-  branchAt(turn: number): BranchPosition | null {
-    return this.id ? (this.saved?.branchAt(this.id, turn) ?? null) : null;
-  }
-
   /** The thread in use had activity: it moves to the top of the history, titled by its first question. */
   touch(messages: readonly ChatMessage[], at?: string): void {
     const first = messages.find((m) => m.role === 'user');
@@ -126,9 +116,9 @@ export class Threads {
     this.changed();
   }
 
-  /** Removes the conversation of `threadId` (every branch of it) from the history. */
-  remove(threadId: string): void {
-    this.saved?.forgetConversation(threadId);
+  /** Removes threads from the history (a conversation: every branch of it). */
+  remove(threadIds: readonly string[]): void {
+    this.saved?.forget(threadIds);
     this.changed();
   }
 

@@ -311,7 +311,7 @@ describe('reruns', () => {
     expect(chat.threadId).toBe(OTHER_THREAD);
     expect(chat.state.messages.map((m) => m.text)).toEqual(['q', 'Again.']);
     expect(events.thread.at(-1)).toEqual({ threadId: OTHER_THREAD, previousThreadId: THREAD, reason: 'rerun' });
-    expect(chat.branchAt(0)).toEqual({ threads: [THREAD, OTHER_THREAD], index: 1 });
+    expect(chat.branches).toEqual([{ from: THREAD, turn: 0, to: OTHER_THREAD }]);
   });
 
   it('an edit that fails: the log as it was, the edited text in the composer', async () => {

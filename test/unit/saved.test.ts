@@ -74,8 +74,8 @@ describe('what a conversation keeps', () => {
     const branch = '3'.repeat(24);
     saved.branch(T1, 0, branch);
     saved.touch(branch, 'x');
-    expect(saved.conversations.map((e) => e.id)).toEqual([branch, T2]);
-    saved.forgetConversation(branch);
+    expect(saved.branches).toEqual([{ from: T1, turn: 0, to: branch }]);
+    saved.forget([T1, branch]);
     expect(saved.history.map((e) => e.id)).toEqual([T2]);
   });
 

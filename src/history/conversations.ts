@@ -1,0 +1,42 @@
+import type { BranchEvent } from '../state/branches.js';
+
+/**
+ * The history as conversations rather than threads (src/state/branches.ts keeps how reruns
+ * made threads of threads). Part of the history's chunk: only its list needs it.
+ */
+
+/** The thread a conversation started as: follows reruns back to the first thread. */
+export function rootOf(events: readonly BranchEvent[], thread: string): string {
+  let current = thread;
+  for (let guard = 0; guard < 1000; guard++) {
+    const origin = events.find((e) => e.to === current);
+    if (!origin) return current;
+    current = origin.from;
+  }
+  return current;
+}
+
+/**
+ * The history as a list of conversations: the branches of one conversation (regenerated or
+ * edited turns) are one entry, the branch last active, under the conversation's first title.
+ * The branch navigator reaches the others. `entries` are newest first.
+ */
+export function conversations<E extends { id: string; title: string }>(entries: readonly E[], events: readonly BranchEvent[]): E[] {
+  if (!events.length) return [...entries];
+  const byRoot = new Map<string, E>();
+  for (const entry of entries) {
+    const root = rootOf(events, entry.id);
+    if (byRoot.has(root)) continue;
+    const first = entries.find((e) => e.id === root);
+    byRoot.set(root, first && first !== entry ? { ...entry, title: first.title } : entry);
+  }
+  return [...byRoot.values()];
+}
+
+/** Every thread of the conversation `thread` belongs to (its root and all branches). */
+export function conversationOf(events: readonly BranchEvent[], thread: string): string[] {
+  const root = rootOf(events, thread);
+  const members = new Set([root]);
+  for (const event of events) if (rootOf(events, event.to) === root) members.add(event.to);
+  return [...members];
+}
