@@ -61,6 +61,11 @@ export interface FaultPlan {
   /** While a stream is stalled (`stallAfter`), write an SSE comment every N ms: keepalives and nothing else. */
   keepaliveMs?: number;
   /**
+   * The agent thinks this long (ms, at most 120000) before its first word: every connection
+   * and socket of the turn sees its `thread` frame, then nothing (a hung agent, a slow tool).
+   */
+  thinkMs?: number;
+  /**
    * Stream responses carry no CORS headers: a page on another origin may send the request
    * (the preflight is answered) but may not read the answer. The turn still runs.
    */

@@ -149,6 +149,7 @@ export const faultPlanSchema = z.strictObject({
   keepOpen: z.boolean().optional(),
   holdStream: z.boolean().optional(),
   keepaliveMs: z.number().int().min(10).optional(),
+  thinkMs: z.number().int().min(0).max(120_000).optional(),
   streamWithoutCors: z.boolean().optional(),
   rawTurns: z.array(z.array(z.string())).optional(),
   transcriptAt: z.enum(['end', 'start']).optional(),

@@ -44,7 +44,12 @@ export interface TurnOptions {
   origin?: string;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when `signal` aborts (a cancelled turn lets go of its timer). */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
 
 export class Turn {
   readonly interactionId = newHexId();
@@ -178,6 +183,8 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
   };
 
   try {
+    // The `thinkMs` knob: nothing at all for a while, on every connection (cancellable).
+    if (key.plan.thinkMs) await sleep(key.plan.thinkMs, turn.abort.signal);
     pieces: for await (const piece of answer.chunks) {
       // A scripted reply is cut into words at the demo's pace; a model's deltas go as they come.
       for (const chunk of answer.paced ? chunkText(piece, o.chunkChars) : [piece]) {

@@ -38,7 +38,7 @@ export class TurnProgress {
   handlerFailed = false;
   /** Called for every frame that moved the turn on (not for replays or keepalives). */
   onProgress: (() => void) | null = null;
-  /** Called for keepalives (SSE comments, session pings): the service is there, not answering yet. */
+  /** Called for keepalive comments (SSE): the agent works on the turn, not answering yet. A socket's ping does not: it proves the socket. */
   onKeepalive: (() => void) | null = null;
   private announced: string | null = null;
 

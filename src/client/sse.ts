@@ -12,8 +12,10 @@ export interface FrameCallbacks {
   onFrame(frame: DataFrame): boolean | void;
   /** A frame of a type this client does not know. */
   onUnknownFrame?(frame: UnknownFrame): void;
-  /** Any sign of life: a frame, a comment (keepalive) or `[DONE]`. Drives idle timeouts. */
+  /** Any sign of life: a frame, a comment (keepalive) or `[DONE]`. Drives the connection's idle timeout. */
   onActivity?(): void;
+  /** A comment: the service's keepalive while the agent works (it holds the turn, up to a limit). */
+  onKeepalive?(): void;
 }
 
 /** `done`: the stream ended with `data: [DONE]`; `eof`: the body ended without it (a drop). */
@@ -117,7 +119,9 @@ export async function readFrames(body: ReadableStream<Uint8Array>, cb: FrameCall
       }
     },
     onComment() {
-      if (!outcome && !failure) cb.onActivity?.();
+      if (outcome || failure) return;
+      cb.onActivity?.();
+      cb.onKeepalive?.();
     },
   });
   const decoder = new TextDecoder();

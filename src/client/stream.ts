@@ -21,8 +21,9 @@ export interface StreamOptions extends RequestOptions {
   /** Nothing at all (no frame, no keepalive) on one connection for this long is a drop (ms), default 30000. */
   idleTimeoutMs?: number;
   /**
-   * No new frame and no keepalive for this long, across every connection of the turn, ends
-   * the turn with a `timeout` error (ms), default 60000.
+   * No new frame and no keepalive comment for this long, across every connection of the
+   * turn, ends the turn with a `timeout` error (ms), default 60000. What proves only a
+   * connection (response headers, a replayed frame, a socket's ping or pong) does not count.
    */
   stallTimeoutMs?: number;
   /**
@@ -224,10 +225,10 @@ function sseConnection(ctx: HttpContext, body: SendMessageBody, opts: StreamOpti
       lastSign = performance.now();
       watch.restart();
       const outcome = await readFrames(res.body, {
-        onActivity: () => {
-          lastSign = performance.now();
-          progress.onKeepalive?.();
-        },
+        // Any byte proves the connection; only a keepalive comment (or a new frame, through
+        // `progress`) holds the turn: a replayed `thread` frame on a resume does not.
+        onActivity: () => (lastSign = performance.now()),
+        onKeepalive: () => progress.onKeepalive?.(),
         onUnknownFrame: (f) => progress.unknown(f),
         // The `message` frame is the whole reply: the turn is over, whatever follows.
         onFrame: (frame) => (progress.apply(frame), !!progress.message),

@@ -286,10 +286,8 @@ export function socketConnection(ctx: HttpContext, body: SendMessageBody, opts: 
         const drop = (e: ApiError): void => finish(() => resolve(e));
         const onAbort = (): void => fail(signal.reason);
         const listener: TurnListener = {
-          alive: () => {
-            lastSign = performance.now();
-            progress.onKeepalive?.();
-          },
+          // A ping or pong proves the socket, not the turn: only the turn's frames hold it.
+          alive: () => (lastSign = performance.now()),
           closed: (event, opened) => {
             if (!sent) return; // The opening failed: `open()` rejects with why.
             const error = event

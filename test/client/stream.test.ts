@@ -112,6 +112,20 @@ describe('silent services', () => {
     expect(streamRequests(await keyStats(key))).to.have.length(1);
   });
 
+  it('an agent that never answers: resumes do not push the stall deadline back (their thread frame is a replay)', async () => {
+    // Each connection gets the `thread` frame and then silence; it idles out and is resumed.
+    const { client, key } = await setup({ thinkMs: 30_000 });
+    await client.welcomeMessage();
+    const { rec, handlers } = recorder();
+    const e = await rejection(
+      client.stream({ text: 'Hello?', user_id: USER }, handlers, { ...FAST, idleTimeoutMs: 200, stallTimeoutMs: 900, maxRetries: 50 }),
+    );
+    expect(e.kind).to.equal('timeout');
+    // 900 ms of silence in 200 ms connections: a handful, not the 51 the retries would allow.
+    expect(rec.reconnects.length, 'resumes').to.be.within(1, 6);
+    expect(streamRequests(await keyStats(key)).length).to.equal(rec.reconnects.length + 1);
+  });
+
   it('keepalive comments and nothing else: they hold the turn open up to their limit, then it ends', async () => {
     const { client } = await setup({ stallAfter: 1, keepaliveMs: 50 });
     await client.welcomeMessage();

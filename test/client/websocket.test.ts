@@ -267,6 +267,19 @@ describe('websocket session', () => {
     deaf.client.close();
   });
 
+  it('pings answered, the turn silent: the socket lives, the turn ends at the stall deadline', async () => {
+    // Pings every 100 ms, each answered: they prove the socket, not the turn.
+    Object.assign(SESSION_TIMINGS, { heartbeatMs: 100, pongWaitMs: 300, idleMs: 10_000 });
+    const watched = watchSockets();
+    const { client } = await setup({ thinkMs: 30_000 });
+    const e = await rejection(
+      client.streamSocket({ text: 'a', user_id: USER }, recorder().handlers, { ...FAST, stallTimeoutMs: 900, keepaliveLimitMs: 60_000 }),
+    ).finally(() => watched.stop());
+    expect(e.kind).to.equal('timeout');
+    expect(watched.sent.filter((frame) => frame.includes('"ping"')).length, 'pings went out meanwhile').to.be.greaterThan(2);
+    client.close();
+  });
+
   it('a turn stopped mid-way leaves the socket; the next turn opens another and works', async () => {
     const { client, key } = await setup({ paceMs: 30 });
     const ctrl = new AbortController();
