@@ -1,17 +1,25 @@
 import { defineConfig, type Plugin } from 'vite';
-import { createReferenceServer } from './demo/server/app.js';
+import { createReferenceServer, faultsFromEnv } from './demo/server/app.js';
 import { modelSettingsFromEnv } from './demo/server/model-agent.js';
 import { toNodeMiddleware } from './demo/server/node.js';
 import { markedLexerOnly } from './scripts/vite-marked.js';
 import { highlightCoreEsm } from './scripts/vite-highlight-esm.js';
 import { minifyLiterals } from './scripts/vite-minify-literals.js';
 
-/** `npm start`: the demo page and the reference messaging server on one port. */
+/**
+ * `npm start`: the demo page and the reference messaging server on one port. The fault
+ * knobs are on only without a model, or with `REFERENCE_FAULTS=1` (demo/server/app.ts).
+ */
+function createReference() {
+  const model = modelSettingsFromEnv();
+  return createReferenceServer({ model, faults: faultsFromEnv(model) });
+}
+
 function referenceServer(): Plugin {
   return {
     name: 'agent-chat-reference-server',
     configureServer(server) {
-      const reference = createReferenceServer({ model: modelSettingsFromEnv() });
+      const reference = createReference();
       server.middlewares.use(toNodeMiddleware(reference.app));
       // The WebSocket session; Vite's HMR socket and other upgrades are left alone.
       if (server.httpServer) reference.attachSessions(server.httpServer);
@@ -31,7 +39,7 @@ function referenceServer(): Plugin {
       });
     },
     configurePreviewServer(server) {
-      const reference = createReferenceServer({ model: modelSettingsFromEnv() });
+      const reference = createReference();
       server.middlewares.use(toNodeMiddleware(reference.app));
       reference.attachSessions(server.httpServer);
     },

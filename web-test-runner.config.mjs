@@ -10,7 +10,8 @@ import { reactEsmPlugin } from './test/react/esm-plugin.mjs';
 // `npm start` serves, over real HTTP on the test runner's own origin.
 const { createReferenceServer } = await tsImport('./demo/server/app.ts', import.meta.url);
 const { toNodeMiddleware, isReferencePath } = await tsImport('./demo/server/node.ts', import.meta.url);
-const reference = createReferenceServer();
+// The fault knobs on: every test mints keys of its own with faults attached (demo/server/faults.ts).
+const reference = createReferenceServer({ faults: true });
 const serverMiddleware = toNodeMiddleware(reference.app);
 /** The WebSocket session (`/messaging/v1/session`) on the runner's own server; other upgrades are left alone. */
 const referenceSessions = {
@@ -40,7 +41,9 @@ const modelAgent = {
     if (command === 'model-agent') {
       // Both browsers ask at once; one fake and one server serve them (tests tell their requests apart).
       modelStarting ??= startFakeModel().then((fake) => {
-        const server = createReferenceServer({ paceMs: 0, model: { baseURL: fake.baseURL, apiKey: 'sk-test', model: 'fake-model' } });
+        // A model silent for 1.5 s is given up (60 s in use), so the tests of a hung model are quick.
+        const settings = { baseURL: fake.baseURL, apiKey: 'sk-test', model: 'fake-model', silenceMs: 1500 };
+        const server = createReferenceServer({ paceMs: 0, model: settings, faults: true });
         model = { fake, middleware: toNodeMiddleware(server.app), agent: server.agent };
       });
       await modelStarting;

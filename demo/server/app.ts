@@ -28,6 +28,20 @@ export interface AppOptions {
    * `AGENT_MODEL`). Absent: the demo agent, whatever the environment says.
    */
   model?: ModelSettings | null;
+  /**
+   * Mount the fault knobs (`/__demo/keys`: keys minted with fault plans, their stats and
+   * clocks; demo-keys.ts). Off unless asked: with them anyone who reaches the server can
+   * mint keys that misbehave on purpose and read the requests made with those keys. The
+   * test runner and the benchmarks ask; `npm start` and `npm run server` ask only without a
+   * model, or with `REFERENCE_FAULTS=1` (faultsFromEnv()).
+   */
+  faults?: boolean;
+}
+
+/** Whether `npm start` / `npm run server` mount the fault knobs: `REFERENCE_FAULTS` decides, else only without a model. */
+export function faultsFromEnv(model: ModelSettings | null, env: NodeJS.ProcessEnv = process.env): boolean {
+  const asked = env['REFERENCE_FAULTS']?.trim();
+  return asked ? asked === '1' || asked === 'true' : !model;
 }
 
 export interface ReferenceServer {
@@ -55,12 +69,16 @@ export function createReferenceServer(options: AppOptions = {}): ReferenceServer
     secret: crypto.getRandomValues(new Uint8Array(32)),
     paceMs: options.paceMs ?? 25,
   };
-  return { app: buildApp(deps), attachSessions: (server) => attachSessionServer(server, deps), agent: deps.agent.description };
+  return {
+    app: buildApp(deps, options.faults ?? false),
+    attachSessions: (server) => attachSessionServer(server, deps),
+    agent: deps.agent.description,
+  };
 }
 
 /**
  * The reference messaging server: the service's messaging surface and token exchange with a
- * scripted demo agent, plus the `/__demo` fault knobs. Each call builds an independent
+ * scripted demo agent, plus (when asked) the `/__demo` fault knobs. Each call builds an independent
  * instance (own store, own signing secret); nothing happens at import. HTTP only: use
  * `createReferenceServer()` for the WebSocket session too.
  */
@@ -68,7 +86,7 @@ export function createApp(options: AppOptions = {}): Hono {
   return createReferenceServer(options).app;
 }
 
-function buildApp(deps: Deps): Hono {
+function buildApp(deps: Deps, faults: boolean): Hono {
   const app = new Hono();
 
   app.use(requestId({ headerName: 'x-request-id', generator: newRequestId }));
@@ -89,7 +107,16 @@ function buildApp(deps: Deps): Hono {
   });
   // Before the service's body limit: demo uploads and fault plans have their own.
   app.route('/', demoUploadRoutes());
-  app.route('/', demoKeyRoutes(deps));
+  if (faults) app.route('/', demoKeyRoutes(deps));
+  const started = Date.now();
+  app.get('/__demo/health', (c) =>
+    c.json({
+      status: 'ok',
+      uptime_s: Math.round((Date.now() - started) / 1000),
+      threads: deps.store.threads.size,
+      keys: deps.store.keys.size,
+    }),
+  );
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,

@@ -6,46 +6,44 @@ import type { FaultPlan } from './faults.js';
 import { clockBodySchema, faultPlanSchema } from './schemas.js';
 import { parseBody } from './validate.js';
 
+/** A fault plan's JSON at most: room for a megabyte of hostile reply, not for a memory attack. */
+export const MAX_PLAN_BYTES = 2 * 1024 * 1024;
+
 /**
- * `/__demo/*` is NOT part of the agent service. It exists only on this reference server so
- * tests and demos can mint publishable keys with fault plans attached (see faults.ts) and
- * read back what the server saw. A widget must never call it.
+ * `/__demo/keys` is NOT part of the agent service: the fault knobs (faults.ts). Mounted only
+ * when the server is built with `faults: true` (the test runner, the benchmarks, `npm start`
+ * without a model; app.ts), because with them anyone who reaches the server can mint keys
+ * that misbehave on purpose and read the requests made with them. Only keys minted here
+ * have stats: the built-in demo key keeps no log of its visitors' requests. A widget must
+ * never call these routes.
  */
 export function demoKeyRoutes(deps: Deps): Hono {
   const app = new Hono();
-  const started = Date.now();
 
   // Fault plans may carry large hostile replies (a megabyte of text, thousands of cards).
-  app.post('/__demo/keys', bodyLimit({ maxSize: 32 * 1024 * 1024 }), async (c) => {
+  app.post('/__demo/keys', bodyLimit({ maxSize: MAX_PLAN_BYTES }), async (c) => {
     // Cards in `replies` are deliberately loose in the schema; the plan is trusted test input.
     const plan = (await parseBody(c, faultPlanSchema, {})) as FaultPlan;
-    const record = deps.store.createKey(plan);
+    const record = deps.store.createKey(plan, JSON.stringify(plan).length);
     return c.json({ publishable_key: record.key, agent_id: record.agentId });
   });
 
-  app.get('/__demo/keys/:key/stats', (c) => {
-    const record = deps.store.key(c.req.param('key'));
-    if (!record) throw notFound('Key');
-    return c.json(record.stats);
-  });
+  /** A key minted here; the built-in demo key is not one (404, as for an unknown key). */
+  const minted = (key: string) => {
+    const record = deps.store.key(key);
+    if (!record?.minted) throw notFound('Key');
+    return record;
+  };
+
+  app.get('/__demo/keys/:key/stats', (c) => c.json(minted(c.req.param('key')).stats));
 
   // Moves the key's clock on: its tokens expire as if that time had passed (auth.ts).
   app.post('/__demo/keys/:key/clock', async (c) => {
-    const record = deps.store.key(c.req.param('key'));
-    if (!record) throw notFound('Key');
+    const record = minted(c.req.param('key'));
     const { advanceMs } = await parseBody(c, clockBodySchema);
     record.clockOffsetMs += advanceMs;
     return c.json({ offset_ms: record.clockOffsetMs });
   });
-
-  app.get('/__demo/health', (c) =>
-    c.json({
-      status: 'ok',
-      uptime_s: Math.round((Date.now() - started) / 1000),
-      threads: deps.store.threads.size,
-      keys: deps.store.keys.size,
-    }),
-  );
 
   return app;
 }

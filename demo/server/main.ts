@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
-import { createReferenceServer, DEMO_PUBLISHABLE_KEY } from './app.js';
+import { createReferenceServer, DEMO_PUBLISHABLE_KEY, faultsFromEnv } from './app.js';
 import { SESSION_PATH } from './session.js';
 import { modelSettingsFromEnv } from './model-agent.js';
 
@@ -13,14 +13,19 @@ try {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
-const reference = createReferenceServer({ model });
+const faults = faultsFromEnv(model ?? null);
+const reference = createReferenceServer({ model, faults });
 
 const server = serve({ fetch: reference.app.fetch, port }, (info) => {
   console.log(`Reference server: http://localhost:${info.port}`);
   console.log(`WebSocket session (provisional): ws://localhost:${info.port}/messaging/v1/session`);
   console.log(`Demo publishable key: ${DEMO_PUBLISHABLE_KEY}`);
   console.log(`Answering: ${reference.agent}`);
-  console.log('Fault knobs for tests live under /__demo (not part of the service).');
+  console.log(
+    faults
+      ? 'Fault knobs for tests live under /__demo/keys (not part of the service; REFERENCE_FAULTS=0 turns them off).'
+      : 'Fault knobs are off (REFERENCE_FAULTS=1 turns them on).',
+  );
 });
 reference.attachSessions(server as Server);
 // Alone, nobody else takes upgrades: refuse other paths instead of leaving them hanging.

@@ -16,7 +16,15 @@ export interface ModelSettings {
   baseURL: string;
   apiKey: string;
   model: string;
+  /**
+   * How long the model may say nothing (no answer, no delta) before the turn fails, in ms:
+   * the service's own silence bound (docs/protocol.md "Stream resume"), default 60000.
+   */
+  silenceMs?: number;
 }
+
+/** The widget gives up on a silent turn after 60 s: the model is given no longer. */
+const SILENCE_MS = 60_000;
 
 /** Earlier messages sent along as context; older ones are left out. */
 const HISTORY_LIMIT = 40;
@@ -46,7 +54,8 @@ export class ModelAgent implements Agent {
   ) {
     this.description = `the model "${settings.model}" at ${settings.baseURL}`;
     // No retries of its own: a failure becomes an error frame at once and the widget offers Retry.
-    this.client = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0, timeout: 120_000 });
+    // Its timeout is the silence bound's to enforce (answer()): a long reply that keeps coming is not cut.
+    this.client = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0, timeout: 24 * 3600_000 });
   }
 
   welcomeTemplate(): string {
@@ -57,27 +66,51 @@ export class ModelAgent implements Agent {
     return this.fallback.suggestionsFor(context);
   }
 
+  /**
+   * The model's deltas as they come. A model that says nothing for `silenceMs` (before it
+   * answers or mid-reply) fails the turn with `agents.model_timeout`; an answer that is not
+   * an event stream (a proxy's HTML page) or a stream that ends without a finish reason on
+   * its last choice (a cut connection closed cleanly) fails it as a model error, after the
+   * text it gave: a cut-off reply is never recorded as complete.
+   */
   answer(input: AgentInput, signal: AbortSignal): AgentAnswer {
     let usage: { input: number; output: number } | undefined;
     const { client, settings } = this;
     const messages = this.messagesFor(input);
+    const silenceMs = settings.silenceMs ?? SILENCE_MS;
     return {
       chunks: (async function* () {
-        let stream;
+        const silent = new AbortController();
+        let timer = setTimeout(() => silent.abort(), silenceMs);
+        const heard = () => {
+          clearTimeout(timer);
+          timer = setTimeout(() => silent.abort(), silenceMs);
+        };
+        const asked = AbortSignal.any([signal, silent.signal]);
+        let finished = false;
         try {
-          stream = await client.chat.completions.create(
-            { model: settings.model, messages, stream: true, stream_options: { include_usage: true } },
-            { signal },
-          );
-          for await (const chunk of stream) {
-            if (chunk.usage) usage = { input: chunk.usage.prompt_tokens, output: chunk.usage.completion_tokens };
-            const delta = chunk.choices[0]?.delta?.content;
-            if (delta) yield delta;
+          const { data: stream, response } = await client.chat.completions
+            .create({ model: settings.model, messages, stream: true, stream_options: { include_usage: true } }, { signal: asked })
+            .withResponse();
+          if (!/^text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
+            throw new AgentFailure('The model did not answer with a stream.', 502, 'agents.model_error');
           }
+          for await (const chunk of stream) {
+            heard();
+            if (chunk.usage) usage = { input: chunk.usage.prompt_tokens, output: chunk.usage.completion_tokens };
+            const choice = chunk.choices[0];
+            if (choice?.finish_reason) finished = true;
+            if (choice?.delta?.content) yield choice.delta.content;
+          }
+          // The client ends its iteration quietly when its request is aborted: the silence is told here.
+          if (silent.signal.aborted && !signal.aborted) throw silence();
+          if (!finished && !signal.aborted) throw new AgentFailure('The model’s reply was cut off.', 502, 'agents.model_interrupted');
         } catch (error) {
           // Superseded by a newer turn: the turn reports that itself, nothing failed.
           if (signal.aborted) return;
-          throw failure(error, settings);
+          throw silent.signal.aborted ? silence() : failure(error, settings);
+        } finally {
+          clearTimeout(timer);
         }
       })(),
       rest: () => ({ cards: [], suggestions: [], usage }),
@@ -119,6 +152,9 @@ export function systemPrompt(welcome: string, variables: AgentVariables | undefi
     lines.push('What the website tells you about this visitor and page:', ...known.map(([key, value]) => `- ${key}: ${String(value)}`));
   return lines.join('\n');
 }
+
+/** The model said nothing for the silence bound: a timeout the widget can retry. */
+const silence = () => new AgentFailure('The model did not answer in time.', 504, 'agents.model_timeout');
 
 /** The model's failure as the service reports a failed turn. */
 function failure(error: unknown, settings: ModelSettings): AgentFailure {

@@ -13,6 +13,8 @@ const DEMO_AGENT_ID = '65f1a7c2e4b0d3a9c8f01234';
 const MAX_THREADS = 5000;
 const MAX_KEYS = 5000;
 const MAX_RECORDED_REQUESTS = 500;
+/** The fault plans of minted keys, in bytes of JSON, at most together: the oldest keys go first. */
+const MAX_PLAN_BYTES_KEPT = 64 * 1024 * 1024;
 const MAX_MESSAGES_PER_THREAD = 2000;
 
 export interface AgentVersion {
@@ -34,6 +36,14 @@ export interface KeyRecord {
   /** Each key gets an agent of its own, so threads of parallel tests never meet. */
   agentId: string;
   plan: FaultPlan;
+  /**
+   * Minted through `POST /__demo/keys` (with the fault routes on): only such a key keeps a
+   * log of its requests for `/stats`. The built-in demo key never does: its traffic is every
+   * visitor's, not a test's.
+   */
+  minted: boolean;
+  /** Bytes of the plan's JSON, counted against MAX_PLAN_BYTES_KEPT. */
+  planBytes: number;
   stats: KeyStats;
   /** Fault budgets left; knobs that fire "the next N times" count down here. */
   budget: {
@@ -92,16 +102,23 @@ export class Store {
   readonly keys = new Map<string, KeyRecord>();
   readonly threads = new Map<string, ThreadRecord>();
 
+  /** Bytes of the plans of the minted keys kept. */
+  private planBytes = 0;
+
   constructor() {
-    this.keys.set(DEMO_PUBLISHABLE_KEY, this.keyRecord(DEMO_PUBLISHABLE_KEY, DEMO_AGENT_ID, {}));
+    this.keys.set(DEMO_PUBLISHABLE_KEY, this.keyRecord(DEMO_PUBLISHABLE_KEY, DEMO_AGENT_ID, {}, false, 0));
   }
 
-  createKey(plan: FaultPlan): KeyRecord {
-    const record = this.keyRecord(`pk_test_${randomHex(12)}`, newHexId(), plan);
+  /** A key of a test's own with its fault plan (`bytes`: its JSON's size); the oldest are forgotten past the bounds. */
+  createKey(plan: FaultPlan, bytes = 0): KeyRecord {
+    const record = this.keyRecord(`pk_test_${randomHex(12)}`, newHexId(), plan, true, bytes);
     this.keys.set(record.key, record);
-    for (const oldest of this.keys.keys()) {
-      if (this.keys.size <= MAX_KEYS) break;
-      if (oldest !== DEMO_PUBLISHABLE_KEY) this.keys.delete(oldest);
+    this.planBytes += bytes;
+    for (const [oldest, old] of this.keys) {
+      if (this.keys.size <= MAX_KEYS && this.planBytes <= MAX_PLAN_BYTES_KEPT) break;
+      if (oldest === DEMO_PUBLISHABLE_KEY || oldest === record.key) continue;
+      this.keys.delete(oldest);
+      this.planBytes -= old.planBytes;
     }
     return record;
   }
@@ -111,6 +128,7 @@ export class Store {
   }
 
   recordRequest(record: KeyRecord, entry: KeyStats['requests'][number]): void {
+    if (!record.minted) return;
     const log = record.stats.requests;
     log.push(entry);
     if (log.length > MAX_RECORDED_REQUESTS) log.splice(0, log.length - MAX_RECORDED_REQUESTS);
@@ -154,11 +172,13 @@ export class Store {
     if (excess > 0) thread.messages.splice(0, excess);
   }
 
-  private keyRecord(key: string, agentId: string, plan: FaultPlan): KeyRecord {
+  private keyRecord(key: string, agentId: string, plan: FaultPlan, minted: boolean, planBytes: number): KeyRecord {
     return {
       key,
       agentId,
       plan,
+      minted,
+      planBytes,
       stats: { turnsRun: 0, tokensIssued: 0, streamConnections: 0, socketConnections: 0, requests: [] },
       budget: {
         unauthorized: plan.unauthorized ?? 0,

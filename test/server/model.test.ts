@@ -135,6 +135,25 @@ describe('the reference server with a model', () => {
     expect(el.status).to.equal('error');
   });
 
+  for (const [what, question, code, status] of [
+    ['answers with headers, then nothing', 'hangs', 'agents.model_timeout', 504],
+    ['never answers', 'silent', 'agents.model_timeout', 504],
+    ['answers 200 with an HTML page', 'html', 'agents.model_error', 502],
+    ['ends its stream without a finish reason', 'unfinished', 'agents.model_interrupted', 502],
+  ] as const) {
+    it(`a model that ${what}: an error frame with its code, a notice, no reply recorded as complete`, async () => {
+      const el = await chat();
+      const errors = collect<ErrorEventDetail>(el, 'agent-chat-error');
+      const replies = collect<MessageDetail>(el, 'agent-chat-message');
+      await el.send(`${question} ${marker()}`);
+      await until(() => errors.length === 1, 'no error', 10_000);
+      expect(errors[0]).to.include({ code, status });
+      await until(() => $(el, '[part="error"]'), 'no notice');
+      expect(replies, 'no reply completed').to.have.length(0);
+      expect(el.messages.filter((m) => m.role === 'agent' && m.state === 'done')).to.have.length(0);
+    });
+  }
+
   it('answers a REST caller with the error envelope of the model’s failure', async () => {
     const key = await modelKey();
     const token = (

@@ -8,6 +8,10 @@ import type { AddressInfo } from 'node:net';
  * answers by what the question says:
  * - "busy": 429, as a rate-limited API does;
  * - "broken": two deltas, then the connection drops;
+ * - "unfinished": two deltas, then the stream ends cleanly without a finish reason or `[DONE]`;
+ * - "hangs": the stream's headers, then nothing (until the client gives up);
+ * - "silent": no answer at all (until the client gives up);
+ * - "html": 200 with a proxy's HTML page instead of a stream;
  * - anything else: `Echo: <question>` word by word, 20 ms apart.
  * Every request is kept so a test can see what the model was sent.
  */
@@ -44,6 +48,12 @@ export async function startFakeModel(): Promise<FakeModel> {
       const request = parsed as { model: string; messages: FakeModel['requests'][number]['messages'] };
       requests.push({ model: request.model, messages: request.messages, authorization: req.headers.authorization });
       const question = textOf(request.messages.at(-1)?.content);
+      if (question.includes('silent')) return;
+      if (question.includes('html')) {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<!doctype html><title>Sign in</title><p>Please sign in to the proxy.</p>');
+        return;
+      }
       if (question.includes('busy')) {
         res.writeHead(429, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: 'Rate limit reached', type: 'rate_limit_error' } }));
@@ -61,9 +71,14 @@ export async function startFakeModel(): Promise<FakeModel> {
         });
       const words = `Echo: ${question}`.match(/\s*\S+/g) ?? [];
       chunk({ role: 'assistant', content: '' });
+      if (question.includes('hangs')) return;
       for (const [i, word] of words.entries()) {
         if (question.includes('broken') && i === 2) {
           res.destroy();
+          return;
+        }
+        if (question.includes('unfinished') && i === 2) {
+          res.end();
           return;
         }
         chunk({ content: word });
