@@ -96,7 +96,7 @@ export function messagingRoutes(deps: Deps): Hono {
       // Resume attaches to the turn the client lost; it never starts a new one.
       const thread = body.thread_id ? store.thread(caller.agentId, body.thread_id) : undefined;
       const latest = thread?.latestTurn;
-      if (!latest || latest.userText !== body.text || plan.unresumable) {
+      if (!latest || latest.userText !== body.text || !latest.resumes(after) || plan.unresumable) {
         throw new ApiError(409, 'stream.not_resumable', 'There is no turn of this thread to resume for this message.');
       }
       turn = latest;

@@ -279,7 +279,9 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     if (!parsed.success) return fail(fromZodError(parsed.error));
     const turn = store.thread(agentId, parsed.data.thread_id)?.latestTurn;
     // Resume attaches to the turn the client lost; it never starts a new one.
-    if (!turn || k.plan.unresumable) return fail(new ApiError(409, 'stream.not_resumable', 'There is no turn of this thread to resume.'));
+    if (!turn || !turn.resumes(parsed.data.last_event_id) || k.plan.unresumable) {
+      return fail(new ApiError(409, 'stream.not_resumable', 'There is no turn of this thread to resume.'));
+    }
     void follow(turn, parsed.data.last_event_id);
   };
 

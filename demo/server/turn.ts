@@ -65,6 +65,8 @@ export class Turn {
   constructor(
     readonly threadId: string,
     readonly userText: string,
+    /** The thread's last seq when the turn began: this turn's frames come after it. */
+    readonly startSeq = 0,
   ) {
     this.result = new Promise((resolve) => (this.settle = resolve));
   }
@@ -90,6 +92,15 @@ export class Turn {
 
   get cancelReason(): string | null {
     return this.cancelled;
+  }
+
+  /**
+   * Whether a client that saw up to `lastSeq` of some turn is resuming this one: its seq is
+   * within this turn's frames (or 0: it saw none of any turn). An earlier turn's seq means
+   * that turn, not this later one with the same question.
+   */
+  resumes(lastSeq: number): boolean {
+    return lastSeq === 0 || lastSeq >= this.startSeq;
   }
 
   /** Buffered entries after `after`, then live ones, until the turn ends or `signal` aborts. */
@@ -133,7 +144,7 @@ export function chunkText(text: string, chunkChars?: number): string[] {
 /** Starts a turn and returns at once; the turn runs to completion whoever listens. */
 export function startTurn(options: TurnOptions): Turn {
   const { key, thread } = options;
-  const turn = new Turn(thread.id, options.text);
+  const turn = new Turn(thread.id, options.text, thread.lastSeq);
   thread.latestTurn?.cancel('A newer message on this thread superseded this reply.');
   thread.latestTurn = turn;
   key.stats.turnsRun += 1;

@@ -4,7 +4,7 @@ import { type ChatMessage, emptyReply, userMessage } from '../state/messages.js'
 import type { TurnHost } from '../state/scene.js';
 import { endTurn } from '../state/store.js';
 import { appendDelta, mirror, reattach, replaceText, settle, watchTurn } from '../state/turn-transitions.js';
-import type { RunningTurn } from './running-turn.js';
+import { type RunningTurn, readRunningTurn } from './running-turn.js';
 import { ORPHAN_MS, type TabMessage, lockName, locks, openChannel, readTabMessage, turnId } from './tabs.js';
 
 /** How long a tab that got the lock waits for the owner's `end` before it takes over. */
@@ -145,7 +145,7 @@ export class Mirror {
     // over as soon as this tab stops mirroring, so the lock is free again for the next turn.
     await this.grace();
     if (!this.active) return;
-    const record = this.chat.threads.saved?.runningTurn();
+    const record = readRunningTurn(this.chat.threads.saved?.current().turn);
     // The turn ended: its `end` was here already, or is on its way and shows no more than
     // the thread as the service has it now.
     if (!record) return this.finish(null);

@@ -42,15 +42,18 @@ export interface Turns {
 
 /**
  * A turn a page before this one (a reload, another page of the site) started and did not
- * see end: docs/protocol.md "A turn survives the page". Already in the transcript: done.
- * Otherwise its message and the reply so far show, and the stream resumes where it was;
- * a turn the service can no longer stream is awaited in the transcript. A turn another tab
- * is talking to the service for is mirrored from that tab instead.
+ * see end: docs/protocol.md "A turn survives the page". Its message and the reply so far
+ * show, and the stream resumes where it was: the service knows the turn by its thread and
+ * the last seq shown, and replays the rest (all of it, if the turn ended meanwhile). What
+ * the transcript seems to have of it is only hidden, never taken as its end: a transcript
+ * that changed meanwhile (ids re-issued, another client asking the same) must not make a
+ * running turn vanish. A turn the service can no longer stream is awaited in the
+ * transcript. A turn another tab is talking to the service for is mirrored from that tab.
  */
 export function recover(turns: Turns, chat: TurnHost, turn: RunningTurn, transcript: Message[]): void {
   const threadId = turn.threadId ?? turn.body.thread_id ?? null;
   const found = findTurn(transcript, turn);
-  if (found.state === 'done' || threadId !== chat.threads.id || !threadId) {
+  if (threadId !== chat.threads.id || !threadId) {
     // Unless another tab is running it right now (a new conversation before its thread is
     // named): then it is mirrored from there.
     return turns.unlessOwned(() => {
@@ -64,8 +67,10 @@ export function recover(turns: Turns, chat: TurnHost, turn: RunningTurn, transcr
     const { text, image_url: imageUrl } = turn.body;
     const user = userMessage(text, imageUrl);
     const reply = emptyReply(turn.text);
-    // A service that records the question at once has it in the transcript: shown from here instead.
-    chat.store.apply(resume, user, reply, found.state === 'started' ? fromTranscript(transcript.slice(0, found.index)) : undefined);
+    // What the transcript has of the turn (its question recorded at once, or the whole turn
+    // if it ended meanwhile) shows once: as the resumed turn, at the end.
+    const before = found.index < 0 ? undefined : fromTranscript([...transcript.slice(0, found.index), ...transcript.slice(found.end + 1)]);
+    chat.store.apply(resume, user, reply, before);
     return [user, reply];
   });
 }

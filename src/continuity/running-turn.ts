@@ -16,6 +16,12 @@ export interface RunningTurn {
   text: string;
   /** The id of the thread's newest message when the turn began: where to look for the turn in a transcript. */
   after: string | null;
+  /**
+   * How many times the thread had been asked this very question when the turn began: which
+   * of them is this turn, when a transcript no longer has `after` (ids re-issued, a long
+   * thread trimmed). Absent in records of earlier versions.
+   */
+  prior?: number;
   /** Epoch ms; a turn older than `RUNNING_TURN_LIMIT_MS` is not resumed (the service has long moved on). */
   startedAt: number;
 }
@@ -23,10 +29,13 @@ export interface RunningTurn {
 /** How long a stored turn is worth resuming; after this the transcript alone tells what happened. */
 export const RUNNING_TURN_LIMIT_MS = 15 * 60_000;
 
-/** A stored running turn, checked: storage is written by other tabs and other versions of this code. */
+/**
+ * A stored running turn, checked: storage is written by other tabs and other versions of
+ * this code. Part of the turns' chunk: the panel only sees whether one is stored.
+ */
 export function readRunningTurn(value: unknown, now = Date.now()): RunningTurn | null {
   if (!isObject(value) || !isObject(value.body)) return null;
-  const { body, threadId, lastSeq, text, after, startedAt } = value;
+  const { body, threadId, lastSeq, text, after, startedAt, prior } = value;
   const bodyOk =
     typeof body.text === 'string' &&
     typeof body.user_id === 'string' &&
@@ -38,5 +47,14 @@ export function readRunningTurn(value: unknown, now = Date.now()): RunningTurn |
   if (typeof lastSeq !== 'number' || !Number.isSafeInteger(lastSeq) || lastSeq < 0) return null;
   if (typeof text !== 'string' || (after !== null && typeof after !== 'string')) return null;
   if (typeof startedAt !== 'number' || !(now - startedAt < RUNNING_TURN_LIMIT_MS) || startedAt > now + 60_000) return null;
-  return { body: body as unknown as SendMessageBody, threadId, lastSeq, text, after, startedAt };
+  if (prior !== undefined && !(Number.isSafeInteger(prior) && (prior as number) >= 0)) return null;
+  return {
+    body: body as unknown as SendMessageBody,
+    threadId,
+    lastSeq,
+    text,
+    after,
+    startedAt,
+    ...(prior === undefined ? {} : { prior: prior as number }),
+  };
 }

@@ -215,7 +215,8 @@ export class ChatController implements ReactiveController, TurnHost {
       }
       // A rerun running when the page went has been answered or not: the transcript shows.
       if (!this.turnRunning) this.threads.saved?.pending(false);
-      const running = this.turnRunning ? null : this.threads.saved?.runningTurn();
+      // A turn a page before this one left running: the turns' chunk checks and resumes it.
+      const running = this.turnRunning ? undefined : this.threads.saved?.current().turn;
       this.store.apply(restore, fillPlaceholders(loaded.welcome, this.config.agentVariables?.static), messages, loaded.starters, !!running);
       if (loaded.unknownThread) this.store.apply(inform, THREAD_GONE);
       emit(this.host, 'agent-chat-ready', { threadId: this.threadId });

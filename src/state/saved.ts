@@ -2,7 +2,7 @@ import { type BranchEvent, addBranch } from './branches.js';
 import { HISTORY_LIMIT, type HistoryEntry, touch } from './history.js';
 import { PREFIX, type PersistMode, type PersistedState, type ThreadStorage, backend, createStorage, parseState } from './storage.js';
 import { anonymousUserId } from './identity.js';
-import { type RunningTurn, readRunningTurn } from '../continuity/running-turn.js';
+import type { RunningTurn } from '../continuity/running-turn.js';
 import { isHexId, isObject } from '../client/types.js';
 import { warnOnce } from '../warn.js';
 
@@ -139,11 +139,6 @@ export class Saved {
   /** This tab means to take over the orphaned turn (without Web Locks; the last claim wins). */
   claim(id: string): void {
     this.storage.write({ claim: id });
-  }
-
-  /** The running turn as stored now (another page or tab may have written it), checked. */
-  runningTurn(): RunningTurn | null {
-    return readRunningTurn(this.storage.read().turn);
   }
 
   /** Keeps the running turn (null: none is running); the shell wakes the panel for it. */

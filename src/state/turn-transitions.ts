@@ -41,10 +41,12 @@ export const reconnecting = transition('reconnecting', () => ({ status: 'reconne
 /**
  * The turn's final reply: it replaces what streamed into `reply` (keeping its key, so
  * nothing moves), and the question gets the interaction id (edit needs it). Without a
- * final message (a stream that ended without one), what streamed is the reply.
+ * final message (a stream that ended without one), what streamed is the reply. Another
+ * copy of the same interaction (a resumed turn the transcript had already) goes.
  */
 export const settle = transition('settle', (s, reply: string, user: string | null, final: Message | null) => ({
-  messages: s.messages.map((m) => {
+  messages: s.messages.flatMap((m) => {
+    if (final && m.id === final.id && m.key !== reply && m.key !== user) return [];
     if (m.key === reply) return final ? { ...fromWire(final, 0), key: reply, role: 'agent' as const } : { ...m, state: 'done' as const };
     if (m.key === user && final && !m.id) return { ...m, id: final.id };
     return m;

@@ -69,7 +69,10 @@ export class Turns {
     const { config } = chat;
     if (!config) return;
     const reply = emptyReply();
-    const after = chat.state.messages.findLast((m) => m.id)?.id ?? null;
+    const { messages } = chat.state;
+    const after = messages.findLast((m) => m.id)?.id ?? null;
+    // Which time this question is asked in the thread: recovery tells this turn from an earlier same one by it.
+    const prior = messages.filter((m) => m.role === 'user' && m.key !== user.key && m.text === user.text).length;
     chat.store.apply(startReply, reply);
     const threadId = chat.threads.id;
     const body = turnBody({
@@ -79,7 +82,7 @@ export class Turns {
       imageUrl: user.imageUrl,
       agentVariables: config.agentVariables,
     });
-    await this.run(user, reply, { body, threadId, lastSeq: 0, text: '', after, startedAt: Date.now() }, false);
+    await this.run(user, reply, { body, threadId, lastSeq: 0, text: '', after, prior, startedAt: Date.now() }, false);
   }
 
   /**
@@ -91,7 +94,7 @@ export class Turns {
     if (this.mirrored?.active) return true;
     if (!chat.host.isConnected) return false;
     // Already over (the tab learnt of it late): nothing to show but the transcript.
-    if (this.running || chat.config?.persist !== 'local' || !chat.threads.saved?.runningTurn()) return false;
+    if (this.running || chat.config?.persist !== 'local' || !readRunningTurn(chat.threads.saved?.current().turn)) return false;
     this.mirrored = new Mirror(
       chat,
       scopeOf(chat.config),
@@ -194,11 +197,18 @@ export class Turns {
   }
 
   /**
-   * A turn a page before this one started and did not see end: resumed by the recovery
-   * chunk (src/continuity/recover.ts), fetched only by pages that have one. If it cannot be
-   * fetched the turn stays stored for the next page; the transcript shows meanwhile.
+   * A turn a page before this one started and did not see end (`stored`, as storage had
+   * it): resumed by the recovery chunk (src/continuity/recover.ts), fetched only by pages
+   * that have one. If it cannot be fetched the turn stays stored for the next page; the
+   * transcript shows meanwhile. A record that is not one (too old, another version's,
+   * broken) is dropped.
    */
-  recover(turn: RunningTurn, transcript: Message[]): void {
+  recover(stored: unknown, transcript: Message[]): void {
+    const turn = readRunningTurn(stored);
+    if (!turn) {
+      this.chat.threads.saved?.setRunningTurn(null);
+      return this.chat.store.apply(endTurn);
+    }
     recovery().then(
       ({ recover }) => this.chat.host.isConnected && recover(this, this.chat, turn, transcript),
       () => this.chat.store.apply(endTurn),

@@ -1,7 +1,7 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
 import type { FaultPlan } from '../../demo/server/faults.js';
-import { createKey, forgetStorage, keyStats, replied, storageKeyFor } from '../support/server.js';
+import { createKey, forgetStorage, keyStats, replied, storageKeyFor, tokenFor } from '../support/server.js';
 import { $, $$, element, mount, unmountAll, until } from '../support/element.js';
 
 /**
@@ -70,15 +70,70 @@ describe('<agent-chat> continuity: a turn survives the page', () => {
     expect((await keyStats(key)).turnsRun).to.equal(1);
   });
 
-  it('a turn that finished meanwhile shows from the transcript, with no stream call', async () => {
+  it('a turn that finished meanwhile: the resume finds it over, it shows once, nothing runs again', async () => {
     const key = await createKey({ paceMs: 15, replies: [{ text: 'short answer here' }] });
     const threadId = await leaveMidTurn(key, (el) => el.threadId !== null);
     // The service finishes the turn on its own.
     await until(() => replied(key, threadId!, 'short answer here'), 'the turn to end on the service');
     const again = await comeBack(key);
-    await until(() => again.status === 'idle');
+    await until(() => again.status === 'idle' && again.messages.at(-1)?.state === 'done');
     expect(again.messages.map((m) => m.text)).to.deep.equal(['tell me everything', 'short answer here']);
-    expect((await streamRequests(key)).length).to.equal(1);
+    const streams = await streamRequests(key);
+    expect(streams.map((r) => r.lastEventId !== null)).to.deep.equal([false, true]);
+    expect((await keyStats(key)).turnsRun).to.equal(1);
+  });
+
+  describe('recovery knows the turn by identity, not by its text', () => {
+    const LONG = Array.from({ length: 40 }, (_, i) => `part${i}`).join(' ');
+
+    it('the same question asked before, and the marker gone from the transcript (ids re-issued): resumed, not taken as over', async () => {
+      const key = await createKey({ paceMs: 30, replies: [{ text: 'the first answer' }, { text: LONG }] });
+      const el = await mount({ 'publishable-key': key, persist: 'local' });
+      await el.send('same question');
+      void el.send('same question');
+      await until(() => (agentText(el)[1]?.length ?? 0) > 20, 'the second reply under way');
+      el.remove();
+      // What the service's ids were when the turn began are not what it shows now.
+      const storageKey = storageKeyFor(key);
+      const state = JSON.parse(localStorage.getItem(storageKey)!) as { turn: { after: string } };
+      state.turn.after = 'f'.repeat(24);
+      localStorage.setItem(storageKey, JSON.stringify(state));
+      const again = await comeBack(key);
+      await until(() => again.status === 'idle' && again.messages.at(-1)?.state === 'done', 'the reply to end', 8000);
+      expect(again.messages.map((m) => m.text)).to.deep.equal(['same question', 'the first answer', 'same question', LONG]);
+      expect((await keyStats(key)).turnsRun).to.equal(2);
+    });
+
+    it('another client asked the same in the thread meanwhile: this turn is resumed, both show', async () => {
+      const key = await createKey({
+        paceMs: 30,
+        replies: [{ text: 'the first answer' }, { text: 'the other client’s answer' }, { text: LONG }],
+      });
+      const el = await mount({ 'publishable-key': key, persist: 'local' });
+      await el.send('first question');
+      const threadId = el.threadId!;
+      // Another client (another device of the visitor) asks in the same thread; this page does not know.
+      const token = await tokenFor(key);
+      const other = await fetch('/messaging/v1/messages', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ text: 'same question', user_id: 'other-device', thread_id: threadId }),
+      });
+      expect(other.status).to.equal(200);
+      void el.send('same question');
+      await until(() => (agentText(el)[1]?.length ?? 0) > 20, 'the reply under way');
+      el.remove();
+      const again = await comeBack(key);
+      await until(() => again.status === 'idle' && again.messages.at(-1)?.state === 'done', 'the reply to end', 8000);
+      expect(again.messages.map((m) => m.text)).to.deep.equal([
+        'first question',
+        'the first answer',
+        'same question',
+        'the other client’s answer',
+        'same question',
+        LONG,
+      ]);
+    });
   });
 
   it('a service that records the question at once does not show it twice', async () => {

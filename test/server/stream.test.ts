@@ -115,6 +115,20 @@ describe('reference server: stream resume', () => {
     expect(transcript).to.have.length(2);
   });
 
+  it('a seq of an earlier turn with the same question resumes nothing: 409, not the later turn’s frames', async () => {
+    const { token } = await session({ paceMs: 0 });
+    const first = await new SseReader(await stream(token, body())).all();
+    const threadId = parsed(first)[0]!.data.thread_id!;
+    const earlier = seqs(first).at(-3)!;
+    // The same question again: the thread's latest turn now.
+    await new SseReader(await stream(token, body({ thread_id: threadId }))).all();
+    await expectEnvelope(
+      await stream(token, body({ thread_id: threadId }), { 'last-event-id': String(earlier) }),
+      409,
+      'stream.not_resumable',
+    );
+  });
+
   it('replays the whole turn for Last-Event-ID 0, also once it has finished', async () => {
     const { key, token } = await session({ paceMs: 0 });
     const original = await new SseReader(await stream(token, body())).all();

@@ -105,6 +105,8 @@ describe("another tab's turn", () => {
     other.post({ type: 'turn', id: 't1', turn: running() });
     await delivered();
     client.transcripts.set(THREAD, [question('Which size?'), reply('From the service.')]);
+    // As an owner does: the turn leaves storage, then the others hear that it ended.
+    other.store(null);
     other.post({ type: 'end', id: 't1', outcome: 'failed', message: null });
     await delivered();
     expect(chat.state.messages.map((m) => m.text)).toEqual(['Which size?', 'From the service.']);

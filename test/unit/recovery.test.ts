@@ -33,17 +33,60 @@ afterEach(() => {
 });
 
 describe('recovering a turn an earlier page started', () => {
-  it('already answered in the transcript: shown from there, nothing resumed, the record cleared', async () => {
+  it('answered in the transcript meanwhile: resumed all the same (the service knows the turn), shown once, the record cleared', async () => {
     leave(stored());
     const client = new FakeClient();
-    client.transcripts.set(THREAD, [...earlier, question('Where is my order?'), reply('It is on its way.')]);
+    const INTERACTION = '9'.repeat(24);
+    client.transcripts.set(THREAD, [
+      ...earlier,
+      question('Where is my order?', INTERACTION),
+      reply('It is on its way.', { id: INTERACTION }),
+    ]);
+    client.script = async (_, handlers) => {
+      handlers.onThread?.(THREAD);
+      handlers.onToken?.(' its way.', 4);
+      return reply('It is on its way.', { id: INTERACTION });
+    };
     const { chat } = await conversation({ persist: 'session', threadId: THREAD }, client);
     await settled();
-    expect(client.turns).toEqual([]);
+    expect(client.turns[0]!.resume).toEqual({ threadId: THREAD, lastSeq: 3 });
     expect(chat.state.messages.map((m) => m.text)).toEqual(['Hi', 'Hello!', 'Where is my order?', 'It is on its way.']);
     expect(chat.state.status).toBe('idle');
     expect(record()).toBeUndefined();
   });
+
+  for (const [change, transcript] of [
+    // The marker's id is gone (ids re-issued): the same question asked before is not this turn.
+    ['ids re-issued', [question('Where is my order?', 'a'.repeat(24)), reply('Shipped last week.', { id: 'a'.repeat(24) })]],
+    // Another client asked the same in the thread meanwhile, and got another answer.
+    [
+      'another client asking the same',
+      [...earlier, question('Where is my order?', 'b'.repeat(24)), reply('Which order?', { id: 'b'.repeat(24) })],
+    ],
+  ] as const) {
+    it(`a transcript that changed meanwhile (${change}) never makes the running turn vanish`, async () => {
+      leave(stored({ prior: 0 }));
+      const client = new FakeClient();
+      client.transcripts.set(THREAD, [...transcript]);
+      let finish!: () => void;
+      client.script = (_, handlers) =>
+        new Promise((resolve) => {
+          handlers.onThread?.(THREAD);
+          finish = () => resolve(reply('It is on its way.'));
+        });
+      const { chat } = await conversation({ persist: 'session', threadId: THREAD }, client);
+      await settled();
+      // Shown and resumed, whatever the transcript seemed to say.
+      expect(chat.state.messages.slice(-2).map((m) => [m.text, m.state])).toEqual([
+        ['Where is my order?', 'done'],
+        ['It is on', 'streaming'],
+      ]);
+      expect(client.turns[0]!.resume).toEqual({ threadId: THREAD, lastSeq: 3 });
+      finish();
+      await settled();
+      expect(chat.state.messages.at(-1)).toMatchObject({ text: 'It is on its way.', state: 'done' });
+    });
+  }
 
   it('still running: its question and the reply so far show, and the stream resumes after the last seq', async () => {
     leave(stored());
@@ -98,13 +141,13 @@ describe('recovering a turn an earlier page started', () => {
     const { chat, events } = await conversation({ persist: 'session', threadId: THREAD, transport: 'rest' }, client);
     await settled();
     expect(chat.state.messages.at(-1)).toMatchObject({ text: 'It is on', state: 'streaming' });
-    client.transcripts.set(THREAD, [...earlier, question('Where is my order?'), reply('Arrived meanwhile.')]);
+    client.transcripts.set(THREAD, [...earlier, question('Where is my order?'), reply('It is on its way, arrived meanwhile.')]);
     await vi.advanceTimersByTimeAsync(1_000);
     await settled();
     expect(client.turns).toEqual([]);
-    expect(chat.state.messages.map((m) => m.text)).toEqual(['Hi', 'Hello!', 'Where is my order?', 'Arrived meanwhile.']);
+    expect(chat.state.messages.map((m) => m.text)).toEqual(['Hi', 'Hello!', 'Where is my order?', 'It is on its way, arrived meanwhile.']);
     expect(chat.state).toMatchObject({ status: 'idle', turn: null });
-    expect(events.message.map((e) => e.message.text)).toEqual(['Arrived meanwhile.']);
+    expect(events.message.map((e) => e.message.text)).toEqual(['It is on its way, arrived meanwhile.']);
   });
 
   it('a stream the service no longer has (409): awaited in the transcript instead', async () => {
@@ -117,10 +160,21 @@ describe('recovering a turn an earlier page started', () => {
     };
     const { chat } = await conversation({ persist: 'session', threadId: THREAD }, client);
     await settled();
-    client.transcripts.set(THREAD, [...earlier, question('Where is my order?'), reply('Finished anyway.')]);
+    // Another client's same question with another answer first: not this turn, still awaited.
+    client.transcripts.set(THREAD, [...earlier, question('Where is my order?'), reply('Which order?')]);
     await vi.advanceTimersByTimeAsync(1_000);
     await settled();
-    expect(chat.state.messages.at(-1)).toMatchObject({ text: 'Finished anyway.', state: 'done' });
+    expect(chat.state.messages.at(-1)).toMatchObject({ text: 'It is on', state: 'streaming' });
+    client.transcripts.set(THREAD, [
+      ...earlier,
+      question('Where is my order?'),
+      reply('Which order?'),
+      question('Where is my order?'),
+      reply('It is on its way.'),
+    ]);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await settled();
+    expect(chat.state.messages.at(-1)).toMatchObject({ text: 'It is on its way.', state: 'done' });
   });
 
   it('a thread deleted meanwhile: nothing to show, the question back in the composer, and why', async () => {

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Saved } from '../../src/state/saved.js';
+import { readRunningTurn } from '../../src/continuity/running-turn.js';
 import { PREFIX, createStorage, parseState, storageScope } from '../../src/state/storage.js';
 
 /** What the browser keeps of a conversation (src/state/saved.ts), shared by the tabs of a scope. */
@@ -90,6 +91,6 @@ describe('what a conversation keeps', () => {
   it('the running turn is read back only when it is well formed', () => {
     const saved = new Saved('local', scope);
     createStorage('local', scope).write({ turn: { body: { text: 3 } } as never });
-    expect(saved.runningTurn()).toBe(null);
+    expect(readRunningTurn(saved.current().turn)).toBe(null);
   });
 });
