@@ -5,6 +5,7 @@ import { toNodeMiddleware } from './demo/server/node.js';
 import { markedLexerOnly } from './scripts/vite-marked.js';
 import { highlightCoreEsm } from './scripts/vite-highlight-esm.js';
 import { minifyLiterals } from './scripts/vite-minify-literals.js';
+import { chunkRetry } from './scripts/vite-chunk-retry.js';
 
 /**
  * `npm start`: the demo page and the reference messaging server on one port. The fault
@@ -55,7 +56,7 @@ const PANEL_SHARED = /[\\/](node_modules[\\/]lit-html[\\/]|src[\\/]client[\\/](e
 
 export default defineConfig({
   root: '.',
-  plugins: [referenceServer(), minifyLiterals(), markedLexerOnly(), highlightCoreEsm()],
+  plugins: [referenceServer(), minifyLiterals(), markedLexerOnly(), highlightCoreEsm(), chunkRetry()],
   server: { port: 5173, open: false },
   build: {
     target: 'es2022',

@@ -149,6 +149,25 @@ export default {
       ctx.url = `/dist/${match[2]}`;
       return next();
     },
+    // The production bundle with one chunk broken until it is asked for again (src/lazy.ts):
+    // /dist-broken-<how>-<part>/agent-chat-<part>-HASH.js answers 404, a module that does not
+    // parse, or one that throws as it runs; the same file with `?retry=N` is the real one.
+    async (ctx, next) => {
+      const match = /^\/dist-broken-(404|syntax|throws)-([\w-]+?)\/([\w.-]+)$/.exec(ctx.path);
+      if (!match) return next();
+      const [, how, part, file] = match;
+      if (file.startsWith(`agent-chat-${part}-`) && !ctx.query.retry) {
+        if (how === '404') {
+          ctx.status = 404;
+          return;
+        }
+        ctx.type = 'text/javascript';
+        ctx.body = how === 'syntax' ? 'export const broken = ;' : 'throw new Error("a chunk that does not run");';
+        return;
+      }
+      ctx.url = `/dist/${file}`;
+      return next();
+    },
     // /model/…: the reference server that answers with the fake model, once a test started it.
     async (ctx, next) => {
       if (!model || !/^\/model\//.test(ctx.url)) return next();

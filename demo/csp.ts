@@ -44,6 +44,7 @@ if (params.has('allow-html')) chat.setAttribute('allow-html', '');
 if (params.has('channels')) chat.setAttribute('channels', params.get('channels')!);
 if (params.has('transport')) chat.setAttribute('transport', params.get('transport')!);
 if (params.has('mode')) chat.setAttribute('mode', params.get('mode')!);
+if (params.has('feedback')) chat.setAttribute('feedback', '');
 
 if (params.has('probe')) {
   // Deliberate violations: an inline style attribute, and (where Trusted Types exist) a

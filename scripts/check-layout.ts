@@ -10,6 +10,9 @@
  *   not at all (the panel composes them).
  * - One way to load a chunk: `import()` is written only in the chunk lists (src/chunks.ts,
  *   src/shell/chunks.ts, src/highlight/chunks.ts), each loader wrapped in `chunk()`.
+ * - Exports are constants: no `export let` or `export var`. Lazy chunks read the panel's
+ *   exports once, from where its loader keeps them (scripts/vite-chunk-retry.ts), so a
+ *   binding the module reassigned later would not reach them.
  * - Size: no module in src/ over 500 lines, the element (src/agent-chat-element.ts, a thin
  *   host) at most 300 lines of code. Its comments do not count: the class's JSDoc is the
  *   public API reference the manifest is built from, and it grows with every part, slot and
@@ -63,6 +66,13 @@ for (const [file, targets] of graph) {
     wrongWay.push(`${from}: every loader is chunk(() => import(...)), for the one retry rule`);
   }
 }
+for (const file of files) {
+  if (/^\s*export\s+(let|var)\s/m.test(readFileSync(file, 'utf8'))) {
+    wrongWay.push(
+      `${relative(root, file)}: exports a binding it may reassign (export let/var); lazy chunks read exports once (scripts/vite-chunk-retry.ts)`,
+    );
+  }
+}
 if (wrongWay.length > 0) {
   console.error(`check-layout: ${wrongWay.length} import(s) against the layout (docs/architecture.md):\n  ${wrongWay.join('\n  ')}`);
   process.exit(1);
@@ -107,5 +117,5 @@ if (cycles.length > 0) {
   process.exit(1);
 }
 console.log(
-  `check-layout: ok - ${files.length} modules; no import cycle, none against the layout, import() only in the chunk lists; none over ${MAX_LINES} lines (the element ${ELEMENT_MAX_LINES} lines of code).`,
+  `check-layout: ok - ${files.length} modules; no import cycle, none against the layout, import() only in the chunk lists, no export let; none over ${MAX_LINES} lines (the element ${ELEMENT_MAX_LINES} lines of code).`,
 );

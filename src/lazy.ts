@@ -25,7 +25,13 @@ export interface Chunk<T> {
   retry(): Promise<T>;
 }
 
-export function chunk<T>(load: () => Promise<T>): Chunk<T> {
+/**
+ * `load` is one `import()`; in the built script it takes a suffix for the chunk's URL
+ * (scripts/vite-chunk-retry.ts), `?retry=N` after N failures: a browser keeps a failed
+ * import per URL for the life of the page, whatever failed (a 404, the network, a module
+ * that does not parse or throws as it runs), and only another URL loads it again.
+ */
+export function chunk<T>(load: (again: string) => Promise<T>): Chunk<T> {
   let pending: Promise<T> | undefined;
   let failures = 0;
   /** No automatic try before this time: the pause after a failure; Infinity while a load is under way. */
@@ -37,7 +43,7 @@ export function chunk<T>(load: () => Promise<T>): Chunk<T> {
   const start = (): Promise<T> => {
     self.failed = false;
     until = Infinity;
-    return (pending = load().then(
+    return (pending = load(failures ? `?retry=${failures}` : '').then(
       (module) => (self.module = module),
       (error: unknown) => {
         self.failed = true;

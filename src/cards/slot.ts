@@ -29,7 +29,7 @@ export class CardsSlot {
   private renderer: CardRenderer | undefined;
 
   constructor(private readonly ctx: PanelContext) {
-    this.feature = ctx.feature(cardsChunk);
+    this.feature = ctx.feature(cardsChunk, true);
     this.view = new ViewState<CardsView>(ctx.host, { shown: new Map(), choices: new Map() });
   }
 

@@ -1,4 +1,4 @@
-import { errorFromException } from './errors.js';
+import { chunkError } from './errors.js';
 import { isObject } from './types.js';
 import { readMessages, readSendResponse, readSuggestions } from './guards.js';
 import { requestJson, type HttpContext, type RequestOptions } from './http.js';
@@ -95,10 +95,10 @@ export class AgentClient {
   /** `POST /messaging/v1/messages/stream`, resumed across dropped connections. */
   async stream(body: SendMessageBody, handlers: StreamHandlers, opts?: StreamOptions): Promise<StreamResult> {
     // A lazy chunk (the SSE reader and the resume loop): a page that shows a conversation
-    // without sending in it never downloads them. Failing to load it is a network failure
-    // like any other (retryable, text kept).
+    // without sending in it never downloads them. Failing to load it fails the turn before
+    // anything is sent (`chunk`: retryable, text kept).
     const { streamTurn } = await this.code.stream().catch((e: unknown) => {
-      throw errorFromException(e, opts?.signal, () => false);
+      throw chunkError(e);
     });
     return streamTurn(this.ctx, body, handlers, opts);
   }
@@ -114,9 +114,9 @@ export class AgentClient {
    */
   async streamSocket(body: SendMessageBody, handlers: StreamHandlers, opts?: StreamOptions): Promise<StreamResult> {
     // A lazy chunk: only widgets with `transport="websocket"` download the session code.
-    // Failing to load it is a network failure like any other (retryable, text kept).
+    // Failing to load it fails the turn before anything is sent (`chunk`, as above).
     const socket = (this.socket = await this.code.socket().catch((e: unknown) => {
-      throw errorFromException(e, opts?.signal, () => false);
+      throw chunkError(e);
     }));
     return socket.streamOverSocket(this.ctx, body, handlers, opts);
   }

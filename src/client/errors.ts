@@ -152,6 +152,14 @@ export function errorFromResponse(res: Response, text: string, kind: 'http' | 'a
   });
 }
 
+/**
+ * A chunk of code the turn needs (the streaming code, the turns) could not be fetched or
+ * did not run: code `chunk`, retryable, nothing was sent.
+ */
+export function chunkError(cause: unknown): ApiError {
+  return isApiError(cause) ? cause : new ApiError({ kind: 'network', code: 'chunk', message: 'Part of the chat could not load.', cause });
+}
+
 export function protocolError(message: string, cause?: unknown): ApiError {
   return new ApiError({ kind: 'protocol', message, cause });
 }

@@ -5,7 +5,7 @@ import type { TurnHost } from '../state/scene.js';
 import { endTurn } from '../state/store.js';
 import { appendDelta, mirror, reattach, replaceText, settle, watchTurn } from '../state/turn-transitions.js';
 import { type RunningTurn, readRunningTurn } from './running-turn.js';
-import { ORPHAN_MS, type TabMessage, lockName, locks, openChannel, readTabMessage, turnId } from './tabs.js';
+import { ORPHAN_MS, type TabMessage, follow, lockName, locks, openChannel, readTabMessage, turnId } from './tabs.js';
 
 /** How long a tab that got the lock waits for the owner's `end` before it takes over. */
 const GRACE_MS = 500;
@@ -99,7 +99,7 @@ export class Mirror {
     const { chat } = this;
     this.watch();
     // The thread the turn runs on is the one this tab shows (a new conversation gets it now).
-    if (turn.threadId && turn.threadId !== chat.threads.id) chat.threads.follow(turn.threadId);
+    if (turn.threadId && turn.threadId !== chat.threads.id) follow(chat.threads, turn.threadId);
     const fresh = id !== this.id;
     if (!fresh && turn.lastSeq <= this.lastSeq) return;
     this.id = id;
@@ -155,7 +155,7 @@ export class Mirror {
     // mirroring (the new owner posts the turn under a new id).
     if (!locks()) {
       const claim = turnId();
-      chat.threads.saved?.claim(claim);
+      chat.threads.saved?.set('claim', claim);
       await this.grace();
       if (!this.active) return;
       if (chat.threads.saved?.current().claim !== claim) return this.watch();

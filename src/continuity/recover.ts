@@ -57,7 +57,7 @@ export function recover(turns: Turns, chat: TurnHost, turn: RunningTurn, transcr
     // Unless another tab is running it right now (a new conversation before its thread is
     // named): then it is mirrored from there.
     return turns.unlessOwned(() => {
-      chat.threads.saved?.setRunningTurn(null);
+      chat.threads.saved?.set('turn', null);
       // Started in a new conversation and lost before the service named it: the text comes back.
       if (!threadId && found.state === 'absent') chat.restoreDraft(turn.body.text);
       chat.store.apply(endTurn);

@@ -1,6 +1,7 @@
 import { isObject, type Message } from '../client/types.js';
 import { readMessage } from '../client/guards.js';
 import { type RunningTurn, readRunningTurn } from './running-turn.js';
+import type { Threads } from '../state/threads.js';
 
 /**
  * What the tabs of one conversation scope tell each other about a turn (`persist="local"`,
@@ -61,6 +62,9 @@ export function readTabMessage(data: unknown): TabMessage | null {
       return null;
   }
 }
+
+/** Another tab moved the conversation (it wrote the move): this one follows, announced, not written again. */
+export const follow = (threads: Threads, threadId: string | null): void => threads.move(threadId, threadId ? 'switched' : 'reset', false);
 
 /** A turn's id among tabs: not a secret, only distinct. */
 export const turnId = (): string => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;

@@ -13,7 +13,7 @@ export class HistorySlot {
   private readonly view: ViewState<{ open: boolean }>;
 
   constructor(private readonly ctx: PanelContext) {
-    this.feature = ctx.feature(historyChunk);
+    this.feature = ctx.feature(historyChunk, true);
     this.view = new ViewState(ctx.host, { open: false });
   }
 

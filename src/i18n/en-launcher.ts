@@ -6,7 +6,8 @@ export interface LauncherStrings {
   close: string;
   unread: string;
   retry: string;
-  errorNetwork: string;
+  /** A chunk of the widget's code could not be fetched or did not run (the panel, a feature); Retry asks again. */
+  loadFailed: string;
 }
 
 /**
@@ -19,5 +20,5 @@ export const enLauncher: LauncherStrings = {
   close: 'Close chat',
   unread: 'New message',
   retry: 'Retry',
-  errorNetwork: 'Could not reach the service. Check your connection and try again.',
+  loadFailed: 'Part of the chat could not load. Check your connection and try again.',
 };

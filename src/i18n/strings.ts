@@ -152,6 +152,8 @@ export interface Strings {
   errorTimeout: string;
   errorStreamInterrupted: string;
   errorGeneric: string;
+  /** A chunk of the widget's code could not be fetched or did not run; Retry asks again. */
+  loadFailed: string;
   /** The stored conversation is gone from the service (404): the next message starts a new one. */
   threadGone: string;
   /** Another tab of the conversation sent at the same moment: this tab's message is back in its text field. */
@@ -248,6 +250,7 @@ export const en: Omit<Strings, FeatureKey> = {
   announce: (sender, text) => `${sender}: ${text}`,
   suggestionsAvailable: (count) => (count === 1 ? '1 suggested reply' : `${count} suggested replies`),
   errorOffline: 'You are offline. The message will be sent when the connection is back.',
+  errorNetwork: 'Could not reach the service. Check your connection and try again.',
   errorAuth: 'The chat could not sign in. Try again in a moment.',
   errorValidation: (details) => withDetails('The message could not be processed.', details),
   errorServer: 'The service had a problem. Please try again.',

@@ -26,6 +26,8 @@ export function noticeText(t: Strings, notice: Notice): string {
       return t.threadGone;
     case 'other-tab':
       return t.otherTab;
+    case 'chunk':
+      return t.loadFailed;
     default:
       return t.errorGeneric;
   }

@@ -23,8 +23,12 @@ export interface PanelContext {
   readonly text: Strings;
   /** Labels the markdown renderer writes (copy buttons, table captions), in the UI language. */
   readonly labels: MarkdownLabels;
-  /** This widget's use of a lazy feature's chunk (src/chunks.ts): fetched on need, rendered on arrival. */
-  feature<T extends FeatureModule>(chunk: Chunk<T>): Feature<T>;
+  /**
+   * This widget's use of a lazy feature's chunk (src/chunks.ts): fetched on need, rendered
+   * on arrival. A failure is said by the panel's notice, unless `saysFailure`: the slot says
+   * it where the feature would be.
+   */
+  feature<T extends FeatureModule>(chunk: Chunk<T>, saysFailure?: boolean): Feature<T>;
   send(text: string, options?: { imageUrl?: string }): Promise<void>;
   focusInput(): void;
   /** A suggestion chip was picked: `agent-chat-suggestion`, then sent unless cancelled. */

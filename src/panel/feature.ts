@@ -47,7 +47,8 @@ export class Waits {
  * its module once it has arrived here, with its stylesheet adopted by this widget's shadow
  * root. Arrival renders the widget again; a failure follows the chunks' one rule
  * (src/lazy.ts): the next need tries again, after a pause, and `retry()` (a reader's
- * Retry) at once.
+ * Retry) at once. Until it arrives after a failure it is among `failures`, which the panel
+ * says ("Part of the chat could not load", with Retry), unless its slot says so itself.
  */
 export class Feature<T extends FeatureModule> {
   private adopted: T | null = null;
@@ -59,6 +60,7 @@ export class Feature<T extends FeatureModule> {
     private readonly chunk: Chunk<T>,
     private readonly host: FeatureHost,
     private readonly waits: Waits,
+    private readonly failures: Set<Feature<FeatureModule>> | null = null,
   ) {}
 
   /** The module, once it has arrived for this widget. */
@@ -95,11 +97,13 @@ export class Feature<T extends FeatureModule> {
     return (this.result = loading.then(
       (module) => {
         const adopted = this.arrive(module);
+        this.failures?.delete(this);
         this.host.requestUpdate();
         return adopted;
       },
       () => {
-        // Said where the feature would be (`failed`), or by the slot; the next need tries again.
+        // Said by the panel, or where the feature would be (`failed`); the next need tries again.
+        this.failures?.add(this);
         this.host.requestUpdate();
         return null;
       },

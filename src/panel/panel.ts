@@ -51,6 +51,8 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   readonly chat: ChatController;
   readonly focusKeeper: FocusKeeper;
   private readonly waiting = new Waits();
+  /** Features whose chunk failed and has not arrived since: the notice says so, Retry asks again. */
+  private readonly unloaded = new Set<Feature<FeatureModule>>();
   private readonly composer: Composer;
   private readonly log: Log;
   private readonly cards: CardsSlot;
@@ -137,8 +139,8 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     return this.chat.status;
   }
 
-  feature<T extends FeatureModule>(chunk: Chunk<T>): Feature<T> {
-    return new Feature(chunk, this.host, this.waiting);
+  feature<T extends FeatureModule>(chunk: Chunk<T>, saysFailure = false): Feature<T> {
+    return new Feature(chunk, this.host, this.waiting, saysFailure ? null : this.unloaded);
   }
 
   activate(): void {
@@ -287,7 +289,13 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
               onRetry: notice.retry ? () => chat.retry() : undefined,
               onDismiss: () => chat.dismissNotice(),
             })
-          : nothing
+          : this.unloaded.size
+            ? renderNotice(t, {
+                title: t.loadFailed,
+                onRetry: () => this.unloaded.forEach((feature) => void feature.retry()),
+                onDismiss: () => (this.unloaded.clear(), host.requestUpdate()),
+              })
+            : nothing
       }
       ${this.composer.render()}
       <slot name="footer"></slot>

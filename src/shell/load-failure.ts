@@ -30,7 +30,7 @@ export class LoadFailure {
   }
 
   sync(t: LauncherStrings, busy: boolean): void {
-    this.title.textContent = t.errorNetwork;
+    this.title.textContent = t.loadFailed;
     this.retry.textContent = t.retry;
     this.retry.disabled = busy;
   }

@@ -44,12 +44,19 @@ export class PanelLoader<H extends HostElement> {
     private readonly load: Chunk<PanelModule<H>>,
   ) {}
 
-  /** The panel, fetched if it is not here yet; null if its chunk cannot be fetched. */
+  /**
+   * The panel, fetched if it is not here yet; null if its chunk cannot be fetched. Not
+   * while the browser is offline: a browser keeps a failed import for the page's life, and
+   * the panel's URL is the one every feature's chunk imports (src/lazy.ts); the notice
+   * shows instead, and going online (or Retry) asks.
+   */
   ensure(): Promise<PanelApi<H> | null> {
     if (this.panel) return Promise.resolve(this.panel);
     const host = this.host;
+    const offline = navigator.onLine === false;
+    if (offline) addEventListener('online', () => host.isConnected && this.ensure(), { once: true });
     // Asked for after a failure: the reader asked (see `failed`), so without the retry pause.
-    return (this.loading ??= (this.load.failed ? this.load.retry() : this.load())
+    return (this.loading ??= (offline ? Promise.reject(new Error('offline')) : this.load.failed ? this.load.retry() : this.load())
       .then(
         (module) => {
           adoptStyles(host.renderRoot, module.styles);

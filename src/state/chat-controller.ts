@@ -1,15 +1,15 @@
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import type { AgentClient } from '../client/client.js';
-import { ApiError, errorFromException, isApiError } from '../client/errors.js';
+import { ApiError, chunkError, isApiError } from '../client/errors.js';
 import { isHexId } from '../client/types.js';
 import { emit, type ThreadReason } from '../events.js';
-import { turns as turnsChunk } from '../chunks.js';
+import { stream, turns as turnsChunk, websocket } from '../chunks.js';
 import { addEnglish } from '../i18n/index.js';
 import type { BranchEvent } from './branches.js';
 import type { HistoryEntry } from './history.js';
 import { type ChatMessage, fillPlaceholders, fromTranscript, userMessage } from './messages.js';
 import { type Notice, type RetryAction, errorDetail, noticeFor } from './notice.js';
-import { OnlineWaiter } from './online.js';
+import { OnlineWaiter, offline } from './online.js';
 import { createClient, fetchConversation } from './requests.js';
 import type { TurnHost } from './scene.js';
 import { scopeOf } from './storage.js';
@@ -214,7 +214,7 @@ export class ChatController implements ReactiveController, TurnHost {
         if (this.threads.history.some((e) => e.id === threadId)) this.threads.touch(messages, messages.at(-1)?.createdAt);
       }
       // A rerun running when the page went has been answered or not: the transcript shows.
-      if (!this.turnRunning) this.threads.saved?.pending(false);
+      if (!this.turnRunning) this.threads.saved?.set('pending', null);
       // A turn a page before this one left running: the turns' chunk checks and resumes it.
       const running = this.turnRunning ? undefined : this.threads.saved?.current().turn;
       this.store.apply(restore, fillPlaceholders(loaded.welcome, this.config.agentVariables?.static), messages, loaded.starters, !!running);
@@ -235,20 +235,22 @@ export class ChatController implements ReactiveController, TurnHost {
     }
   }
 
-  /** The reader is about to write: fetch what a streamed turn runs on, while they type. */
+  /** The reader is about to write: fetch what a streamed turn runs on, while they type (not offline: a failed fetch costs retries). */
   prefetchTurn(): void {
+    if (offline()) return;
     this.useTurns().catch(() => undefined);
     if (this.config?.transport !== 'rest') this.client?.prefetchStreaming();
   }
 
   /**
    * The turns, from a chunk fetched when the reader focuses the text field or a turn
-   * starts (pages that only show a conversation never need it). Rejects with the network
-   * ApiError of a chunk that cannot be fetched; a later need tries again (src/lazy.ts).
+   * starts (pages that only show a conversation never need it). Rejects with a `chunk`
+   * ApiError when it cannot be fetched or does not run; a later need tries again
+   * (src/lazy.ts), and the reader's Retry at once.
    */
   async useTurns(): Promise<Turns> {
     const { Turns, strings } = await turnsChunk().catch((e: unknown) => {
-      throw errorFromException(e, undefined, () => false);
+      throw chunkError(e);
     });
     if (!this.turns) addEnglish(strings);
     return (this.turns ??= new Turns(this));
@@ -292,7 +294,7 @@ export class ChatController implements ReactiveController, TurnHost {
   async ask(user: ChatMessage): Promise<void> {
     if (!this.client || !this.config) return;
     this.online.stop();
-    if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+    if (offline()) {
       // Keeps the question in the log, marked as waiting; it goes out when the browser is back.
       this.store.apply(queue, user, { kind: 'offline', details: [], retry: 'send' });
       this.online.wait();
@@ -317,6 +319,8 @@ export class ChatController implements ReactiveController, TurnHost {
   retry(): void {
     const { notice, unsent, draft, messages } = this.state;
     const action: RetryAction = notice?.retry ?? null;
+    // Code that did not load is asked for again at once (not after its pause): the resend joins it.
+    if (notice?.kind === 'chunk') for (const code of [turnsChunk, stream, websocket]) if (code.failed) code.retry().catch(() => undefined);
     if (action === 'send' && unsent) {
       // A message the service refused went back to the composer; an offline one is still
       // in the log. Either way the same message goes out once more.

@@ -1,4 +1,5 @@
 import { ApiError } from '../client/errors.js';
+import { offline } from './online.js';
 
 /** What went wrong, in the terms a reader needs: each kind has its own wording and action. */
 export type NoticeKind =
@@ -15,6 +16,8 @@ export type NoticeKind =
   | 'thread-gone'
   /** Another tab's turn has the conversation: this tab's question is back in its composer. */
   | 'other-tab'
+  /** A chunk of the widget's code (the turns, the streaming code) could not be fetched or did not run. */
+  | 'chunk'
   | 'generic';
 
 /** What the retry button does: resend the failed text, reload the conversation, or nothing. */
@@ -31,11 +34,12 @@ export interface Notice {
 }
 
 export function noticeKind(error: ApiError): NoticeKind {
+  if (error.code === 'chunk') return 'chunk';
   // A request that may have started the turn: the reply was cut off, not the connection.
   if (error.mayHaveRun) return 'stream';
   switch (error.kind) {
     case 'network':
-      return typeof navigator !== 'undefined' && navigator.onLine === false ? 'offline' : 'network';
+      return offline() ? 'offline' : 'network';
     case 'auth':
       return 'auth';
     case 'timeout':

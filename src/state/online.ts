@@ -1,3 +1,6 @@
+/** The browser says it is offline (Node, in the unit layer, has no navigator: online). */
+export const offline = (): boolean => typeof navigator !== 'undefined' && navigator.onLine === false;
+
 /**
  * Waits for the browser to come back online, once: offline and network failures retry by
  * themselves then. One listener at a time, removed when the wait ends or is called off.

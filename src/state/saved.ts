@@ -2,7 +2,6 @@ import { type BranchEvent, addBranch } from './branches.js';
 import { HISTORY_LIMIT, type HistoryEntry, touch } from './history.js';
 import { PREFIX, type PersistMode, type PersistedState, type ThreadStorage, backend, createStorage, parseState } from './storage.js';
 import { anonymousUserId } from './identity.js';
-import type { RunningTurn } from '../continuity/running-turn.js';
 import { isHexId, isObject } from '../client/types.js';
 import { warnOnce } from '../warn.js';
 
@@ -117,34 +116,19 @@ export class Saved {
     this.storage.write({ drafts: kept, draft: undefined });
   }
 
-  thread(threadId: string | null): void {
-    if (threadId) this.storage.write({ threadId });
-    else this.storage.clear(['threadId']);
-  }
-
   /**
-   * A turn is running: stored so that a reload (or another page of the site) loads the
-   * panel and the conversation at once instead of waiting for a click (the shell reads it).
+   * Keeps one field (`undefined` or `null`: clears it): the thread in use, `pending` (a turn
+   * is running: a reload loads the panel at once; the shell reads it), the running turn, a
+   * takeover claim.
    */
-  pending(running: boolean): void {
-    if (running) this.storage.write({ pending: true });
-    else this.storage.clear(['pending']);
+  set<K extends 'threadId' | 'pending' | 'turn' | 'claim'>(key: K, value: PersistedState[K] | null): void {
+    if (value != null) this.storage.write({ [key]: value });
+    else this.storage.clear([key]);
   }
 
   /** The scope's state as stored now, checked. */
   current(): PersistedState {
     return this.storage.read();
-  }
-
-  /** This tab means to take over the orphaned turn (without Web Locks; the last claim wins). */
-  claim(id: string): void {
-    this.storage.write({ claim: id });
-  }
-
-  /** Keeps the running turn (null: none is running); the shell wakes the panel for it. */
-  setRunningTurn(turn: RunningTurn | null): void {
-    if (turn) this.storage.write({ turn });
-    else this.storage.clear(['turn']);
   }
 
   /** The thread had activity (`at`, else now): it moves to the top of the history. */

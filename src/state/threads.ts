@@ -1,4 +1,3 @@
-import { isHexId } from '../client/types.js';
 import { emit, type ThreadReason } from '../events.js';
 import type { BranchEvent } from './branches.js';
 import type { HistoryEntry } from './history.js';
@@ -64,49 +63,24 @@ export class Threads {
     return this.saved?.branches ?? [];
   }
 
-  /** Moves the conversation to `threadId` (null: a new conversation), kept and announced. */
-  move(threadId: string | null, reason: ThreadReason): void {
+  /**
+   * Moves the conversation to `threadId` (null: a new conversation), announced, and kept
+   * unless `keep` is false (another tab made the move and wrote it; a rerun wrote it with
+   * its branch).
+   */
+  move(threadId: string | null, reason: ThreadReason, keep = true): void {
     const previous = this.id;
     this.id = threadId;
-    this.saved?.thread(threadId);
+    if (keep) this.saved?.set('threadId', threadId);
     this.changed();
     this.announce(threadId, previous, reason);
-  }
-
-  /** A turn's `thread` frame named the thread it runs on: a new conversation now has one. */
-  adopt(threadId: string): void {
-    // The client only passes ids it checked; a thread id is a storage key and a URL part.
-    if (threadId === this.id || !isHexId(threadId)) return;
-    // What the reader typed meanwhile belongs to the conversation that now has an id.
-    const draft = this.saved?.draftOf(this.id);
-    if (draft) {
-      this.saved?.draft(this.id, '');
-      this.saved?.draft(threadId, draft);
-    }
-    this.move(threadId, 'created');
-  }
-
-  /** Another tab moved the conversation: this one follows (announced, not written again). */
-  follow(threadId: string | null): void {
-    const previous = this.id;
-    this.id = threadId;
-    this.changed();
-    this.announce(threadId, previous, threadId ? 'switched' : 'reset');
   }
 
   /** The thread is gone or unusable: the next message starts a new one (no event: nothing moved yet). */
   forget(): void {
     this.id = null;
-    this.saved?.thread(null);
+    this.saved?.set('threadId', null);
     this.changed();
-  }
-
-  /** A rerun of turn `turn` of thread `from` made thread `to`, now in use. */
-  branch(from: string, turn: number, to: string): void {
-    this.id = to;
-    this.saved?.branch(from, turn, to);
-    this.changed();
-    this.announce(to, from, 'rerun');
   }
 
   /** The thread in use had activity: it moves to the top of the history, titled by its first question. */

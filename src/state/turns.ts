@@ -5,7 +5,7 @@ import { recovery } from '../chunks.js';
 import { emit } from '../events.js';
 import { type RunningTurn, readRunningTurn } from '../continuity/running-turn.js';
 import { TurnJournal } from '../continuity/journal.js';
-import { TurnLink, lockName, locks } from '../continuity/tabs.js';
+import { TurnLink, follow, lockName, locks } from '../continuity/tabs.js';
 import { Mirror } from '../continuity/mirror.js';
 import { type PersistedState, scopeOf } from './storage.js';
 import { type ChatMessage, emptyReply, localKey, userMessageIndex } from './messages.js';
@@ -50,7 +50,7 @@ export class Turns {
   private returned: { text: string; notice: Notice } | null = null;
 
   constructor(private readonly chat: TurnHost) {
-    this.journal = new TurnJournal((turn) => chat.threads.saved?.setRunningTurn(turn));
+    this.journal = new TurnJournal((turn) => chat.threads.saved?.set('turn', turn));
   }
 
   /** A turn (send, retry, rerun, resume) is under way here, or mirrored from another tab. */
@@ -128,10 +128,10 @@ export class Turns {
         // A turn another tab runs shows here: the thread it created is taken; any other move
         // is followed when the turn ends (`catchUp`), as this state may be older than what
         // the turn told. A turn of this tab names its thread itself.
-        if (this.mirrored?.active && !chat.threads.id && threadId) chat.threads.follow(threadId);
+        if (this.mirrored?.active && !chat.threads.id && threadId) follow(chat.threads, threadId);
       } else {
         const created = !chat.threads.id && !!threadId && !!state.turn;
-        chat.threads.follow(threadId);
+        follow(chat.threads, threadId);
         // The turn another tab runs named the thread it created: it shows here as it streams
         // (or, over already, from the service).
         if (!(created && this.mirror())) {
@@ -206,7 +206,7 @@ export class Turns {
   recover(stored: unknown, transcript: Message[]): void {
     const turn = readRunningTurn(stored);
     if (!turn) {
-      this.chat.threads.saved?.setRunningTurn(null);
+      this.chat.threads.saved?.set('turn', null);
       return this.chat.store.apply(endTurn);
     }
     recovery().then(
@@ -255,7 +255,7 @@ export class Turns {
           )
         : null);
     if (config.persist === 'local' && !link) return this.lost(user, reply.key, controller);
-    chat.threads.saved?.pending(true);
+    chat.threads.saved?.set('pending', true);
     journal.begin(record);
     link?.announce();
     let accepted = resuming;
@@ -267,7 +267,7 @@ export class Turns {
         onThread: (id: string) => {
           accepted = true;
           journal.thread(id);
-          chat.threads.adopt(id);
+          this.adopt(id);
           link?.announce();
         },
         onToken: (delta: string, seq: number) => {
@@ -337,6 +337,20 @@ export class Turns {
     this.catchUp();
   }
 
+  /** A turn's `thread` frame named the thread it runs on: a new conversation now has one. */
+  private adopt(threadId: string): void {
+    const { threads } = this.chat;
+    // The client only passes ids it checked; a thread id is a storage key and a URL part.
+    if (threadId === threads.id || !isHexId(threadId)) return;
+    // What the reader typed meanwhile belongs to the conversation that now has an id.
+    const draft = threads.saved?.draftOf(threads.id);
+    if (draft) {
+      threads.saved?.draft(threads.id, '');
+      threads.saved?.draft(threadId, draft);
+    }
+    threads.move(threadId, 'created');
+  }
+
   /** The turn failed: what the reader sees depends on whether the service took it. */
   private failed(error: unknown, signal: AbortSignal, accepted: boolean, user: ChatMessage, reply: string): void {
     const { chat } = this;
@@ -402,7 +416,8 @@ export class Turns {
           }),
           { signal: controller.signal },
         );
-        chat.threads.branch(source, turn, response.thread_id);
+        chat.threads.saved?.branch(source, turn, response.thread_id);
+        chat.threads.move(response.thread_id, 'rerun', false);
         this.complete(reply.key, user.key, response.message);
       } else {
         // The service never recorded that turn: asking it again is the regeneration.
@@ -450,13 +465,13 @@ export class Turns {
    */
   private begin(pending = true): AbortController {
     const controller = (this.controller = new AbortController());
-    if (pending) this.chat.threads.saved?.pending(true);
+    if (pending) this.chat.threads.saved?.set('pending', true);
     return controller;
   }
 
   private end(controller: AbortController): void {
     if (this.controller === controller) this.controller = null;
-    if (!this.controller) this.chat.threads.saved?.pending(false);
+    if (!this.controller) this.chat.threads.saved?.set('pending', null);
     this.catchUp();
   }
 }

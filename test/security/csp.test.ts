@@ -204,7 +204,7 @@ describe('strict CSP + Trusted Types page', function () {
       launcher.click();
       await until(() => $(el, '[part="error"]'), 'no notice for the missing panel');
       expect(el.isOpen).to.equal(true);
-      expect($(el, '[part="error"]')!.textContent).to.contain('Could not reach the service');
+      expect($(el, '[part="error"]')!.textContent).to.contain('Part of the chat could not load');
       const retry = $(el, '[part="retry-button"]') as HTMLButtonElement;
       expect(!!retry).to.equal(true);
       retry.click();
@@ -272,13 +272,13 @@ describe('strict CSP + Trusted Types page', function () {
       await until(() => el.messages.at(-1)?.text === 'Still here.', 'no next reply');
     });
 
-    it('a WebSocket turn whose chunk cannot be fetched is a network error that keeps the text', async () => {
+    it('a WebSocket turn whose chunk cannot be fetched is said as such, and keeps the text', async () => {
       const key = await createKey({});
       const { el } = await openPage({ key, bundle: 'dist-without-lazy', transport: 'websocket' });
       await until(() => el.status === 'idle', 'not ready');
       await sendByUser(el, 'keep this text');
       await until(() => $(el, '[part="error"]'), 'no notice');
-      expect($(el, '[part="error"]')!.textContent).to.contain('Could not reach the service');
+      expect($(el, '[part="error"]')!.textContent).to.contain('Part of the chat could not load');
       expect(input(el).value).to.equal('keep this text');
       expect($(el, '[part="retry-button"]')).to.exist;
     });

@@ -40,6 +40,16 @@ describe('chunk(): one way to load, one retry rule', () => {
     expect(state.calls).toBe(2);
   });
 
+  it('asks again under another URL: a browser keeps a failed import per URL for the page', async () => {
+    const { state, load } = loader();
+    const c = chunk(load);
+    await expect(c()).rejects.toThrow();
+    await expect(c.retry()).rejects.toThrow();
+    state.fail = false;
+    await c.retry();
+    expect(load.mock.calls.map((call) => (call as unknown[])[0])).toEqual(['', '?retry=1', '?retry=2']);
+  });
+
   it('a need inside the pause gets the same failure at once, without a request', async () => {
     const { state, load } = loader();
     const c = chunk(load);

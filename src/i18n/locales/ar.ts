@@ -97,6 +97,7 @@ export const ar: Strings = {
   suggestionsAvailable: arabicSuggestions,
   errorOffline: 'أنت غير متصل. سيتم إرسال الرسالة عند عودة الاتصال.',
   errorNetwork: 'تعذّر الوصول إلى الخدمة. تحقق من اتصالك وحاول مرة أخرى.',
+  loadFailed: 'تعذّر تحميل جزء من الدردشة. تحقّق من اتصالك وحاول مرة أخرى.',
   errorAuth: 'تعذّر تسجيل دخول الدردشة. حاول مرة أخرى بعد قليل.',
   errorValidation: (details) => withDetails('تعذّرت معالجة الرسالة.', details),
   errorServer: 'حدثت مشكلة في الخدمة. يُرجى المحاولة مرة أخرى.',

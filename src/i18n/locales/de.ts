@@ -97,6 +97,7 @@ export const de: Strings = {
   suggestionsAvailable: (count) => (count === 1 ? '1 vorgeschlagene Antwort' : `${count} vorgeschlagene Antworten`),
   errorOffline: 'Sie sind offline. Die Nachricht wird gesendet, sobald die Verbindung wieder steht.',
   errorNetwork: 'Der Dienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+  loadFailed: 'Ein Teil des Chats konnte nicht geladen werden. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
   errorAuth: 'Die Anmeldung des Chats ist fehlgeschlagen. Versuchen Sie es gleich noch einmal.',
   errorValidation: (details) => withDetails('Die Nachricht konnte nicht verarbeitet werden.', details),
   errorServer: 'Beim Dienst ist ein Fehler aufgetreten. Bitte versuchen Sie es erneut.',

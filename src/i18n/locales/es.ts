@@ -97,6 +97,7 @@ export const es: Strings = {
   suggestionsAvailable: (count) => (count === 1 ? '1 respuesta sugerida' : `${count} respuestas sugeridas`),
   errorOffline: 'No tienes conexión. El mensaje se enviará cuando vuelva la conexión.',
   errorNetwork: 'No se pudo contactar con el servicio. Comprueba tu conexión e inténtalo de nuevo.',
+  loadFailed: 'No se pudo cargar una parte del chat. Comprueba tu conexión e inténtalo de nuevo.',
   errorAuth: 'El chat no pudo iniciar sesión. Inténtalo de nuevo en un momento.',
   errorValidation: (details) => withDetails('No se pudo procesar el mensaje.', details),
   errorServer: 'El servicio tuvo un problema. Inténtalo de nuevo.',

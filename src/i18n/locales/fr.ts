@@ -97,6 +97,7 @@ export const fr: Strings = {
   suggestionsAvailable: (count) => (count === 1 ? '1 réponse suggérée' : `${count} réponses suggérées`),
   errorOffline: 'Vous êtes hors ligne. Le message sera envoyé dès le retour de la connexion.',
   errorNetwork: 'Impossible de joindre le service. Vérifiez votre connexion et réessayez.',
+  loadFailed: 'Une partie du chat n’a pas pu se charger. Vérifiez votre connexion et réessayez.',
   errorAuth: 'La connexion du chat a échoué. Réessayez dans un instant.',
   errorValidation: (details) => withDetails('Le message n’a pas pu être traité.', details),
   errorServer: 'Le service a rencontré un problème. Veuillez réessayer.',

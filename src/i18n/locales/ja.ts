@@ -97,6 +97,7 @@ export const ja: Strings = {
   suggestionsAvailable: (count) => `返信の候補が${count}件あります`,
   errorOffline: 'オフラインです。接続が回復するとメッセージが送信されます。',
   errorNetwork: 'サービスに接続できません。接続を確認して、もう一度お試しください。',
+  loadFailed: 'チャットの一部を読み込めませんでした。接続を確認して、もう一度お試しください。',
   errorAuth: 'チャットにサインインできませんでした。しばらくしてからもう一度お試しください。',
   errorValidation: (details) => withDetails('メッセージを処理できませんでした。', details),
   errorServer: 'サービスで問題が発生しました。もう一度お試しください。',

@@ -1,0 +1,87 @@
+import { expect } from '@open-wc/testing';
+import type { AgentChat } from '../../src/agent-chat.js';
+import { createKey } from '../support/server.js';
+import { $, input, sendByUser, until } from '../support/element.js';
+
+/**
+ * A chunk that failed is fetched again on the next need, whatever failed (src/lazy.ts,
+ * scripts/vite-chunk-retry.ts): a 404, or a module that does not parse or throws as it
+ * runs, which a browser keeps failed for that URL as long as the page lives. The built
+ * script is loaded from /dist-broken-<how>-<part>/, where that part's chunk is broken until
+ * it is asked for again (web-test-runner.config.mjs), on a page with a strict CSP.
+ */
+describe('a chunk that failed is tried again', function () {
+  this.timeout(20_000);
+  const frames: HTMLIFrameElement[] = [];
+  afterEach(() => {
+    for (const f of frames.splice(0)) f.remove();
+  });
+
+  async function openPage(query: Record<string, string>): Promise<AgentChat> {
+    const frame = document.createElement('iframe');
+    frame.style.width = '480px';
+    frame.style.height = '640px';
+    frame.src = `/__demo/csp/retry-${Math.random().toString(36).slice(2)}?${new URLSearchParams(query)}`;
+    document.body.append(frame);
+    frames.push(frame);
+    await until(
+      () => (frame.contentWindow as (Window & { cspReady?: boolean }) | null)?.cspReady,
+      'the page did not load the widget',
+      10_000,
+    );
+    return frame.contentDocument!.querySelector('agent-chat') as AgentChat;
+  }
+
+  const notice = (el: AgentChat) => $(el, '[part="error"]')?.textContent ?? '';
+  const retry = (el: AgentChat) => $(el, '[part="retry-button"]') as HTMLButtonElement | null;
+
+  for (const how of ['404', 'syntax', 'throws'] as const) {
+    it(`the panel (${how}): "Part of the chat could not load", and Retry brings the chat`, async () => {
+      const key = await createKey({ paceMs: 0, replies: [{ text: 'Here I am.' }] });
+      const el = await openPage({ key, bundle: `dist-broken-${how}-panel`, mode: 'launcher' });
+      ($(el, '[part="launcher"]') as HTMLButtonElement).click();
+      await until(() => notice(el).includes('Part of the chat could not load'), `the notice: ${notice(el)}`);
+      retry(el)!.click();
+      await until(() => el.status === 'idle' && $(el, '[part="input"]'), 'the panel after Retry');
+      expect(notice(el)).to.equal('');
+      await sendByUser(el, 'and now?');
+      await until(() => el.messages.at(-1)?.text === 'Here I am.' || notice(el), 'a reply or a notice');
+      expect(notice(el)).to.equal('');
+    });
+
+    it(`the turns (${how}): the question back in the text field, and Retry sends it`, async () => {
+      const key = await createKey({ paceMs: 0, replies: [{ text: 'Sent after all.' }] });
+      const el = await openPage({ key, bundle: `dist-broken-${how}-turns` });
+      await until(() => el.status === 'idle' && $(el, '[part="input"]'), 'not ready');
+      await sendByUser(el, 'keep this');
+      await until(() => notice(el).includes('Part of the chat could not load'), `the notice: ${notice(el)}`);
+      expect(input(el).value).to.equal('keep this');
+      retry(el)!.click();
+      await until(() => el.messages.at(-1)?.text === 'Sent after all.', 'the reply after Retry');
+      expect(input(el).value).to.equal('');
+    });
+
+    it(`the streaming code (${how}): the question back, and Retry sends it`, async () => {
+      const key = await createKey({ paceMs: 0, replies: [{ text: 'Streamed after all.' }] });
+      const el = await openPage({ key, bundle: `dist-broken-${how}-stream` });
+      await until(() => el.status === 'idle' && $(el, '[part="input"]'), 'not ready');
+      await sendByUser(el, 'keep this too');
+      await until(() => notice(el).includes('Part of the chat could not load'), `the notice: ${notice(el)}`);
+      retry(el)!.click();
+      await until(() => el.messages.at(-1)?.text === 'Streamed after all.', 'the reply after Retry');
+    });
+
+    it(`a feature (feedback, ${how}): said, not silently gone, and Retry brings the thumbs`, async () => {
+      const key = await createKey({ paceMs: 0, replies: [{ text: 'Rate me.' }] });
+      const el = await openPage({ key, bundle: `dist-broken-${how}-feedback`, feedback: '' });
+      await until(() => el.status === 'idle' && $(el, '[part="input"]'), 'not ready');
+      await sendByUser(el, 'hello');
+      await until(() => el.messages.at(-1)?.text === 'Rate me.', 'the reply');
+      await until(() => notice(el).includes('Part of the chat could not load'), `the notice: ${notice(el)}`);
+      expect($(el, '[part~="feedback-up"]')).to.equal(null);
+      retry(el)!.click();
+      await until(() => $(el, '[part~="feedback-up"]'), 'the thumbs after Retry');
+      expect(notice(el)).to.equal('');
+    });
+  }
+});
