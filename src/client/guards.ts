@@ -57,9 +57,24 @@ export function readCards(value: unknown): Card[] {
   return cards;
 }
 
-/** Follow-up suggestions: the ones that are text with something to send. */
+/** Suggestions shown at most: a row of chips, not a page of them (the first ones win). */
+export const MAX_SUGGESTIONS = 8;
+/** A suggestion longer than this is not a chip's text (it is sent as the reader's message). */
+const MAX_SUGGESTION = 500;
+
+/**
+ * Follow-up (or starter) suggestions: the first MAX_SUGGESTIONS that are text with
+ * something to send and of a chip's length. A list of thousands costs its first few, read
+ * in order, not a render of all of them.
+ */
 export function readSuggestions(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.trim() !== '') : [];
+  const kept: string[] = [];
+  if (Array.isArray(value))
+    for (const item of value) {
+      if (kept.length === MAX_SUGGESTIONS) break;
+      if (typeof item === 'string' && item.trim() && item.length <= MAX_SUGGESTION) kept.push(item);
+    }
+  return kept;
 }
 
 /**

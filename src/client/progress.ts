@@ -15,6 +15,9 @@ export interface StreamHandlers {
   onUnknownFrame?(frame: UnknownFrame): void;
 }
 
+/** How far one frame's `seq` may run past the last one (frames between may be ones this client does not see). */
+export const MAX_SEQ_STEP = 1_000;
+
 /**
  * What one turn has delivered so far, across every connection (SSE) or socket that carried
  * it. Resumes replay frames; applying them here hands each one to the caller exactly once,
@@ -75,6 +78,9 @@ export class TurnProgress {
     }
     // Replays after a resume: everything up to the last seq seen was delivered already.
     if (frame.seq <= this.lastSeq) return;
+    // A seq far past the last would make every later frame look like a replay: the reply
+    // would stop without a word. The first of a turn may be anywhere (a thread counts on).
+    if (this.lastSeq && frame.seq > this.lastSeq + MAX_SEQ_STEP) throw protocolError('The service skipped far ahead in its sequence.');
     this.lastSeq = frame.seq;
     this.onProgress?.();
     if (frame.type === 'event') {

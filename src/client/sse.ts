@@ -23,9 +23,17 @@ export type ReadOutcome = 'done' | 'eof';
 
 const KNOWN = new Set(['thread', 'event', 'message', 'error']);
 
+/** A `seq`: a positive safe integer (`1e308` is an integer, but not one a count reaches). */
 function isSeq(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0;
+  return Number.isSafeInteger(value) && (value as number) > 0;
 }
+
+/**
+ * The most a stream may send before a frame ends, in characters: a `message` frame holds
+ * the whole reply and its cards. A service that never ends its frame costs a protocol error,
+ * not the page's memory.
+ */
+export const MAX_FRAME = 4_000_000;
 
 function statusOf(value: unknown): number | null {
   if (typeof value === 'number' && Number.isInteger(value)) return value;
@@ -101,8 +109,12 @@ export function parseFrame(json: string): StreamFrame | UnknownFrame {
 export async function readFrames(body: ReadableStream<Uint8Array>, cb: FrameCallbacks): Promise<ReadOutcome> {
   let outcome: ReadOutcome | null = null;
   let failure: unknown = null;
+  /** Frames and comments that ended, and what was read since one last did (about: a read's tail after one is not counted). */
+  let frames = 0;
+  let pending = 0;
   const parser = createParser({
     onEvent(event) {
+      frames++;
       if (outcome || failure) return;
       try {
         cb.onActivity?.();
@@ -119,6 +131,7 @@ export async function readFrames(body: ReadableStream<Uint8Array>, cb: FrameCall
       }
     },
     onComment() {
+      frames++;
       if (outcome || failure) return;
       cb.onActivity?.();
       cb.onKeepalive?.();
@@ -135,8 +148,13 @@ export async function readFrames(body: ReadableStream<Uint8Array>, cb: FrameCall
         parser.feed(decoder.decode());
         break;
       }
-      parser.feed(decoder.decode(value, { stream: true }));
+      const text = decoder.decode(value, { stream: true });
+      const ended = frames;
+      parser.feed(text);
       if (failure || outcome) break;
+      // What came since the last frame or comment ended: one that never ends is cut at MAX_FRAME.
+      pending = frames === ended ? pending + text.length : 0;
+      if (pending > MAX_FRAME) throw protocolError('The service sent a stream frame that is too large.');
     }
   } finally {
     if (!finished) reader.cancel().catch(() => {});

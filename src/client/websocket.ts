@@ -2,7 +2,7 @@ import { ApiError, errorFromException, protocolError } from './errors.js';
 import { isObject } from './types.js';
 import { stripAgentId, withSignal, type HttpContext } from './http.js';
 import { countdown } from './countdown.js';
-import { errorFromFrame, parseFrame, type DataFrame } from './sse.js';
+import { MAX_FRAME, errorFromFrame, parseFrame, type DataFrame } from './sse.js';
 import { NOT_TAKEN, streamTurn, type Connect, type StreamHandlers, type StreamOptions, type StreamResult } from './stream.js';
 import type { ErrorFrame, SendMessageBody } from './types.js';
 
@@ -163,6 +163,7 @@ export class SocketSession {
       let frame: ReturnType<typeof parseFrame>;
       try {
         if (typeof event.data !== 'string') throw protocolError('The service sent a binary frame.');
+        if (event.data.length > MAX_FRAME) throw protocolError('The service sent a frame that is too large.');
         frame = parseFrame(event.data);
       } catch (e) {
         if (!isReady) return settle.reject(e);

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readCard, readCards, readMessage, readMessages, readSendResponse, readSuggestions } from '../../src/client/guards.js';
+import {
+  MAX_SUGGESTIONS,
+  readCard,
+  readCards,
+  readMessage,
+  readMessages,
+  readSendResponse,
+  readSuggestions,
+} from '../../src/client/guards.js';
 import { readTabMessage } from '../../src/continuity/tabs.js';
 
 /** What the service (or another tab) sends is checked where it enters: one odd field costs that field. */
@@ -44,9 +52,12 @@ describe('wire guards', () => {
     expect(readMessages({ messages: [] })).toBe(null);
   });
 
-  it('suggestions are the texts with something to send', () => {
+  it("suggestions are the texts with something to send, of a chip's length, the first few", () => {
     expect(readSuggestions(['a', '', '   ', 3, null, 'b'])).toEqual(['a', 'b']);
     expect(readSuggestions('a')).toEqual([]);
+    expect(readSuggestions(['x'.repeat(501), 'short'])).toEqual(['short']);
+    const many = Array.from({ length: 10_000 }, (_, i) => `option ${i}`);
+    expect(readSuggestions(many)).toEqual(many.slice(0, MAX_SUGGESTIONS));
   });
 
   it('cards: card data is scalars only, sub-entities as groups of scalars; a card that is not an object is dropped', () => {

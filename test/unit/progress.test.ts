@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { TurnProgress } from '../../src/client/progress.js';
+import { MAX_SEQ_STEP, TurnProgress } from '../../src/client/progress.js';
 import type { DataFrame } from '../../src/client/sse.js';
 import { plainSummary, renderPlainText } from '../../src/markdown/plain.js';
 
@@ -28,6 +28,17 @@ describe('a turn across resumes', () => {
       ['c', 3],
     ]);
     expect(progress).toMatchObject({ threadId: T, resumable: true, lastSeq: 3 });
+  });
+
+  it('refuses a seq far past the last: every later frame would look like a replay', () => {
+    const onToken = vi.fn();
+    const progress = new TurnProgress(undefined, { onToken });
+    progress.apply(thread());
+    // The first of a turn may be anywhere: a thread counts on across its turns.
+    progress.apply(token(5_000_000, 'a'));
+    progress.apply(token(5_000_000 + MAX_SEQ_STEP, 'b'));
+    expect(() => progress.apply(token(5_000_000 + 2 * MAX_SEQ_STEP + 1, 'c'))).toThrow(/skipped far ahead/);
+    expect(onToken.mock.calls.map((c) => c[0])).toEqual(['a', 'b']);
   });
 
   it('refuses a second thread for one turn', () => {

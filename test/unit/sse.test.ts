@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isApiError, readFrames, type ApiError, type DataFrame, type ReadOutcome, type UnknownFrame } from '../../src/client/index.js';
+import { MAX_FRAME } from '../../src/client/sse.js';
 
 const enc = new TextEncoder();
 
@@ -196,6 +197,26 @@ describe('readFrames: malformed frames', () => {
       const e = await failure(sse(`data: ${JSON.stringify({ type: 'thread', data: { thread_id: id } })}\n\n`));
       expect(e.kind, String(id)).to.equal('protocol');
     }
+  });
+
+  it('rejects a seq that is not a safe integer (1e308 would swallow every later frame)', async () => {
+    for (const seq of [1e308, 2 ** 53, 1.5, 0, -1]) {
+      const e = await failure(sse(`data: {"type":"event","seq":${seq},"data":{"text":"a"}}\n\n`));
+      expect(e.kind, String(seq)).to.equal('protocol');
+    }
+  });
+
+  it("cuts a frame that never ends at MAX_FRAME: a protocol error, not the page's memory", async () => {
+    const chunk = enc.encode('x'.repeat(65_536));
+    const chunks = [
+      enc.encode('data: {"type":"event","seq":1,"data":{"text":"'),
+      ...Array.from({ length: Math.ceil(MAX_FRAME / 65_536) + 1 }, () => chunk),
+    ];
+    expect((await failure(chunks)).message).to.match(/too large/);
+    // Many small frames in large reads are not one large frame.
+    const small = `data: {"type":"event","seq":1,"data":{"text":"${'y'.repeat(1000)}"}}\n\n`;
+    const read = await collect([enc.encode(small.repeat(Math.ceil((MAX_FRAME * 1.5) / small.length))), enc.encode('data: [DONE]\n\n')]);
+    expect(read.outcome).to.equal('done');
   });
 
   it('releases the body after a protocol error', async () => {
