@@ -41,11 +41,15 @@ const INVISIBLE =
   /(?<=\p{Extended_Pictographic}\ufe0f?)\u200d(?=\p{Extended_Pictographic})|(?<=\p{Extended_Pictographic})[\ufe0e\ufe0f]|(\p{Default_Ignorable_Code_Point})/gu;
 /** Text that reads as a web address: an optional http(s) scheme, then a dotted host name. */
 const URL_LIKE = /^(?:https?:\/\/)?((?:[\p{L}\p{N}-]+\.)+[\p{L}\p{N}-]{2,})(?::\d+)?(?:[/?#]\S*)?$/iu;
+/** An address inside a sentence: with its scheme or `www.` (a bare `file.txt` in prose is not one). */
+const NAMED = /(?:https?:\/\/|\bwww\.)((?:[\p{L}\p{N}-]+\.)+[\p{L}\p{N}-]{2,})/giu;
 
 /**
- * Link text may not show another destination than the link's (SECURITY.md "Links"). The
- * text is compared the way a reader and the URL parser see it: without invisible
- * characters, with the dots IDNA treats as dots, and without surrounding punctuation.
+ * Link text may not show another destination than the link's (SECURITY.md "Links"): when
+ * it is an address, or names one inside a sentence ("pay https://bank.example now"), of
+ * another site, the real host shows after it. The text is compared the way a reader and
+ * the URL parser see it: without invisible characters, with the dots IDNA treats as dots,
+ * and without surrounding punctuation.
  */
 function guardLinkText(link: HTMLAnchorElement): void {
   const walker = document.createTreeWalker(link, NodeFilter.SHOW_TEXT);
@@ -57,16 +61,17 @@ function guardLinkText(link: HTMLAnchorElement): void {
     .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
     .replace(/[\u3002\uff0e\uff61]/g, '.')
     .replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '');
-  const shown = URL_LIKE.exec(read);
-  if (!shown || !/^https?:$/.test(link.protocol)) return;
-  let claimed: string;
-  try {
-    claimed = new URL(`https://${shown[1]!}`).hostname;
-  } catch {
-    return;
-  }
+  if (!/^https?:$/.test(link.protocol)) return;
   const real = link.hostname;
   const site = (host: string) => host.replace(/^www\./, '');
+  const other = (named: string) => {
+    try {
+      return site(new URL(`https://${named}`).hostname) !== site(real);
+    } catch {
+      return false;
+    }
+  };
+  const named = [URL_LIKE.exec(read)?.[1], ...Array.from(read.matchAll(NAMED), (m) => m[1])];
   // The real host, as the browser will contact it (IDNs in punycode, so look-alikes show).
-  if (site(claimed) !== site(real)) link.append(el('span', [` (${real})`], { class: 'link-host' }));
+  if (named.some((host) => host && other(host))) link.append(el('span', [` (${real})`], { class: 'link-host' }));
 }

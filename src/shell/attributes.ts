@@ -16,7 +16,4 @@ export const jsonConverter = {
   },
 };
 
-/** A developer's own machine: configuration problems show in full there, whatever `debug` says. */
-export function isLocalHost(hostname: string): boolean {
-  return /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1)$|\.localhost$/.test(hostname);
-}
+export { isLocalHost } from '../state/config.js';

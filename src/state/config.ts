@@ -159,6 +159,14 @@ function deeperThan(root: unknown, max: number): boolean {
   return false;
 }
 
+/**
+ * A developer's own machine: configuration problems show in full there, whatever `debug`
+ * says, and a service may be reached over plain http.
+ */
+export function isLocalHost(hostname: string): boolean {
+  return /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1)$|\.localhost$/.test(hostname);
+}
+
 const TRANSPORTS = ['sse', 'rest', 'websocket'] as const;
 const PERSIST = ['local', 'session', 'none'] as const;
 
@@ -170,7 +178,10 @@ export function readConfig(input: ConfigInput): CheckedConfig {
   if (!rawBase) problems.push('base-url is required');
   else {
     try {
-      baseUrl = new URL(rawBase, location.href).href.replace(/\/+$/, '');
+      const url = new URL(rawBase, location.href);
+      // Tokens and every message go there: https, or http to this machine (a local service).
+      if (url.protocol === 'https:' || (url.protocol === 'http:' && isLocalHost(url.hostname))) baseUrl = url.href.replace(/\/+$/, '');
+      else problems.push(`base-url "${rawBase}" must be an https address (http only on localhost)`);
     } catch {
       problems.push(`base-url "${rawBase}" is not a URL`);
     }

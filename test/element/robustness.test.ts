@@ -377,6 +377,28 @@ describe('<agent-chat> robustness: settings', () => {
     expect(warnings.some((w) => /base-url must be a string/.test(w))).to.equal(true);
   });
 
+  for (const url of ['javascript:alert(1)', 'data:text/plain,hi', 'http://agents.example']) {
+    it(`base-url="${url}": said once, no request made, the visitor told the chat is unavailable`, async () => {
+      const requests: string[] = [];
+      const observer = new PerformanceObserver((list) => requests.push(...list.getEntries().map((e) => e.name)));
+      observer.observe({ type: 'resource', buffered: false });
+      const { warnings, uncaught } = await watchConsole(async () => {
+        const el = await mount({ 'base-url': url, 'publishable-key': 'pk_demo_shop' }, {}, { ready: false });
+        await el.updateComplete;
+        await el.send('anyone there?');
+        await el.updateComplete;
+        expect($(el, '[part="error"]')?.textContent ?? '').to.match(/not configured correctly|unavailable/);
+      });
+      observer.disconnect();
+      expect(uncaught).to.deep.equal([]);
+      expect(
+        warnings.filter((w) => /must be an https address/.test(w)),
+        warnings.join('\n'),
+      ).to.have.length(1);
+      expect(requests.filter((name) => /messaging|auth\/token/.test(name))).to.deep.equal([]);
+    });
+  }
+
   it('lang="constructor" shows English, not a prototype', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: NEXT }] });
     const el = await mount({ 'publishable-key': key, lang: 'constructor' });

@@ -183,6 +183,21 @@ describe('link text', () => {
     expect(fake.querySelector('.link-host')?.textContent).to.equal(' (xn--bnk-6cd.example)');
   });
 
+  it('a host named inside the link text, with its scheme or www., is checked too', () => {
+    for (const text of [
+      'pay https://bank.example now',
+      'log in at www.bank.example today',
+      'see https://shop.example and https://bank.example',
+    ]) {
+      const div = dom(`[${text}](https://evil.example/)`);
+      expect(div.querySelector('.link-host')?.textContent, text).to.equal(' (evil.example)');
+    }
+    // Prose that names no address, or names this one, gets no note; nor does a file name.
+    for (const text of ['read the guide', 'the guide at https://evil.example/docs', 'open notes.txt', 'Node.js docs']) {
+      expect(dom(`[${text}](https://evil.example/)`).querySelector('.link-host'), text).to.equal(null);
+    }
+  });
+
   it('matching hosts, www., ordinary words and mail links get no note', () => {
     const div = dom(
       '[https://shop.example/a](https://shop.example/b) [www.shop.example](https://shop.example) [the shop](https://evil.example) [mail](mailto:a@b.example) <https://c.example>',

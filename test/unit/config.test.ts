@@ -26,6 +26,24 @@ describe('settings', () => {
     expect(readConfig({ ...base, baseUrl: '/api' }).config?.baseUrl).toBe('https://shop.example/api');
   });
 
+  it('a base-url is https, or http to this machine; anything else is no service to talk to', () => {
+    for (const url of [
+      'javascript:alert(1)',
+      'data:text/plain,hi',
+      'ftp://agents.example',
+      'http://agents.example',
+      'ws://agents.example',
+      'blob:https://x/y',
+    ]) {
+      const { config, problems } = readConfig({ ...base, baseUrl: url });
+      expect(config, url).toBe(null);
+      expect(problems.join(), url).toMatch(/must be an https address/);
+    }
+    for (const url of ['http://localhost:8787', 'http://127.0.0.1:3000/api', 'http://[::1]:8787', 'http://chat.localhost']) {
+      expect(readConfig({ ...base, baseUrl: url }).config, url).not.toBe(null);
+    }
+  });
+
   it('nothing to talk to without a base-url or a credential', () => {
     expect(readConfig({ ...defaults, publishableKey: 'pk' })).toEqual({ config: null, problems: ['base-url is required'] });
     expect(readConfig({ ...defaults, baseUrl: 'https://a.example' }).config).toBe(null);
