@@ -148,7 +148,7 @@ const FEATURE_WAIT_MS = 3000;
 export class AgentChat extends HostElement {
   static override styles = shellStyles;
 
-  /** Service base address; the reference's paths are appended to it. Required. */
+  /** Service base address; the reference's paths are appended to it. Required; https (http only to localhost). */
   @property({ attribute: 'base-url', reflect: true }) baseUrl = '';
 
   /** Browser-safe key, exchanged for an access token. */
@@ -307,10 +307,11 @@ export class AgentChat extends HostElement {
    * Sends a message as if the user had typed it. Fires `agent-chat-send` first. With an
    * `imageUrl` and no text, the localized `imageMessage` ("Image") is sent: the service
    * requires text. Works at any time: before the panel has arrived, the text waits for it.
+   * Three calls may come at once, then one a second; more are dropped with a warning.
    */
   async send(text: string, options: { imageUrl?: string } = {}): Promise<void> {
     const panel = await this.loader.whenReady();
-    await panel?.send(text, options);
+    await panel?.send(text, { imageUrl: options.imageUrl, host: true });
   }
 
   /** Starts a new conversation; the next message creates a new thread. */

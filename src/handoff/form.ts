@@ -21,7 +21,7 @@ export function renderChannelForm(t: Strings, state: HandOff, channels: readonly
   if (state.status === 'closed') return nothing;
   const name = CHANNEL_NAMES[state.channel];
   if (state.status === 'done') {
-    return html`<div part="channel-form" id="channel-form" class="channel-form done" @keydown=${options.onKeyDown}>
+    return html`<div part="channel-form" id="channel-form" class="channel-form done" data-refocus="button" @keydown=${options.onKeyDown}>
       <p role="status" class="channel-done">${t.channelDone(name)}</p>
       <div class="channel-actions">
         <button class="text-button" type="button" @click=${options.onCancel}>${t.channelBack}</button>
@@ -35,6 +35,7 @@ export function renderChannelForm(t: Strings, state: HandOff, channels: readonly
     part="channel-form"
     id="channel-form"
     class="channel-form"
+    data-refocus="#channel-phone"
     aria-labelledby="channel-title"
     novalidate
     @submit=${options.onSubmit}

@@ -24,7 +24,7 @@ export interface HistoryOptions {
 
 /** The list of earlier conversations with this agent; each entry opens or removes one. */
 export function renderHistory(entries: readonly HistoryEntry[], strings: Labels, opts: HistoryOptions) {
-  return html`<div part="history" class="history" role="dialog" aria-label=${strings.history}>
+  return html`<div part="history" class="history" role="dialog" data-refocus=".history-list button" aria-label=${strings.history}>
     <div class="history-head">
       <h3>${strings.history}</h3>
       <button type="button" class="icon-button" aria-label=${strings.closeHistory} title=${strings.closeHistory} @click=${opts.onClose}>

@@ -163,7 +163,6 @@ export interface Strings {
   chatUnavailable: string;
 }
 
-/** Appends the service's own explanation, when there is one. */
 /** A sentence with the service's detail after it, when there is one. */
 export const withDetails = (text: string, details?: string) => (details ? `${text} ${details}` : text);
 
@@ -212,7 +211,7 @@ export interface FeatureKeys {
     | 'channelFailed'
     | 'channelSending';
   history: 'removeConversation' | 'historyEmpty' | 'closeHistory' | 'untitledConversation';
-  turns: 'otherTab';
+  turns: 'stopped' | 'interrupted' | 'reconnecting' | 'errorStreamInterrupted' | 'otherTab';
   voice: 'dictate' | 'dictateStop' | 'micDenied' | 'dictationFailed';
 }
 
@@ -230,15 +229,12 @@ export const en: Omit<Strings, FeatureKey> = {
   newConversation: 'New conversation',
   jumpToLatest: 'Jump to latest',
   dismiss: 'Dismiss',
-  stopped: 'Stopped',
-  interrupted: 'Interrupted',
   queued: 'Waiting for connection…',
   attachedImage: 'Attached image',
   copyCode: 'Copy',
   copied: 'Copied',
   tableLabel: 'Table',
   cardsUnavailable: 'The results could not be shown.',
-  reconnecting: 'Reconnecting…',
   messageListLabel: 'Conversation',
   agentName: 'Agent',
   userName: 'You',
@@ -256,7 +252,6 @@ export const en: Omit<Strings, FeatureKey> = {
   errorServer: 'The service had a problem. Please try again.',
   errorRateLimited: (seconds) => (seconds ? `Too many messages. Try again in ${seconds} s.` : 'Too many messages. Please wait a moment.'),
   errorTimeout: 'The reply took too long. Please try again.',
-  errorStreamInterrupted: 'The reply was interrupted.',
   errorGeneric: 'Something went wrong.',
   threadGone: 'That conversation is no longer available. Your next message starts a new one.',
   errorConfiguration: (details) => withDetails('The chat is not configured correctly.', details),

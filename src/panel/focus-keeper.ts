@@ -9,8 +9,8 @@ interface FocusAnchor {
   /** `part` of the group the control was in (the branch navigator). */
   group: string;
   inMeta: boolean;
-  inHistory: boolean;
-  inChannelForm: boolean;
+  /** `part` of the enclosing `[data-refocus]` box (the history, the hand-off form), if any. */
+  box: string;
 }
 
 type Host = ReactiveControllerHost & HTMLElement & { readonly renderRoot: HTMLElement | DocumentFragment };
@@ -57,8 +57,7 @@ export class FocusKeeper implements ReactiveController {
       label: element.getAttribute('aria-label') ?? '',
       group: element.closest('[role="group"]')?.getAttribute('part') ?? '',
       inMeta: !!element.closest('.meta'),
-      inHistory: !!element.closest('.history'),
-      inChannelForm: !!element.closest('#channel-form'),
+      box: element.closest('[data-refocus]')?.getAttribute('part') ?? '',
     };
   }
 
@@ -84,13 +83,11 @@ export class FocusKeeper implements ReactiveController {
       if (message) target = turnControl(message, anchor.label, anchor.group);
       // The messages are reloading (another version of the thread): come back when they are there.
       else this.pending = { index: anchor.index, label: anchor.label, group: anchor.group };
-    } else if (anchor.inHistory) {
-      // A removed entry: the next entry's same button, else the list's close button.
-      const history = root.querySelector<HTMLElement>('.history');
-      target = history?.querySelector<HTMLElement>('.history-list button') ?? history?.querySelector<HTMLElement>('button');
-    } else if (anchor.inChannelForm) {
-      const form = root.querySelector<HTMLElement>('#channel-form');
-      target = form?.querySelector<HTMLElement>('#channel-phone, button:not(:disabled)');
+    } else if (anchor.box) {
+      // A box (the history, the hand-off form) names where focus goes when a control in it
+      // goes away (a removed entry, a step of the form): its `data-refocus`, else its first button.
+      const box = root.querySelector<HTMLElement>(`[part="${anchor.box}"]`);
+      target = box?.querySelector<HTMLElement>(box.dataset.refocus!) ?? box?.querySelector<HTMLElement>('button:not(:disabled)');
     }
     (target ?? this.fallback())?.focus();
   }

@@ -147,8 +147,8 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.chat.activate();
   }
 
-  send(text: string, options: { imageUrl?: string } = {}): Promise<void> {
-    return this.chat.send(text.trim() || (options.imageUrl ? this.text.imageMessage : ''), options.imageUrl);
+  send(text: string, options: { imageUrl?: string; host?: boolean } = {}): Promise<void> {
+    return this.chat.send(text.trim() || (options.imageUrl ? this.text.imageMessage : ''), options.imageUrl, options.host);
   }
 
   readonly newThread = (): void => {

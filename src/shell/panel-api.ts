@@ -33,7 +33,8 @@ export interface PanelApi<H = unknown> {
   readonly threadId: string | null;
   readonly messages: readonly ChatMessage[];
   readonly status: ChatStatus;
-  send(text: string, options?: { imageUrl?: string }): Promise<void>;
+  /** `host`: the page's `send()`, not the reader (rate-limited: docs/architecture.md). */
+  send(text: string, options?: { imageUrl?: string; host?: boolean }): Promise<void>;
   newThread(): void;
   focusInput(): void;
   /** The panel is about to show (or a reply is pending): the conversation may call the service. */

@@ -267,10 +267,13 @@ export class ChatController implements ReactiveController, TurnHost {
    * the turn has ended, however it ended; failures become a notice (and
    * `agent-chat-error`), never a rejection the host must catch.
    */
-  async send(text: string, imageUrl?: string): Promise<void> {
+  async send(text: string, imageUrl?: string, host = false): Promise<void> {
     const trimmed = text.trim();
     // While a turn runs, nothing is sent.
     if (!trimmed || this.turnRunning) return;
+    // The page's calls are limited (src/state/host-sends.ts, with the turns' chunk, which a
+    // send needs anyway). When it cannot load, the send goes on and fails as the reader's would.
+    if (host && (await this.useTurns().catch(() => null))?.hostSends.allow() === false) return;
     if (!emit(this.host, 'agent-chat-send', { text: trimmed, threadId: this.threadId, imageUrl: imageUrl ?? null }, true)) return;
     this.activate();
     // Sent while the conversation loads (a host calling send() at once): wait, or the
@@ -317,21 +320,19 @@ export class ChatController implements ReactiveController, TurnHost {
 
   /** The notice's action: resend what failed, or reload the conversation. */
   retry(): void {
-    const { notice, unsent, draft, messages } = this.state;
-    const action: RetryAction = notice?.retry ?? null;
+    const { notice, unsent, messages } = this.state;
     // Code that did not load is asked for again at once (not after its pause): the resend joins it.
     if (notice?.kind === 'chunk') for (const code of [turnsChunk, stream, websocket]) if (code.failed) code.retry().catch(() => undefined);
-    if (action === 'send' && unsent) {
-      // A message the service refused went back to the composer; an offline one is still
-      // in the log. Either way the same message goes out once more.
-      if (!messages.some((m) => m.key === unsent.key)) {
-        // The text went back to the composer when the turn failed: it leaves it again.
-        const rest = draft.trim() === unsent.text ? '' : draft.startsWith(`${unsent.text}\n`) ? draft.slice(unsent.text.length + 1) : draft;
-        if (rest !== draft) this.setDraft(rest);
-        this.store.apply(appendUser, unsent);
-      }
-      void this.ask(unsent);
-    } else if (action === 'load') {
+    if (notice?.retry === 'send' && unsent) {
+      // An offline question is still in the log and goes out as it is; one the service did not
+      // take went back to the composer, and the turns take it out again (Turns.resend).
+      if (messages.some((m) => m.key === unsent.key)) void this.ask(unsent);
+      else
+        this.useTurns().then(
+          (turns) => turns.resend(unsent),
+          (error: unknown) => this.fail(error, 'send'),
+        );
+    } else if (notice?.retry === 'load') {
       void this.load();
     }
   }

@@ -36,6 +36,8 @@ export interface TurnHost {
   reset(): void;
   /** Loads the thread in use afresh from the service. */
   load(): Promise<void>;
+  /** The reader's text changed (kept in the store and, per `persist`, for the next page). */
+  setDraft(text: string): void;
   /** Asks the service a question that is in the log (again). */
   ask(user: ChatMessage): Promise<void>;
 }

@@ -1,6 +1,14 @@
 import type { FeatureKeys, Strings } from '../i18n/strings.js';
 
-/** The English of what only a turn can say (the other languages' tables carry these too): added when the turns' chunk arrives. */
+/**
+ * The English of what only a turn can say (a reply stopped or cut off, a stream resuming,
+ * another tab's message at the same moment), added when the turns' chunk arrives; the other
+ * languages' tables carry these too.
+ */
 export const strings: Pick<Strings, FeatureKeys['turns']> = {
+  stopped: 'Stopped',
+  interrupted: 'Interrupted',
+  reconnecting: 'Reconnecting…',
+  errorStreamInterrupted: 'The reply was interrupted.',
   otherTab: 'Another tab sent a message at the same moment. Yours is back in the text field.',
 };

@@ -9,9 +9,10 @@ import { TurnLink, follow, lockName, locks } from '../continuity/tabs.js';
 import { Mirror } from '../continuity/mirror.js';
 import { type PersistedState, scopeOf } from './storage.js';
 import { type ChatMessage, emptyReply, localKey, userMessageIndex } from './messages.js';
+import { HostSends } from './host-sends.js';
 import type { TurnHost } from './scene.js';
 import type { Notice } from './notice.js';
-import { editDraft, endTurn, inform, withdraw } from './store.js';
+import { appendUser, editDraft, endTurn, inform, withdraw } from './store.js';
 import {
   appendDelta,
   branch,
@@ -48,6 +49,8 @@ export class Turns {
   private readonly journal: TurnJournal;
   /** A question of this tab's that another tab's turn beat (`lost`), while it is in the composer. */
   private returned: { text: string; notice: Notice } | null = null;
+  /** The page's send() calls (src/state/host-sends.ts). */
+  readonly hostSends = new HostSends();
 
   constructor(private readonly chat: TurnHost) {
     this.journal = new TurnJournal((turn) => chat.threads.saved?.set('turn', turn));
@@ -83,6 +86,21 @@ export class Turns {
       agentVariables: config.agentVariables,
     });
     await this.run(user, reply, { body, threadId, lastSeq: 0, text: '', after, prior, startedAt: Date.now() }, false);
+  }
+
+  /**
+   * Retry of a question that went back to the composer: its text leaves the composer again
+   * (what the reader added beside it stays) and it is asked once more. Once: a second Retry
+   * meanwhile finds it asked.
+   */
+  resend(unsent: ChatMessage): Promise<void> | undefined {
+    const { chat } = this;
+    const { draft, messages } = chat.state;
+    if (chat.busy || messages.some((m) => m.key === unsent.key)) return;
+    const rest = draft.trim() === unsent.text ? '' : draft.startsWith(`${unsent.text}\n`) ? draft.slice(unsent.text.length + 1) : draft;
+    if (rest !== draft) chat.setDraft(rest);
+    chat.store.apply(appendUser, unsent);
+    return chat.ask(unsent);
   }
 
   /**

@@ -3,7 +3,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import type { Card } from '../../src/client/types.js';
 import type { AgentChat } from '../../src/agent-chat.js';
 import { createKey } from '../support/server.js';
-import { $, $$, agentTexts, input, mount, sendByUser, openLauncher, type, unmountAll, until } from '../support/element.js';
+import { $, $$, agentTexts, collect, input, mount, sendByUser, openLauncher, type, unmountAll, until } from '../support/element.js';
 
 /*
  * In Chromium, keys are pressed through the browser (`sendKeys`), so default actions (a
@@ -350,10 +350,12 @@ describe('<agent-chat> focus is never lost when content re-renders', () => {
   it("the notice's retry and dismiss buttons leave focus in the text field", async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'Finally' }], fail: [{ status: 500, path: '/messages/stream', times: 2 }] });
     const el = await mount({ 'publishable-key': key });
+    const errors = collect(el, 'agent-chat-error');
     await sendByUser(el, 'try');
     $(el, '[part="retry-button"]')!.focus();
     await press('Enter');
-    await until(() => el.status !== 'connecting' && el.status !== 'streaming' && $(el, '[part="retry-button"]'));
+    // The resend failed too (the second 500): its notice is there.
+    await until(() => errors.length === 2 && el.status === 'error' && $(el, '[part="retry-button"]'));
     expect(focusInside(el)).to.be.true;
     expect(active(el)).to.equal(input(el));
     ($(el, '[part="error"] .icon-button') as HTMLButtonElement).focus();

@@ -108,6 +108,26 @@ describe('sending a question', () => {
     expect(client.turns).toEqual([]);
   });
 
+  it("the page's send() calls: a burst of three, then one a second, with one warning; the reader's own sends are not counted", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { chat, client } = await conversation();
+    // Every turn fails at once: a listener that sends again on each error would loop.
+    client.script = async () => {
+      throw apiError({ kind: 'http', status: 500 });
+    };
+    for (let i = 0; i < 10; i++) await chat.send(`host ${i}`, undefined, true);
+    expect(client.turns.map((t) => t.body.text)).toEqual(['host 0', 'host 1', 'host 2']);
+    expect(warn.mock.calls.filter((c) => String(c[0]).includes('more than once a second'))).toHaveLength(1);
+    await chat.send('typed by the reader');
+    expect(client.turns).toHaveLength(4);
+    vi.advanceTimersByTime(1_000);
+    await chat.send('host again', undefined, true);
+    await chat.send('host once more', undefined, true);
+    expect(client.turns.map((t) => t.body.text).slice(4)).toEqual(['host again']);
+    warn.mockRestore();
+  });
+
   it('sends nothing while a turn runs', async () => {
     const { chat, client } = await conversation();
     let finish!: () => void;
@@ -161,10 +181,13 @@ describe('sending a question', () => {
     expect(chat.state.unsent?.text).toBe('Where is my order?');
     expect(events.error.map((e) => e.code)).toEqual(['network']);
     client.script = async (_, handlers) => (handlers.onThread?.(THREAD), reply('Found it.'));
+    // Pressed twice before the turns answer: asked once.
+    chat.retry();
     chat.retry();
     await settled();
     expect(chat.state.messages.map((m) => m.text)).toEqual(['Where is my order?', 'Found it.']);
     expect(chat.state.draft).toBe('half a thought');
+    expect(client.turns.filter((t) => t.body.text === 'Where is my order?')).toHaveLength(2);
   });
 
   it('a turn that may have run in this thread: Retry reloads the thread instead of asking twice', async () => {
