@@ -41,8 +41,12 @@ const INVISIBLE =
   /(?<=\p{Extended_Pictographic}\ufe0f?)\u200d(?=\p{Extended_Pictographic})|(?<=\p{Extended_Pictographic})[\ufe0e\ufe0f]|(\p{Default_Ignorable_Code_Point})/gu;
 /** Text that reads as a web address: an optional http(s) scheme, then a dotted host name. */
 const URL_LIKE = /^(?:https?:\/\/)?((?:[\p{L}\p{N}-]+\.)+[\p{L}\p{N}-]{2,})(?::\d+)?(?:[/?#]\S*)?$/iu;
-/** An address inside a sentence: with its scheme or `www.` (a bare `file.txt` in prose is not one). */
-const NAMED = /(?:https?:\/\/|\bwww\.)((?:[\p{L}\p{N}-]+\.)+[\p{L}\p{N}-]{2,})/giu;
+/**
+ * An address inside a sentence: with its scheme or `www.` (a bare `file.txt` in prose is not
+ * one), to the end of its host. Labels and hosts are bounded as DNS bounds them, so matching
+ * stays linear in the text.
+ */
+const NAMED = /(?:https?:\/\/|\bwww\.)((?:[\p{L}\p{N}-]{1,63}\.){1,126}[\p{L}\p{N}-]{2,63})(?![\p{L}\p{N}-])/giu;
 
 /**
  * Link text may not show another destination than the link's (SECURITY.md "Links"): when
@@ -62,16 +66,17 @@ function guardLinkText(link: HTMLAnchorElement): void {
     .replace(/[\u3002\uff0e\uff61]/g, '.')
     .replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '');
   if (!/^https?:$/.test(link.protocol)) return;
-  const real = link.hostname;
-  const site = (host: string) => host.replace(/^www\./, '');
-  const other = (named: string) => {
+  // A site as the browser will contact it (IDNs in punycode, so look-alikes differ); a name
+  // the URL parser refuses is '' and so another site: the note shows.
+  const site = (url: string) => {
     try {
-      return site(new URL(`https://${named}`).hostname) !== site(real);
+      return new URL(url).hostname.replace(/^www\./, '');
     } catch {
-      return false;
+      return '';
     }
   };
-  const named = [URL_LIKE.exec(read)?.[1], ...Array.from(read.matchAll(NAMED), (m) => m[1])];
-  // The real host, as the browser will contact it (IDNs in punycode, so look-alikes show).
-  if (named.some((host) => host && other(host))) link.append(el('span', [` (${real})`], { class: 'link-host' }));
+  // A text without a space is one address or none (URL_LIKE); a sentence may name several.
+  const named = /\s/.test(read) ? Array.from(read.matchAll(NAMED), (m) => m[1]) : [URL_LIKE.exec(read)?.[1]];
+  if (named.some((host) => host && site(`https://${host}`) !== site(link.href)))
+    link.append(el('span', [` (${link.hostname})`], { class: 'link-host' }));
 }

@@ -196,6 +196,8 @@ describe('link text', () => {
     for (const text of ['read the guide', 'the guide at https://evil.example/docs', 'open notes.txt', 'Node.js docs']) {
       expect(dom(`[${text}](https://evil.example/)`).querySelector('.link-host'), text).to.equal(null);
     }
+    // An autolink's text is its own address, whatever the URL parser makes of it (CommonMark 346).
+    expect(dom('<https://foo.bar.`baz>`').querySelector('.link-host')).to.equal(null);
   });
 
   it('matching hosts, www., ordinary words and mail links get no note', () => {
