@@ -199,6 +199,9 @@ export class Turns {
           if (!this.mirror(show)) this.chat.store.apply(endTurn);
           return;
         }
+        // The tab that ran it may have ended it while this page loaded (the record is gone or
+        // another one's): its transcript has the turn now, and streaming it again would ask twice.
+        if (readRunningTurn(this.chat.threads.saved?.current().turn)?.startedAt !== record.startedAt) return void this.chat.load();
         const [user, reply] = show();
         await this.run(user, reply, record, true, true);
       })

@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunningTurn } from '../../src/continuity/running-turn.js';
 import { createStorage, scopeOf } from '../../src/state/storage.js';
+import { FakeLocks, installLocks } from './support/locks.js';
 import { FakeClient, THREAD, apiError, config, conversation, preload, question, reply, settled, disconnectAll } from './support/fakes.js';
 
 /**
@@ -207,5 +208,30 @@ describe('recovering a turn an earlier page started', () => {
     // It never reached the service: Retry sends it (it cannot run twice).
     expect(chat.state.notice).toMatchObject({ retry: 'send' });
     expect(chat.state.unsent?.text).toBe('Where is my order?');
+  });
+
+  it('ended by the tab that ran it while this page loaded (persist="local"): the transcript is read again, nothing streamed twice', async () => {
+    const local = createStorage('local', scopeOf(config({ persist: 'local' })));
+    local.write({ threadId: THREAD, turn: stored(), pending: true });
+    const client = new FakeClient();
+    const INTERACTION = '9'.repeat(24);
+    const asked = [...earlier, question('Where is my order?', INTERACTION)];
+    client.transcripts.set(THREAD, asked);
+    // That tab ends the turn (its record cleared, its answer in the transcript) just as this one asks for the lock.
+    class EndingFirst extends FakeLocks {
+      override request(...args: Parameters<FakeLocks['request']>): Promise<unknown> {
+        local.write({ turn: undefined, pending: undefined });
+        client.transcripts.set(THREAD, [...asked, reply('It is on its way.', { id: INTERACTION })]);
+        return super.request(...args);
+      }
+    }
+    installLocks(vi.stubGlobal, new EndingFirst());
+    const { chat } = await conversation({ persist: 'local', threadId: THREAD }, client);
+    await settled();
+    expect(client.turns).toEqual([]);
+    expect(chat.state.messages.map((m) => m.text)).toEqual(['Hi', 'Hello!', 'Where is my order?', 'It is on its way.']);
+    expect(chat.state.status).toBe('idle');
+    vi.unstubAllGlobals();
+    localStorage.clear();
   });
 });
