@@ -32,19 +32,13 @@ export function isRetryableStatus(status: number | null | undefined): boolean {
 }
 
 function defaultRetryable(kind: ErrorKind, status: number | null): boolean {
-  switch (kind) {
-    case 'network':
-    case 'timeout':
-      return true;
-    case 'http':
-    case 'stream':
-      return isRetryableStatus(status);
-    case 'auth':
-      // A token exchange that failed with 5xx is transient; a 401 is not.
-      return status != null && status !== 401 && status !== 403 && isRetryableStatus(status);
-    default:
-      return false;
-  }
+  // A token exchange that failed with 5xx is transient; a 401 or 403 is not.
+  return (
+    kind === 'network' ||
+    kind === 'timeout' ||
+    ((kind === 'http' || kind === 'stream' || (kind === 'auth' && status != null && status !== 401 && status !== 403)) &&
+      isRetryableStatus(status))
+  );
 }
 
 /**

@@ -106,7 +106,11 @@ export function renderHistoryPanel(ctx: PanelContext, hide: () => void, close: (
       if (id !== current) chat.switchThread(id, 'switched');
       ctx.focusInput();
     },
-    onRemove: (id) => chat.removeFromHistory(conversationOf(branches, id)),
+    onRemove: (id) => {
+      // A conversation goes with every branch of it.
+      const ids = conversationOf(branches, id);
+      chat.threads.edit('history', (history) => history.filter((e) => !ids.includes(e.id)));
+    },
     onClose: close,
   });
 }

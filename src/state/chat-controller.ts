@@ -378,11 +378,6 @@ export class ChatController implements ReactiveController, TurnHost {
     if (threadId !== this.threadId) this.switchThread(threadId, 'switched');
   }
 
-  /** Removes threads from the history (a conversation: each of its branches). */
-  removeFromHistory(threadIds: readonly string[]): void {
-    this.threads.remove(threadIds);
-  }
-
   /** The composer's text with `text` given back (beside what is there): what a failed turn returns. */
   draftWith(text: string): string {
     const { draft } = this.state;

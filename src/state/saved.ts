@@ -1,5 +1,5 @@
-import { type BranchEvent, addBranch } from './branches.js';
-import { HISTORY_LIMIT, type HistoryEntry, touch } from './history.js';
+import type { BranchEvent } from './branches.js';
+import { HISTORY_LIMIT, type HistoryEntry } from './history.js';
 import { PREFIX, type PersistMode, type PersistedState, type ThreadStorage, backend, createStorage, parseState } from './storage.js';
 import { anonymousUserId } from './identity.js';
 import { isHexId, isObject } from '../client/types.js';
@@ -131,31 +131,17 @@ export class Saved {
     return this.storage.read();
   }
 
-  /** The thread had activity (`at`, else now): it moves to the top of the history. */
-  touch(threadId: string, title: string, at?: string): void {
-    const when = at ? new Date(at) : new Date();
-    this.history = touch(this.stored('history', this.history), threadId, title, Number.isNaN(when.getTime()) ? new Date() : when);
-    this.storage.write({ history: this.history });
-  }
-
-  /** Removes threads from the history (a conversation: its thread and every branch of it). */
-  forget(threadIds: readonly string[]): void {
-    this.history = this.stored('history', this.history).filter((e) => !threadIds.includes(e.id));
-    this.storage.write({ history: this.history });
-  }
-
-  /** A rerun of turn `turn` of thread `from` made thread `to`; `to` is now the thread in use. */
-  branch(from: string, turn: number, to: string): void {
-    this.branches = addBranch(this.stored('branches', this.branches), { from, turn, to });
-    this.storage.write({ threadId: to, branches: this.branches });
-  }
-
   /**
-   * A list as stored now (other tabs change it too); this tab's copy if the key is gone
-   * (a page cleared its storage): what this tab knows is written back rather than lost.
+   * Changes a list as stored now (other tabs change it too; this tab's copy if a page
+   * cleared its storage, so what this tab knows is written back rather than lost) and keeps
+   * it, with `also` (a rerun's branch moves to its thread). The features change the lists
+   * their way: the history (src/state/history.ts `touch`, src/history/), the branches
+   * (src/state/branches.ts `addBranch`, with the turns).
    */
-  private stored<K extends 'history' | 'branches'>(name: K, mine: NonNullable<PersistedState[K]>): NonNullable<PersistedState[K]> {
-    return this.storage.read()[name] ?? mine;
+  edit<K extends 'history' | 'branches'>(name: K, change: (list: Saved[K]) => Saved[K], also?: Partial<PersistedState>): void {
+    const list = change((this.storage.read()[name] ?? this[name]) as Saved[K]);
+    Object.assign(this, { [name]: list });
+    this.storage.write({ ...also, [name]: list });
   }
 
   /**

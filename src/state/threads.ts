@@ -1,6 +1,6 @@
 import { emit, type ThreadReason } from '../events.js';
 import type { BranchEvent } from './branches.js';
-import type { HistoryEntry } from './history.js';
+import { type HistoryEntry, touch } from './history.js';
 import type { ChatMessage } from './messages.js';
 import { Saved } from './saved.js';
 import { type PersistedState, scopeOf } from './storage.js';
@@ -86,13 +86,15 @@ export class Threads {
   /** The thread in use had activity: it moves to the top of the history, titled by its first question. */
   touch(messages: readonly ChatMessage[], at?: string): void {
     const first = messages.find((m) => m.role === 'user');
-    if (this.id && first) this.saved?.touch(this.id, first.text, at);
-    this.changed();
+    const id = this.id;
+    const when = at ? new Date(at) : new Date();
+    if (id && first) this.edit('history', (history) => touch(history, id, first.text, Number.isNaN(when.getTime()) ? new Date() : when));
+    else this.changed();
   }
 
-  /** Removes threads from the history (a conversation: every branch of it). */
-  remove(threadIds: readonly string[]): void {
-    this.saved?.forget(threadIds);
+  /** Changes a list kept for the scope (Saved.edit), and tells the subscribers. */
+  edit<K extends 'history' | 'branches'>(name: K, change: (list: Saved[K]) => Saved[K], also?: Partial<PersistedState>): void {
+    this.saved?.edit(name, change, also);
     this.changed();
   }
 

@@ -9,6 +9,7 @@ import { TurnLink, follow, lockName, locks } from '../continuity/tabs.js';
 import { Mirror } from '../continuity/mirror.js';
 import { type PersistedState, scopeOf } from './storage.js';
 import { type ChatMessage, emptyReply, localKey, userMessageIndex } from './messages.js';
+import { addBranch } from './branches.js';
 import { HostSends } from './host-sends.js';
 import type { TurnHost } from './scene.js';
 import type { Notice } from './notice.js';
@@ -437,7 +438,8 @@ export class Turns {
           }),
           { signal: controller.signal },
         );
-        chat.threads.saved?.branch(source, turn, response.thread_id);
+        const to = response.thread_id;
+        chat.threads.saved?.edit('branches', (branches) => addBranch(branches, { from: source, turn, to }), { threadId: to });
         chat.threads.move(response.thread_id, 'rerun', false);
         this.complete(reply.key, user.key, response.message);
       } else {

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { lists } from './support/lists.js';
 import { Saved } from '../../src/state/saved.js';
 import { readRunningTurn } from '../../src/continuity/running-turn.js';
 import { PREFIX, createStorage, parseState, storageScope } from '../../src/state/storage.js';
@@ -65,26 +66,26 @@ describe('what a conversation keeps', () => {
 
   it('history: newest first, a known thread keeps its title, a removed conversation takes its branches', () => {
     const saved = new Saved('local', scope);
-    saved.touch(T1, 'First question');
-    saved.touch(T2, 'Second question');
-    saved.touch(T1, 'Another title');
+    lists.touch(saved, T1, 'First question');
+    lists.touch(saved, T2, 'Second question');
+    lists.touch(saved, T1, 'Another title');
     expect(saved.history.map((e) => [e.id, e.title])).toEqual([
       [T1, 'First question'],
       [T2, 'Second question'],
     ]);
     const branch = '3'.repeat(24);
-    saved.branch(T1, 0, branch);
-    saved.touch(branch, 'x');
+    lists.branch(saved, T1, 0, branch);
+    lists.touch(saved, branch, 'x');
     expect(saved.branches).toEqual([{ from: T1, turn: 0, to: branch }]);
-    saved.forget([T1, branch]);
+    lists.forget(saved, [T1, branch]);
     expect(saved.history.map((e) => e.id)).toEqual([T2]);
   });
 
   it("merges another tab's history instead of overwriting it", () => {
     const mine = new Saved('local', scope);
     const theirs = new Saved('local', scope);
-    theirs.touch(T2, 'theirs');
-    mine.touch(T1, 'mine');
+    lists.touch(theirs, T2, 'theirs');
+    lists.touch(mine, T1, 'mine');
     expect(new Saved('local', scope).history.map((e) => e.id)).toEqual([T1, T2]);
   });
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
+import { lists } from './support/lists.js';
 import { Saved, checked } from '../../src/state/saved.js';
 import { PREFIX, storageScope } from '../../src/state/storage.js';
 import { Ratings } from '../../src/feedback/ratings.js';
@@ -71,11 +72,11 @@ function expectValid(saved: Saved): void {
   const turn = readRunningTurn(state.turn);
   if (turn) expect(typeof turn.body.text).toBe('string');
   // What the conversation does with its records still works.
-  saved.touch(T2, 'Second');
+  lists.touch(saved, T2, 'Second');
   saved.draft(T2, 'typed');
-  saved.branch(T2, 1, T1);
+  lists.branch(saved, T2, 1, T1);
   expect(saved.history.length).toBeGreaterThan(0);
-  saved.forget([T2]);
+  lists.forget(saved, [T2]);
   expect(saved.draftOf(T2)).toBe('typed');
 }
 
