@@ -50,6 +50,9 @@ export class Threads {
     const saved = (this.saved = new Saved(config.persist, scopeOf(config)));
     this.userId = saved.userId(config.userId);
     this.id = config.threadId ?? (typeof saved.initial.threadId === 'string' ? saved.initial.threadId : null);
+    // The page's thread-id is the conversation in use, kept as any other: the end of a turn, a
+    // reload and the other tabs of the scope follow it instead of what was stored before.
+    if (config.threadId && config.threadId !== saved.initial.threadId) saved.set('threadId', config.threadId);
     return saved.draftOf(this.id, saved.initial);
   }
 
