@@ -148,7 +148,10 @@ class MarkdownDirective extends Directive {
         while (last > 0 && (previous[last]!.token as Tokens.Generic).continued) last--;
       }
       const from = previous[last]!.start;
-      const tail = lexBlocks(allowHtml, text.slice(from), from);
+      // A copy of the tail, not a slice of this frame's text: a slice keeps the whole text
+      // alive, and the tokens of every block live as long as the message (a 1 MB reply held
+      // a copy per block, 926 MB). The copy is as long as the tail.
+      const tail = lexBlocks(allowHtml, `${text.slice(from)} `.slice(0, -1), from);
       if (tail.complete && !hasLinks(tail.links)) {
         this.blocks = previous.slice(0, last).concat(tail.blocks);
         this.text = text;
