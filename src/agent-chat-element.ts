@@ -14,6 +14,7 @@ import type { PersistMode } from './state/storage.js';
 import { ShellStore } from './shell/stored.js';
 import {
   CONFIG_KEYS,
+  isLocalHost,
   oneOf,
   readConfig,
   record,
@@ -26,7 +27,7 @@ import {
 import type { PanelApi, ShellView } from './shell/panel-api.js';
 import { Launcher } from './shell/launcher.js';
 import { PanelLoader } from './shell/panel-loader.js';
-import { isLocalHost, jsonConverter } from './shell/attributes.js';
+import { jsonConverter } from './shell/attributes.js';
 import { shellStyles } from './shell/shell.styles.js';
 import { HostElement, property, state, type PropertyValues } from './shell/host.js';
 

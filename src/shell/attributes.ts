@@ -15,5 +15,3 @@ export const jsonConverter = {
     }
   },
 };
-
-export { isLocalHost } from '../state/config.js';

@@ -33,7 +33,7 @@ export interface PanelApi<H = unknown> {
   readonly threadId: string | null;
   readonly messages: readonly ChatMessage[];
   readonly status: ChatStatus;
-  /** `host`: the page's `send()`, not the reader (rate-limited: docs/architecture.md). */
+  /** `host`: the page's `send()`, not the reader (limited: src/state/host-sends.ts). */
   send(text: string, options?: { imageUrl?: string; host?: boolean }): Promise<void>;
   newThread(): void;
   focusInput(): void;

@@ -123,7 +123,9 @@ describe('silent services', () => {
     expect(e.kind).to.equal('timeout');
     // 900 ms of silence in 200 ms connections: a handful, not the 51 the retries would allow.
     expect(rec.reconnects.length, 'resumes').to.be.within(1, 6);
-    expect(streamRequests(await keyStats(key)).length).to.equal(rec.reconnects.length + 1);
+    // Every resume the widget began reached the service, but the last one when the deadline
+    // cut it before it was sent (seen under load in Firefox).
+    expect(streamRequests(await keyStats(key)).length).to.be.within(rec.reconnects.length, rec.reconnects.length + 1);
   });
 
   it('keepalive comments and nothing else: they hold the turn open up to their limit, then it ends', async () => {

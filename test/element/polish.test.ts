@@ -131,7 +131,7 @@ describe('configuration problems', () => {
   });
 
   it('count a developer’s own machine as local, and nothing else', async () => {
-    const { isLocalHost } = await import('../../src/shell/attributes.js');
+    const { isLocalHost } = await import('../../src/state/config.js');
     for (const host of ['localhost', '127.0.0.1', '[::1]', 'shop.localhost']) expect(isLocalHost(host)).to.equal(true, host);
     for (const host of ['shop.example', 'localhost.example.com', '10.0.0.1', 'mylocalhost'])
       expect(isLocalHost(host)).to.equal(false, host);
