@@ -130,12 +130,7 @@ describe('sending a question', () => {
 
   it('sends nothing while a turn runs', async () => {
     const { chat, client } = await conversation();
-    let finish!: () => void;
-    client.script = (_, handlers) =>
-      new Promise((resolve) => {
-        handlers.onThread?.(THREAD);
-        finish = () => resolve(reply('done'));
-      });
+    const finish = client.hold('done');
     const first = chat.send('one');
     await settled();
     await chat.send('two');

@@ -69,12 +69,7 @@ describe('recovering a turn an earlier page started', () => {
       leave(stored({ prior: 0 }));
       const client = new FakeClient();
       client.transcripts.set(THREAD, [...transcript]);
-      let finish!: () => void;
-      client.script = (_, handlers) =>
-        new Promise((resolve) => {
-          handlers.onThread?.(THREAD);
-          finish = () => resolve(reply('It is on its way.'));
-        });
+      const finish = client.hold('It is on its way.');
       const { chat } = await conversation({ persist: 'session', threadId: THREAD }, client);
       await settled();
       // Shown and resumed, whatever the transcript seemed to say.

@@ -78,12 +78,7 @@ describe('following the other tabs', () => {
   it('a move made there while a turn runs here is followed when the turn ends', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { chat, client } = await twoThreads();
-    let finish!: () => void;
-    client.script = (_, handlers) =>
-      new Promise((resolve) => {
-        handlers.onThread?.(THREAD);
-        finish = () => resolve(reply('done'));
-      });
+    const finish = client.hold('done');
     const sent = chat.send('q');
     await settled();
     otherTabWrites({ threadId: OTHER_THREAD });

@@ -75,6 +75,20 @@ export class FakeClient {
   readonly reruns: Array<{ threadId: string; body: RerunBody }> = [];
   readonly calls: string[] = [];
 
+  /**
+   * The next turns name the thread, then wait: the returned `finish()` ends the waiting one
+   * with `final` as its reply (a turn that runs while the test does something else).
+   */
+  hold(final: string): () => void {
+    let finish: () => void = () => undefined;
+    this.script = (_, handlers) =>
+      new Promise((resolve) => {
+        handlers.onThread?.(THREAD);
+        finish = () => resolve(reply(final));
+      });
+    return () => finish();
+  }
+
   async welcomeMessage(): Promise<string> {
     this.calls.push('welcome');
     if (this.loadError) throw this.loadError;
