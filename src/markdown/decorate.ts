@@ -61,11 +61,12 @@ function guardLinkText(link: HTMLAnchorElement): void {
     const clean = node.data.replace(INVISIBLE, (match, ignorable?: string) => (ignorable ? '' : match));
     if (clean !== node.data) node.data = clean;
   }
+  // Only a web link has a host to show.
+  if (!/^https?:$/.test(link.protocol)) return;
   const read = (link.textContent ?? '')
     .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
     .replace(/[\u3002\uff0e\uff61]/g, '.')
     .replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '');
-  if (!/^https?:$/.test(link.protocol)) return;
   // A site as the browser will contact it (IDNs in punycode, so look-alikes differ); a name
   // the URL parser refuses is '' and so another site: the note shows.
   const site = (url: string) => {
@@ -77,6 +78,7 @@ function guardLinkText(link: HTMLAnchorElement): void {
   };
   // A text without a space is one address or none (URL_LIKE); a sentence may name several.
   const named = /\s/.test(read) ? Array.from(read.matchAll(NAMED), (m) => m[1]) : [URL_LIKE.exec(read)?.[1]];
-  if (named.some((host) => host && site(`https://${host}`) !== site(link.href)))
+  const real = site(link.href);
+  if (named.some((host) => host && site(`https://${host}`) !== real))
     link.append(el('span', [` (${link.hostname})`], { class: 'link-host' }));
 }
