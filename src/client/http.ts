@@ -98,8 +98,11 @@ export async function requestJson<T>(
   what: string,
   opts: RequestOptions = {},
 ): Promise<T> {
-  const timeout = AbortSignal.timeout(opts.timeoutMs ?? ctx.timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  // A timer cleared when the request ends: `AbortSignal.timeout` would keep its signal (and
+  // what listens to it) alive for the whole timeout after every request.
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), opts.timeoutMs ?? ctx.timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout.signal]) : timeout.signal;
   try {
     const res = await send(ctx, path, jsonInit(method, body), signal);
     const text = await res.text();
@@ -113,6 +116,8 @@ export async function requestJson<T>(
     if (read_ === null) throw protocolError(`The service sent ${what} in an unexpected shape.`);
     return read_;
   } catch (e) {
-    throw errorFromException(e, opts.signal, () => timeout.aborted);
+    throw errorFromException(e, opts.signal, () => timeout.signal.aborted);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -1,5 +1,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { html, render } from 'lit';
+import { highlight as highlightChunk } from '../../src/chunks.js';
+import { GRAMMARS } from '../../src/highlight/chunks.js';
 import { markdown } from '../../src/markdown/markdown.js';
 import { $, mount, sendByUser, unmountAll } from '../support/element.js';
 import { mountMarkdown } from '../support/markdown.js';
@@ -11,6 +13,14 @@ import { createKey } from '../support/server.js';
  * last line stays plain.
  */
 describe('highlighted code', () => {
+  // The highlighter and the grammars these tests use, fetched once with time to spare: the
+  // dev server's first transform of highlight.js took over 5 s on a loaded CI machine, in
+  // both browsers at once, and each test's wait is about drawing, not about that fetch.
+  before(async function () {
+    this.timeout(60_000);
+    await Promise.all([highlightChunk(), GRAMMARS.typescript!(), GRAMMARS.javascript!(), GRAMMARS.python!()]);
+  });
+
   let box: HTMLElement;
   beforeEach(() => {
     box = document.createElement('div');

@@ -1,0 +1,70 @@
+import { expect } from '@open-wc/testing';
+import type { AgentChat } from '../../src/agent-chat.js';
+import { createKey } from '../support/server.js';
+import { $, $$, mount, sendByUser, unmountAll, until } from '../support/element.js';
+
+/**
+ * Switching threads retains nothing (#29): what one thread showed leaves with it. Lit-html
+ * 3.3's `repeat` left one comment marker per removed message (lit/lit#5010), and every
+ * request kept an `AbortSignal.timeout` alive for 30 s after it ended.
+ */
+const gc = (globalThis as { gc?: () => void }).gc;
+const heap = () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize;
+
+/** Every node under the widget's shadow root (comment markers and text included). */
+function nodeCount(el: AgentChat): number {
+  const walker = document.createTreeWalker(el.shadowRoot!, NodeFilter.SHOW_ALL);
+  let count = 0;
+  while (walker.nextNode()) count++;
+  return count;
+}
+
+/**
+ * Resolves at the first animation frame where `done()` holds. Not `until()`: its timeout
+ * timer outlives each wait by seconds and would be counted as the widget's heap.
+ */
+const settled = (done: () => boolean) =>
+  new Promise<void>((resolve) => {
+    const check = () => (done() ? resolve() : requestAnimationFrame(check));
+    check();
+  });
+
+describe('switching threads', () => {
+  afterEach(unmountAll);
+
+  it('50 switches through the history leave the DOM and the heap where they were', async function () {
+    this.timeout(60_000);
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'Reply **one**, with `code`' }, { text: 'Reply two' }] });
+    const el = await mount({ 'publishable-key': key, persist: 'local' });
+    await sendByUser(el, 'About shoes');
+    el.newThread();
+    await until(() => el.status === 'idle' && el.messages.length === 0, 'a new thread');
+    await sendByUser(el, 'About jackets');
+    const measure = async () => {
+      // The page's own resource timing buffer grows with every request; it is the host's, not the widget's.
+      performance.clearResourceTimings();
+      gc?.();
+      gc?.();
+      return { nodes: nodeCount(el), heap: heap() };
+    };
+    let at10: Awaited<ReturnType<typeof measure>> | undefined;
+    for (let i = 1; i <= 50; i++) {
+      $(el, '[part="history-button"]')!.click();
+      await el.updateComplete;
+      // The other thread: the list is newest first, and the one shown moves to the top.
+      $$(el, '.history-open')[1]!.click();
+      await settled(() => el.status === 'idle' && el.messages.length === 2 && !$(el, '[part="history"]'));
+      await el.updateComplete;
+      if (i === 10) at10 = await measure();
+    }
+    const at50 = await measure();
+    // Same thread shown at both (an even number of switches apart): the very same DOM.
+    expect(at50.nodes, 'DOM nodes after 50 switches (after 10)').to.equal(at10!.nodes);
+    if (gc && at50.heap !== undefined) {
+      const grown = at50.heap - at10!.heap!;
+      // What stays is the JIT's code and the browser's own bookkeeping: 20-45 KB run to run
+      // (a heap snapshot diff over 100 switches shows no object of the widget's growing).
+      expect(grown, 'heap growth over 40 switches, bytes').to.be.below(100_000);
+    }
+  });
+});
