@@ -2,7 +2,7 @@ import { expect } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
 import { createKey, forgetStorage, keyStats, storageKeyFor } from '../support/server.js';
 import { until } from '../support/element.js';
-import { agentText, closeTabs, storageWrites, streams, tab, texts } from '../support/tabs.js';
+import { type Tab, agentText, closeTabs, storageWrites, streams, tab, texts } from '../support/tabs.js';
 
 /**
  * Tabs share one conversation (`persist="local"`, docs/protocol.md "Tabs share one
@@ -103,7 +103,12 @@ describe('<agent-chat> tabs share one conversation', function () {
     );
     expect(reasons).to.include('reset');
     await b.el.send('second thread');
-    await until(() => a.el.threadId === b.el.threadId && texts(a.el).length === 2 && a.el.status === 'idle', 'A follows B');
+    // What both tabs show, should this time out (it did once on a loaded CI machine, in Chromium).
+    const state = (t: Tab) => [t.el.threadId, texts(t.el), t.el.status, t.el.shadowRoot!.querySelector('[part="error"]')?.textContent?.trim()];
+    await until(
+      () => a.el.threadId === b.el.threadId && texts(a.el).length === 2 && a.el.status === 'idle',
+      () => `A follows B: ${JSON.stringify({ a: state(a), b: state(b) })}`,
+    );
     // This test's scope: other test pages of the run write keys of their own.
     const stored = JSON.parse(localStorage.getItem(storageKeyFor(key))!) as { history: Array<{ id: string }> };
     const history = stored.history.map((h) => h.id);

@@ -101,8 +101,14 @@ export async function sendByUser(el: AgentChat, text: string): Promise<void> {
   await el.updateComplete;
 }
 
-export async function until(predicate: () => unknown, message = 'condition not met', timeout = 8000): Promise<void> {
-  await waitUntil(predicate, message, { timeout, interval: 10 });
+/** Waits for `predicate`; `message` may be a function, to say what was shown when the wait ran out. */
+export async function until(predicate: () => unknown, message: string | (() => string) = 'condition not met', timeout = 8000): Promise<void> {
+  try {
+    await waitUntil(predicate, typeof message === 'string' ? message : 'condition not met', { timeout, interval: 10 });
+  } catch (error) {
+    if (typeof message === 'string') throw error;
+    throw new Error(`Timeout: ${message()}`);
+  }
 }
 
 export function agentTexts(el: AgentChat): string[] {
