@@ -270,6 +270,12 @@ export class AgentChat extends HostElement {
     return this.loader.panel;
   }
 
+  override requestUpdate(key?: string, old?: unknown): void {
+    // Also called while the element is constructed, before `loader` is.
+    (this.loader as PanelLoader<AgentChat> | undefined)?.panel?.requested();
+    super.requestUpdate(key, old);
+  }
+
   constructor() {
     super();
     this.addEventListener('agent-chat-message', () => {

@@ -15,13 +15,17 @@ export const logStyles = css`
     overflow-y: auto;
     overscroll-behavior: contain;
     padding: var(--_space);
-    display: flex;
-    flex-direction: column;
-    gap: var(--_space);
     scroll-padding-bottom: var(--_space);
   }
 
-  .log > * {
+  /* The content box whose size the log follows (src/log/log.ts). */
+  .log-content {
+    display: flex;
+    flex-direction: column;
+    gap: var(--_space);
+  }
+
+  .log-content > * {
     width: 100%;
     max-width: var(--_max-width);
     margin-inline: auto;

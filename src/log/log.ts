@@ -1,8 +1,8 @@
 import { html, nothing } from 'lit-html';
-import { repeat } from 'lit-html/directives/repeat.js';
 import { icons } from '../icons/icons.js';
 import { type PanelContext, ViewState } from '../panel/context.js';
 import { renderSuggestions } from '../suggestions/suggestions.js';
+import { keyed } from './keyed.js';
 import { type MessageParts, renderMessageSafely, renderWelcome } from './message.js';
 
 /**
@@ -35,7 +35,14 @@ export class Log {
   private readonly view: ViewState<{ windowStart: number; showJump: boolean }>;
   private windowAnchor: string | undefined;
   private stickToBottom = true;
-  private lastScrollHeight = 0;
+  /**
+   * Follows the size of the log's content and of its box after layout, so following the
+   * conversation costs no layout of its own (a read of `scrollHeight` after every render
+   * forced one: a third of a long reply's main-thread time).
+   */
+  private readonly resized = new ResizeObserver(() => this.follow());
+  private observed: Element | null = null;
+  private lastHeight = 0;
   private locale = '';
   /**
    * One formatter per language: every render stamps every rendered message, and creating an
@@ -93,12 +100,22 @@ export class Log {
     return this.windowAnchor;
   }
 
-  /** Auto-scroll follows the conversation only while the reader is at the bottom. */
   updated(): void {
     const log = this.element;
+    if (log && log !== this.observed) {
+      this.resized.disconnect();
+      this.resized.observe(log);
+      this.resized.observe(log.firstElementChild!);
+      this.observed = log;
+    }
+  }
+
+  /** Auto-scroll follows the conversation only while the reader is at the bottom. */
+  private follow(): void {
+    const log = this.element;
     if (!log) return;
-    const grew = log.scrollHeight > this.lastScrollHeight;
-    this.lastScrollHeight = log.scrollHeight;
+    const grew = log.scrollHeight > this.lastHeight;
+    this.lastHeight = log.scrollHeight;
     if (this.stickToBottom) {
       log.scrollTop = log.scrollHeight;
     } else if (grew && !this.view.value.showJump) {
@@ -112,6 +129,7 @@ export class Log {
     const last = messages.at(-1);
     return html`<div class="log-wrap">
       <div part="log" class="log" role="log" aria-live="off" aria-label=${t.messageListLabel} tabindex="0" @scroll=${this.onScroll} @keydown=${this.onKeyDown}>
+        <div class="log-content">
         ${renderWelcome(this.ctx)}
         ${messages.length ? nothing : html`<slot name="empty"></slot>`}
         ${
@@ -121,13 +139,16 @@ export class Log {
             </button>`
             : nothing
         }
-        ${repeat(
+        ${keyed(
           messages.slice(this.windowStart),
           (m) => m.key,
+          // A keystroke or a token renders again only the message that changed (`revision`).
+          (m) => [m, m === last, this.ctx.revision],
           (m) => renderMessageSafely(this.ctx, this.parts, m, m === last),
         )}
         ${this.renderTyping()}
         ${messages.length || !starters.length ? nothing : renderSuggestions(starters, t, { onSelect: (s) => this.ctx.pickSuggestion(s) })}
+        </div>
       </div>
       ${overlay}
       ${

@@ -73,12 +73,10 @@ class MarkdownDirective extends Directive {
     clearTimeout(this.timer);
     const wait = this.nextAt - performance.now();
     if (streaming && this.streaming && wait > 0) {
-      // Too soon after an expensive tail: draw the latest text when its turn comes, then
-      // let the host update (its log follows the growing reply).
+      // Too soon after an expensive tail: draw the latest text when its turn comes (the log
+      // follows the growing reply by its size: src/log/log.ts).
       this.timer = setTimeout(() => {
-        if (!element.isConnected) return;
-        this.draw(element, text, true, allowHtml, labels);
-        (part.options?.host as { requestUpdate?(): void } | undefined)?.requestUpdate?.();
+        if (element.isConnected) this.draw(element, text, true, allowHtml, labels);
       }, wait);
       return noChange;
     }

@@ -23,6 +23,8 @@ export interface PanelContext {
   readonly text: Strings;
   /** Labels the markdown renderer writes (copy buttons, table captions), in the UI language. */
   readonly labels: MarkdownLabels;
+  /** Changes whenever what a message shows may have changed besides the message itself (src/panel/panel.ts). */
+  readonly revision: number;
   /**
    * This widget's use of a lazy feature's chunk (src/chunks.ts): fetched on need, rendered
    * on arrival. A failure is said by the panel's notice, unless `saysFailure`: the slot says

@@ -36,7 +36,7 @@ export class FocusKeeper implements ReactiveController {
 
   /** The welcome message and every rendered message, in order (what the arrow keys move through). */
   messages(): HTMLElement[] {
-    return Array.from(this.host.renderRoot.querySelectorAll<HTMLElement>('.log > .message'));
+    return Array.from(this.host.renderRoot.querySelectorAll<HTMLElement>('.log-content > .message'));
   }
 
   /** The reader moved on (typed, clicked elsewhere): do not pull focus back later. */
@@ -50,7 +50,7 @@ export class FocusKeeper implements ReactiveController {
       this.anchor = null;
       return;
     }
-    const message = element.closest<HTMLElement>('.log > .message');
+    const message = element.closest<HTMLElement>('.log-content > .message');
     this.anchor = {
       element,
       index: message ? this.messages().indexOf(message) : -1,

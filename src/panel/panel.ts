@@ -78,6 +78,16 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   private frame = 0;
   /** The status the last notification had: a token that changes it renders at once. */
   private lastStatus: ChatStatus = 'idle';
+  /**
+   * What a message shows besides its own fields changes with every render except those of a
+   * keystroke and of streamed tokens (the text field, the one message that grew): those
+   * leave `revision` as it was, and the log re-renders only the messages that changed
+   * (src/log/log.ts). Anything else that asks the element to render (a feature's view
+   * state, a chunk's arrival, a setting, another transition) counts as `loud`.
+   */
+  revision = 0;
+  private loud = true;
+  private quiet = false;
 
   constructor(
     readonly host: AgentChat,
@@ -185,6 +195,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     if (!this.host.isConnected) return;
     const statusChanged = state.status !== this.lastStatus;
     this.lastStatus = state.status;
+    if (change === 'draft') return this.quietly();
     if (change === 'appendDelta') {
       // The guard for half-typed markdown draws a streaming reply (it would show raw syntax
       // for a moment without it): fetched as the turn started, waited for if not here yet.
@@ -193,7 +204,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
       if (statusChanged) return this.host.requestUpdate();
       this.frame ||= requestAnimationFrame(() => {
         this.frame = 0;
-        this.host.requestUpdate();
+        this.quietly();
       });
       return;
     }
@@ -213,6 +224,17 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.turns.sync(state);
     this.host.requestUpdate();
   };
+
+  requested(): void {
+    this.loud ||= !this.quiet;
+  }
+
+  /** A render for a keystroke or for streamed tokens: it leaves `revision` as it was. */
+  private quietly(): void {
+    this.quiet = true;
+    this.host.requestUpdate();
+    this.quiet = false;
+  }
 
   willUpdate(changed: PropertyValues<AgentChat>): void {
     const { host, view } = this;
@@ -243,6 +265,9 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
 
   update(): void {
     const host = this.host;
+    // What asked for this update, up to here (its willUpdate included), is in this render.
+    if (this.loud) this.revision++;
+    this.loud = false;
     // After the launcher, which the shell keeps first: lit-html owns everything from its marker on.
     this.part = render(this.render(), host.renderRoot, { host, isConnected: host.isConnected });
   }

@@ -44,6 +44,11 @@ export interface PanelApi<H = unknown> {
    * became needed and that have not arrived. Not a scan: usually empty.
    */
   waits(): Array<Promise<unknown>>;
+  /**
+   * The element was asked to render: by anything but the panel's own keystroke and token
+   * renders, which is what lets those re-render only what they changed (src/panel/panel.ts).
+   */
+  requested(): void;
   willUpdate(changed: PropertyValues<H>): void;
   /** Renders into the element's shadow root, after the launcher (lit-html is in the panel's chunk). */
   update(): void;

@@ -66,7 +66,7 @@ async function withShift(step: () => Promise<void>): Promise<void> {
 const active = (el: AgentChat) => el.shadowRoot!.activeElement as HTMLElement | null;
 /** Focus is somewhere inside the widget, never on <body>. */
 const focusInside = (el: AgentChat) => document.activeElement === el && active(el) !== null;
-const messages = (el: AgentChat) => $$(el, '.log > .message');
+const messages = (el: AgentChat) => $$(el, '.log-content > .message');
 
 const product = (index: number): Card => ({
   index,

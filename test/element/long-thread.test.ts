@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { createKey, tokenFor } from '../support/server.js';
-import { $, $$, mount, unmountAll, until } from '../support/element.js';
+import { $, $$, input, mount, type, unmountAll, until } from '../support/element.js';
 
 /** A thread of `turns` turns, made over plain REST like any other client would. */
 async function longThread(key: string, turns: number): Promise<string> {
@@ -49,5 +49,56 @@ describe('<agent-chat> long conversations', () => {
     }, 'the rest');
     expect($(el, '[part="load-earlier"]')).to.be.null;
     expect($$(el, '.message.user [part="text"]')[0]!.textContent!.trim()).to.equal('question 0');
+  });
+
+  /**
+   * Each rendered message formats its time stamp: counting the formats counts the messages
+   * a render went through. A keystroke renders none of them again, and a frame of a
+   * streamed reply only the reply (#29); before, each re-rendered every shown message.
+   */
+  it('a keystroke renders no message again, and a streamed frame only the reply', async function () {
+    this.timeout(30_000);
+    const reply = Array.from({ length: 60 }, (_, i) => `Line ${i} of the answer.`).join('\n\n');
+    const key = await createKey({ paceMs: 15, chunkChars: 24, replies: [{ text: 'Short.' }, { text: 'Short.' }, { text: reply }] });
+    const thread = await longThread(key, 2);
+    const el = await mount({ 'publishable-key': key, 'thread-id': thread, 'user-id': 'u-long' });
+    await until(() => el.messages.length === 4, 'the transcript');
+    await el.updateComplete;
+    // `format` is a getter that returns a bound function.
+    const proto = Intl.DateTimeFormat.prototype;
+    const format = Object.getOwnPropertyDescriptor(proto, 'format')!;
+    let formats = 0;
+    Object.defineProperty(proto, 'format', {
+      configurable: true,
+      get(this: Intl.DateTimeFormat) {
+        const bound = format.get!.call(this) as (date?: Date | number) => string;
+        return (date?: Date | number) => (formats++, bound(date));
+      },
+    });
+    try {
+      await type(el, 'h');
+      await type(el, 'he');
+      expect(formats, 'messages rendered by two keystrokes').to.equal(0);
+      await type(el, 'the last question');
+      // The long reply streams in many frames: each renders the reply only.
+      let frames = 0;
+      let counting = true;
+      const count = () => {
+        frames++;
+        if (counting) requestAnimationFrame(count);
+      };
+      requestAnimationFrame(count);
+      formats = 0;
+      ($(el, '[part="send-button"]') as HTMLButtonElement).click();
+      await until(() => el.status === 'idle' && el.messages.at(-1)?.text === reply, 'the reply', 20_000);
+      counting = false;
+      expect(input(el).value).to.equal('');
+      // A few renders go through every message (the question joins, the turn starts and
+      // ends: 6 messages each); the frames in between render one.
+      expect(frames, 'frames the reply streamed over').to.be.above(20);
+      expect(formats, `messages rendered over ${frames} frames`).to.be.below(frames + 10 * 6);
+    } finally {
+      Object.defineProperty(proto, 'format', format);
+    }
   });
 });

@@ -104,7 +104,12 @@ describe('<agent-chat> tabs share one conversation', function () {
     expect(reasons).to.include('reset');
     await b.el.send('second thread');
     // What both tabs show, should this time out (it did once on a loaded CI machine, in Chromium).
-    const state = (t: Tab) => [t.el.threadId, texts(t.el), t.el.status, t.el.shadowRoot!.querySelector('[part="error"]')?.textContent?.trim()];
+    const state = (t: Tab) => [
+      t.el.threadId,
+      texts(t.el),
+      t.el.status,
+      t.el.shadowRoot!.querySelector('[part="error"]')?.textContent?.trim(),
+    ];
     await until(
       () => a.el.threadId === b.el.threadId && texts(a.el).length === 2 && a.el.status === 'idle',
       () => `A follows B: ${JSON.stringify({ a: state(a), b: state(b) })}`,

@@ -102,7 +102,11 @@ export async function sendByUser(el: AgentChat, text: string): Promise<void> {
 }
 
 /** Waits for `predicate`; `message` may be a function, to say what was shown when the wait ran out. */
-export async function until(predicate: () => unknown, message: string | (() => string) = 'condition not met', timeout = 8000): Promise<void> {
+export async function until(
+  predicate: () => unknown,
+  message: string | (() => string) = 'condition not met',
+  timeout = 8000,
+): Promise<void> {
   try {
     await waitUntil(predicate, typeof message === 'string' ? message : 'condition not met', { timeout, interval: 10 });
   } catch (error) {

@@ -1,0 +1,61 @@
+import { expect } from '@open-wc/testing';
+import fc from 'fast-check';
+import { html, render } from 'lit-html';
+import { keyed } from '../../src/log/keyed.js';
+
+/**
+ * The log's keyed list (src/log/keyed.ts), under random changes of the list: it shows the
+ * items in order, keeps the element of every key that stays, renders an item only when its
+ * deps changed, and leaves no node behind for an item that went.
+ */
+interface Item {
+  key: string;
+  version: number;
+}
+
+describe('keyed list', () => {
+  it('shows any sequence of lists in order, keeping the nodes of the keys that stay', () => {
+    const list = fc.uniqueArray(fc.record({ key: fc.constantFrom(...'abcdefghij'), version: fc.nat(2) }), {
+      selector: (item) => item.key,
+      maxLength: 10,
+    });
+    fc.assert(
+      fc.property(fc.array(list, { minLength: 1, maxLength: 12 }), (lists) => {
+        const box = document.createElement('div');
+        let rendered = 0;
+        const draw = (items: Item[], into = box) =>
+          render(
+            html`<p>before</p>${keyed(
+              items,
+              (item) => item.key,
+              (item) => [item.version],
+              (item) => (rendered++, html`<b data-key=${item.key}>${item.key}${item.version}</b>`),
+            )}<p>after</p>`,
+            into,
+          );
+        // The template's own nodes (paragraphs, lit's markers), without any item.
+        const bare = document.createElement('div');
+        draw([], bare);
+        const empty = bare.childNodes.length;
+        let previous: Item[] = [];
+        for (const items of lists) {
+          const before = new Map([...box.querySelectorAll('b')].map((b) => [b.dataset.key!, b]));
+          rendered = 0;
+          draw(items);
+          const shown = [...box.querySelectorAll('b')];
+          expect(shown.map((b) => b.textContent)).to.deep.equal(items.map((item) => `${item.key}${item.version}`));
+          for (const b of shown)
+            if (before.has(b.dataset.key!)) expect(b, `the node of ${b.dataset.key} is kept`).to.equal(before.get(b.dataset.key!));
+          const changed = items.filter((item) => previous.find((p) => p.key === item.key)?.version !== item.version).length;
+          expect(rendered, 'items rendered').to.equal(changed);
+          // Each item: its element and its part's two markers, besides the template's own nodes.
+          expect(box.childNodes.length, 'nodes in the box').to.equal(empty + items.length * 3);
+          previous = items;
+        }
+        draw([]);
+        expect(box.childNodes.length, 'nothing left of the items').to.equal(empty);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
