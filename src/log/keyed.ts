@@ -1,6 +1,6 @@
-import { type ChildPart, noChange } from 'lit-html';
+import { type ChildPart, noChange, nothing } from 'lit-html';
 import { Directive, directive } from 'lit-html/directive.js';
-import { insertPart, removePart, setChildPartValue } from 'lit-html/directive-helpers.js';
+import { insertPart, setChildPartValue } from 'lit-html/directive-helpers.js';
 
 type Key = (item: never) => string;
 type Deps = (item: never) => readonly unknown[];
@@ -11,7 +11,7 @@ type Render = (item: never) => unknown;
  * or moved, never rebuilt, as messages come and go around it) and rendered again only when
  * one of its `deps` changed. Lit's `repeat` and `guard` do the same in two directives at
  * 0.6 KB of the inline budget, and lit-html 3.3's `repeat` left a comment node behind per
- * removed item (lit/lit#5010). Keys must be unique, as for `repeat`.
+ * removed item (see `remove`). Keys must be unique, as for `repeat`.
  */
 class KeyedList extends Directive {
   private parts = new Map<string, { part: ChildPart; deps: readonly unknown[] }>();
@@ -25,7 +25,7 @@ class KeyedList extends Directive {
     const shown = new Set(keys);
     // What leaves goes first: then every part that stays is in order already, and moves only
     // when the order itself changed.
-    for (const [k, { part }] of this.parts) if (!shown.has(k)) removePart(part);
+    for (const [k, { part }] of this.parts) if (!shown.has(k)) remove(part);
     const parts = new Map<string, { part: ChildPart; deps: readonly unknown[] }>();
     let next: ChildPart | undefined;
     for (let i = items.length; i--;) {
@@ -40,6 +40,17 @@ class KeyedList extends Directive {
     this.parts = parts;
     return noChange;
   }
+}
+
+/**
+ * Empties a part, then takes its two markers out. Lit-html 3.3's `removePart` leaves the
+ * end marker in the DOM (lit/lit#5010): one comment node per message that ever left the log.
+ */
+function remove(part: ChildPart): void {
+  setChildPartValue(part, nothing);
+  // A part made by insertPart has both markers (they are typed as possibly absent for a root part).
+  (part.startNode as ChildNode).remove();
+  (part.endNode as ChildNode).remove();
 }
 
 /**
