@@ -20,12 +20,14 @@ function nodeCount(el: AgentChat): number {
 }
 
 /**
- * Resolves at the first animation frame where `done()` holds. Not `until()`: its timeout
- * timer outlives each wait by seconds and would be counted as the widget's heap.
+ * Resolves once `done()` holds, polled every 10 ms. Not `until()`: its timeout timer outlives
+ * each wait by seconds and would be counted as the widget's heap; nothing here outlives it.
  */
-const settled = (done: () => boolean) =>
-  new Promise<void>((resolve) => {
-    const check = () => (done() ? resolve() : requestAnimationFrame(check));
+const settled = (done: () => boolean, what: () => string) =>
+  new Promise<void>((resolve, reject) => {
+    const deadline = performance.now() + 15_000;
+    const check = () =>
+      done() ? resolve() : performance.now() > deadline ? reject(new Error(`Timeout: ${what()}`)) : setTimeout(check, 10);
     check();
   });
 
@@ -54,7 +56,10 @@ describe('switching threads', () => {
       await el.updateComplete;
       // The other thread: the list is newest first, and the one shown moves to the top.
       $$(el, '.history-open')[1]!.click();
-      await settled(() => el.status === 'idle' && el.messages.length === 2 && !$(el, '[part="history"]'));
+      await settled(
+        () => el.status === 'idle' && el.messages.length === 2 && !$(el, '[part="history"]'),
+        () => `switch ${i}: ${JSON.stringify([el.status, el.threadId, el.messages.length, !!$(el, '[part="history"]')])}`,
+      );
       await el.updateComplete;
       if (i === 10) at10 = await measure();
     }
