@@ -18,6 +18,9 @@
  *  6. Highlighted code: a reply that is one TypeScript block (4/16/32 KB) streamed 64
  *     characters a frame, fenced `ts` (highlighted) and `text` (no grammar: plain), so the
  *     difference is what highlighting costs, per frame and at most.
+ *  7. Cost at scale (scripts/bench-scale.ts): a 100 KB and a 1 MB reply against a floor that
+ *     scrolls once a frame (time, long tasks, heap after GC), and a 200-turn session (time
+ *     per token and per keystroke at turn 1 and at turn 200).
  *  5. An unopened launcher at 4x CPU slowdown, each run in a fresh context (nothing cached):
  *     main-thread time from navigation to 1 s after load, with and without the widget,
  *     service calls, and the first click to a focused text field, cold and after intent
@@ -32,17 +35,20 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
 import { createApp } from '../demo/server/app.js';
 import { toNodeMiddleware } from '../demo/server/node.js';
 import { chunkText } from '../demo/server/turn.js';
+import { replies, session } from './bench-scale.js';
+import { type Bench, type Busy, api, busy, heap, mb, median, metrics, ms, newKey, openPage, ratio, settle } from './bench-support.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
-/** BENCH_ONLY=stream|restore|memory|hostile|launcher|code runs one section (handy while working on it). */
+/** BENCH_ONLY=stream|restore|memory|hostile|launcher|code|reply|session runs one section (handy while working on it). */
 const ONLY = process.env.BENCH_ONLY;
-const want = (section: 'stream' | 'restore' | 'memory' | 'hostile' | 'launcher' | 'code') => !ONLY || ONLY === section;
+const want = (section: 'stream' | 'restore' | 'memory' | 'hostile' | 'launcher' | 'code' | 'reply' | 'session') =>
+  !ONLY || ONLY === section;
 const WATCHDOG_MS = 20 * 60_000;
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -126,83 +132,6 @@ async function startServer(distDir: string) {
     });
   return { base: `http://127.0.0.1:${port}`, close };
 }
-
-async function api<T>(base: string, path: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(base + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-const newKey = async (base: string, plan: object) => (await api<{ publishable_key: string }>(base, '/__demo/keys', plan)).publishable_key;
-
-// --- measuring ----------------------------------------------------------------------------
-
-type Metrics = Record<string, number>;
-
-async function metrics(cdp: CDPSession): Promise<Metrics> {
-  const { metrics: list } = await cdp.send('Performance.getMetrics');
-  return Object.fromEntries(list.map((m) => [m.name, m.value]));
-}
-
-/** `window.__bench` of the bench pages (demo/bench/harness.js). */
-interface Bench {
-  longTasks: Array<{ start: number; duration: number }>;
-  /** Long animation frames (Chromium), with the callbacks they ran. */
-  slowFrames: Array<{ start: number; duration: number; scripts: string[] }>;
-  longTasksSince(since: number): { count: number; longest: number };
-  messageFrameAt: number;
-  nextFrame(): Promise<number>;
-}
-
-/** Main-thread time between two CDP samples, in ms (CDP reports seconds). */
-type Busy = ReturnType<typeof busy>;
-function busy(before: Metrics, after: Metrics) {
-  const d = (name: string) => ((after[name] ?? 0) - (before[name] ?? 0)) * 1000;
-  return { task: d('TaskDuration'), script: d('ScriptDuration'), layout: d('LayoutDuration'), style: d('RecalcStyleDuration') };
-}
-
-async function heap(cdp: CDPSession): Promise<{ heap: number; nodes: number; listeners: number }> {
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('HeapProfiler.collectGarbage');
-  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-  const m = await metrics(cdp);
-  return { heap: usedSize, nodes: m.Nodes ?? 0, listeners: m.JSEventListeners ?? 0 };
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-
-interface PageSetup {
-  context: BrowserContext;
-  page: Page;
-  cdp: CDPSession;
-}
-
-async function openPage(browser: Browser, base: string, name: string): Promise<PageSetup> {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => console.error(`[${name}] page error: ${error.message}`));
-  await page.goto(`${base}/demo/bench/${name}.html`);
-  await page.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady === true);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Performance.enable');
-  return { context, page, cdp };
-}
-
-const settle = (page: Page) =>
-  page.evaluate(async () => {
-    const b = (window as unknown as { __bench: Bench }).__bench;
-    await b.nextFrame();
-    await b.nextFrame();
-    await new Promise((r) => setTimeout(r, 100));
-  });
 
 // --- 1. streaming ---------------------------------------------------------------------------
 
@@ -635,10 +564,6 @@ async function launcherPageRun(browser: Browser, base: string, key: string, inte
   }
 }
 
-const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(n < 10 ? 1 : 0)} ms` : 'n/a');
-const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
-const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
-
 async function machine(browser: Browser) {
   let model = cpus()[0]?.model ?? 'unknown';
   try {
@@ -763,6 +688,17 @@ async function main(): Promise<void> {
       }
     }
 
+    // Cost at scale (scripts/bench-scale.ts): long replies, and a 200-turn session.
+    const scale: string[] = [];
+    if (want('reply')) {
+      console.log('bench: 100 KB and 1 MB replies…');
+      scale.push(...(await replies(browser, base, Math.min(RUNS, 3))), '');
+    }
+    if (want('session')) {
+      console.log('bench: a 200-turn session…');
+      scale.push(...(await session(browser, base, Math.min(RUNS, 3))), '');
+    }
+
     let launcher: Sample[] = [];
     let turns: Sample[] = [];
     if (want('memory')) {
@@ -875,6 +811,7 @@ async function main(): Promise<void> {
           `DOM nodes per turn ${((turns[50]!.nodes - turns[1]!.nodes) / 49).toFixed(0)}.`,
       );
     }
+    out.push(...scale);
     console.log('\n' + out.join('\n'));
   } finally {
     await browser?.close().catch(() => {});

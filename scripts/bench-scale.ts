@@ -1,0 +1,212 @@
+/**
+ * The benchmarks of cost at scale (#29), run by scripts/bench.ts:
+ *
+ *  - `BENCH_ONLY=reply`: a 100 KB and a 1 MB markdown reply (paragraphs, lists, code,
+ *    tables, quotes) streamed 64 characters a frame as fast as the server writes, into the
+ *    widget and into a floor page that appends each raw delta to a <pre> and scrolls once
+ *    per animation frame. Main-thread time (CDP TaskDuration), long tasks, and the JS heap
+ *    after forced GC, grown over the page before the turn (the widget's includes the
+ *    rendered reply's DOM wrappers and the message itself).
+ *  - `BENCH_ONLY=session`: one widget through 200 turns (the same ~1.5 KB reply each,
+ *    24 characters a frame): main-thread time per token frame of turn 1 and of turn 200,
+ *    and per keystroke (20 keystrokes into the text field, each until its render and the
+ *    next frame) after turn 1 and after turn 200.
+ */
+import type { Browser } from 'playwright-core';
+import { type Bench, busy, heap, mb, median, metrics, ms, newKey, openPage, ratio, settle } from './bench-support.js';
+
+type Widget = HTMLElement & { send(t: string): void; status: string; updateComplete: Promise<unknown> };
+
+/** About `chars` of markdown, built from the blocks replies are made of. */
+function longReply(chars: number): string {
+  const parts = [
+    'A paragraph with **bold**, `code` and a [link](https://example.com/a) in it, long enough to wrap once on a phone.\n\n',
+    '- an item\n- another item with *emphasis*\n- a third\n\n',
+    '```ts\nconst answer = compute(42);\nconsole.log(answer);\n```\n\n',
+    '| Model | Weight |\n|---|---:|\n| Trail | 240 g |\n| Road | 210 g |\n\n',
+    '> a quote that goes on for a while, as quotes do\n\n',
+  ];
+  let text = '';
+  for (let i = 0; text.length < chars; i++) text += parts[i % parts.length];
+  return text;
+}
+
+const REPLY_SIZES = [100_000, 1_000_000];
+
+interface ReplyRun {
+  task: number;
+  layout: number;
+  style: number;
+  longTasks: number;
+  longestTask: number;
+  total: number;
+  heap: number;
+  chars: number;
+}
+
+async function replyRun(browser: Browser, base: string, variant: 'widget' | 'floor-follow', text: string): Promise<ReplyRun> {
+  const { context, page, cdp } = await openPage(browser, base, variant);
+  try {
+    const key = await newKey(base, { replies: [{ text }], paceMs: 0, chunkChars: 64 });
+    if (variant === 'widget') {
+      await page.evaluate(async (k) => {
+        const w = window as unknown as { mountWidget(a: object): Promise<HTMLElement>; el: HTMLElement };
+        w.el = await w.mountWidget({ 'base-url': '/', 'publishable-key': k, persist: 'none', 'user-id': 'bench-user' });
+      }, key);
+    }
+    await settle(page);
+    const heapBefore = await heap(cdp);
+    const before = await metrics(cdp);
+    const r = await page.evaluate(
+      async ({ variant, key }) => {
+        const w = window as unknown as { __bench: Bench; el: Widget; runTurn(k: string, t: string): Promise<void> };
+        const b = w.__bench;
+        const t0 = performance.now();
+        let chars = 0;
+        if (variant === 'widget') {
+          const done = new Promise((r) => w.el.addEventListener('agent-chat-message', r, { once: true }));
+          w.el.send('Tell me everything.');
+          await done;
+          while (w.el.status !== 'idle') await b.nextFrame();
+          await w.el.updateComplete;
+          const texts = w.el.shadowRoot!.querySelectorAll('[part~="message-agent"] [part~="text"]');
+          chars = texts[texts.length - 1]?.textContent?.length ?? 0;
+        } else {
+          await w.runTurn(key, 'Tell me everything.');
+          chars = document.getElementById('out')!.textContent!.length;
+        }
+        const t1 = await b.nextFrame();
+        const long = b.longTasksSince(t0);
+        return { total: t1 - t0, longTasks: long.count, longestTask: long.longest, chars };
+      },
+      { variant, key },
+    );
+    const after = await metrics(cdp);
+    const heapAfter = await heap(cdp);
+    return { ...busy(before, after), ...r, heap: heapAfter.heap - heapBefore.heap };
+  } finally {
+    await context.close();
+  }
+}
+
+/** The reply section: each size, widget and floor alternating; returns the table's lines. */
+export async function replies(browser: Browser, base: string, runs: number): Promise<string[]> {
+  const out = [
+    `| Reply streamed 64 chars a frame (median of ${runs}) | widget | floor (scrolls once a frame) | widget / floor |`,
+    '|---|---:|---:|---:|',
+  ];
+  await replyRun(browser, base, 'widget', longReply(20_000)); // warm-up
+  for (const size of REPLY_SIZES) {
+    const text = longReply(size);
+    const list: Record<'widget' | 'floor-follow', ReplyRun[]> = { widget: [], 'floor-follow': [] };
+    for (let i = 0; i < runs; i++) {
+      for (const variant of ['widget', 'floor-follow'] as const) {
+        const r = await replyRun(browser, base, variant, text);
+        list[variant].push(r);
+        console.log(
+          `  reply ${size / 1000} KB ${variant} #${i + 1}: task ${ms(r.task)} (layout ${ms(r.layout)}, style ${ms(r.style)}), long tasks ${r.longTasks} (max ${ms(r.longestTask)}), heap +${mb(r.heap)}, total ${ms(r.total)} [chars=${r.chars}]`,
+        );
+      }
+    }
+    const m = (v: 'widget' | 'floor-follow', f: (r: ReplyRun) => number) => median(list[v].map(f));
+    const row = (label: string, f: (r: ReplyRun) => number, fmt: (n: number) => string) =>
+      `| ${size / 1000} KB: ${label} | ${fmt(m('widget', f))} | ${fmt(m('floor-follow', f))} | ${ratio(m('widget', f), m('floor-follow', f))} |`;
+    out.push(row('main-thread time', (r) => r.task, ms));
+    out.push(row('long tasks (> 50 ms)', (r) => r.longTasks, String));
+    out.push(row('longest task', (r) => r.longestTask, ms));
+    out.push(row('heap after GC, grown', (r) => r.heap, mb));
+    out.push(row('send → final paint', (r) => r.total, ms));
+  }
+  return out;
+}
+
+// --- a long live session ------------------------------------------------------------------
+
+const SESSION_REPLY = longReply(1_500);
+const SESSION_FRAMES = Math.ceil(SESSION_REPLY.length / 24);
+
+interface SessionPoint {
+  /** Main-thread time of the turn, per token frame. */
+  perToken: number;
+  /** Main-thread time per keystroke (the keystroke, its render and the next frame). */
+  perKeystroke: number;
+  nodes: number;
+}
+
+async function sessionRun(browser: Browser, base: string, turns: number): Promise<SessionPoint[]> {
+  const { context, page, cdp } = await openPage(browser, base, 'widget');
+  try {
+    const key = await newKey(base, { replies: [{ text: SESSION_REPLY }], paceMs: 0, chunkChars: 24 });
+    await page.evaluate(async (k) => {
+      const w = window as unknown as { mountWidget(a: object): Promise<HTMLElement>; el: HTMLElement };
+      w.el = await w.mountWidget({ 'base-url': '/', 'publishable-key': k, persist: 'none', 'user-id': 'bench-user' });
+    }, key);
+    await settle(page);
+    const turn = (n: number) =>
+      page.evaluate(async (n) => {
+        const w = window as unknown as { el: Widget; __bench: Bench };
+        const done = new Promise((r) => w.el.addEventListener('agent-chat-message', r, { once: true }));
+        w.el.send(`Question ${n}`);
+        await done;
+        while (w.el.status !== 'idle') await w.__bench.nextFrame();
+        await w.el.updateComplete;
+        await w.__bench.nextFrame();
+      }, n);
+    const keystrokes = () =>
+      page.evaluate(async () => {
+        const w = window as unknown as { el: Widget; __bench: Bench };
+        const input = w.el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part="input"]')!;
+        for (let i = 0; i < 20; i++) {
+          input.value += 'a';
+          input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+          await w.el.updateComplete;
+          await w.__bench.nextFrame();
+        }
+        input.value = '';
+        input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+        await w.el.updateComplete;
+      });
+    const measure = async (n: number): Promise<SessionPoint> => {
+      let before = await metrics(cdp);
+      await turn(n);
+      const perToken = busy(before, await metrics(cdp)).task / SESSION_FRAMES;
+      before = await metrics(cdp);
+      await keystrokes();
+      const perKeystroke = busy(before, await metrics(cdp)).task / 21;
+      return { perToken, perKeystroke, nodes: (await metrics(cdp)).Nodes ?? 0 };
+    };
+    const first = await measure(1);
+    for (let n = 2; n < turns; n++) await turn(n);
+    const last = await measure(turns);
+    return [first, last];
+  } finally {
+    await context.close();
+  }
+}
+
+/** The session section: `runs` sessions of 200 turns; returns the table's lines. */
+export async function session(browser: Browser, base: string, runs: number): Promise<string[]> {
+  const turns = 200;
+  const points: SessionPoint[][] = [];
+  for (let i = 0; i < runs; i++) {
+    const [first, last] = await sessionRun(browser, base, turns);
+    points.push([first!, last!]);
+    console.log(
+      `  session #${i + 1}: per token ${ms(first!.perToken)} → ${ms(last!.perToken)}, per keystroke ${ms(first!.perKeystroke)} → ${ms(last!.perKeystroke)}, DOM nodes ${first!.nodes} → ${last!.nodes}`,
+    );
+  }
+  const m = (at: 0 | 1, f: (p: SessionPoint) => number) => median(points.map((p) => f(p[at]!)));
+  return [
+    `| ${turns}-turn session (median of ${runs}; reply ${SESSION_REPLY.length} chars in ${SESSION_FRAMES} frames) | turn 1 | turn ${turns} | ${turns} / 1 |`,
+    '|---|---:|---:|---:|',
+    `| Main-thread time per token frame | ${ms(m(0, (p) => p.perToken))} | ${ms(m(1, (p) => p.perToken))} | ${ratio(
+      m(1, (p) => p.perToken),
+      m(0, (p) => p.perToken),
+    )} |`,
+    `| Main-thread time per keystroke | ${ms(m(0, (p) => p.perKeystroke))} | ${ms(m(1, (p) => p.perKeystroke))} | ${ratio(
+      m(1, (p) => p.perKeystroke),
+      m(0, (p) => p.perKeystroke),
+    )} |`,
+    `| DOM nodes | ${m(0, (p) => p.nodes)} | ${m(1, (p) => p.nodes)} | |`,
+  ];
+}
