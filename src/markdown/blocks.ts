@@ -110,8 +110,13 @@ export function normalize(text: string): string {
 export type TailState = 'settled' | TypingTail;
 
 export function tailState(text: string, streaming: boolean): TailState {
-  if (!streaming || /\n[ \t]*\n$/.test(text)) return 'settled';
-  return text.endsWith('\n') ? 'line' : 'typing';
+  if (!streaming) return 'settled';
+  if (!text.endsWith('\n')) return 'typing';
+  // A blank line at the end (a line break, blanks, a line break), read from the end: a
+  // regular expression for it would scan the whole text on every frame.
+  let i = text.length - 2;
+  while (text[i] === ' ' || text[i] === '\t') i--;
+  return text[i] === '\n' ? 'settled' : 'line';
 }
 
 /**

@@ -21,6 +21,8 @@ import {
 interface RenderedBlock {
   key: string;
   nodes: ChildNode[];
+  /** The lexer's block it was drawn from: one the lexer kept (the same object) draws the same. */
+  block: Block;
 }
 
 class MarkdownDirective extends Directive {
@@ -101,21 +103,31 @@ class MarkdownDirective extends Directive {
 
       // Keys are the rendered source: a finished block keeps its DOM as long as its raw text
       // is unchanged; the tail is re-rendered whenever its (completed) source changes.
+      const { blocks, rendered } = this;
       const tail = tailState(text, streaming);
-      const last = this.blocks.length - 1;
-      const sources = this.blocks.map((block, i) => blockSource(block, i === last ? tail : 'settled'));
+      const last = blocks.length - 1;
+      const source = (i: number) => blockSource(blocks[i]!, i === last ? tail : 'settled');
       // A tail whose last line is unfinished renders differently (its code is highlighted
       // without that line), so it is drawn again when that line is done, even unchanged.
-      const keys = sources.map((source, i) => linksKey + source + (i === last && tail === 'typing' ? '\u0001' : ''));
+      const key = (i: number, source: string) => linksKey + source + (i === last && tail === 'typing' ? '\u0001' : '');
 
+      // Blocks the streaming lexer kept (the same objects, lexed with the same links) are
+      // drawn as they were: neither their sources nor their keys are built or compared
+      // again, so a frame's work does not grow with the blocks before the tail. The last
+      // one drawn was the tail, drawn from its completed source: compared by key.
       let same = 0;
-      while (same < keys.length && same < this.rendered.length && this.rendered[same]!.key === keys[same]) same++;
-      for (const stale of this.rendered.splice(same)) for (const node of stale.nodes) node.remove();
-      for (let i = same; i < keys.length; i++) {
-        const frag = renderBlock(this.blocks[i]!, sources[i]!, this.links, allowHtml, labels, i === last && tail === 'typing');
+      while (same < last && same < rendered.length - 1 && rendered[same]!.block === blocks[same]) same++;
+      while (same <= last && same < rendered.length && rendered[same]!.key === key(same, source(same))) {
+        rendered[same]!.block = blocks[same]!;
+        same++;
+      }
+      for (const stale of rendered.splice(same)) for (const node of stale.nodes) node.remove();
+      for (let i = same; i <= last; i++) {
+        const src = source(i);
+        const frag = renderBlock(blocks[i]!, src, this.links, allowHtml, labels, i === last && tail === 'typing');
         const nodes = Array.from(frag.childNodes);
         element.append(frag);
-        this.rendered.push({ key: keys[i]!, nodes });
+        rendered.push({ key: key(i, src), nodes, block: blocks[i]! });
       }
     } catch (error) {
       // The message's error boundary (blocks have their own): its text, as text.

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tailState } from '../../src/markdown/blocks.js';
 import { completeTail } from '../../src/markdown/tail.js';
@@ -17,6 +18,18 @@ describe('the state of a streamed text', () => {
   it('line when its last line has its break, typing while it is typed', () => {
     expect(tailState('para\n', true)).toBe('line');
     expect(tailState('para', true)).toBe('typing');
+  });
+
+  it('reads only the end of the text, as the rule that scanned all of it decided', () => {
+    // The rule as it was written (a regular expression over the whole text, every frame).
+    const rule = (text: string) => (/\n[ \t]*\n$/.test(text) ? 'settled' : text.endsWith('\n') ? 'line' : 'typing');
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', ' ', '\t', '\n', '\r'), { maxLength: 12 }), (chars) => {
+        const text = chars.join('');
+        expect(tailState(text, true)).toBe(rule(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
