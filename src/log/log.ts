@@ -43,6 +43,8 @@ export class Log {
   private readonly resized = new ResizeObserver(() => this.follow());
   private observed: Element | null = null;
   private lastHeight = 0;
+  /** Where following put the log last: its own scroll, whatever has grown since, is not the reader leaving the end. */
+  private followedTo = -1;
   private locale = '';
   /**
    * One formatter per language: every render stamps every rendered message, and creating an
@@ -108,6 +110,10 @@ export class Log {
       this.resized.observe(log.firstElementChild!);
       this.observed = log;
     }
+    // A hidden page has no frames, hence no ResizeObserver callbacks: it follows as it
+    // renders (seldom: streamed tokens render once a frame), so its log is where it
+    // belongs whenever it is read or shown again.
+    if (document.hidden) this.follow();
   }
 
   /** Auto-scroll follows the conversation only while the reader is at the bottom. */
@@ -118,6 +124,7 @@ export class Log {
     this.lastHeight = log.scrollHeight;
     if (this.stickToBottom) {
       log.scrollTop = log.scrollHeight;
+      this.followedTo = log.scrollTop;
     } else if (grew && !this.view.value.showJump) {
       this.view.set({ showJump: true });
     }
@@ -182,6 +189,8 @@ export class Log {
     const log = this.element;
     if (!log) return;
     if (this.windowStart > 0 && log.scrollTop < 48) this.showEarlier();
+    // The scroll event of following comes a frame later, when the reply may have grown.
+    if (this.stickToBottom && log.scrollTop === this.followedTo) return;
     this.stickToBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 32;
     if (this.stickToBottom && this.view.value.showJump) this.view.set({ showJump: false });
   };
@@ -203,8 +212,9 @@ export class Log {
     if (!log) return;
     this.stickToBottom = true;
     this.view.set({ showJump: false });
-    const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
-    log.scrollTo({ top: log.scrollHeight, behavior: reduce ? 'auto' : 'smooth' });
+    // No animation where nobody sees it (a hidden page has no frames to run it in).
+    const instant = document.hidden || matchMedia('(prefers-reduced-motion: reduce)').matches;
+    log.scrollTo({ top: log.scrollHeight, behavior: instant ? 'auto' : 'smooth' });
     this.ctx.focusInput();
   };
 
