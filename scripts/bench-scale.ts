@@ -176,6 +176,16 @@ async function sessionRun(browser: Browser, base: string, turns: number): Promis
       return { perToken, perKeystroke, nodes: (await metrics(cdp)).Nodes ?? 0 };
     };
     const first = await measure(1);
+    // Nodes of one question (elements, text and comment markers), and its listeners (CDP).
+    const question = await page.evaluate(() => {
+      const article = (window as unknown as { el: Widget }).el.shadowRoot!.querySelector('article.message.user')!;
+      const walker = document.createTreeWalker(article, NodeFilter.SHOW_ALL);
+      let nodes = 1;
+      while (walker.nextNode()) nodes++;
+      // The keyed list's two markers around it.
+      return nodes + 2;
+    });
+    console.log(`  a one-line question: ${question} DOM nodes`);
     for (let n = 2; n < turns; n++) await turn(n);
     const last = await measure(turns);
     return [first, last];
