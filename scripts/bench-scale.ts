@@ -31,7 +31,8 @@ function longReply(chars: number): string {
   return text;
 }
 
-const REPLY_SIZES = [100_000, 1_000_000];
+/** BENCH_REPLY_KB=1000 measures one size. */
+const REPLY_SIZES = process.env.BENCH_REPLY_KB ? [Number(process.env.BENCH_REPLY_KB) * 1000] : [100_000, 1_000_000];
 
 interface ReplyRun {
   task: number;
@@ -42,6 +43,8 @@ interface ReplyRun {
   total: number;
   heap: number;
   chars: number;
+  /** The slow frames' callbacks, by invoker. */
+  slow: string;
 }
 
 async function replyRun(browser: Browser, base: string, variant: 'widget' | 'floor-follow', text: string): Promise<ReplyRun> {
@@ -77,7 +80,19 @@ async function replyRun(browser: Browser, base: string, variant: 'widget' | 'flo
         }
         const t1 = await b.nextFrame();
         const long = b.longTasksSince(t0);
-        return { total: t1 - t0, longTasks: long.count, longestTask: long.longest, chars };
+        // What the slow frames ran (long-animation-frame): the invokers and their total time.
+        const invokers = new Map<string, number>();
+        for (const f of b.slowFrames.filter((f) => f.start >= t0))
+          for (const script of f.scripts) {
+            const [, name, time] = /^(.*) (\d+) ms$/.exec(script) ?? [];
+            if (name) invokers.set(name, (invokers.get(name) ?? 0) + Number(time));
+          }
+        const slow = [...invokers]
+          .sort((a, z) => z[1] - a[1])
+          .slice(0, 4)
+          .map(([name, time]) => `${name} ${time} ms`)
+          .join(', ');
+        return { total: t1 - t0, longTasks: long.count, longestTask: long.longest, chars, slow };
       },
       { variant, key },
     );
@@ -104,7 +119,7 @@ export async function replies(browser: Browser, base: string, runs: number): Pro
         const r = await replyRun(browser, base, variant, text);
         list[variant].push(r);
         console.log(
-          `  reply ${size / 1000} KB ${variant} #${i + 1}: task ${ms(r.task)} (layout ${ms(r.layout)}, style ${ms(r.style)}), long tasks ${r.longTasks} (max ${ms(r.longestTask)}), heap +${mb(r.heap)}, total ${ms(r.total)} [chars=${r.chars}]`,
+          `  reply ${size / 1000} KB ${variant} #${i + 1}: task ${ms(r.task)} (layout ${ms(r.layout)}, style ${ms(r.style)}), long tasks ${r.longTasks} (max ${ms(r.longestTask)}), heap +${mb(r.heap)}, total ${ms(r.total)} [chars=${r.chars}]${r.slow ? `\n    slow frames ran: ${r.slow}` : ''}`,
         );
       }
     }
@@ -146,7 +161,12 @@ async function sessionRun(browser: Browser, base: string, turns: number): Promis
       page.evaluate(async (n) => {
         const w = window as unknown as { el: Widget; __bench: Bench };
         const done = new Promise((r) => w.el.addEventListener('agent-chat-message', r, { once: true }));
-        w.el.send(`Question ${n}`);
+        // As the reader sends (the page's own send() is limited to one a second: #28).
+        const input = w.el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part="input"]')!;
+        input.value = `Question ${n}`;
+        input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+        await w.el.updateComplete;
+        w.el.shadowRoot!.querySelector<HTMLButtonElement>('[part="send-button"]')!.click();
         await done;
         while (w.el.status !== 'idle') await w.__bench.nextFrame();
         await w.el.updateComplete;

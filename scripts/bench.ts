@@ -372,7 +372,12 @@ async function turnCycles(browser: Browser, base: string, turns: number): Promis
         type Widget = HTMLElement & { send(t: string): void; status: string; updateComplete: Promise<unknown> };
         const w = window as unknown as { el: Widget; __bench: Bench };
         const done = new Promise((r) => w.el.addEventListener('agent-chat-message', r, { once: true }));
-        w.el.send(`Question ${n}`);
+        // As the reader sends (the page's own send() is limited to one a second: #28).
+        const input = w.el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part="input"]')!;
+        input.value = `Question ${n}`;
+        input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+        await w.el.updateComplete;
+        w.el.shadowRoot!.querySelector<HTMLButtonElement>('[part="send-button"]')!.click();
         await done;
         while (w.el.status !== 'idle') await w.__bench.nextFrame();
         await w.el.updateComplete;

@@ -35,6 +35,24 @@ function isSeq(value: unknown): value is number {
  */
 export const MAX_FRAME = 4_000_000;
 
+/**
+ * What arrives at once (a page that was busy catching up, a service that sends a long reply
+ * in one go) is read a slice at a time, with the page's own work between slices: a 1 MB
+ * burst is some seventy short tasks, not one long one.
+ */
+const SLICE = 16_384;
+
+/** A task boundary that background tabs do not throttle (as they do timers). */
+const breathe = () =>
+  new Promise<void>((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(null);
+  });
+
 function statusOf(value: unknown): number | null {
   if (typeof value === 'number' && Number.isInteger(value)) return value;
   if (typeof value === 'string' && /^\d{3}$/.test(value)) return Number(value);
@@ -149,12 +167,16 @@ export async function readFrames(body: ReadableStream<Uint8Array>, cb: FrameCall
         break;
       }
       const text = decoder.decode(value, { stream: true });
-      const ended = frames;
-      parser.feed(text);
+      for (let at = 0; at < text.length && !failure && !outcome; at += SLICE) {
+        if (at) await breathe();
+        const slice = text.slice(at, at + SLICE);
+        const ended = frames;
+        parser.feed(slice);
+        // What came since the last frame or comment ended: one that never ends is cut at MAX_FRAME.
+        pending = frames === ended ? pending + slice.length : 0;
+        if (pending > MAX_FRAME) throw protocolError('The service sent a stream frame that is too large.');
+      }
       if (failure || outcome) break;
-      // What came since the last frame or comment ended: one that never ends is cut at MAX_FRAME.
-      pending = frames === ended ? pending + text.length : 0;
-      if (pending > MAX_FRAME) throw protocolError('The service sent a stream frame that is too large.');
     }
   } finally {
     if (!finished) reader.cancel().catch(() => {});

@@ -98,7 +98,7 @@ class MarkdownDirective extends Directive {
     const started = performance.now();
     try {
       this.streaming = streaming;
-      this.lex(allowHtml, text, streaming);
+      this.lex(allowHtml, text);
       const linksKey = this.fullLex ? JSON.stringify(this.links) + '\u0000' : '';
 
       // Keys are the rendered source: a finished block keeps its DOM as long as its raw text
@@ -144,12 +144,14 @@ class MarkdownDirective extends Directive {
     this.nextAt = streaming && cost > 8 && tail > 2_000 ? performance.now() + cost * 3 : 0;
   }
 
-  // While streaming only the source from the last block on is lexed again, so the work per
-  // token does not grow with the reply. The final (non-streaming) render lexes everything,
-  // which corrects any block boundary the partial lex guessed differently.
-  private lex(allowHtml: boolean, text: string, streaming: boolean): void {
+  // Only the source from the last block on (or the one before, when the tail may still join
+  // it: `mayJoin`) is lexed again, so the work per token does not grow with the reply; the
+  // final render too (a whole 1 MB reply lexed again at its end was a 200-380 ms task).
+  // Link reference definitions reach back over the whole text: with any, every render
+  // lexes everything (`fullLex`), as does a text that changed other than by growing.
+  private lex(allowHtml: boolean, text: string): void {
     const previous = this.blocks;
-    if (streaming && !this.fullLex && previous.length > 0 && text.startsWith(this.text)) {
+    if (!this.fullLex && previous.length > 0 && text.startsWith(this.text)) {
       // From the start of the last block; a long plain block is several pieces, lexed whole.
       let last = previous.length - 1;
       while (last > 0 && (previous[last]!.token as Tokens.Generic).continued) last--;

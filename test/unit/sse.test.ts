@@ -92,6 +92,28 @@ describe('readFrames', () => {
     checkRecorded(await collect([bytes]));
   });
 
+  it('reads a burst of thousands of frames in one chunk, in slices with tasks between, losing none', async () => {
+    // Frames of uneven length, so that slice ends fall inside frames, inside JSON strings.
+    const texts = Array.from({ length: 3_000 }, (_, i) => `token ${i} ${'é'.repeat(i % 7)}`);
+    const burst = texts.map((text, i) => `data: ${JSON.stringify({ type: 'event', seq: i + 1, data: { text } })}\n\n`).join('');
+    expect(burst.length).toBeGreaterThan(4 * 16_384);
+    // Tasks that ran while the burst was read: a MessageChannel tick is queued at every one.
+    let ticks = 0;
+    let reading = true;
+    const ticker = new MessageChannel();
+    ticker.port1.onmessage = () => {
+      ticks++;
+      if (reading) ticker.port2.postMessage(null);
+    };
+    ticker.port2.postMessage(null);
+    const c = await collect([enc.encode(burst + 'data: [DONE]\n\n')]);
+    reading = false;
+    ticker.port1.close();
+    expect(c.frames.map((f) => (f.type === 'event' ? f.data.text : ''))).toEqual(texts);
+    expect(c.outcome).toBe('done');
+    expect(ticks, 'tasks between the slices').toBeGreaterThanOrEqual(3);
+  });
+
   it('reads the recorded turn split into two chunks at every byte position', async () => {
     for (let cut = 1; cut < bytes.length; cut++) {
       try {
