@@ -12,6 +12,7 @@
  *    and per keystroke (20 keystrokes into the text field, each until its render and the
  *    next frame) after turn 1 and after turn 200.
  */
+import { writeFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { type Bench, busy, heap, mb, median, metrics, ms, newKey, openPage, ratio, settle } from './bench-support.js';
 
@@ -59,6 +60,13 @@ async function replyRun(browser: Browser, base: string, variant: 'widget' | 'flo
     }
     await settle(page);
     const heapBefore = await heap(cdp);
+    // BENCH_PROFILE=<file>: a CPU profile of the widget's turn, for DevTools.
+    const profile = variant === 'widget' && process.env.BENCH_PROFILE;
+    if (profile) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     const before = await metrics(cdp);
     const r = await page.evaluate(
       async ({ variant, key }) => {
@@ -97,6 +105,7 @@ async function replyRun(browser: Browser, base: string, variant: 'widget' | 'flo
       { variant, key },
     );
     const after = await metrics(cdp);
+    if (profile) await writeFile(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
     const heapAfter = await heap(cdp);
     return { ...busy(before, after), ...r, heap: heapAfter.heap - heapBefore.heap };
   } finally {
@@ -190,9 +199,17 @@ async function sessionRun(browser: Browser, base: string, turns: number): Promis
       let before = await metrics(cdp);
       await turn(n);
       const perToken = busy(before, await metrics(cdp)).task / SESSION_FRAMES;
+      // BENCH_PROFILE=<file>: a CPU profile of the last point's keystrokes.
+      const profile = n === turns && process.env.BENCH_PROFILE;
+      if (profile) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+        await cdp.send('Profiler.start');
+      }
       before = await metrics(cdp);
       await keystrokes();
       const perKeystroke = busy(before, await metrics(cdp)).task / 21;
+      if (profile) await writeFile(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
       return { perToken, perKeystroke, nodes: (await metrics(cdp)).Nodes ?? 0 };
     };
     const first = await measure(1);

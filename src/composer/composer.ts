@@ -15,6 +15,8 @@ import { VoiceSlot } from '../voice/slot.js';
 export class Composer {
   private readonly images: AttachmentsSlot;
   private readonly voice: VoiceSlot;
+  /** The text's length when the field was last fitted to it. */
+  private fitted = 0;
 
   constructor(private readonly ctx: PanelContext) {
     this.images = new AttachmentsSlot(ctx);
@@ -86,10 +88,23 @@ export class Composer {
     this.ctx.focusKeeper.forget();
     this.voice.abort();
     this.ctx.chat.setDraft(area.value);
-    // Grows the field with its text up to the CSS max-height (CSSOM, so strict CSP allows it).
+    this.fit(area);
+  };
+
+  /**
+   * Grows the field with its text up to the CSS max-height (CSSOM, so strict CSP allows it),
+   * and shrinks it when text goes. Measured only then: making the field's height `auto` to
+   * measure it lays out the panel around it, the log with every message included, and a
+   * keystroke that stays on its line needs none of that.
+   */
+  private fit(area: HTMLTextAreaElement): void {
+    const length = area.value.length;
+    const shrank = length < this.fitted;
+    this.fitted = length;
+    if (!shrank && area.scrollHeight <= area.clientHeight) return;
     area.style.height = 'auto';
     area.style.height = `${area.scrollHeight + 2}px`;
-  };
+  }
 
   private readonly onKeyDown = (event: KeyboardEvent): void => {
     // Enter sends, Shift+Enter adds a line; an IME composition's Enter is not ours.

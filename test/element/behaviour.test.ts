@@ -134,6 +134,20 @@ describe('<agent-chat> behaviour', () => {
     await until(() => log.scrollHeight - log.scrollTop - log.clientHeight < 40, 'scrolled to the end');
   });
 
+  it('grows the text field with its lines and shrinks it when they go', async () => {
+    const el = await mount({ 'publishable-key': await createKey({ paceMs: 0 }) });
+    const field = input(el);
+    const height = () => field.getBoundingClientRect().height;
+    await type(el, 'a');
+    const one = height();
+    await type(el, 'ab');
+    expect(height(), 'a keystroke on the same line').to.equal(one);
+    await type(el, 'a\nb\nc');
+    expect(height(), 'three lines').to.be.above(one + 20);
+    await type(el, 'a');
+    expect(height(), 'one line again').to.equal(one);
+  });
+
   it('moves between cards with the arrow keys', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'Cards', cards: [product(0), product(1, true), product(2)] }] });
     const el = await mount({ 'publishable-key': key });
