@@ -14,9 +14,24 @@
  */
 import { writeFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
-import { type Bench, busy, heap, mb, median, metrics, ms, newKey, openPage, ratio, settle } from './bench-support.js';
+import {
+  askAsReader,
+  type Bench,
+  type BenchWidget,
+  busy,
+  mountWidget,
+  heap,
+  mb,
+  median,
+  metrics,
+  ms,
+  newKey,
+  openPage,
+  ratio,
+  settle,
+} from './bench-support.js';
 
-type Widget = HTMLElement & { send(t: string): void; status: string; updateComplete: Promise<unknown> };
+type Widget = BenchWidget;
 
 /** About `chars` of markdown, built from the blocks replies are made of. */
 function longReply(chars: number): string {
@@ -52,12 +67,7 @@ async function replyRun(browser: Browser, base: string, variant: 'widget' | 'flo
   const { context, page, cdp } = await openPage(browser, base, variant);
   try {
     const key = await newKey(base, { replies: [{ text }], paceMs: 0, chunkChars: 64 });
-    if (variant === 'widget') {
-      await page.evaluate(async (k) => {
-        const w = window as unknown as { mountWidget(a: object): Promise<HTMLElement>; el: HTMLElement };
-        w.el = await w.mountWidget({ 'base-url': '/', 'publishable-key': k, persist: 'none', 'user-id': 'bench-user' });
-      }, key);
-    }
+    if (variant === 'widget') await mountWidget(page, key);
     await settle(page);
     const heapBefore = await heap(cdp);
     // BENCH_PROFILE=<file>: a CPU profile of the widget's turn, for DevTools.
@@ -161,26 +171,9 @@ async function sessionRun(browser: Browser, base: string, turns: number): Promis
   const { context, page, cdp } = await openPage(browser, base, 'widget');
   try {
     const key = await newKey(base, { replies: [{ text: SESSION_REPLY }], paceMs: 0, chunkChars: 24 });
-    await page.evaluate(async (k) => {
-      const w = window as unknown as { mountWidget(a: object): Promise<HTMLElement>; el: HTMLElement };
-      w.el = await w.mountWidget({ 'base-url': '/', 'publishable-key': k, persist: 'none', 'user-id': 'bench-user' });
-    }, key);
+    await mountWidget(page, key);
     await settle(page);
-    const turn = (n: number) =>
-      page.evaluate(async (n) => {
-        const w = window as unknown as { el: Widget; __bench: Bench };
-        const done = new Promise((r) => w.el.addEventListener('agent-chat-message', r, { once: true }));
-        // As the reader sends (the page's own send() is limited to one a second: #28).
-        const input = w.el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part="input"]')!;
-        input.value = `Question ${n}`;
-        input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
-        await w.el.updateComplete;
-        w.el.shadowRoot!.querySelector<HTMLButtonElement>('[part="send-button"]')!.click();
-        await done;
-        while (w.el.status !== 'idle') await w.__bench.nextFrame();
-        await w.el.updateComplete;
-        await w.__bench.nextFrame();
-      }, n);
+    const turn = (n: number) => askAsReader(page, n);
     const keystrokes = () =>
       page.evaluate(async () => {
         const w = window as unknown as { el: Widget; __bench: Bench };

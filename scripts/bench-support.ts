@@ -86,3 +86,32 @@ export const settle = (page: Page) =>
 export const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(n < 10 ? 1 : 0)} ms` : 'n/a');
 export const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
 export const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
+
+/** The widget of a bench page (demo/bench/widget.html), as `window.el`. */
+export type BenchWidget = HTMLElement & { send(t: string): void; status: string; updateComplete: Promise<unknown> };
+
+/** Mounts the page's widget on `key` (no storage, a fixed user) and waits until it is ready. */
+export const mountWidget = (page: Page, key: string) =>
+  page.evaluate(async (k) => {
+    const w = window as unknown as { mountWidget(a: object): Promise<HTMLElement>; el: HTMLElement };
+    w.el = await w.mountWidget({ 'base-url': '/', 'publishable-key': k, persist: 'none', 'user-id': 'bench-user' });
+  }, key);
+
+/**
+ * One turn, sent as the reader sends (the page's own `send()` is limited to one a second,
+ * #28), until the reply is rendered and a frame has passed.
+ */
+export const askAsReader = (page: Page, n: number) =>
+  page.evaluate(async (n) => {
+    const w = window as unknown as { el: BenchWidget; __bench: Bench };
+    const done = new Promise((r) => w.el.addEventListener('agent-chat-message', r, { once: true }));
+    const input = w.el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part="input"]')!;
+    input.value = `Question ${n}`;
+    input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+    await w.el.updateComplete;
+    w.el.shadowRoot!.querySelector<HTMLButtonElement>('[part="send-button"]')!.click();
+    await done;
+    while (w.el.status !== 'idle') await w.__bench.nextFrame();
+    await w.el.updateComplete;
+    await w.__bench.nextFrame();
+  }, n);

@@ -41,7 +41,22 @@ import { createApp } from '../demo/server/app.js';
 import { toNodeMiddleware } from '../demo/server/node.js';
 import { chunkText } from '../demo/server/turn.js';
 import { replies, session } from './bench-scale.js';
-import { type Bench, type Busy, api, busy, heap, mb, median, metrics, ms, newKey, openPage, ratio, settle } from './bench-support.js';
+import {
+  askAsReader,
+  type Bench,
+  type Busy,
+  api,
+  busy,
+  heap,
+  mb,
+  median,
+  metrics,
+  ms,
+  newKey,
+  openPage,
+  ratio,
+  settle,
+} from './bench-support.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
@@ -368,21 +383,7 @@ async function turnCycles(browser: Browser, base: string, turns: number): Promis
     await settle(page);
     const samples: Sample[] = [await heap(cdp)];
     for (let i = 0; i < turns; i++) {
-      await page.evaluate(async (n) => {
-        type Widget = HTMLElement & { send(t: string): void; status: string; updateComplete: Promise<unknown> };
-        const w = window as unknown as { el: Widget; __bench: Bench };
-        const done = new Promise((r) => w.el.addEventListener('agent-chat-message', r, { once: true }));
-        // As the reader sends (the page's own send() is limited to one a second: #28).
-        const input = w.el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part="input"]')!;
-        input.value = `Question ${n}`;
-        input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
-        await w.el.updateComplete;
-        w.el.shadowRoot!.querySelector<HTMLButtonElement>('[part="send-button"]')!.click();
-        await done;
-        while (w.el.status !== 'idle') await w.__bench.nextFrame();
-        await w.el.updateComplete;
-        await w.__bench.nextFrame();
-      }, i + 1);
+      await askAsReader(page, i + 1);
       samples.push(await heap(cdp));
     }
     return samples;
