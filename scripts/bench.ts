@@ -346,9 +346,14 @@ async function launcherCycles(browser: Browser, base: string, cycles: number): P
   const { context, page, cdp } = await openPage(browser, base, 'widget');
   try {
     const key = await newKey(base, { paceMs: 0 });
+    // An unopened launcher calls nothing and is not `ready` until it is opened: only defined and rendered.
     await page.evaluate(async (k) => {
-      const w = window as unknown as { mountWidget(a: object): Promise<HTMLElement>; el: HTMLElement };
-      w.el = await w.mountWidget({ 'base-url': '/', 'publishable-key': k, persist: 'none', mode: 'launcher', 'user-id': 'bench-user' });
+      const w = window as unknown as { el: HTMLElement & { updateComplete: Promise<unknown> } };
+      const attrs = { 'base-url': '/', 'publishable-key': k, persist: 'none', mode: 'launcher', 'user-id': 'bench-user' };
+      w.el = document.createElement('agent-chat') as typeof w.el;
+      for (const [name, value] of Object.entries(attrs)) w.el.setAttribute(name, value);
+      document.body.append(w.el);
+      await w.el.updateComplete;
     }, key);
     await settle(page);
     const samples: Sample[] = [await heap(cdp)];
