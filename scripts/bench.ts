@@ -51,6 +51,7 @@ import {
   mb,
   median,
   metrics,
+  mountWidget,
   ms,
   newKey,
   openPage,
@@ -166,12 +167,7 @@ async function streamRun(browser: Browser, base: string, variant: Variant): Prom
   const { context, page, cdp } = await openPage(browser, base, variant);
   try {
     const key = await newKey(base, { replies: [{ text: REPLY }], paceMs: 0 });
-    if (variant === 'widget') {
-      await page.evaluate(async (k) => {
-        const w = window as unknown as { mountWidget(a: object): Promise<HTMLElement>; el: HTMLElement };
-        w.el = await w.mountWidget({ 'base-url': '/', 'publishable-key': k, persist: 'none', 'user-id': 'bench-user' });
-      }, key);
-    }
+    if (variant === 'widget') await mountWidget(page, key);
     await settle(page);
     const before = await metrics(cdp);
     const r = await page.evaluate(
@@ -381,10 +377,7 @@ async function turnCycles(browser: Browser, base: string, turns: number): Promis
   const { context, page, cdp } = await openPage(browser, base, 'widget');
   try {
     const key = await newKey(base, { replies: TURN_REPLIES, paceMs: 0, chunkChars: 24 });
-    await page.evaluate(async (k) => {
-      const w = window as unknown as { mountWidget(a: object): Promise<HTMLElement>; el: HTMLElement };
-      w.el = await w.mountWidget({ 'base-url': '/', 'publishable-key': k, persist: 'none', 'user-id': 'bench-user' });
-    }, key);
+    await mountWidget(page, key);
     await settle(page);
     const samples: Sample[] = [await heap(cdp)];
     for (let i = 0; i < turns; i++) {
@@ -429,10 +422,7 @@ async function hostileRun(browser: Browser, base: string, text: string): Promise
   const { context, page, cdp } = await openPage(browser, base, 'widget');
   try {
     const key = await newKey(base, { replies: [{ text }], paceMs: 0, chunkChars: 64 });
-    await page.evaluate(async (k) => {
-      const w = window as unknown as { mountWidget(a: object): Promise<HTMLElement>; el: HTMLElement };
-      w.el = await w.mountWidget({ 'base-url': '/', 'publishable-key': k, persist: 'none', 'user-id': 'bench-user' });
-    }, key);
+    await mountWidget(page, key);
     await settle(page);
     const before = await metrics(cdp);
     const r = await page.evaluate(async () => {
