@@ -111,7 +111,7 @@ class MarkdownDirective extends Directive {
       // without that line), so it is drawn again when that line is done, even unchanged.
       const key = (i: number, source: string) => linksKey + source + (i === last && tail === 'typing' ? '\u0001' : '');
 
-      // Blocks the streaming lexer kept (the same objects, lexed with the same links) are
+      // Blocks the incremental lex kept (the same objects, lexed with the same links) are
       // drawn as they were: neither their sources nor their keys are built or compared
       // again, so a frame's work does not grow with the blocks before the tail. The last
       // one drawn was the tail, drawn from its completed source: compared by key.
