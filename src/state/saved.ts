@@ -1,6 +1,6 @@
 import type { BranchEvent } from './branches.js';
 import { HISTORY_LIMIT, type HistoryEntry } from './history.js';
-import { PREFIX, type PersistMode, type PersistedState, type ThreadStorage, backend, createStorage } from './storage.js';
+import { PREFIX, type PersistMode, type PersistedState, type ThreadStorage, backend, createStorage, parseState } from './storage.js';
 import { anonymousUserId } from './identity.js';
 import { isHexId, isObject } from '../client/types.js';
 import { warnOnce } from '../warn.js';
@@ -157,13 +157,15 @@ export class Saved {
       // A page clearing all of its storage (key null) is not a move of the conversation:
       // this tab keeps what it shows, and writes it again with its next change.
       if (event.storageArea !== store || event.key !== key) return;
-      // What is stored now, not the event's value: events arrive late, and a tab that wrote
-      // since (its own turn's thread) must not follow an older state back (a new tab that
-      // sent after another's "new conversation" was reset to an empty one, in CI).
-      const state = this.storage.read();
-      this.history = state.history ?? [];
-      this.branches = state.branches ?? [];
-      listener(state);
+      // Events arrive late, and a tab is not told of its own writes. What happened is the
+      // event's (a turn the other tab started shows here even if it has ended by now); the
+      // thread in use and the lists are what is stored now: a tab that wrote since (its own
+      // turn's new thread) must not follow an older move back (one that sent right after
+      // another's "new conversation" was reset to an empty one, in CI).
+      const now = this.storage.read();
+      this.history = now.history ?? [];
+      this.branches = now.branches ?? [];
+      listener({ ...checked(parseState(event.newValue)), threadId: now.threadId, history: now.history, branches: now.branches });
     };
     addEventListener('storage', onStorage);
     return () => removeEventListener('storage', onStorage);

@@ -48,7 +48,7 @@ describe('<agent-chat> tabs share one conversation', function () {
     await b.el.send('from B');
     await until(
       () => texts(a.el).length === 4 && a.el.status === 'idle',
-      `B’s turn in A: ${JSON.stringify([texts(a.el), a.el.status, texts(b.el)])}`,
+      () => `B’s turn in A: ${JSON.stringify([texts(a.el), a.el.status, texts(b.el)])}`,
     );
     expect(texts(a.el)).to.deep.equal(['from A', 'one', 'from B', 'two']);
     expect(texts(b.el)).to.deep.equal(['from A', 'one', 'from B', 'two']);

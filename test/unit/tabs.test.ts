@@ -65,6 +65,22 @@ describe('following the other tabs', () => {
     expect(events.thread.at(-1)).toMatchObject({ threadId: null, reason: 'reset' });
   });
 
+  it('a late event of a move there does not undo what this tab stored since', async () => {
+    const { chat, events } = await twoThreads();
+    const storage = createStorage('local', scope);
+    // The other tab started a new conversation; its event is still on its way when this
+    // tab stores its own thread again (a turn of its own named it): a tab is not told of
+    // its own writes, so that late event is the last it hears.
+    storage.clear(['threadId']);
+    const late = localStorage.getItem(key);
+    storage.write({ threadId: THREAD });
+    dispatchEvent(Object.assign(new Event('storage'), { storageArea: localStorage, key, newValue: late }));
+    await settled();
+    expect(chat.threadId).toBe(THREAD);
+    expect(chat.state.messages.map((m) => m.text)).toEqual(['in the first', 'first']);
+    expect(events.thread.filter((e) => e.reason === 'reset')).toEqual([]);
+  });
+
   it('the draft typed there for this thread shows here, and is not written back', async () => {
     const { chat } = await twoThreads();
     const writes = vi.spyOn(localStorage, 'setItem');
