@@ -3,7 +3,9 @@
  * DOM from the tokens itself (src/markdown/), so the Parser, Renderer and Hooks
  * are dead weight, 3.3 KB gzip of the script tag. So are the rule sets of the modes the
  * widget never lexes in (src/markdown/lex.ts: GFM, neither `pedantic` nor `breaks`):
- * marked builds them from regexes at load, 0.4 KB gzip; they are made `0` here.
+ * marked builds them from regexes at load, 0.4 KB gzip; they are made `0` here. For the
+ * same reason the reads of `pedantic` and `extensions` (never set) become constants, and
+ * the code they guard goes: 0.4 KB gzip.
  *
  * The bundler cannot drop them on its own: marked's ES bundle ends with the `marked()`
  * convenience API, a default instance made at load (`new Marked()`, a constructor call the
@@ -81,6 +83,38 @@ function unusedRuleSets(body: Node[]): Node[] | null {
   return inits;
 }
 
+/**
+ * Options the widget's lexers never set (src/markdown/lex.ts takes marked's defaults, GFM
+ * only): each read of them in marked's code becomes its constant, so the minifier drops what
+ * they guard (the pedantic branches of the tokenizer, the extension hooks of the lexer).
+ */
+const FIXED_OPTIONS: Record<string, string> = { pedantic: 'false', extensions: 'null' };
+
+/** Every `this.options.<name>` of FIXED_OPTIONS in the tree under `node`. */
+function fixedOptionReads(node: unknown, out: Array<{ node: Node; value: string }> = []): Array<{ node: Node; value: string }> {
+  if (Array.isArray(node)) {
+    for (const child of node) fixedOptionReads(child, out);
+    return out;
+  }
+  if (!node || typeof node !== 'object' || typeof (node as Node).type !== 'string') return out;
+  const n = node as Node;
+  if (n.type === 'MemberExpression' && !n.computed) {
+    const object = n.object as Node;
+    const name = (n.property as Identifier).name;
+    if (
+      object.type === 'MemberExpression' &&
+      (object.object as Node).type === 'ThisExpression' &&
+      (object.property as Identifier).name === 'options' &&
+      Object.hasOwn(FIXED_OPTIONS, name)
+    ) {
+      out.push({ node: n, value: FIXED_OPTIONS[name]! });
+      return out;
+    }
+  }
+  for (const key in n) if (key !== 'type' && key !== 'start' && key !== 'end') fixedOptionReads(n[key], out);
+  return out;
+}
+
 /** True for `var x = new Marked(...)` at the top level. */
 function makesInstance(statement: Node, markedLocal: string): boolean {
   if (statement.type !== 'VariableDeclaration') return false;
@@ -118,6 +152,10 @@ export function markedLexerOnly(): Plugin {
       const s = new RolldownMagicString(code);
       for (const init of unusedRuleSets(body) ?? fail('the pedantic and breaks rule sets are not where they were'))
         s.overwrite(init.start, init.end, '0');
+      const reads = fixedOptionReads(body.slice(0, cut));
+      for (const name of Object.keys(FIXED_OPTIONS))
+        if (!reads.some((r) => code.slice(r.node.start, r.node.end).endsWith(name))) fail(`no read of options.${name}`);
+      for (const { node, value } of reads) s.overwrite(node.start, node.end, value);
       s.remove(body[cut]!.start, exportDecl.start);
       s.overwrite(exportDecl.start, exportDecl.end, `export{${kept.map((k) => `${k.local.name} as ${k.exported.name}`).join(',')}};`);
       const map = s.generateMap({ hires: true, source: file, includeContent: true });
