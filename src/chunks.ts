@@ -37,6 +37,8 @@ export const highlight = chunk(() => import('./highlight/index.js'));
 // --- UI features (src/<feature>/index.ts; src/<feature>/slot.ts fetches it) --------------
 
 export const cards = chunk(() => import('./cards/index.js'));
+/** Moving the log's window and the arrow keys between messages: a conversation outgrows the first window, or the log takes focus. */
+export const reading = chunk(() => import('./log/reading.js'));
 export const turnControls = chunk(() => import('./branches/index.js'));
 export const copy = chunk(() => import('./copy/index.js'));
 export const feedback = chunk(() => import('./feedback/index.js'));

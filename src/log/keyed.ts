@@ -3,8 +3,8 @@ import { Directive, directive } from 'lit-html/directive.js';
 import { insertPart, setChildPartValue } from 'lit-html/directive-helpers.js';
 
 type Key = (item: never) => string;
-type Deps = (item: never) => readonly unknown[];
-type Render = (item: never) => unknown;
+type Deps = (item: never, index: number) => readonly unknown[];
+type Render = (item: never, index: number) => unknown;
 
 /**
  * The log's list of messages: one part per key, kept while its key is shown (left in place,
@@ -32,8 +32,8 @@ class KeyedList extends Directive {
       const item = items[i] as never;
       const old = this.parts.get(keys[i]!);
       const part = insertPart(container, next, old?.part);
-      const now = deps(item);
-      if (!old || now.some((value, j) => value !== old.deps[j])) setChildPartValue(part, render(item));
+      const now = deps(item, i);
+      if (!old || now.some((value, j) => value !== old.deps[j])) setChildPartValue(part, render(item, i));
       parts.set(keys[i]!, { part, deps: now });
       next = part;
     }
@@ -54,12 +54,12 @@ function remove(part: ChildPart): void {
 }
 
 /**
- * `render(item)` for each of `items`, in a part kept per `key(item)`; drawn again only when
- * `deps(item)` differs (by identity, value by value) from the last time.
+ * `render(item, index)` for each of `items`, in a part kept per `key(item)`; drawn again only
+ * when `deps(item, index)` differs (by identity, value by value) from the last time.
  */
 export const keyed = directive(KeyedList) as <T>(
   items: readonly T[],
   key: (item: T) => string,
-  deps: (item: T) => readonly unknown[],
-  render: (item: T) => unknown,
+  deps: (item: T, index: number) => readonly unknown[],
+  render: (item: T, index: number) => unknown,
 ) => unknown;

@@ -158,6 +158,12 @@ export const logStyles = css`
     }
   }
 
+  /* A message outside the window (src/log/log.ts): out of the column's flow and gaps, no size. */
+  .found {
+    position: absolute;
+    width: 0;
+  }
+
   .load-earlier {
     align-self: center;
     width: auto;

@@ -2,16 +2,48 @@ import { html, nothing } from 'lit-html';
 import { icons } from '../icons/icons.js';
 import { type PanelContext, ViewState } from '../panel/context.js';
 import { renderSuggestions } from '../suggestions/suggestions.js';
+import { reading as readingChunk } from '../chunks.js';
+import type { Feature } from '../panel/feature.js';
 import { keyed } from './keyed.js';
 import { type MessageParts, renderMessageSafely, renderWelcome } from './message.js';
 
+type ReadingModule = typeof import('./reading.js');
+
 /**
- * Messages rendered when a transcript opens, and per step of "show earlier" (a click, or
- * scrolling to the top): a screenful and more, yet few enough that one step (markdown,
- * style and layout of the new messages) stays well under a 50 ms task on a slow machine,
- * so opening and scrolling a long conversation do not stutter (BENCHMARKS.md).
+ * Messages a step of the window adds (a transcript opens on its latest WINDOW; scrolling or
+ * the arrow keys past an edge add as many): a screenful and more, yet few enough that one
+ * step (markdown, style and layout of the new messages) stays well under a 50 ms task on a
+ * slow machine (BENCHMARKS.md).
  */
-const WINDOW = 15;
+export const WINDOW = 15;
+/**
+ * The most messages rendered at once. The window recycles: past this bound, what it takes
+ * in at one edge it lets go at the other, so reading through thousands of messages keeps
+ * the DOM, the style and layout work and every later render as small as for a short
+ * conversation. The others stay in the log as hidden-until-found text (see `render`).
+ */
+export const MOST = 60;
+
+/** The keys that move between messages (src/log/reading.ts). */
+export const MOVES = ['ArrowUp', 'ArrowDown', 'Home', 'End'];
+
+/** The rendered window of the log: messages `start` to `end` (exclusive; Infinity while it follows the latest). */
+export interface LogWindow {
+  start: number;
+  end: number;
+  showJump: boolean;
+}
+
+/** What the log lends the reading moves (src/log/reading.ts). */
+export interface ReadingHost {
+  readonly ctx: PanelContext;
+  readonly view: ViewState<LogWindow>;
+  readonly element: HTMLElement | null;
+  /** Following the latest (the reader is at the bottom). */
+  stickToBottom: boolean;
+  /** Set with a window placed at the latest: the log goes to its end as it renders. */
+  toEnd: boolean;
+}
 
 function timeFormat(lang: string): Intl.DateTimeFormat {
   const options = { hour: 'numeric', minute: '2-digit' } as const;
@@ -27,14 +59,20 @@ function timeFormat(lang: string): Intl.DateTimeFormat {
  * while the reader is at the bottom (and "jump to latest" when not), and the arrow keys
  * that move between messages.
  */
-export class Log {
+export class Log implements ReadingHost {
+  /** The rendered window, and whether "jump to latest" shows (the reader scrolled up while the log grew). */
+  readonly view: ViewState<LogWindow>;
   /**
-   * Index of the first rendered message (long transcripts render their tail first), and
-   * whether "jump to latest" shows (the reader scrolled up while the log grew).
+   * Moving the window and the arrow keys between messages (src/log/reading.ts), a chunk:
+   * fetched when a conversation outgrows the first window or the log takes focus.
    */
-  private readonly view: ViewState<{ windowStart: number; showJump: boolean }>;
+  private readonly reading: Feature<ReadingModule>;
   private windowAnchor: string | undefined;
-  private stickToBottom = true;
+  /** The latest message when the window was last placed: a new question of the reader's brings the latest back. */
+  private latest: string | undefined;
+  stickToBottom = true;
+  /** The window was just placed at the latest: the log goes to its end as it renders, before any scroll event reads it. */
+  toEnd = false;
   /**
    * Follows the size of the log's content and of its box after layout, so following the
    * conversation costs no layout of its own (a read of `scrollHeight` after every render
@@ -58,44 +96,63 @@ export class Log {
   private readonly parts: MessageParts;
 
   constructor(
-    private readonly ctx: PanelContext,
+    readonly ctx: PanelContext,
     parts: Omit<MessageParts, 'time'>,
   ) {
+    this.reading = ctx.feature(readingChunk);
     this.parts = { ...parts, time: (iso) => this.formatTime(iso) };
-    this.view = new ViewState(ctx.host, { windowStart: 0, showJump: false });
+    this.view = new ViewState(ctx.host, { start: 0, end: Infinity, showJump: false });
     const whenIdle = globalThis.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 200));
     whenIdle(() => (this.timeFormat ??= timeFormat(this.ctx.view.locale)));
   }
 
-  private get element(): HTMLElement | null {
+  get element(): HTMLElement | null {
     return this.ctx.host.renderRoot.querySelector('.log');
   }
 
   willUpdate(): void {
     const { chat, view } = this.ctx;
     const { messages } = chat.state;
+    const count = messages.length;
     if (view.locale !== this.locale) {
       this.locale = view.locale;
       this.timeFormat = null;
     }
-    if (!this.timeFormat && messages.length) this.timeFormat = timeFormat(this.locale);
-    // A newly loaded transcript renders its latest messages only; earlier ones follow on
-    // demand, so a 500-message thread opens as fast as a short one. Set during this update:
-    // it renders with it, without asking for another.
+    if (!this.timeFormat && count) this.timeFormat = timeFormat(this.locale);
+    // Placed during this update, the window renders with it, without asking for another.
+    let { start, end } = this.view.value;
     const first = messages[0]?.key;
+    const latest = messages.at(-1);
     if (first !== this.windowAnchor) {
+      // A newly loaded transcript renders its latest messages only; earlier ones follow on
+      // demand, so a 2,000-message thread opens as fast as a short one.
       this.windowAnchor = first;
-      this.windowStart = Math.max(0, messages.length - WINDOW);
+      start = count - WINDOW;
+      end = Infinity;
+    } else if (latest?.key !== this.latest && latest?.role === 'user') {
+      // The reader asked something (typed, a suggestion, an edit): the latest come into view.
+      if (end < count) start = count - WINDOW;
+      end = Infinity;
+      this.stickToBottom = this.toEnd = true;
     }
+    this.latest = latest?.key;
+    // Following the latest, the window lets go of its top as the conversation grows.
+    if (end >= count && this.stickToBottom) start = Math.max(start, count - MOST);
+    start = Math.max(0, Math.min(start, count - WINDOW));
+    if (start !== this.view.value.start || end !== this.view.value.end) this.view.set({ start, end });
+    if (start > 0 && !this.reading.module) void this.reading.want();
   }
 
-  private get windowStart(): number {
-    return this.view.value.windowStart;
-  }
-
-  private set windowStart(windowStart: number) {
-    this.view.set({ windowStart });
-  }
+  /**
+   * Hands an event (a key, a scroll, "show earlier", Find in page) to the reading moves, once
+   * their chunk is here; a failure is said by the panel's notice. The target is taken now:
+   * an event from a shadow tree has none once dispatched.
+   */
+  private readonly read = (event: Event): void => {
+    const what = (event as KeyboardEvent).key ?? event.type;
+    const target = event.target as HTMLElement;
+    void this.reading.want().then((module) => module?.act(this, what, target));
+  };
 
   /** A new transcript arrived (its first message changed): the features reset what they kept per message. */
   get anchor(): string | undefined {
@@ -113,7 +170,8 @@ export class Log {
     // A hidden page has no frames, hence no ResizeObserver callbacks: it follows as it
     // renders (seldom: streamed tokens render once a frame), so its log is where it
     // belongs whenever it is read or shown again.
-    if (document.hidden) this.follow();
+    if (document.hidden || this.toEnd) this.follow();
+    this.toEnd = false;
   }
 
   /** Auto-scroll follows the conversation only while the reader is at the bottom. */
@@ -127,6 +185,7 @@ export class Log {
       this.followedTo = log.scrollTop;
     } else if (grew && !this.view.value.showJump) {
       this.view.set({ showJump: true });
+      void this.reading.want(); // what "jump to latest" does
     }
   }
 
@@ -134,24 +193,42 @@ export class Log {
     const { messages, starters } = this.ctx.chat.state;
     const t = this.ctx.text;
     const last = messages.at(-1);
+    const { start, end, showJump } = this.view.value;
+    const shown = (i: number) => i >= start && i < end;
     return html`<div class="log-wrap">
-      <div part="log" class="log" role="log" aria-live="off" aria-label=${t.messageListLabel} tabindex="0" @scroll=${this.onScroll} @keydown=${this.onKeyDown}>
+      <div
+        part="log"
+        class="log"
+        role="log"
+        aria-live="off"
+        aria-label=${t.messageListLabel}
+        tabindex="0"
+        @scroll=${this.onScroll}
+        @keydown=${this.onKeyDown}
+        @focusin=${this.read}
+        @beforematch=${this.read}
+      >
         <div class="log-content">
         ${renderWelcome(this.ctx)}
         ${messages.length ? nothing : html`<slot name="empty"></slot>`}
         ${
-          this.windowStart > 0
-            ? html`<button part="load-earlier" class="text-button load-earlier" type="button" @click=${this.showEarlier}>
-              ${t.showEarlier(this.windowStart)}
+          start > 0
+            ? html`<button part="load-earlier" class="text-button load-earlier" type="button" @click=${this.read}>
+              ${t.showEarlier(start)}
             </button>`
             : nothing
         }
         ${keyed(
-          messages.slice(this.windowStart),
+          messages,
           (m) => m.key,
           // A keystroke or a token renders again only the message that changed (`revision`).
-          (m) => [m, m === last, this.ctx.revision],
-          (m) => renderMessageSafely(this.ctx, this.parts, m, m === last),
+          (m, i) => (shown(i) ? [m, m === last, this.ctx.revision] : [m, -1]),
+          // The messages outside the window are their text, hidden until found: Find in page
+          // reaches them (the window moves there), at a few nodes and no layout each.
+          (m, i) =>
+            shown(i)
+              ? renderMessageSafely(this.ctx, this.parts, m, m === last)
+              : html`<p class="found" hidden="until-found" data-key=${m.key}>${m.text}</p>`,
         )}
         ${this.renderTyping()}
         ${messages.length || !starters.length ? nothing : renderSuggestions(starters, t, { onSelect: (s) => this.ctx.pickSuggestion(s) })}
@@ -159,8 +236,8 @@ export class Log {
       </div>
       ${overlay}
       ${
-        this.view.value.showJump
-          ? html`<button part="jump-to-latest" class="jump" type="button" @click=${this.jumpToLatest}>${icons.arrowDown} ${t.jumpToLatest}</button>`
+        showJump || end < messages.length
+          ? html`<button part="jump-to-latest" class="jump" type="button" @click=${this.read}>${icons.arrowDown} ${t.jumpToLatest}</button>`
           : nothing
       }
     </div>`;
@@ -185,58 +262,28 @@ export class Log {
   }
 
   // Listeners are arrow functions: lit-html calls them with the element as `this`.
-  private readonly onScroll = (): void => {
+  private readonly onScroll = (event: Event): void => {
     const log = this.element;
     if (!log) return;
-    if (this.windowStart > 0 && log.scrollTop < 48) this.showEarlier();
+    const { start, end } = this.view.value;
+    const count = this.ctx.chat.state.messages.length;
+    const below = log.scrollHeight - log.scrollTop - log.clientHeight;
+    if (start > 0 || end < count) this.read(event); // near an edge, the window moves
     // The scroll event of following comes a frame later, when the reply may have grown.
     if (this.stickToBottom && log.scrollTop === this.followedTo) return;
-    this.stickToBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 32;
+    this.stickToBottom = end >= count && below < 32;
     if (this.stickToBottom && this.view.value.showJump) this.view.set({ showJump: false });
   };
 
-  /** Renders the previous step of messages and keeps what the reader sees where it was. */
-  private readonly showEarlier = (): void => {
-    const log = this.element;
-    const { host } = this.ctx;
-    if (!log || this.windowStart === 0) return;
-    const fromBottom = log.scrollHeight - log.scrollTop;
-    this.windowStart = Math.max(0, this.windowStart - WINDOW);
-    void host.updateComplete.then(() => {
-      log.scrollTop = log.scrollHeight - fromBottom;
-    });
-  };
-
-  private readonly jumpToLatest = (): void => {
-    const log = this.element;
-    if (!log) return;
-    this.stickToBottom = true;
-    this.view.set({ showJump: false });
-    // No animation where nobody sees it (a hidden page has no frames to run it in).
-    const instant = document.hidden || matchMedia('(prefers-reduced-motion: reduce)').matches;
-    log.scrollTo({ top: log.scrollHeight, behavior: instant ? 'auto' : 'smooth' });
-    this.ctx.focusInput();
-  };
-
   /**
-   * On the log or on a message, ArrowUp/ArrowDown move between messages, Home/End go to the
-   * first/last; from the log itself ArrowUp starts at the latest message. Keys pressed on a
-   * control inside a message (links, cards, buttons) keep their own meaning.
+   * The keys that move between messages, pressed on the log or on a message (on a control
+   * inside one, a link, a card, a button, they keep their own meaning): taken at once, and
+   * moved by their chunk (src/log/reading.ts).
    */
   private readonly onKeyDown = (event: KeyboardEvent): void => {
-    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    const log = event.currentTarget as HTMLElement;
-    const messages = this.ctx.focusKeeper.messages();
-    const onLog = event.target === log;
-    const index = messages.indexOf(event.target as HTMLElement);
-    if ((!onLog && index < 0) || !messages.length) return;
-    let next: HTMLElement | undefined;
-    if (event.key === 'ArrowUp') next = onLog ? messages.at(-1) : messages[index - 1];
-    else if (event.key === 'ArrowDown') next = onLog ? messages[0] : messages[index + 1];
-    else if (event.key === 'Home') next = messages[0];
-    else if (event.key === 'End') next = messages.at(-1);
-    if (!next) return;
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || !MOVES.includes(event.key)) return;
+    if (!(event.target as Element).matches('.log, .log-content > .message')) return;
     event.preventDefault();
-    next.focus();
+    this.read(event);
   };
 }

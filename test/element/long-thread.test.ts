@@ -35,20 +35,126 @@ describe('<agent-chat> long conversations', () => {
     const anchor = $$(el, 'article.message.user')[0]!;
     const before = anchor.getBoundingClientRect().top;
     button.click();
-    await el.updateComplete;
-    await new Promise((r) => requestAnimationFrame(r));
-    expect($$(el, 'article.message:not(.welcome)')).to.have.length(30);
+    await until(() => $$(el, 'article.message:not(.welcome)').length === 30, 'the earlier step');
     expect(Math.abs(anchor.getBoundingClientRect().top - before)).to.be.lessThan(2);
 
     // Scrolling to the top reveals the rest, a step at a time: each step keeps the view in
-    // place, so the reader scrolls up again.
+    // place, so the reader scrolls up again. The window lets go of the latest past 60.
+    const first = () => $$(el, '.message.user [part="text"]')[0]?.textContent?.trim();
     await until(() => {
       log.scrollTop = 0;
       log.dispatchEvent(new Event('scroll'));
-      return $$(el, 'article.message:not(.welcome)').length === 90;
+      return first() === 'question 0';
     }, 'the rest');
     expect($(el, '[part="load-earlier"]')).to.be.null;
-    expect($$(el, '.message.user [part="text"]')[0]!.textContent!.trim()).to.equal('question 0');
+    expect($$(el, 'article.message:not(.welcome)')).to.have.length(60);
+    expect($$(el, '.found')).to.have.length(30);
+    // Away from the latest, "jump to latest" is there; it brings the latest back.
+    $(el, '[part="jump-to-latest"]')!.click();
+    await until(() => $$(el, '.message.user [part="text"]').at(-1)?.textContent?.trim() === 'question 44', 'the latest again');
+    await until(() => log.scrollHeight - log.scrollTop - log.clientHeight < 40, 'at the end again');
+  });
+
+  it('recycles its window both ways: reading a long thread up and down again keeps at most 60 messages rendered', async function () {
+    this.timeout(30_000);
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'An answer with **markdown**.' }] });
+    const thread = await longThread(key, 60);
+    const el = await mount({ 'publishable-key': key, 'thread-id': thread, 'user-id': 'u-long', style: 'height: 400px' });
+    const log = $(el, '[part="log"]')!;
+    const rendered = () => $$(el, 'article.message:not(.welcome)');
+    const questions = () => $$(el, '.message.user [part="text"]').map((t) => t.textContent!.trim());
+    let most = 0;
+    const scroll = (top: number, done: () => boolean) =>
+      until(
+        () => {
+          log.scrollTop = top < 0 ? log.scrollHeight : top;
+          log.dispatchEvent(new Event('scroll'));
+          most = Math.max(most, rendered().length);
+          return done();
+        },
+        () => `rendered ${questions()[0]} … ${questions().at(-1)}`,
+      );
+    await scroll(0, () => questions()[0] === 'question 0');
+    expect(questions().at(-1)).not.to.equal('question 59');
+    // Each step down keeps the last message in place on screen.
+    const last = rendered().at(-1)!;
+    log.scrollTop = log.scrollHeight;
+    await until(() => log.scrollHeight - log.scrollTop - log.clientHeight < 1, 'at the bottom of the window');
+    const before = last.getBoundingClientRect().top;
+    log.dispatchEvent(new Event('scroll'));
+    await until(() => rendered().at(-1) !== last, 'a step down');
+    expect(Math.abs(last.getBoundingClientRect().top - before)).to.be.lessThan(2);
+    await scroll(-1, () => questions().at(-1) === 'question 59');
+    expect(most, 'messages rendered at most').to.be.at.most(60);
+    expect(rendered().length + $$(el, '.found').length).to.equal(120);
+    expect(log.scrollWidth, 'hidden messages take no room').to.equal(log.clientWidth);
+    expect($(el, '[part="jump-to-latest"]')).to.be.null;
+  });
+
+  it('the keys and Find in page reach every message outside the window', async function () {
+    this.timeout(30_000);
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'An answer.' }] });
+    const thread = await longThread(key, 40);
+    const el = await mount({ 'publishable-key': key, 'thread-id': thread, 'user-id': 'u-long', style: 'height: 400px' });
+    const focused = () => el.shadowRoot!.activeElement as HTMLElement | null;
+    const text = () => focused()?.querySelector('[part="text"]')?.textContent?.trim();
+    const press = (key: string) => focused()!.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true }));
+    const log = $(el, '[part="log"]')!;
+    log.focus();
+    press('Home');
+    await until(
+      () => focused() === $(el, '.welcome') && $(el, '[part="load-earlier"]') === null,
+      () => `focused ${text()}`,
+    );
+    press('ArrowDown');
+    await until(
+      () => text() === 'question 0',
+      () => `focused ${text()}`,
+    );
+    press('End');
+    await until(() => text() === 'An answer.' && focused() === $$(el, 'article.message').at(-1), 'the latest');
+    // From the first rendered message, ArrowUp reaches the one before it.
+    const firstShown = $$(el, 'article.message:not(.welcome)')[0]!;
+    firstShown.focus();
+    press('ArrowUp');
+    await until(() => focused() !== firstShown && focused()?.matches('article.message.agent:not(.welcome)') === true, 'the message before');
+    expect(focused()!.nextElementSibling).to.not.equal(null);
+
+    // Find in page: the browser fires beforematch at the hidden text it matched.
+    press('End');
+    await until(() => $$(el, '.found').length > 0, 'messages outside the window');
+    const hidden = $$(el, '.found').find((p) => p.textContent === 'question 3')!;
+    expect(hidden.getAttribute('hidden')).to.equal('until-found');
+    hidden.dispatchEvent(new Event('beforematch', { bubbles: true }));
+    await until(() => $$(el, '.message.user [part="text"]').some((t) => t.textContent!.trim() === 'question 3'), 'the found message');
+    const found = $$(el, '.message.user').find((m) => m.textContent!.includes('question 3'))!;
+    await until(() => {
+      const box = found.getBoundingClientRect();
+      const view = log.getBoundingClientRect();
+      return box.top >= view.top - 1 && box.bottom <= view.bottom + 1;
+    }, 'the found message on screen');
+  });
+
+  it('a question sent while reading far back brings the latest into view', async function () {
+    this.timeout(30_000);
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'An answer.' }] });
+    const thread = await longThread(key, 40);
+    const el = await mount({ 'publishable-key': key, 'thread-id': thread, 'user-id': 'u-long', style: 'height: 400px' });
+    const log = $(el, '[part="log"]')!;
+    await until(() => {
+      log.scrollTop = 0;
+      log.dispatchEvent(new Event('scroll'));
+      return $$(el, '.message.user [part="text"]')[0]?.textContent?.trim() === 'question 0';
+    }, 'the first message');
+    await type(el, 'a new question');
+    ($(el, '[part="send-button"]') as HTMLButtonElement).click();
+    const question = () => $$(el, '.message.user').at(-1);
+    await until(() => question()?.textContent?.includes('a new question') === true, 'the question rendered');
+    await until(() => el.status === 'idle', 'the reply');
+    await until(
+      () => log.scrollHeight - log.scrollTop - log.clientHeight < 40,
+      () => `scrolled to ${log.scrollTop} of ${log.scrollHeight}`,
+    );
   });
 
   /**
