@@ -19,6 +19,7 @@ import {
   type Bench,
   type BenchWidget,
   busy,
+  keystrokeCost,
   mountWidget,
   heap,
   mb,
@@ -174,20 +175,6 @@ async function sessionRun(browser: Browser, base: string, turns: number): Promis
     await mountWidget(page, key);
     await settle(page);
     const turn = (n: number) => askAsReader(page, n);
-    const keystrokes = () =>
-      page.evaluate(async () => {
-        const w = window as unknown as { el: Widget; __bench: Bench };
-        const input = w.el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part="input"]')!;
-        for (let i = 0; i < 20; i++) {
-          input.value += 'a';
-          input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
-          await w.el.updateComplete;
-          await w.__bench.nextFrame();
-        }
-        input.value = '';
-        input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
-        await w.el.updateComplete;
-      });
     const measure = async (n: number): Promise<SessionPoint> => {
       let before = await metrics(cdp);
       await turn(n);
@@ -199,9 +186,7 @@ async function sessionRun(browser: Browser, base: string, turns: number): Promis
         await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
         await cdp.send('Profiler.start');
       }
-      before = await metrics(cdp);
-      await keystrokes();
-      const perKeystroke = busy(before, await metrics(cdp)).task / 21;
+      const perKeystroke = await keystrokeCost(page, cdp);
       if (profile) await writeFile(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
       return { perToken, perKeystroke, nodes: (await metrics(cdp)).Nodes ?? 0 };
     };

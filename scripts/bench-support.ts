@@ -115,3 +115,25 @@ export const askAsReader = (page: Page, n: number) =>
     await w.el.updateComplete;
     await w.__bench.nextFrame();
   }, n);
+
+/**
+ * Main-thread time per keystroke of `count` keystrokes into the widget's text field (`window.el`),
+ * each until its render and the next frame (CDP task time, the field emptied after).
+ */
+export async function keystrokeCost(page: Page, cdp: CDPSession, count = 20): Promise<number> {
+  const before = await metrics(cdp);
+  await page.evaluate(async (count) => {
+    const w = window as unknown as { el: BenchWidget; __bench: Bench };
+    const input = w.el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part="input"]')!;
+    for (let i = 0; i < count; i++) {
+      input.value += 'a';
+      input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+      await w.el.updateComplete;
+      await w.__bench.nextFrame();
+    }
+    input.value = '';
+    input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+    await w.el.updateComplete;
+  }, count);
+  return busy(before, await metrics(cdp)).task / (count + 1);
+}

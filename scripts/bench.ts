@@ -48,6 +48,7 @@ import {
   api,
   busy,
   heap,
+  keystrokeCost,
   mb,
   median,
   metrics,
@@ -218,6 +219,9 @@ async function streamRun(browser: Browser, base: string, variant: Variant): Prom
 
 // --- 2. restore -----------------------------------------------------------------------------
 
+/** The restored conversation: 2,000 messages (#25's target size). */
+const RESTORE_TURNS = 1000;
+
 const TURN_REPLIES = [
   { text: `Here is what I found:\n\n- ${words(8, 1)}\n- ${words(8, 2)}\n- ${words(8, 3)}\n\n${words(30, 4)}.` },
   { text: `${words(40, 5)}.\n\n\`\`\`sh\nnpm install agent-chat\n\`\`\`\n\n${words(15, 6)}.` },
@@ -254,6 +258,16 @@ interface RestoreRun extends Busy {
   scrollBusy: Busy;
   /** Frames that rendered earlier messages or took > 40 ms: `messages before:frame ms`. */
   steps: string;
+  /** Then back down to the latest, the same way. */
+  downTime: number;
+  downLongTasks: number;
+  downLongestTask: number;
+  /** The most messages rendered at once on the way, and DOM nodes once back at the latest (CDP). */
+  mostRendered: number;
+  nodesAfter: number;
+  /** Main-thread time per keystroke at the latest before the scroll and after the round trip. */
+  keystrokeBefore: number;
+  keystrokeAfter: number;
 }
 
 async function restoreRun(browser: Browser, base: string, key: string, threadId: string): Promise<RestoreRun> {
@@ -273,6 +287,7 @@ async function restoreRun(browser: Browser, base: string, key: string, threadId:
           'user-id': 'bench-user',
           persist: 'none',
         });
+        (window as unknown as { el: Widget }).el = el;
         await el.updateComplete;
         const t1 = await w.__bench.nextFrame();
         const fetches = performance
@@ -290,8 +305,10 @@ async function restoreRun(browser: Browser, base: string, key: string, threadId:
       { key, threadId },
     );
     const after = await metrics(cdp);
-    // Then read back to the first message, 400 px per frame like a fast wheel: the earlier
-    // windows render on the way (the log's scroll handler), which must not cause long tasks.
+    const keystrokeBefore = await keystrokeCost(page, cdp);
+    // Then read back to the first message, 400 px per frame like a fast wheel: the window
+    // moves on the way (the log's scroll handler), which must not cause long tasks.
+    const beforeScroll = await metrics(cdp);
     const scroll = await page.evaluate(async () => {
       const bench = (window as unknown as { __bench: Bench }).__bench;
       const root = document.querySelector('agent-chat')!.shadowRoot!;
@@ -301,30 +318,54 @@ async function restoreRun(browser: Browser, base: string, key: string, threadId:
       let last = s0;
       let longestFrame = 0;
       let frames = 0;
+      let most = 0;
       let messages = root.querySelectorAll('[part~="message"]').length;
       const steps: string[] = [];
-      while (frames < 2000 && !(log.scrollTop === 0 && messages >= 501)) {
+      while (frames < 4000 && !(log.scrollTop === 0 && !root.querySelector('[part="load-earlier"]'))) {
         log.scrollTop = Math.max(0, log.scrollTop - 400);
         const now = await bench.nextFrame();
         const rendered = root.querySelectorAll('[part~="message"]').length;
         if (rendered !== messages || now - last > 40) steps.push(`${messages}:${(now - last).toFixed(0)}`);
         messages = rendered;
+        most = Math.max(most, rendered);
         longestFrame = Math.max(longestFrame, now - last);
         last = now;
         frames++;
       }
       const longTasks = bench.longTasksSince(s0);
+      const scrollFrames = frames;
+      const scrollTime = last - s0;
+      // And down again to the latest: the window moves the other way.
+      const d0 = last;
+      frames = 0;
+      while (
+        frames < 4000 &&
+        !(log.scrollHeight - log.scrollTop - log.clientHeight < 2 && !root.querySelector('[part="jump-to-latest"]'))
+      ) {
+        log.scrollTop += 400;
+        last = await bench.nextFrame();
+        most = Math.max(most, root.querySelectorAll('[part~="message"]').length);
+        frames++;
+      }
+      const down = bench.longTasksSince(d0);
       return {
-        scrollTime: last - s0,
-        scrollFrames: frames,
+        scrollTime,
+        scrollFrames,
         scrollLongTasks: longTasks.count,
         scrollLongestTask: longTasks.longest,
         scrollLongestFrame: longestFrame,
         scrolledMessages: messages,
-        steps: steps.join(' '),
+        steps: steps.slice(0, 12).join(' '),
+        downTime: last - d0,
+        downLongTasks: down.count,
+        downLongestTask: down.longest,
+        mostRendered: most,
       };
     });
-    return { ...busy(before, after), ...r, ...scroll, scrollBusy: busy(after, await metrics(cdp)) };
+    const scrollBusy = busy(beforeScroll, await metrics(cdp));
+    const nodesAfter = (await metrics(cdp)).Nodes ?? 0;
+    const keystrokeAfter = await keystrokeCost(page, cdp);
+    return { ...busy(before, after), ...r, ...scroll, scrollBusy, nodesAfter, keystrokeBefore, keystrokeAfter };
   } finally {
     await context.close();
   }
@@ -614,9 +655,9 @@ async function main(): Promise<void> {
 
     const restores: RestoreRun[] = [];
     if (want('restore')) {
-      console.log('bench: creating a 250-turn thread…');
+      console.log(`bench: creating a ${RESTORE_TURNS}-turn thread…`);
       const t = performance.now();
-      const thread = await createLongThread(base, 250);
+      const thread = await createLongThread(base, RESTORE_TURNS);
       console.log(`  created in ${ms(performance.now() - t)}`);
       await restoreRun(browser, base, thread.key, thread.threadId); // warm-up
       for (let i = 0; i < RUNS; i++) {
@@ -624,7 +665,9 @@ async function main(): Promise<void> {
         restores.push(r);
         console.log(
           `  restore #${i + 1}: rendered ${ms(r.rendered)} (transcript fetch ${ms(r.transcriptFetch)}), ${r.messages} messages, long tasks ${r.longTasks} (max ${ms(r.longestTask)}); ` +
-            `scroll to top ${ms(r.scrollTime)} in ${r.scrollFrames} frames (${r.scrolledMessages} messages), long tasks ${r.scrollLongTasks} (max ${ms(r.scrollLongestTask)}), longest frame ${ms(r.scrollLongestFrame)}\n    steps ${r.steps}`,
+            `scroll to top ${ms(r.scrollTime)} in ${r.scrollFrames} frames (${r.scrolledMessages} messages), long tasks ${r.scrollLongTasks} (max ${ms(r.scrollLongestTask)}), longest frame ${ms(r.scrollLongestFrame)}; ` +
+            `down again ${ms(r.downTime)}, long tasks ${r.downLongTasks} (max ${ms(r.downLongestTask)}); at most ${r.mostRendered} rendered, ${r.nodesAfter} DOM nodes after; ` +
+            `keystroke ${ms(r.keystrokeBefore)} → ${ms(r.keystrokeAfter)}\n    steps ${r.steps}`,
         );
       }
     }
@@ -740,7 +783,7 @@ async function main(): Promise<void> {
     }
     if (want('restore')) {
       const rm = (f: (r: RestoreRun) => number) => median(restores.map(f));
-      out.push('| Restore 500 messages (median) | value |');
+      out.push(`| Restore ${RESTORE_TURNS * 2} messages (median) | value |`);
       out.push('|---|---:|');
       out.push(`| Mount → rendered (next frame) | ${ms(rm((r) => r.rendered))} |`);
       out.push(`| of which transcript fetch | ${ms(rm((r) => r.transcriptFetch))} |`);
@@ -756,6 +799,14 @@ async function main(): Promise<void> {
       out.push(`| while scrolling: longest frame | ${ms(rm((r) => r.scrollLongestFrame))} |`);
       out.push(
         `| while scrolling: main-thread task time | ${ms(rm((r) => r.scrollBusy.task))} (layout ${ms(rm((r) => r.scrollBusy.layout))}, style ${ms(rm((r) => r.scrollBusy.style))}) |`,
+      );
+      out.push(
+        `| Back down to the latest | ${ms(rm((r) => r.downTime))}, long tasks ${rm((r) => r.downLongTasks)} / longest ${ms(rm((r) => r.downLongestTask))} |`,
+      );
+      out.push(`| Messages rendered at most, on the way up and down | ${Math.max(...restores.map((r) => r.mostRendered))} |`);
+      out.push(`| DOM nodes after the round trip | ${rm((r) => r.nodesAfter)} |`);
+      out.push(
+        `| Main-thread time per keystroke, before / after the round trip | ${ms(rm((r) => r.keystrokeBefore))} / ${ms(rm((r) => r.keystrokeAfter))} |`,
       );
       out.push('');
     }

@@ -81,8 +81,8 @@ export class Log implements ReadingHost {
   private readonly resized = new ResizeObserver(() => this.follow());
   private observed: Element | null = null;
   private lastHeight = 0;
-  /** Where following put the log last: its own scroll, whatever has grown since, is not the reader leaving the end. */
-  private followedTo = -1;
+  /** The log's scroll position at its last scroll event: only a move up is the reader leaving the end. */
+  private lastTop = 0;
   private locale = '';
   /**
    * One formatter per language: every render stamps every rendered message, and creating an
@@ -182,7 +182,6 @@ export class Log implements ReadingHost {
     this.lastHeight = log.scrollHeight;
     if (this.stickToBottom) {
       log.scrollTop = log.scrollHeight;
-      this.followedTo = log.scrollTop;
     } else if (grew && !this.view.value.showJump) {
       this.view.set({ showJump: true });
       void this.reading.want(); // what "jump to latest" does
@@ -267,11 +266,14 @@ export class Log implements ReadingHost {
     if (!log) return;
     const { start, end } = this.view.value;
     const count = this.ctx.chat.state.messages.length;
-    const below = log.scrollHeight - log.scrollTop - log.clientHeight;
+    const top = log.scrollTop;
+    const up = top < this.lastTop;
+    this.lastTop = top;
     if (start > 0 || end < count) this.read(event); // near an edge, the window moves
-    // The scroll event of following comes a frame later, when the reply may have grown.
-    if (this.stickToBottom && log.scrollTop === this.followedTo) return;
-    this.stickToBottom = end >= count && below < 32;
+    // The reader leaves the end by scrolling up, and is back within 32 px of it. A scroll
+    // event that follows the log's own moves (following, a frame later, when the reply may
+    // have grown; the browser's scroll anchoring) is not the reader leaving.
+    this.stickToBottom = end >= count && (log.scrollHeight - top - log.clientHeight < 32 || (this.stickToBottom && !up));
     if (this.stickToBottom && this.view.value.showJump) this.view.set({ showJump: false });
   };
 
