@@ -176,7 +176,7 @@ async function sessionRun(browser: Browser, base: string, turns: number): Promis
     await settle(page);
     const turn = (n: number) => askAsReader(page, n);
     const measure = async (n: number): Promise<SessionPoint> => {
-      let before = await metrics(cdp);
+      const before = await metrics(cdp);
       await turn(n);
       const perToken = busy(before, await metrics(cdp)).task / SESSION_FRAMES;
       // BENCH_PROFILE=<file>: a CPU profile of the last point's keystrokes.
