@@ -271,8 +271,11 @@ export class Log implements ReadingHost {
     this.lastTop = top;
     if (start > 0 || end < count) this.read(event); // near an edge, the window moves
     // The reader leaves the end by scrolling up, and is back within 32 px of it. A scroll
-    // event that follows the log's own moves (following, a frame later, when the reply may
-    // have grown; the browser's scroll anchoring) is not the reader leaving.
+    // event of the log's own moves is not the reader leaving: following (the event comes a
+    // frame later), the browser's scroll anchoring, a clamp as content shrank (the typing
+    // row, the chips) with content grown since: each leaves the log at the end of the
+    // content following last saw.
+    if (this.stickToBottom && top > this.lastHeight - log.clientHeight - 32) return;
     this.stickToBottom = end >= count && (log.scrollHeight - top - log.clientHeight < 32 || (this.stickToBottom && !up));
     if (this.stickToBottom && this.view.value.showJump) this.view.set({ showJump: false });
   };
