@@ -363,7 +363,7 @@ async function restoreRun(browser: Browser, base: string, key: string, threadId:
       };
     });
     const scrollBusy = busy(beforeScroll, await metrics(cdp));
-    const nodesAfter = (await metrics(cdp)).Nodes ?? 0;
+    const nodesAfter = (await heap(cdp)).nodes; // after a GC: what the page still holds
     const keystrokeAfter = await keystrokeCost(page, cdp);
     return { ...busy(before, after), ...r, ...scroll, scrollBusy, nodesAfter, keystrokeBefore, keystrokeAfter };
   } finally {
