@@ -11,17 +11,11 @@ import { MOST, MOVES, type ReadingHost, WINDOW } from './log.js';
 const rendered = (ctx: PanelContext, key: string | undefined) => ctx.focusKeeper.messages().find((element) => element.dataset.key === key);
 
 /**
- * Moves the window to take in message `index` (a step of WINDOW at least, letting go of the
- * far edge past MOST), keeps the message at the near edge where the reader sees it, and
- * hands the message to `then` once rendered.
+ * The window that takes in message `index` of `count` from the window `start`..`end`
+ * (`end` ≤ `count`): a step of WINDOW at least toward it, letting go of the far edge past
+ * MOST; its `end` is Infinity when it reaches the latest (it follows them then).
  */
-function reveal({ ctx, view, element: log }: ReadingHost, index: number, then?: (element: HTMLElement | undefined) => void): void {
-  const { messages } = ctx.chat.state;
-  let { start, end } = view.value;
-  end = Math.min(end, messages.length);
-  if (!log || !messages[index]) return;
-  const kept = rendered(ctx, messages[index < start ? start : end - 1]?.key);
-  const top = kept?.getBoundingClientRect().top ?? 0;
+export function moveWindow(start: number, end: number, index: number, count: number): { start: number; end: number } {
   if (index < start) {
     start = Math.max(0, Math.min(index, start - WINDOW));
     end = Math.min(end, start + MOST);
@@ -29,7 +23,21 @@ function reveal({ ctx, view, element: log }: ReadingHost, index: number, then?: 
     end = Math.max(index + 1, end + WINDOW);
     start = Math.max(start, end - MOST);
   }
-  view.set({ start, end: end < messages.length ? end : Infinity });
+  return { start, end: end < count ? end : Infinity };
+}
+
+/**
+ * Moves the window to take in message `index`, keeps the message at the near edge where the
+ * reader sees it, and hands the message to `then` once rendered.
+ */
+function reveal({ ctx, view, element: log }: ReadingHost, index: number, then?: (element: HTMLElement | undefined) => void): void {
+  const { messages } = ctx.chat.state;
+  const { start } = view.value;
+  const end = Math.min(view.value.end, messages.length);
+  if (!log || !messages[index]) return;
+  const kept = rendered(ctx, messages[index < start ? start : end - 1]?.key);
+  const top = kept?.getBoundingClientRect().top ?? 0;
+  view.set(moveWindow(start, end, index, messages.length));
   void ctx.host.updateComplete.then(() => {
     if (kept?.isConnected) log.scrollTop += kept.getBoundingClientRect().top - top;
     then?.(rendered(ctx, messages[index]!.key));
