@@ -161,9 +161,11 @@ export class Turns {
         }
       }
     }
-    // Read now, not from the event: a tab typing meanwhile has written a newer draft.
+    // Read now, not from the event: a tab typing meanwhile has written a newer draft. Not
+    // while this tab's question waits for its turn to be stored: the stored draft still holds it.
     const stored = chat.threads.saved?.draftOf(chat.threads.id) ?? '';
-    chat.store.apply(editDraft, !back || stored.includes(back.text) ? stored : stored.trim() ? `${back.text}\n${stored}` : back.text);
+    if (!this.controller || this.journal.current)
+      chat.store.apply(editDraft, !back || stored.includes(back.text) ? stored : stored.trim() ? `${back.text}\n${stored}` : back.text);
     if (state.turn && !this.running && chat.state.ready) this.mirror();
   }
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunningTurn } from '../../src/continuity/running-turn.js';
 import { lockName } from '../../src/continuity/tabs.js';
-import { type PersistMode, createStorage, scopeOf } from '../../src/state/storage.js';
+import { PREFIX, type PersistMode, createStorage, scopeOf } from '../../src/state/storage.js';
 import type { ChatConfig } from '../../src/state/types.js';
 import { installLocks } from './support/locks.js';
 import { FakeClient, THREAD, apiError, config, conversation, disconnectAll, preload, question, reply, settled } from './support/fakes.js';
@@ -121,6 +121,33 @@ describe('before the request leaves', () => {
     expect(next.chat.state.messages).toEqual([]);
     expect(next.client.turns).toEqual([]);
     expect(client.turns).toEqual([]);
+  });
+
+  it("another tab's write while the question waits for its turn to be stored does not put it back in the composer", async () => {
+    const locks = installLocks(vi.stubGlobal);
+    let release!: () => void;
+    const scope = scopeOf(config({ persist: 'local' }));
+    void locks.request(lockName(scope), {}, () => new Promise<void>((r) => (release = r)));
+    const { chat, client } = await conversation({ persist: 'local' });
+    chat.setDraft('Where is my order?');
+    void chat.send('Where is my order?');
+    await settled();
+    // Another tab of the scope writes (its history, say): this tab hears it and reads the scope again.
+    storage('local').write({ history: [] });
+    dispatchEvent(
+      Object.assign(new Event('storage'), {
+        storageArea: localStorage,
+        key: PREFIX + scope,
+        newValue: localStorage.getItem(PREFIX + scope),
+      }),
+    );
+    await settled();
+    expect(chat.state.draft).toBe('');
+    release();
+    await settled();
+    expect(client.turns.map((t) => t.body.text)).toEqual(['Where is my order?']);
+    expect(chat.state.draft).toBe('');
+    expect(draftOf('local')).toBeUndefined();
   });
 
   it('lost to another tab: the question is back in this composer only, not stored as the shared draft', async () => {
