@@ -124,8 +124,9 @@ describe('<agent-chat> a send and a reload at any moment', function () {
     return tally;
   }
 
+  // 0 to 20 ms after Enter (-1: in the same task): every millisecond for a new conversation, a spread for the others.
   const every = [-1, ...Array.from({ length: 21 }, (_, ms) => ms)];
-  const even = [-1, ...Array.from({ length: 11 }, (_, i) => i * 2)];
+  const spread = [-1, 0, 2, 4, 7, 10, 14, 20];
 
   it('a new conversation whose thread frame waits: the turn is found by its key and shown, or never ran and the question is back', async () => {
     const tally = await sweep({ threadFrameDelayMs: 150 }, every, false);
@@ -134,12 +135,12 @@ describe('<agent-chat> a send and a reload at any moment', function () {
   });
 
   it('a conversation with a thread: the same, in that thread', async () => {
-    const tally = await sweep({ threadFrameDelayMs: 150 }, even, true);
+    const tally = await sweep({ threadFrameDelayMs: 150 }, spread, true);
     expect(tally['ran once'], JSON.stringify(tally)).to.be.greaterThan(0);
   });
 
   it('a request still on its way when the page goes never runs: the question is back, with a notice once the service said so', async () => {
-    const tally = await sweep({ intakeDelayMs: 3_000 }, even, false);
+    const tally = await sweep({ intakeDelayMs: 3_000 }, spread, false);
     expect(tally['ran once'], JSON.stringify(tally)).to.equal(0);
     expect(tally['told not received'], JSON.stringify(tally)).to.be.greaterThan(0);
   });
