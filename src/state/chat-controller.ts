@@ -213,7 +213,6 @@ export class ChatController implements ReactiveController, TurnHost {
     try {
       const loaded = await fetchConversation(client, threadId, this.config.suggestionContext, signal);
       const messages = loaded.transcript ? fromTranscript(loaded.transcript) : [];
-      if (loaded.unknownThread) this.threads.forget();
       if (loaded.transcript) {
         if (reason) this.threads.announce(threadId, null, reason);
         if (this.threads.history.some((e) => e.id === threadId)) this.threads.touch(messages, messages.at(-1)?.createdAt);
@@ -223,7 +222,7 @@ export class ChatController implements ReactiveController, TurnHost {
       // A turn a page before this one left running: the turns' chunk checks and resumes it.
       const running = this.turnRunning ? undefined : this.threads.saved?.current().turn;
       this.store.apply(restore, fillPlaceholders(loaded.welcome, this.config.agentVariables?.static), messages, loaded.starters, !!running);
-      if (loaded.unknownThread) this.store.apply(inform, THREAD_GONE);
+      if (loaded.unknownThread) this.threadGone();
       emit(this.host, 'agent-chat-ready', { threadId: this.threadId });
       // Cannot fetch the turns' code: the turn stays stored for the next page; the transcript shows.
       if (running) {
@@ -272,7 +271,7 @@ export class ChatController implements ReactiveController, TurnHost {
    * draft until the turn is stored with it (then `take(null)`, Turns.run): a reload before
    * its request can have gone finds it in the composer (docs/protocol.md "A send and a reload").
    */
-  take(text: string | null, rest = this.state.draft): void {
+  take(text: string | null, rest: string): void {
     if (!(text ?? this.outgoing)) return;
     this.outgoing = text;
     this.setDraft(rest);

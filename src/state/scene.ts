@@ -40,7 +40,7 @@ export interface TurnHost {
    * The question `text` leaves the composer, which keeps `rest`; storage keeps it as the
    * draft until `take(null)`: its turn is stored with it (or it is back in the composer).
    */
-  take(text: string | null, rest?: string): void;
+  take(text: string | null, rest: string): void;
   /** Asks the service a question that is in the log (again). */
   ask(user: ChatMessage): Promise<void>;
 }

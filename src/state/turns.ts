@@ -285,7 +285,7 @@ export class Turns {
     chat.threads.saved?.set('pending', true);
     journal.begin(record);
     // In the task that stored the turn, before any request: a reload finds the question in one of the two.
-    chat.take(null);
+    chat.take(null, chat.state.draft);
     link?.announce();
     // A turn this tab has seen nothing of (the page before went as it was sent) is asked for
     // by its key, over the stream operation whatever the transport: the service replays it or
@@ -369,7 +369,7 @@ export class Turns {
     const notice: Notice = { ...chat.noticeOf(error, null), kind: 'other-tab' };
     this.returned = { text: user.text, notice };
     // Not stored as the thread's draft: the other tabs would show it in their composers.
-    chat.take(null);
+    chat.take(null, chat.state.draft);
     chat.store.apply(withdraw, user, reply, chat.draftWith(user.text), notice);
     if (this.controller === controller) this.controller = null;
     this.catchUp();
