@@ -72,8 +72,13 @@ export function keyedTurn(owner: KeyRecord, key: string, message: KeyedMessage):
   return entry.turn;
 }
 
-/** Remembers what `key` names: the turn it started, or null to spend it (a resume came first). */
+/**
+ * Remembers what `key` names: the turn it started, or null to spend it (a resume came
+ * first). The turn keeps its key too: a key pushed out of the registry is still found on
+ * its thread's latest turn (`threadTurn`), as a long turn on a busy key needs.
+ */
 export function keepKey(owner: KeyRecord, key: string, message: KeyedMessage, turn: Turn | null): void {
+  if (turn) turn.idempotencyKey = key;
   const map = entries(owner);
   map.set(key, { turn, userId: message.user_id, text: message.text, at: Date.now() });
   for (const oldest of map.keys()) {
@@ -81,6 +86,10 @@ export function keepKey(owner: KeyRecord, key: string, message: KeyedMessage, tu
     map.delete(oldest);
   }
 }
+
+/** `latest` (a thread's latest turn) if `key` started it for this message: found without the registry. */
+export const threadTurn = (latest: Turn | undefined, key: string, message: KeyedMessage): Turn | undefined =>
+  latest?.idempotencyKey === key && latest.userText === message.text ? latest : undefined;
 
 /** The answer for a key the service never ran, and now never will. */
 export const notReceived = (): ApiError =>

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Message } from '../../src/client/types.js';
 import { ApiError, notFound, validationError } from './errors.js';
-import { keepKey, keyedTurn, notReceived, readIdempotencyKey } from './idempotency.js';
+import { keepKey, keyedTurn, notReceived, readIdempotencyKey, threadTurn } from './idempotency.js';
 import type { Caller, Deps } from './env.js';
 import {
   channelBodySchema,
@@ -117,7 +117,9 @@ export function messagingRoutes(deps: Deps): Hono {
       after = Number(lastEventId.trim());
     }
     if (lastEventId === undefined && !(await taken(c, caller))) return gone(c);
-    const keyed = key === undefined ? undefined : keyedTurn(caller.key, key, body);
+    const latest = body.thread_id ? store.thread(caller.agentId, body.thread_id)?.latestTurn : undefined;
+    const registered = key === undefined ? undefined : keyedTurn(caller.key, key, body);
+    const keyed = registered === undefined && key !== undefined ? threadTurn(latest, key, body) : registered;
     if (keyed === null) throw notReceived();
 
     let turn: Turn;
@@ -132,8 +134,6 @@ export function messagingRoutes(deps: Deps): Hono {
         throw notReceived();
       }
       // Resume attaches to the turn the client lost; it never starts a new one.
-      const thread = body.thread_id ? store.thread(caller.agentId, body.thread_id) : undefined;
-      const latest = thread?.latestTurn;
       if (!latest || latest.userText !== body.text || !latest.resumes(after) || plan.unresumable) throw notResumable();
       turn = latest;
     } else {

@@ -39,6 +39,9 @@ export interface RunningTurn {
  */
 export const NOT_RECEIVED = 'turn.not_received';
 
+/** A turn's key: 128 random bits as hex (`randomUUID` is missing outside secure contexts). */
+export const newKey = (): string => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
 /** How long a stored turn is worth resuming; after this the transcript alone tells what happened. */
 export const RUNNING_TURN_LIMIT_MS = 15 * 60_000;
 

@@ -3,7 +3,7 @@ import { rerunBody, turnBody } from '../client/bodies.js';
 import { isHexId, type Message } from '../client/types.js';
 import { recovery } from '../chunks.js';
 import { emit } from '../events.js';
-import { NOT_RECEIVED, type RunningTurn, readRunningTurn } from '../continuity/running-turn.js';
+import { NOT_RECEIVED, type RunningTurn, newKey, readRunningTurn } from '../continuity/running-turn.js';
 import { TurnJournal } from '../continuity/journal.js';
 import { TurnLink, follow, lockName, locks } from '../continuity/tabs.js';
 import { Mirror } from '../continuity/mirror.js';
@@ -28,9 +28,6 @@ import {
 } from './turn-transitions.js';
 
 export { strings } from './turn-strings.js';
-
-/** A turn's idempotency key: 128 random bits as hex (`randomUUID` is missing outside secure contexts). */
-const newKey = (): string => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /**
  * The turns of a conversation, a chunk (src/chunks.ts `turns`): sending one and streaming
@@ -317,19 +314,21 @@ export class Turns {
         resuming && !resume
           ? undefined
           : await client.turn(transport, record.body, handlers, { signal, resume, idempotencyKey: record.key }).catch((error: unknown) => {
-              if (!resume || signal.aborted || !isApiError(error) || error.code === NOT_RECEIVED) throw error;
+              if (signal.aborted || !isApiError(error)) throw error;
+              // "Never received" is believed while nothing of the turn was seen here: a service that forgot the key says it too.
+              const lost = error.code === NOT_RECEIVED;
+              if (lost && !accepted) throw error;
               // The service no longer has the turn's stream: its transcript will have the turn.
-              if (record.threadId && (error.status === 409 || error.status === 404)) return undefined;
+              if (resume && record.threadId && (lost || error.status === 409 || error.status === 404)) return undefined;
               // Neither found by its key nor said not received: the service may have it or not.
-              throw accepted ? error : new ApiError({ kind: 'stream', message: error.message, mayHaveRun: true, cause: error });
+              if (resume && !accepted) throw new ApiError({ kind: 'stream', message: error.message, mayHaveRun: true, cause: error });
+              throw lost ? new ApiError({ kind: 'stream', status: 409, message: error.message }) : error;
             });
       if (final === undefined) await (await recovery()).awaitReply(chat, client, record, signal);
       else this.complete(reply.key, user.key, final);
     } catch (error) {
       // The thread was deleted on the service: the message starts a new conversation instead.
       gone = !accepted && !signal.aborted && !!record.body.thread_id && isApiError(error) && error.status === 404;
-      // A resumed turn whose question never reached the service: handled as one not taken.
-      if (isApiError(error) && error.code === NOT_RECEIVED) accepted = false;
       if (!gone) this.failed(error, signal, accepted, user, reply.key);
     } finally {
       journal.end();

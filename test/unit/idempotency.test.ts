@@ -112,6 +112,17 @@ describe('the reference server and Idempotency-Key', () => {
     expect(await s.stream(BODY, { 'idempotency-key': 'x'.repeat(256) })).toMatchObject({ status: 422 });
   });
 
+  it("a key pushed out of the registry still finds its turn while that is its thread's latest (a long turn on a busy key)", async () => {
+    const s = await service();
+    const first = await s.stream(BODY, keyed());
+    // A thousand other keys since (resumes for keys never seen: each spends one).
+    for (let i = 0; i < 1_000; i++) await s.stream(BODY, { ...keyed(`other-${i}`), 'last-event-id': '0' });
+    const resumed = await s.stream({ ...BODY, thread_id: first.threadId }, { ...keyed(), 'last-event-id': '0' });
+    expect(resumed).toMatchObject({ status: 200, threadId: first.threadId, reply: 'On its way.' });
+    // Without its thread the key is one the service no longer knows.
+    expect(await s.stream(BODY, { ...keyed(), 'last-event-id': '0' })).toMatchObject({ status: 409, code: 'turn.not_received' });
+  });
+
   it('keeps a key 15 minutes and at most 1,000 per publishable key, the oldest going first', () => {
     vi.useFakeTimers();
     try {

@@ -268,6 +268,24 @@ describe('the next page', () => {
     expect(client.turns).toEqual([{ transport: 'websocket', body: sent(true).body, resume: { threadId: THREAD, lastSeq: 3 }, key: KEY }]);
   });
 
+  it('"never received" once the turn was seen here (a service that forgot the key): not believed; the reply is kept, the question stays asked', async () => {
+    const client = new FakeClient();
+    client.script = async (_, handlers) => {
+      handlers.onThread?.(THREAD);
+      handlers.onToken?.('On its', 1);
+      throw NOT_RECEIVED();
+    };
+    const { chat } = await conversation({ persist: 'session' }, client);
+    chat.setDraft('Where is my order?');
+    await chat.send('Where is my order?');
+    expect(chat.state.messages.map((m) => [m.text, m.state])).toEqual([
+      ['Where is my order?', 'done'],
+      ['On its', 'interrupted'],
+    ]);
+    expect(chat.state.draft).toBe('');
+    expect(chat.state.notice).toMatchObject({ kind: 'stream', retry: 'load' });
+  });
+
   it('a reload once the turn is stored, before the service answered: the next page asks by key and shows what the service says', async () => {
     const first = new FakeClient();
     // The request leaves; the page goes before anything comes back.
