@@ -6,7 +6,7 @@ import { type ChatMessage, emptyReply, fromTranscript, userMessage } from '../st
 import type { TurnHost } from '../state/scene.js';
 import { endTurn, transition, without } from '../state/store.js';
 import { awaitTurn, findTurn } from './await-turn.js';
-import { NOT_RECEIVED, type RunningTurn } from './running-turn.js';
+import type { RunningTurn } from './running-turn.js';
 
 // --- what recovery does to the conversation (src/state/store.ts says what a transition is) ---
 
@@ -85,7 +85,8 @@ export async function awaitReply(chat: TurnHost, client: AgentClient, record: Ru
     const lost = !!outcome.transcript && findTurn(outcome.transcript, record).state === 'absent';
     throw new ApiError({
       kind: 'stream',
-      code: lost ? NOT_RECEIVED : undefined,
+      // NOT_RECEIVED (running-turn.ts): spelt here, for a value import would split that module off the turns' chunk.
+      code: lost ? 'turn.not_received' : undefined,
       message: 'The reply could not be recovered after the page changed.',
     });
   }
