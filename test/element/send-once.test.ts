@@ -1,15 +1,18 @@
 import { expect } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
 import type { FaultPlan } from '../../demo/server/faults.js';
-import { createKey, forgetStorage, keyStats, serviceTranscript } from '../support/server.js';
+import { createKey, forgetStorage, keyStats, serviceTranscript, storageKeyFor } from '../support/server.js';
 import { input, until } from '../support/element.js';
+import { closeTabs, tab, texts } from '../support/tabs.js';
 
 /**
  * A send is exactly-once across a reload at any moment (docs/protocol.md "A send and a
  * reload"): a page reloaded 0 to 20 ms after Enter shows the turn, run once on the service,
  * or has the question back in its composer, the service having run nothing. Fault knobs
  * hold the windows open (demo/server/faults.ts): a request the service took but whose
- * `thread` frame has not left yet, and a request still on its way.
+ * `thread` frame has not left yet, and a request still on its way. Each sweep ends with a
+ * reload at the moment its window opens (the turn stored, the question received), which a
+ * loaded machine may not reach within 20 ms.
  */
 const QUESTION = 'Is this sent exactly once?';
 const FIRST = 'An earlier question';
@@ -46,16 +49,27 @@ const settled = (el: AgentChat) =>
   el.status !== 'reconnecting' &&
   el.messages.every((m) => m.state !== 'streaming');
 
-/** Types `text` and presses Enter, then reloads the page `delay` ms later (-1: in the same task). Returns the reloaded widget. */
-async function sendThenReload(frame: Frame, el: AgentChat, text: string, delay: number): Promise<AgentChat> {
+/**
+ * When the page goes after Enter: `delay` ms later (-1: in the same task), or as soon as the
+ * turn is stored (`stored`) or the service has its question (`received`), windows a
+ * loaded machine may not open within 20 ms.
+ */
+type Moment = number | 'stored' | 'received';
+
+/** Types `text` and presses Enter, then reloads the page at `moment`. Returns the reloaded widget. */
+async function sendThenReload(frame: Frame, el: AgentChat, key: string, text: string, moment: Moment): Promise<AgentChat> {
   const field = input(el);
   field.focus();
   field.value = text;
   field.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
   await el.updateComplete;
   const before = frame.contentDocument!;
+  const run = (await keyStats(key)).turnsRun;
   field.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true, cancelable: true }));
-  if (delay >= 0) await new Promise((resolve) => setTimeout(resolve, delay));
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
+  if (moment === 'stored') while (!localStorage.getItem(storageKeyFor(key))?.includes('"turn"')) await tick();
+  else if (moment === 'received') while ((await keyStats(key)).turnsRun === run) await tick();
+  else if (moment >= 0) await new Promise((resolve) => setTimeout(resolve, moment));
   frame.contentWindow.location.reload();
   return widgetIn(frame, before);
 }
@@ -89,11 +103,12 @@ async function outcome(key: string, el: AgentChat, runBefore: number, label: str
 }
 
 describe('<agent-chat> a send and a reload at any moment', function () {
-  this.timeout(90_000);
+  this.timeout(120_000);
   let frame: Frame | null = null;
   afterEach(() => {
     frame?.remove();
     frame = null;
+    closeTabs();
     forgetStorage();
   });
 
@@ -107,10 +122,10 @@ describe('<agent-chat> a send and a reload at any moment', function () {
     return el;
   }
 
-  /** One reload per delay, each with a key (and so a service agent) of its own. */
-  async function sweep(plan: FaultPlan, delays: number[], known: boolean): Promise<Record<Outcome, number>> {
+  /** One reload per moment, each with a key (and so a service agent) of its own. */
+  async function sweep(plan: FaultPlan, moments: Moment[], known: boolean): Promise<Record<Outcome, number>> {
     const tally: Record<Outcome, number> = { 'ran once': 0, 'never ran': 0, 'told not received': 0 };
-    for (const delay of delays) {
+    for (const moment of moments) {
       const key = await createKey({ paceMs: 2, replies: known ? [{ text: FIRST_REPLY }, { text: REPLY }] : [{ text: REPLY }], ...plan });
       let el = await open(key);
       if (known) {
@@ -118,29 +133,46 @@ describe('<agent-chat> a send and a reload at any moment', function () {
         await until(() => settled(el) && el.messages.length === 2, 'the first turn');
       }
       const before = (await keyStats(key)).turnsRun;
-      el = await sendThenReload(frame!, el, QUESTION, delay);
-      tally[await outcome(key, el, before, `reloaded ${delay < 0 ? 'in the same task' : `${delay} ms`} after Enter`)] += 1;
+      el = await sendThenReload(frame!, el, key, QUESTION, moment);
+      const label = moment === -1 ? 'in the same task as' : typeof moment === 'number' ? `${moment} ms after` : `once ${moment} after`;
+      tally[await outcome(key, el, before, `reloaded ${label} Enter`)] += 1;
     }
     return tally;
   }
 
   // 0 to 20 ms after Enter (-1: in the same task): every millisecond for a new conversation, a spread for the others.
-  const every = [-1, ...Array.from({ length: 21 }, (_, ms) => ms)];
-  const spread = [-1, 0, 2, 4, 7, 10, 14, 20];
+  const every: Moment[] = [-1, ...Array.from({ length: 21 }, (_, ms) => ms)];
+  const spread: Moment[] = [-1, 0, 2, 4, 7, 10, 14, 20];
 
   it('a new conversation whose thread frame waits: the turn is found by its key and shown, or never ran and the question is back', async () => {
-    const tally = await sweep({ threadFrameDelayMs: 150 }, every, false);
-    // The window the reloads aim at was hit: some of them went after the request left.
+    const tally = await sweep({ threadFrameDelayMs: 150 }, [...every, 'received'], false);
+    // The window the reloads aim at was hit: at least once the page went after the request left.
     expect(tally['ran once'], JSON.stringify(tally)).to.be.greaterThan(0);
   });
 
   it('a conversation with a thread: the same, in that thread', async () => {
-    const tally = await sweep({ threadFrameDelayMs: 150 }, spread, true);
+    const tally = await sweep({ threadFrameDelayMs: 150 }, [...spread, 'received'], true);
     expect(tally['ran once'], JSON.stringify(tally)).to.be.greaterThan(0);
   });
 
+  it('with another tab open, a reload before the thread frame: the turn is found by its key, both tabs show it, it ran once', async () => {
+    const key = await createKey({ paceMs: 2, replies: [{ text: REPLY }], threadFrameDelayMs: 400 });
+    const a = await open(key);
+    const b = await tab(key);
+    const again = await sendThenReload(frame!, a, key, QUESTION, 'received');
+    const shows = (el: AgentChat) => texts(el).join('|') === `${QUESTION}|${REPLY}` && settled(el);
+    await until(
+      () => shows(b.el) && shows(again),
+      () => `both show it: ${JSON.stringify({ b: [texts(b.el), b.el.status], a: [texts(again), again.status, input(again).value] })}`,
+      15_000,
+    );
+    expect((await keyStats(key)).turnsRun).to.equal(1);
+    expect(input(again).value).to.equal('');
+    expect(input(b.el).value).to.equal('');
+  });
+
   it('a request still on its way when the page goes never runs: the question is back, with a notice once the service said so', async () => {
-    const tally = await sweep({ intakeDelayMs: 3_000 }, spread, false);
+    const tally = await sweep({ intakeDelayMs: 3_000 }, [...spread, 'stored'], false);
     expect(tally['ran once'], JSON.stringify(tally)).to.equal(0);
     expect(tally['told not received'], JSON.stringify(tally)).to.be.greaterThan(0);
   });
