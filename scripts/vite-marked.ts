@@ -4,8 +4,8 @@
  * are dead weight, 3.3 KB gzip of the script tag. So are the rule sets of the modes the
  * widget never lexes in (src/markdown/lex.ts: GFM, neither `pedantic` nor `breaks`):
  * marked builds them from regexes at load, 0.4 KB gzip; they are made `0` here. For the
- * same reason the reads of `pedantic` and `extensions` (never set) become constants, and
- * the code they guard goes: 0.4 KB gzip.
+ * same reason the reads of `pedantic`, `extensions`, `breaks`, `gfm`, `hooks` and `silent`
+ * (never changed) become constants, and the code they guard goes: 0.5 KB gzip.
  *
  * The bundler cannot drop them on its own: marked's ES bundle ends with the `marked()`
  * convenience API, a default instance made at load (`new Marked()`, a constructor call the
@@ -84,11 +84,19 @@ function unusedRuleSets(body: Node[]): Node[] | null {
 }
 
 /**
- * Options the widget's lexers never set (src/markdown/lex.ts takes marked's defaults, GFM
- * only): each read of them in marked's code becomes its constant, so the minifier drops what
- * they guard (the pedantic branches of the tokenizer, the extension hooks of the lexer).
+ * Options the widget's lexers never change (src/markdown/lex.ts takes marked's defaults, GFM
+ * on): each read of them in marked's code becomes its constant, so the minifier drops what
+ * they guard (the pedantic branches of the tokenizer, the extension and hook calls of the
+ * lexer, the choice of rule sets, the `silent` console path).
  */
-const FIXED_OPTIONS: Record<string, string> = { pedantic: 'false', extensions: 'null' };
+const FIXED_OPTIONS: Record<string, string> = {
+  pedantic: 'false',
+  extensions: 'null',
+  breaks: 'false',
+  gfm: 'true',
+  hooks: 'null',
+  silent: 'false',
+};
 
 /** Every `this.options.<name>` of FIXED_OPTIONS in the tree under `node`. */
 function fixedOptionReads(node: unknown, out: Array<{ node: Node; value: string }> = []): Array<{ node: Node; value: string }> {

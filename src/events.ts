@@ -47,7 +47,7 @@ export interface ThreadDetail {
 
 /** `agent-chat-error`: a request failed and the user sees a notice. */
 export interface ErrorEventDetail {
-  /** The error envelope's code, or `network`, `stream`, `auth`, `timeout`, `http_<status>`, `chunk` (part of the widget's code could not load), `turn.busy` (another tab sent at the same moment). */
+  /** The error envelope's code, or `network`, `stream`, `auth`, `timeout`, `http_<status>`, `chunk` (part of the widget's code could not load), `turn.busy` (another tab sent at the same moment), `turn.not_received` (a page before this one sent it and went; the service never got it). */
   code: string;
   message: string;
   /** HTTP status, when there was a response. */

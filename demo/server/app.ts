@@ -95,7 +95,7 @@ function buildApp(deps: Deps, faults: boolean): Hono {
     cors({
       origin: '*',
       allowMethods: ['GET', 'POST', 'PATCH', 'OPTIONS'],
-      allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID', 'Accept', 'x-request-id'],
+      allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID', 'Idempotency-Key', 'Accept', 'x-request-id'],
       exposeHeaders: ['x-request-id', 'Retry-After'],
       maxAge: 600,
     }),

@@ -66,6 +66,18 @@ export interface FaultPlan {
    */
   thinkMs?: number;
   /**
+   * Requests that would start a turn (send, stream without `Last-Event-ID`) wait this long (ms)
+   * before the service takes them; one whose client goes meanwhile (a reload) leaves nothing
+   * behind, as a request lost on its way would.
+   */
+  intakeDelayMs?: number;
+  /**
+   * Stream responses (their headers, then the `thread` frame) wait this long (ms) while the
+   * turn already runs: the window in which a page that goes has sent its question but not
+   * learnt its thread.
+   */
+  threadFrameDelayMs?: number;
+  /**
    * Stream responses carry no CORS headers: a page on another origin may send the request
    * (the preflight is answered) but may not read the answer. The turn still runs.
    */

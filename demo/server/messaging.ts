@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Message } from '../../src/client/types.js';
 import { ApiError, notFound, validationError } from './errors.js';
+import { keepKey, keyedTurn, notReceived, readIdempotencyKey, threadTurn } from './idempotency.js';
 import type { Caller, Deps } from './env.js';
 import {
   channelBodySchema,
@@ -18,6 +19,8 @@ import { startTurn, type Turn, type TurnOptions, type TurnResult } from './turn.
 import { parseBody, pathId } from './validate.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const notResumable = () => new ApiError(409, 'stream.not_resumable', 'There is no turn of this thread to resume for this message.');
 
 const titleFrom = (text: string): string => (text.length > 80 ? `${text.slice(0, 77)}...` : text);
 
@@ -50,6 +53,18 @@ export function messagingRoutes(deps: Deps): Hono {
     throw new ApiError(500, 'internal_error', result.message);
   };
 
+  /**
+   * The `intakeDelayMs` knob: a request waits before the service takes it, and one whose
+   * client went meanwhile leaves nothing behind, as a request lost on its way would.
+   */
+  const taken = async (c: Context, caller: Caller): Promise<boolean> => {
+    const wait = caller.key.plan.intakeDelayMs;
+    if (!wait) return true;
+    await sleep(wait);
+    return !c.req.raw.signal.aborted;
+  };
+  const gone = (c: Context) => c.body(null, 499 as 200);
+
   /** A turn for this request's caller; each route says how it differs (pace, faults, version). */
   const start = (
     c: Context,
@@ -73,10 +88,17 @@ export function messagingRoutes(deps: Deps): Hono {
   app.post('/messages', async (c) => {
     const caller = c.get('caller');
     const body = await parseBody(c, sendBodySchema);
-    const thread = threadFor(caller, body);
+    const key = readIdempotencyKey(c.req.header('idempotency-key'));
+    if (!(await taken(c, caller))) return gone(c);
     // A short think before answering, so a REST client's typing indicator is visible in the demo.
     await sleep(Math.min(paceOf(caller) * 4, 400));
+    // After the wait: a resume may have spent the key meanwhile (idempotency.ts).
+    const keyed = key === undefined ? undefined : keyedTurn(caller.key, key, body);
+    if (keyed === null) throw notReceived();
+    if (keyed) return c.json({ thread_id: keyed.threadId, message: unwrap(await keyed.result) });
+    const thread = threadFor(caller, body);
     const turn = start(c, thread, body, { version: versionOf(thread), paceMs: 0 });
+    if (key !== undefined) keepKey(caller.key, key, body, turn);
     return c.json({ thread_id: thread.id, message: unwrap(await turn.result) });
   });
 
@@ -85,20 +107,34 @@ export function messagingRoutes(deps: Deps): Hono {
     const body = await parseBody(c, sendBodySchema);
     const plan = caller.key.plan;
     const lastEventId = c.req.header('last-event-id');
+    const key = readIdempotencyKey(c.req.header('idempotency-key'));
 
-    let turn: Turn;
     let after = -1;
     if (lastEventId !== undefined) {
       if (!/^\d{1,15}$/.test(lastEventId.trim())) {
         throw validationError([{ message: 'Must be a non-negative integer (the last seq received).', field: 'Last-Event-ID' }]);
       }
       after = Number(lastEventId.trim());
-      // Resume attaches to the turn the client lost; it never starts a new one.
-      const thread = body.thread_id ? store.thread(caller.agentId, body.thread_id) : undefined;
-      const latest = thread?.latestTurn;
-      if (!latest || latest.userText !== body.text || !latest.resumes(after) || plan.unresumable) {
-        throw new ApiError(409, 'stream.not_resumable', 'There is no turn of this thread to resume for this message.');
+    }
+    if (lastEventId === undefined && !(await taken(c, caller))) return gone(c);
+    const latest = body.thread_id ? store.thread(caller.agentId, body.thread_id)?.latestTurn : undefined;
+    const registered = key === undefined ? undefined : keyedTurn(caller.key, key, body);
+    const keyed = registered === undefined && key !== undefined ? threadTurn(latest, key, body) : registered;
+    if (keyed === null) throw notReceived();
+
+    let turn: Turn;
+    if (keyed) {
+      // The key's turn, whoever asks again (a resume, a retry, another page): never a second one.
+      if (lastEventId !== undefined && plan.unresumable) throw notResumable();
+      turn = keyed;
+    } else if (lastEventId !== undefined) {
+      // A resume for a key never seen: that request never arrived, and is spent now.
+      if (key !== undefined) {
+        keepKey(caller.key, key, body, null);
+        throw notReceived();
       }
+      // Resume attaches to the turn the client lost; it never starts a new one.
+      if (!latest || latest.userText !== body.text || !latest.resumes(after) || plan.unresumable) throw notResumable();
       turn = latest;
     } else {
       const thread = threadFor(caller, body);
@@ -110,6 +146,7 @@ export function messagingRoutes(deps: Deps): Hono {
         chunkChars: plan.chunkChars,
         errorFrame: failNow ? plan.errorFrame : undefined,
       });
+      if (key !== undefined) keepKey(caller.key, key, body, turn);
     }
     const connection = caller.key.stats.streamConnections;
     caller.key.stats.streamConnections += 1;
@@ -119,6 +156,8 @@ export function messagingRoutes(deps: Deps): Hono {
       await new Promise<void>((resolve) => c.req.raw.signal.addEventListener('abort', () => resolve(), { once: true }));
       return c.body(null, 499 as 200);
     }
+    // The `threadFrameDelayMs` knob: the turn runs, its answer waits.
+    if (plan.threadFrameDelayMs) await sleep(plan.threadFrameDelayMs);
     return streamTurn(c, turn, { after, plan, connection, raw });
   });
 

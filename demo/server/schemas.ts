@@ -150,6 +150,8 @@ export const faultPlanSchema = z.strictObject({
   holdStream: z.boolean().optional(),
   keepaliveMs: z.number().int().min(10).optional(),
   thinkMs: z.number().int().min(0).max(120_000).optional(),
+  intakeDelayMs: z.number().int().min(0).max(60_000).optional(),
+  threadFrameDelayMs: z.number().int().min(0).max(60_000).optional(),
   streamWithoutCors: z.boolean().optional(),
   rawTurns: z.array(z.array(z.string())).optional(),
   transcriptAt: z.enum(['end', 'start']).optional(),

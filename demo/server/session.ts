@@ -6,6 +6,7 @@ import type { ThreadFrame } from '../../src/client/types.js';
 import { checkToken } from './auth.js';
 import type { Deps } from './env.js';
 import { ApiError, fromZodError, notFound } from './errors.js';
+import { keepKey, keyedTurn, notReceived, readIdempotencyKey } from './idempotency.js';
 import { hexId, MAX_BODY_BYTES, sendBodySchema } from './schemas.js';
 import { AGENT_VERSIONS, liveVersion, newRequestId, type KeyRecord, type ThreadRecord } from './store.js';
 import { startTurn, type Turn } from './turn.js';
@@ -17,7 +18,7 @@ import { startTurn, type Turn } from './turn.js';
  *   client                                server
  *   {"type":"auth","token":"<JWT>"}   ->
  *                                     <-  {"type":"ready"}   (or error 401, close 4401)
- *   {"type":"message","data":<body>}  ->
+ *   {"type":"message","data":<body>,"idempotency_key"?}  ->
  *                                     <-  thread, event(seq)..., message(seq) | error
  *                                     <-  {"type":"done"}
  *   {"type":"resume","thread_id","last_event_id"} -> thread frame + frames after
@@ -246,6 +247,17 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     const parsed = sendBodySchema.safeParse(frame.data);
     if (!parsed.success) return fail(fromZodError(parsed.error));
     const body = parsed.data;
+    // As the HTTP header (idempotency.ts): a message sent again joins the turn it started.
+    let idempotency: string | undefined;
+    let keyed: Turn | null | undefined;
+    try {
+      idempotency = readIdempotencyKey(typeof frame.idempotency_key === 'string' ? frame.idempotency_key : undefined);
+      keyed = idempotency === undefined ? undefined : keyedTurn(k, idempotency, body);
+    } catch (error) {
+      return fail(error as ApiError);
+    }
+    if (keyed === null) return fail(notReceived());
+    if (keyed) return void follow(keyed, -1);
     const title = body.text.length > 80 ? `${body.text.slice(0, 77)}...` : body.text;
     const thread: ThreadRecord | undefined = body.thread_id
       ? store.thread(agentId, body.thread_id)
@@ -269,6 +281,7 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
       chunkChars: plan.chunkChars,
       errorFrame: failNow ? plan.errorFrame : undefined,
     });
+    if (idempotency !== undefined) keepKey(k, idempotency, body, turn);
     void follow(turn, -1);
   };
 

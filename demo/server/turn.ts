@@ -53,6 +53,8 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 
 export class Turn {
   readonly interactionId = newHexId();
+  /** The `Idempotency-Key` of the request that started it, if it had one (idempotency.ts). */
+  idempotencyKey?: string;
   readonly entries: TurnEntry[] = [];
   done = false;
   readonly result: Promise<TurnResult>;

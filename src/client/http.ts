@@ -6,6 +6,12 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Overrides the client's per-request timeout (ms). */
   timeoutMs?: number;
+  /**
+   * Sent as `Idempotency-Key`: every request carrying it is the one message, however often
+   * it is sent (docs/protocol.md "A send and a reload"). The service must allow the header
+   * (CORS `Access-Control-Allow-Headers`).
+   */
+  idempotencyKey?: string;
 }
 
 /** What every request needs from the client. */
@@ -68,9 +74,10 @@ export async function send(ctx: HttpContext, path: string, init: RequestInit, si
   }
 }
 
-/** JSON headers plus the body, never with `agent_id`: the token names the agent. */
-export function jsonInit(method: string, body?: object): RequestInit {
+/** JSON headers plus the body, never with `agent_id`: the token names the agent. The key is an sf-string, as the IETF draft writes it. */
+export function jsonInit(method: string, body?: object, key?: string): RequestInit {
   const headers: Record<string, string> = { accept: 'application/json' };
+  if (key) headers['idempotency-key'] = `"${key}"`;
   if (body === undefined) return { method, headers };
   headers['content-type'] = 'application/json';
   return { method, headers, body: JSON.stringify(stripAgentId(body)) };
@@ -104,7 +111,7 @@ export async function requestJson<T>(
   const timer = setTimeout(() => timeout.abort(), opts.timeoutMs ?? ctx.timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout.signal]) : timeout.signal;
   try {
-    const res = await send(ctx, path, jsonInit(method, body), signal);
+    const res = await send(ctx, path, jsonInit(method, body, opts.idempotencyKey), signal);
     const text = await res.text();
     let value: unknown;
     try {

@@ -52,8 +52,11 @@ export class TurnProgress {
     this.threadId = threadId ?? null;
   }
 
-  /** The turn runs on `threadId` and was delivered up to `lastSeq` (by an earlier page): resume it. */
-  resumeAt(threadId: string, lastSeq: number): void {
+  /**
+   * The turn runs on `threadId` and was delivered up to `lastSeq` (by an earlier page):
+   * resume it. A thread not known yet is named by the replayed `thread` frame.
+   */
+  resumeAt(threadId: string | null, lastSeq: number): void {
     this.announced = this.threadId = threadId;
     this.resumable = true;
     this.lastSeq = lastSeq;

@@ -36,8 +36,10 @@ export interface StreamOptions extends RequestOptions {
    * Resume a turn this page did not start (it ran before a reload, or in another tab): its
    * thread and the last seq already shown. The body is the turn's own; nothing is sent
    * again, the service replays what came after `lastSeq` (docs/protocol.md "Stream resume").
+   * A thread not known (the page went before the `thread` frame) is found by the turn's
+   * `idempotencyKey` (docs/protocol.md "A send and a reload").
    */
-  resume?: { threadId: string; lastSeq: number };
+  resume?: { threadId: string | null; lastSeq: number };
   // `timeoutMs` (inherited) bounds each connection's wait for response headers; default: the client's.
 }
 
@@ -213,7 +215,8 @@ function sseConnection(ctx: HttpContext, body: SendMessageBody, opts: StreamOpti
     const signal = AbortSignal.any([turn, ctrl.signal]);
     try {
       const resume = progress.resumable;
-      const init = jsonInit('POST', resume ? { ...body, thread_id: progress.threadId } : body);
+      const threadId = resume && progress.threadId;
+      const init = jsonInit('POST', threadId ? { ...body, thread_id: threadId } : body, opts.idempotencyKey);
       const headers = init.headers as Record<string, string>;
       headers.accept = 'text/event-stream';
       if (resume) headers['last-event-id'] = String(progress.lastSeq);

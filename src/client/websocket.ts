@@ -343,7 +343,7 @@ export function socketConnection(ctx: HttpContext, body: SendMessageBody, opts: 
               JSON.stringify(
                 progress.resumable
                   ? { type: 'resume', thread_id: progress.threadId, last_event_id: progress.lastSeq }
-                  : { type: 'message', data: turnBody },
+                  : { type: 'message', data: turnBody, idempotency_key: opts.idempotencyKey },
               ),
             );
           },

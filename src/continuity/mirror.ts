@@ -161,14 +161,16 @@ export class Mirror {
       if (chat.threads.saved?.current().claim !== claim) return this.watch();
     }
     const threadId = record.threadId ?? record.body.thread_id ?? null;
+    // A turn whose thread no page learnt is found by its key (docs/protocol.md "A send and a reload").
+    const findable = !!(threadId || record.key);
     // The owner went before it told anything: shown as recovery would show it.
-    if (!this.user && threadId && this.fallback) {
+    if (!this.user && findable && this.fallback) {
       [this.user, this.reply] = this.fallback();
       this.text = this.reply.text;
     }
     const { user, reply } = this;
     this.close();
-    if (!threadId || !user || !reply) {
+    if (!findable || !user || !reply) {
       // Nothing to resume from here: loading the thread again recovers the stored turn the
       // way a new page does.
       chat.store.apply(endTurn);

@@ -6,9 +6,6 @@ import { type ChatMessage, emptyReply, fromTranscript, userMessage } from '../st
 import type { TurnHost } from '../state/scene.js';
 import { endTurn, transition, without } from '../state/store.js';
 import { awaitTurn, findTurn } from './await-turn.js';
-
-// Also for a rerun of a stopped turn (src/state/turns.ts), which looks for it the same way.
-export { awaitTurn, findTurn };
 import type { RunningTurn } from './running-turn.js';
 
 // --- what recovery does to the conversation (src/state/store.ts says what a transition is) ---
@@ -31,9 +28,6 @@ export const showTranscript = transition('showTranscript', (_, messages: readonl
   turn: null,
 }));
 
-/** The code of a recovered turn whose question never reached the service. */
-export const LOST = 'turn.lost';
-
 /** What recovery asks of the conversation's turns (src/state/turns.ts). */
 export interface Turns {
   resume(record: RunningTurn, show: () => [ChatMessage, ChatMessage]): Promise<void>;
@@ -53,13 +47,14 @@ export interface Turns {
 export function recover(turns: Turns, chat: TurnHost, turn: RunningTurn, transcript: Message[]): void {
   const threadId = turn.threadId ?? turn.body.thread_id ?? null;
   const found = findTurn(transcript, turn);
-  if (threadId !== chat.threads.id || !threadId) {
+  // A turn that never named its thread here is found by its key (docs/protocol.md "A send and a reload").
+  if (threadId !== chat.threads.id || !(threadId || turn.key)) {
     // Unless another tab is running it right now (a new conversation before its thread is
     // named): then it is mirrored from there.
     return turns.unlessOwned(() => {
       chat.threads.saved?.set('turn', null);
       // Started in a new conversation and lost before the service named it: the text comes back.
-      if (!threadId && found.state === 'absent') chat.restoreDraft(turn.body.text);
+      if (!threadId && found.state === 'absent') chat.setDraft(chat.draftWith(turn.body.text));
       chat.store.apply(endTurn);
     });
   }
@@ -81,7 +76,7 @@ export async function awaitReply(chat: TurnHost, client: AgentClient, record: Ru
   if (outcome.state === 'gone') {
     // Nothing of that conversation is left to show; what the reader asked goes back to the composer.
     chat.store.apply(showTranscript, []);
-    chat.restoreDraft(record.body.text);
+    chat.setDraft(chat.draftWith(record.body.text));
     return chat.threadGone();
   }
   if (outcome.state === 'missing') {
@@ -90,7 +85,8 @@ export async function awaitReply(chat: TurnHost, client: AgentClient, record: Ru
     const lost = !!outcome.transcript && findTurn(outcome.transcript, record).state === 'absent';
     throw new ApiError({
       kind: 'stream',
-      code: lost ? LOST : undefined,
+      // NOT_RECEIVED (running-turn.ts): spelt here, for a value import would split that module off the turns' chunk.
+      code: lost ? 'turn.not_received' : undefined,
       message: 'The reply could not be recovered after the page changed.',
     });
   }
@@ -98,4 +94,27 @@ export async function awaitReply(chat: TurnHost, client: AgentClient, record: Ru
   chat.threads.touch(chat.state.messages);
   const final = outcome.transcript.findLast((m) => m.sender?.type !== 'user');
   if (final) emit(chat.host, 'agent-chat-message', { message: final, threadId: chat.threads.id });
+}
+
+/** How long a rerun of a stopped turn waits for the service to record it before asking again. */
+const UNFINISHED_WAIT_MS = 30_000;
+
+/**
+ * For a rerun of a stopped or interrupted turn (src/state/turns.ts), which is looked for
+ * the way a recovered one is: the id of the reply the service recorded for the question at
+ * `index`, waiting a little while the service finishes it; null if it never shows.
+ */
+export async function recordedReply(
+  client: AgentClient,
+  threadId: string,
+  messages: readonly ChatMessage[],
+  index: number,
+  signal: AbortSignal,
+): Promise<string | null> {
+  const after = messages.slice(0, index).findLast((m) => m.id)?.id ?? null;
+  const marker = { after, body: { text: messages[index]!.text } };
+  const found = await awaitTurn(client, threadId, marker, signal, UNFINISHED_WAIT_MS);
+  if (found.state !== 'done') return null;
+  const at = findTurn(found.transcript, marker).index;
+  return found.transcript.slice(at + 1).find((m) => m.sender?.type !== 'user')?.id ?? null;
 }

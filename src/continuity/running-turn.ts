@@ -24,7 +24,23 @@ export interface RunningTurn {
   prior?: number;
   /** Epoch ms; a turn older than `RUNNING_TURN_LIMIT_MS` is not resumed (the service has long moved on). */
   startedAt: number;
+  /**
+   * Every request of the turn carries it (`Idempotency-Key`): a page that comes back before
+   * the `thread` frame finds the turn by it, or learns that it never arrived (docs/protocol.md
+   * "A send and a reload"). Absent in records of earlier versions.
+   */
+  key?: string;
 }
+
+/**
+ * The code with which the service says a turn's message never reached it, nor will (a resume
+ * for an unknown key, docs/protocol.md "A send and a reload"); recovery says the same of a
+ * question the transcript never shows.
+ */
+export const NOT_RECEIVED = 'turn.not_received';
+
+/** A turn's key: 128 random bits as hex (`randomUUID` is missing outside secure contexts). */
+export const newKey = (): string => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /** How long a stored turn is worth resuming; after this the transcript alone tells what happened. */
 export const RUNNING_TURN_LIMIT_MS = 15 * 60_000;
@@ -35,7 +51,7 @@ export const RUNNING_TURN_LIMIT_MS = 15 * 60_000;
  */
 export function readRunningTurn(value: unknown, now = Date.now()): RunningTurn | null {
   if (!isObject(value) || !isObject(value.body)) return null;
-  const { body, threadId, lastSeq, text, after, startedAt, prior } = value;
+  const { body, threadId, lastSeq, text, after, startedAt, prior, key } = value;
   const bodyOk =
     typeof body.text === 'string' &&
     typeof body.user_id === 'string' &&
@@ -48,6 +64,7 @@ export function readRunningTurn(value: unknown, now = Date.now()): RunningTurn |
   if (typeof text !== 'string' || (after !== null && typeof after !== 'string')) return null;
   if (typeof startedAt !== 'number' || !(now - startedAt < RUNNING_TURN_LIMIT_MS) || startedAt > now + 60_000) return null;
   if (prior !== undefined && !(Number.isSafeInteger(prior) && (prior as number) >= 0)) return null;
+  if (key !== undefined && !(typeof key === 'string' && /^\w{16,64}$/.test(key))) return null;
   return {
     body: body as unknown as SendMessageBody,
     threadId,
@@ -56,5 +73,6 @@ export function readRunningTurn(value: unknown, now = Date.now()): RunningTurn |
     after,
     startedAt,
     ...(prior === undefined ? {} : { prior: prior as number }),
+    ...(key === undefined ? {} : { key }),
   };
 }

@@ -158,6 +158,8 @@ export interface Strings {
   threadGone: string;
   /** Another tab of the conversation sent at the same moment: this tab's message is back in its text field. */
   otherTab: string;
+  /** A question sent before the page changed never reached the service: back in the composer. */
+  unsent: string;
   errorConfiguration: (details?: string) => string;
   /** What a visitor reads when the widget is misconfigured (the details go to the developer). */
   chatUnavailable: string;
@@ -211,7 +213,7 @@ export interface FeatureKeys {
     | 'channelFailed'
     | 'channelSending';
   history: 'removeConversation' | 'historyEmpty' | 'closeHistory' | 'untitledConversation';
-  turns: 'stopped' | 'interrupted' | 'reconnecting' | 'errorStreamInterrupted' | 'otherTab';
+  turns: 'stopped' | 'interrupted' | 'reconnecting' | 'errorStreamInterrupted' | 'otherTab' | 'unsent';
   voice: 'dictate' | 'dictateStop' | 'micDenied' | 'dictationFailed';
 }
 

@@ -84,6 +84,8 @@ class TextOnlyTokenizer extends Tokenizer {
   }
 }
 
+// The build fixes the options these leave at marked's defaults (scripts/vite-marked.ts
+// `FIXED_OPTIONS`): a lexer that changes one must drop it there.
 const lexerOptions: MarkedOptions[] = [];
 
 function createLexer(allowHtml: boolean): Lexer {

@@ -26,6 +26,8 @@ export function noticeText(t: Strings, notice: Notice): string {
       return t.threadGone;
     case 'other-tab':
       return t.otherTab;
+    case 'unsent':
+      return t.unsent;
     case 'chunk':
       return t.loadFailed;
     default:

@@ -77,6 +77,11 @@ export class ChatController implements ReactiveController, TurnHost {
   private deferred: ThreadReason | null | undefined;
   /** Stops listening to the other tabs' writes. */
   private unwatch: (() => void) | null = null;
+  /**
+   * A question out of the composer whose turn is not stored yet (it waits for the turns'
+   * code, the tab's lock): the stored draft keeps it meanwhile, so a reload finds it there.
+   */
+  private outgoing: string | null = null;
 
   constructor(
     readonly host: Host,
@@ -208,7 +213,6 @@ export class ChatController implements ReactiveController, TurnHost {
     try {
       const loaded = await fetchConversation(client, threadId, this.config.suggestionContext, signal);
       const messages = loaded.transcript ? fromTranscript(loaded.transcript) : [];
-      if (loaded.unknownThread) this.threads.forget();
       if (loaded.transcript) {
         if (reason) this.threads.announce(threadId, null, reason);
         if (this.threads.history.some((e) => e.id === threadId)) this.threads.touch(messages, messages.at(-1)?.createdAt);
@@ -218,7 +222,7 @@ export class ChatController implements ReactiveController, TurnHost {
       // A turn a page before this one left running: the turns' chunk checks and resumes it.
       const running = this.turnRunning ? undefined : this.threads.saved?.current().turn;
       this.store.apply(restore, fillPlaceholders(loaded.welcome, this.config.agentVariables?.static), messages, loaded.starters, !!running);
-      if (loaded.unknownThread) this.store.apply(inform, THREAD_GONE);
+      if (loaded.unknownThread) this.threadGone();
       emit(this.host, 'agent-chat-ready', { threadId: this.threadId });
       // Cannot fetch the turns' code: the turn stays stored for the next page; the transcript shows.
       if (running) {
@@ -256,10 +260,21 @@ export class ChatController implements ReactiveController, TurnHost {
     return (this.turns ??= new Turns(this));
   }
 
-  /** The reader typed: kept in the store and, per `persist`, for the next page. */
+  /** The reader typed: kept in the store and, per `persist`, for the next page (after a question on its way out). */
   setDraft(text: string): void {
     this.store.apply(editDraft, text);
-    this.threads.saved?.draft(this.threadId, text);
+    this.threads.saved?.draft(this.threadId, this.outgoing ? this.draftWith(this.outgoing) : text);
+  }
+
+  /**
+   * The question `text` leaves the composer, which keeps `rest`. Storage keeps it in the
+   * draft until the turn is stored with it (then `take(null)`, Turns.run): a reload before
+   * its request can have gone finds it in the composer (docs/protocol.md "A send and a reload").
+   */
+  take(text: string | null, rest: string): void {
+    if (!(text ?? this.outgoing)) return;
+    this.outgoing = text;
+    this.setDraft(rest);
   }
 
   /**
@@ -287,7 +302,7 @@ export class ChatController implements ReactiveController, TurnHost {
       }
     }
     if (!this.client || !this.config || this.busy) return;
-    if (this.state.draft.trim() === trimmed) this.setDraft('');
+    if (this.state.draft.trim() === trimmed) this.take(trimmed, '');
     const user = userMessage(trimmed, imageUrl, new Date().toISOString());
     this.store.apply(appendUser, user);
     await this.ask(user);
@@ -385,17 +400,13 @@ export class ChatController implements ReactiveController, TurnHost {
     return !current ? text : current === text ? draft : `${text}\n${draft}`;
   }
 
-  /** Gives text back to the composer, beside what is there (kept, per `persist`). */
-  restoreDraft(text: string): void {
-    this.setDraft(this.draftWith(text));
-  }
-
   /**
    * The turn of `user` (and its `reply`, if it had one) was not taken by the service, or
    * may not have been: out of the log, its text back in the composer, the failure said.
    */
   withdraw(user: ChatMessage, reply: string | null, error: unknown, retry: RetryAction): void {
     const draft = this.draftWith(user.text);
+    this.outgoing = null;
     this.threads.saved?.draft(this.threadId, draft);
     this.store.apply(withdraw, user, reply, draft, this.noticeOf(error, retry));
   }

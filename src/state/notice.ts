@@ -16,6 +16,8 @@ export type NoticeKind =
   | 'thread-gone'
   /** Another tab's turn has the conversation: this tab's question is back in its composer. */
   | 'other-tab'
+  /** A page before this one sent the question and went; it never reached the service and is back in the composer. */
+  | 'unsent'
   /** A chunk of the widget's code (the turns, the streaming code) could not be fetched or did not run. */
   | 'chunk'
   | 'generic';

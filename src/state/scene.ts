@@ -28,8 +28,6 @@ export interface TurnHost {
   withdraw(user: ChatMessage, reply: string | null, error: unknown, retry: RetryAction): void;
   /** The composer's text with `text` given back beside what is there. */
   draftWith(text: string): string;
-  /** Gives text back to the composer, beside what is there. */
-  restoreDraft(text: string): void;
   /** The stored thread is gone from the service: said once; the next message starts a new one. */
   threadGone(): void;
   /** The thread in use changed: shows its draft, then loads its transcript. */
@@ -38,6 +36,11 @@ export interface TurnHost {
   load(): Promise<void>;
   /** The reader's text changed (kept in the store and, per `persist`, for the next page). */
   setDraft(text: string): void;
+  /**
+   * The question `text` leaves the composer, which keeps `rest`; storage keeps it as the
+   * draft until `take(null)`: its turn is stored with it (or it is back in the composer).
+   */
+  take(text: string | null, rest: string): void;
   /** Asks the service a question that is in the log (again). */
   ask(user: ChatMessage): Promise<void>;
 }

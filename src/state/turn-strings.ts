@@ -11,4 +11,5 @@ export const strings: Pick<Strings, FeatureKeys['turns']> = {
   reconnecting: 'Reconnecting…',
   errorStreamInterrupted: 'The reply was interrupted.',
   otherTab: 'Another tab sent a message at the same moment. Yours is back in the text field.',
+  unsent: 'Your message did not reach the service before the page changed. It is back in the text field.',
 };

@@ -3,7 +3,7 @@ import { rerunBody, turnBody } from '../client/bodies.js';
 import { isHexId, type Message } from '../client/types.js';
 import { recovery } from '../chunks.js';
 import { emit } from '../events.js';
-import { type RunningTurn, readRunningTurn } from '../continuity/running-turn.js';
+import { NOT_RECEIVED, type RunningTurn, newKey, readRunningTurn } from '../continuity/running-turn.js';
 import { TurnJournal } from '../continuity/journal.js';
 import { TurnLink, follow, lockName, locks } from '../continuity/tabs.js';
 import { Mirror } from '../continuity/mirror.js';
@@ -28,9 +28,6 @@ import {
 } from './turn-transitions.js';
 
 export { strings } from './turn-strings.js';
-
-/** How long a rerun of a stopped turn waits for the service to record it before asking again. */
-const UNFINISHED_WAIT_MS = 30_000;
 
 /**
  * The turns of a conversation, a chunk (src/chunks.ts `turns`): sending one and streaming
@@ -86,7 +83,8 @@ export class Turns {
       imageUrl: user.imageUrl,
       agentVariables: config.agentVariables,
     });
-    await this.run(user, reply, { body, threadId, lastSeq: 0, text: '', after, prior, startedAt: Date.now() }, false);
+    const record = { body, threadId, lastSeq: 0, text: '', after, prior, startedAt: Date.now(), key: newKey() };
+    await this.run(user, reply, record, false);
   }
 
   /**
@@ -99,7 +97,7 @@ export class Turns {
     const { draft, messages } = chat.state;
     if (chat.busy || messages.some((m) => m.key === unsent.key)) return;
     const rest = draft.trim() === unsent.text ? '' : draft.startsWith(`${unsent.text}\n`) ? draft.slice(unsent.text.length + 1) : draft;
-    if (rest !== draft) chat.setDraft(rest);
+    if (rest !== draft) chat.take(unsent.text, rest);
     chat.store.apply(appendUser, unsent);
     return chat.ask(unsent);
   }
@@ -160,9 +158,11 @@ export class Turns {
         }
       }
     }
-    // Read now, not from the event: a tab typing meanwhile has written a newer draft.
+    // Read now, not from the event: a tab typing meanwhile has written a newer draft. Not
+    // while this tab's question waits for its turn to be stored: the stored draft still holds it.
     const stored = chat.threads.saved?.draftOf(chat.threads.id) ?? '';
-    chat.store.apply(editDraft, !back || stored.includes(back.text) ? stored : stored.trim() ? `${back.text}\n${stored}` : back.text);
+    if (!this.controller || this.journal.current)
+      chat.store.apply(editDraft, !back || stored.includes(back.text) ? stored : stored.trim() ? `${back.text}\n${stored}` : back.text);
     if (state.turn && !this.running && chat.state.ready) this.mirror();
   }
 
@@ -277,10 +277,18 @@ export class Turns {
           )
         : null);
     if (config.persist === 'local' && !link) return this.lost(user, reply.key, controller);
+    // The element left while this tab waited for the lock: nothing went out, and the question stays the stored draft.
+    if (!chat.host.isConnected) return link?.leave();
     chat.threads.saved?.set('pending', true);
     journal.begin(record);
+    // In the task that stored the turn, before any request: a reload finds the question in one of the two.
+    chat.take(null, chat.state.draft);
     link?.announce();
-    let accepted = resuming;
+    // A turn this tab has seen nothing of (the page before went as it was sent) is asked for
+    // by its key, over the stream operation whatever the transport: the service replays it or
+    // says it never arrived (docs/protocol.md "A send and a reload"). Until then it may not exist.
+    const byKey = resuming && !!record.key && !record.lastSeq;
+    let accepted = resuming && !byKey;
     let gone = false;
     let final: Message | null | undefined;
     let text = reply.text;
@@ -300,22 +308,27 @@ export class Turns {
         },
         onReconnecting: () => store.apply(reconnecting),
       };
-      const resume = resuming && config.transport !== 'rest' ? { threadId: record.threadId!, lastSeq: record.lastSeq } : undefined;
+      const transport = byKey ? 'sse' : config.transport;
+      const resume = resuming && transport !== 'rest' ? { threadId: record.threadId, lastSeq: record.lastSeq } : undefined;
       final =
         resuming && !resume
           ? undefined
-          : await client.turn(config.transport, record.body, handlers, { signal, resume }).catch((error: unknown) => {
+          : await client.turn(transport, record.body, handlers, { signal, resume, idempotencyKey: record.key }).catch((error: unknown) => {
+              if (signal.aborted || !isApiError(error)) throw error;
+              // "Never received" is believed while nothing of the turn was seen here: a service that forgot the key says it too.
+              const lost = error.code === NOT_RECEIVED;
+              if (lost && !accepted) throw error;
               // The service no longer has the turn's stream: its transcript will have the turn.
-              if (resume && !signal.aborted && isApiError(error) && (error.status === 409 || error.status === 404)) return undefined;
-              throw error;
+              if (resume && record.threadId && (lost || error.status === 409 || error.status === 404)) return undefined;
+              // Neither found by its key nor said not received: the service may have it or not.
+              if (resume && !accepted) throw new ApiError({ kind: 'stream', message: error.message, mayHaveRun: true, cause: error });
+              throw lost ? new ApiError({ kind: 'stream', status: 409, message: error.message }) : error;
             });
       if (final === undefined) await (await recovery()).awaitReply(chat, client, record, signal);
       else this.complete(reply.key, user.key, final);
     } catch (error) {
       // The thread was deleted on the service: the message starts a new conversation instead.
       gone = !accepted && !signal.aborted && !!record.body.thread_id && isApiError(error) && error.status === 404;
-      // A resumed turn whose question never reached the service: handled as one not taken.
-      if (isApiError(error) && error.code === 'turn.lost') accepted = false;
       if (!gone) this.failed(error, signal, accepted, user, reply.key);
     } finally {
       journal.end();
@@ -354,6 +367,8 @@ export class Turns {
     const error = new ApiError({ kind: 'abort', code: 'turn.busy', message: 'Another tab sent a message at the same moment' });
     const notice: Notice = { ...chat.noticeOf(error, null), kind: 'other-tab' };
     this.returned = { text: user.text, notice };
+    // Not stored as the thread's draft: the other tabs would show it in their composers.
+    chat.take(null, chat.state.draft);
     chat.store.apply(withdraw, user, reply, chat.draftWith(user.text), notice);
     if (this.controller === controller) this.controller = null;
     this.catchUp();
@@ -378,6 +393,11 @@ export class Turns {
     const { chat } = this;
     if (signal.aborted) {
       chat.store.apply(stop, reply);
+    } else if (isApiError(error) && error.code === NOT_RECEIVED) {
+      // A page before this one sent it and went: the service says it never arrived (and now never runs).
+      const notice: Notice = { ...chat.noticeOf(error, 'send'), kind: 'unsent' };
+      chat.setDraft(chat.draftWith(user.text));
+      chat.store.apply(withdraw, user, reply, chat.state.draft, notice);
     } else if (!accepted) {
       // The service did not take the turn, or may have: take it back out of the log and
       // give the text back to the composer, so nothing the reader typed is lost. If it may
@@ -424,7 +444,7 @@ export class Turns {
     try {
       // A stopped or interrupted reply has no id of its own: the transcript gives it, once
       // the service has recorded the turn (it runs on after Stop; docs/protocol.md).
-      const id = replyId ?? (await this.recordedReply(source, before, userIndex, controller.signal));
+      const id = replyId ?? (await (await recovery()).recordedReply(client, source, before, userIndex, controller.signal));
       if (id) {
         const response = await client.rerun(
           source,
@@ -452,34 +472,13 @@ export class Turns {
         store.apply(undo, before, null);
       } else {
         // An edit that did not go through is the reader's text: keep it in the composer.
-        if (trimmed !== question.text) chat.restoreDraft(trimmed);
+        if (trimmed !== question.text) chat.setDraft(chat.draftWith(trimmed));
         store.apply(undo, before, chat.noticeOf(error, null));
       }
     } finally {
       this.end(controller);
     }
     if (askAgain) await chat.ask(user);
-  }
-
-  /**
-   * The id of the reply the service recorded for the question at `index` (an unfinished
-   * turn's), waiting a little while the service finishes it; null if it never shows.
-   */
-  private async recordedReply(
-    threadId: string,
-    messages: readonly ChatMessage[],
-    index: number,
-    signal: AbortSignal,
-  ): Promise<string | null> {
-    const client = this.chat.client!;
-    // The recovery chunk looks for turns in transcripts; a stopped turn is found the same way.
-    const { awaitTurn, findTurn } = await recovery();
-    const after = messages.slice(0, index).findLast((m) => m.id)?.id ?? null;
-    const marker = { after, body: { text: messages[index]!.text } };
-    const found = await awaitTurn(client, threadId, marker, signal, UNFINISHED_WAIT_MS);
-    if (found.state !== 'done') return null;
-    const at = findTurn(found.transcript, marker).index;
-    return found.transcript.slice(at + 1).find((m) => m.sender?.type !== 'user')?.id ?? null;
   }
 
   /**

@@ -148,6 +148,31 @@ describe("another tab's turn", () => {
     expect(chat.state.turn).toBe(null);
   });
 
+  it("a new conversation's turn whose tab went before the thread frame: taken over by its key, not handed round", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const unnamed = running({
+      body: { text: 'Which size?', user_id: 'anon_1' },
+      threadId: null,
+      lastSeq: 0,
+      text: '',
+      key: 'k'.repeat(32),
+    });
+    createStorage('local', scope).write({ turn: unnamed });
+    const client = new FakeClient();
+    client.script = async (_, handlers) => (handlers.onThread?.(THREAD), reply('M fits.'));
+    const { chat } = await conversation({ persist: 'local' }, client);
+    other.post({ type: 'turn', id: 't1', turn: unnamed });
+    await delivered();
+    for (let i = 0; i < 40 && !client.turns.length; i++) {
+      await vi.advanceTimersByTimeAsync(500);
+      await delivered();
+    }
+    await until(() => chat.state.turn === null);
+    expect(client.turns).toEqual([{ transport: 'sse', body: unnamed.body, resume: { threadId: null, lastSeq: 0 }, key: unnamed.key }]);
+    expect(chat.state.messages.map((m) => m.text)).toEqual(['Which size?', 'M fits.']);
+    expect(chat.threadId).toBe(THREAD);
+  });
+
   it('a turn already over when its tab falls silent is not run again: the transcript shows', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     const { chat, client } = await mirroring();

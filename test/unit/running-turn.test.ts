@@ -19,8 +19,9 @@ const msg = (id: string, type: 'user' | 'agent', text: string): Message => ({ id
 
 describe('the stored running turn', () => {
   it('reads back what was written', () => {
-    const written = turn();
-    expect(readRunningTurn(JSON.parse(JSON.stringify(written)), NOW)).to.deep.equal(written);
+    for (const written of [turn(), turn({ key: '0123456789abcdef0123456789abcdef' })]) {
+      expect(readRunningTurn(JSON.parse(JSON.stringify(written)), NOW)).to.deep.equal(written);
+    }
   });
 
   it('refuses what other code or other versions may have left', () => {
@@ -36,6 +37,10 @@ describe('the stored running turn', () => {
       { ...turn(), startedAt: NOW - RUNNING_TURN_LIMIT_MS - 1 },
       { ...turn(), startedAt: NOW + 3_600_000 },
       { ...turn(), startedAt: Number.NaN },
+      // An idempotency key is a header value and joins a turn: nothing but a plain token.
+      { ...turn(), key: 'short' },
+      { ...turn(), key: `${'a'.repeat(30)}"\r\n` },
+      { ...turn(), key: 42 },
     ]) {
       expect(readRunningTurn(bad, NOW), JSON.stringify(bad)).to.equal(null);
     }

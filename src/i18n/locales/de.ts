@@ -108,6 +108,7 @@ export const de: Strings = {
   errorGeneric: 'Etwas ist schiefgelaufen.',
   threadGone: 'Diese Unterhaltung ist nicht mehr verfügbar. Ihre nächste Nachricht beginnt eine neue.',
   otherTab: 'Ein anderer Tab hat im selben Moment eine Nachricht gesendet. Ihre steht wieder im Textfeld.',
+  unsent: 'Ihre Nachricht hat den Dienst nicht erreicht, bevor die Seite wechselte. Sie steht wieder im Textfeld.',
   errorConfiguration: (details) => withDetails('Der Chat ist nicht richtig eingerichtet.', details),
   chatUnavailable: 'Der Chat ist gerade nicht verfügbar.',
 };

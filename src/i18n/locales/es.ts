@@ -108,6 +108,7 @@ export const es: Strings = {
   errorGeneric: 'Algo salió mal.',
   threadGone: 'Esa conversación ya no está disponible. Tu próximo mensaje empezará una nueva.',
   otherTab: 'Otra pestaña envió un mensaje en el mismo momento. El tuyo ha vuelto al campo de texto.',
+  unsent: 'Tu mensaje no llegó al servicio antes de que cambiara la página. Ha vuelto al campo de texto.',
   errorConfiguration: (details) => withDetails('El chat no está configurado correctamente.', details),
   chatUnavailable: 'El chat no está disponible en este momento.',
 };

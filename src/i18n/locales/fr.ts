@@ -108,6 +108,7 @@ export const fr: Strings = {
   errorGeneric: 'Une erreur s’est produite.',
   threadGone: 'Cette conversation n’est plus disponible. Votre prochain message en commencera une nouvelle.',
   otherTab: 'Un autre onglet a envoyé un message au même moment. Le vôtre est revenu dans le champ de texte.',
+  unsent: 'Votre message n’a pas atteint le service avant le changement de page. Il est revenu dans le champ de texte.',
   errorConfiguration: (details) => withDetails('Le chat n’est pas configuré correctement.', details),
   chatUnavailable: 'Le chat est indisponible pour le moment.',
 };

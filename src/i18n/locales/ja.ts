@@ -108,6 +108,7 @@ export const ja: Strings = {
   errorGeneric: '問題が発生しました。',
   threadGone: 'この会話は利用できなくなりました。次のメッセージで新しい会話が始まります。',
   otherTab: '別のタブが同時にメッセージを送信しました。あなたのメッセージは入力欄に戻っています。',
+  unsent: 'ページが切り替わる前にメッセージはサービスに届きませんでした。入力欄に戻っています。',
   errorConfiguration: (details) => withDetails('チャットが正しく設定されていません。', details),
   chatUnavailable: '現在チャットはご利用いただけません。',
 };

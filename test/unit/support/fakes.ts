@@ -71,7 +71,7 @@ export class FakeClient {
       message: reply('Again.', { id: 'd'.repeat(24) }),
     });
   loadError: ApiError | null = null;
-  readonly turns: Array<{ transport: string; body: SendMessageBody; resume?: StreamOptions['resume'] }> = [];
+  readonly turns: Array<{ transport: string; body: SendMessageBody; resume?: StreamOptions['resume']; key?: string }> = [];
   readonly reruns: Array<{ threadId: string; body: RerunBody }> = [];
   readonly calls: string[] = [];
 
@@ -109,7 +109,7 @@ export class FakeClient {
   }
 
   async turn(transport: string, body: SendMessageBody, handlers: StreamHandlers, opts: StreamOptions = {}): Promise<Message | null> {
-    this.turns.push({ transport, body, resume: opts.resume });
+    this.turns.push({ transport, body, resume: opts.resume, key: opts.idempotencyKey });
     return this.script(body, handlers, opts);
   }
 
