@@ -146,6 +146,11 @@ export function renderBlock(
     const tokens = source === block.token.raw ? [block.token] : lexMarkdown(source, html, links);
     const frag = html && sanitizer ? sanitizer(blockNodes(toHtml, tokens).join('')) : toFragment(blockNodes(toDom, tokens));
     decorate(frag, labels, typing);
+    // Each block takes its direction from its own text, as a paragraph of plain text does
+    // (and GitHub's rendered markdown): `dir="auto"` on the reply's element instead made the
+    // browser read its whole content again for every block appended, a cost that grew with
+    // the reply (2.4 s of a 1 MB reply's 19 s).
+    for (const child of Array.from(frag.children)) child.setAttribute('dir', 'auto');
     return frag;
   } catch (error) {
     // The error boundary of one block: the rest of the reply and the widget go on.
@@ -154,9 +159,9 @@ export function renderBlock(
   }
 }
 
-/** Text shown as it is, line breaks kept (`p.plain` is `white-space: pre-wrap`). */
+/** Text shown as it is, line breaks kept (`p.plain` is `white-space: pre-wrap`), in the direction of its own text. */
 export function plainBlock(text: string): HTMLElement {
-  return el('p', [text], { class: 'plain' });
+  return el('p', [text], { class: 'plain', dir: 'auto' });
 }
 
 /**
