@@ -5,7 +5,9 @@
  * page fetches the same transcript and shows it as its `history`,
  * demo/bench/deep-chat.html), then in the same page:
  *
- *  - restore: mount → rendered (the next frame), main-thread time (CDP), long tasks;
+ *  - page load: a page that opens the thread as it loads (script, mount, conversation):
+ *    navigation → the frame that shows it, main-thread time (CDP, from navigation), long tasks;
+ *  - restore in a loaded page: mount → rendered (the next frame), main-thread time, long tasks;
  *  - memory: JS heap after two forced GCs, DOM nodes and listeners (CDP);
  *  - keystroke: main-thread time per keystroke into the text field, each until the next frame;
  *  - a streamed turn of the same 1.5 KB reply in 24-character frames on that thread:
@@ -41,6 +43,8 @@ const TURN_CHUNK = 24;
 const TURN_FRAMES = Math.ceil(TURN_REPLY.length / TURN_CHUNK);
 
 interface CompareRun {
+  /** The page that opens the thread as it loads: navigation → on screen, main-thread time, long tasks. */
+  load: { loaded: number; task: number; longTasks: number; longest: number };
   rendered: number;
   task: number;
   longTasks: number;
@@ -126,6 +130,31 @@ async function turn(page: Page, cdp: CDPSession, variant: Variant): Promise<{ pe
   return { perToken: busy(before, await metrics(cdp)).task / TURN_FRAMES, firstPaint };
 }
 
+/**
+ * A page that opens the thread as it loads (the chat's script, the mount, the conversation
+ * on screen): main-thread time from navigation to the frame that shows it, and its long
+ * tasks. Deep Chat's bundle and the widget's script are both loaded by the page here.
+ */
+async function coldLoad(browser: Browser, base: string, variant: Variant, key: string, threadId: string) {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const before = await metrics(cdp);
+    await page.goto(`${base}/demo/bench/${variant === 'widget' ? 'widget' : 'deep-chat'}.html?key=${key}&thread=${threadId}`);
+    await page.waitForFunction(() => (window as unknown as { loaded?: number }).loaded, undefined, { timeout: 60_000 });
+    const r = await page.evaluate(() => {
+      const w = window as unknown as { loaded: number; __bench: Bench };
+      const long = w.__bench.longTasksSince(0);
+      return { loaded: w.loaded, longTasks: long.count, longest: long.longest };
+    });
+    return { ...r, task: busy(before, await metrics(cdp)).task };
+  } finally {
+    await context.close();
+  }
+}
+
 async function compareRun(browser: Browser, base: string, variant: Variant, key: string, threadId: string): Promise<CompareRun> {
   const { context, page, cdp } = await openPage(browser, base, variant === 'widget' ? 'widget' : 'deep-chat');
   try {
@@ -135,7 +164,8 @@ async function compareRun(browser: Browser, base: string, variant: Variant, key:
     const memory = await heap(cdp);
     const keystroke = variant === 'widget' ? await keystrokeCost(page, cdp) : await deepChatKeystroke(page, cdp);
     const t = await turn(page, cdp, variant);
-    return { ...m, task, heap: memory.heap, nodes: memory.nodes, listeners: memory.listeners, keystroke, ...t };
+    const load = await coldLoad(browser, base, variant, key, threadId);
+    return { ...m, load, task, heap: memory.heap, nodes: memory.nodes, listeners: memory.listeners, keystroke, ...t };
   } finally {
     await context.close();
   }
@@ -153,7 +183,7 @@ export async function compare(browser: Browser, base: string, runs: number): Pro
         const r = await compareRun(browser, base, variant, thread.key, thread.threadId);
         results[size][variant].push(r);
         console.log(
-          `  ${size} messages, ${variant} #${i + 1}: rendered ${ms(r.rendered)} (${r.shown} shown), task ${ms(r.task)}, long tasks ${r.longTasks} (max ${ms(r.longest)}), ` +
+          `  ${size} messages, ${variant} #${i + 1}: page load ${ms(r.load.loaded)}, task ${ms(r.load.task)}, long tasks ${r.load.longTasks} (max ${ms(r.load.longest)}); mounted: rendered ${ms(r.rendered)} (${r.shown} shown), task ${ms(r.task)}, long tasks ${r.longTasks} (max ${ms(r.longest)}), ` +
             `heap ${(r.heap / 1e6).toFixed(1)} MB, ${r.nodes} nodes, ${r.listeners} listeners; keystroke ${ms(r.keystroke)}; per token ${ms(r.perToken)}, first token → paint ${ms(r.firstPaint)}`,
         );
       }
@@ -163,7 +193,11 @@ export async function compare(browser: Browser, base: string, runs: number): Pro
     `| ${label} | ${fmt(m(size, 'widget', f))} | ${fmt(m(size, 'deep-chat', f))} | ${ratio(m(size, 'widget', f), m(size, 'deep-chat', f))} |`;
   const out = [`| Beside Deep Chat 2.4 (median of ${runs}) | widget | Deep Chat | widget / Deep Chat |`, '|---|---:|---:|---:|'];
   for (const size of SIZES) {
-    out.push(row(`Restore ${size} messages: mount → rendered`, size, (r) => r.rendered, ms));
+    out.push(row(`Page load with ${size} messages: navigation → on screen`, size, (r) => r.load.loaded, ms));
+    out.push(row(`… main-thread time`, size, (r) => r.load.task, ms));
+    out.push(row(`… long tasks (> 50 ms)`, size, (r) => r.load.longTasks, String));
+    out.push(row(`… longest task`, size, (r) => r.load.longest, ms));
+    out.push(row(`Restore ${size} messages in a loaded page: mount → rendered`, size, (r) => r.rendered, ms));
     out.push(row(`… main-thread time`, size, (r) => r.task, ms));
     out.push(row(`… long tasks (> 50 ms)`, size, (r) => r.longTasks, String));
     out.push(row(`… longest task`, size, (r) => r.longest, ms));
