@@ -19,9 +19,11 @@ import {
   type Bench,
   type BenchWidget,
   busy,
+  deepChatKeystroke,
   keystrokeCost,
   mountWidget,
   heap,
+  longReply,
   mb,
   median,
   metrics,
@@ -33,20 +35,6 @@ import {
 } from './bench-support.js';
 
 type Widget = BenchWidget;
-
-/** About `chars` of markdown, built from the blocks replies are made of. */
-function longReply(chars: number): string {
-  const parts = [
-    'A paragraph with **bold**, `code` and a [link](https://example.com/a) in it, long enough to wrap once on a phone.\n\n',
-    '- an item\n- another item with *emphasis*\n- a third\n\n',
-    '```ts\nconst answer = compute(42);\nconsole.log(answer);\n```\n\n',
-    '| Model | Weight |\n|---|---:|\n| Trail | 240 g |\n| Road | 210 g |\n\n',
-    '> a quote that goes on for a while, as quotes do\n\n',
-  ];
-  let text = '';
-  for (let i = 0; text.length < chars; i++) text += parts[i % parts.length];
-  return text;
-}
 
 /** BENCH_REPLY_KB=1000 measures one size. */
 const REPLY_SIZES = process.env.BENCH_REPLY_KB ? [Number(process.env.BENCH_REPLY_KB) * 1000] : [100_000, 1_000_000];
@@ -64,11 +52,27 @@ interface ReplyRun {
   slow: string;
 }
 
-async function replyRun(browser: Browser, base: string, variant: 'widget' | 'floor-follow', text: string): Promise<ReplyRun> {
+type ReplyVariant = 'widget' | 'floor-follow' | 'deep-chat';
+const REPLY_VARIANTS: ReplyVariant[] = ['widget', 'floor-follow', 'deep-chat'];
+/** How long Deep Chat may take over a reply (it renders the whole reply again on every frame): then it is given up. */
+const DEEP_CHAT_LIMIT_MS = Number(process.env.BENCH_DEEP_CHAT_LIMIT_S ?? 120) * 1000;
+/**
+ * The longest reply given to Deep Chat: past it, a single task of its render outlasts any
+ * limit (20 KB: a 5.2 s task; 1 MB did not end in 10 minutes), and the page cannot be asked
+ * anything meanwhile.
+ */
+const DEEP_CHAT_MAX_CHARS = Number(process.env.BENCH_DEEP_CHAT_MAX_KB ?? 100) * 1000;
+
+async function replyRun(browser: Browser, base: string, variant: ReplyVariant, text: string): Promise<ReplyRun> {
   const { context, page, cdp } = await openPage(browser, base, variant);
   try {
     const key = await newKey(base, { replies: [{ text }], paceMs: 0, chunkChars: 64 });
     if (variant === 'widget') await mountWidget(page, key);
+    if (variant === 'deep-chat')
+      await page.evaluate(
+        async (key) => void ((window as unknown as DeepChatPage).el = await (window as unknown as DeepChatPage).mountWidget({ key })),
+        key,
+      );
     await settle(page);
     const heapBefore = await heap(cdp);
     // BENCH_PROFILE=<file>: a CPU profile of the widget's turn, for DevTools.
@@ -80,8 +84,8 @@ async function replyRun(browser: Browser, base: string, variant: 'widget' | 'flo
     }
     const before = await metrics(cdp);
     const r = await page.evaluate(
-      async ({ variant, key }) => {
-        const w = window as unknown as { __bench: Bench; el: Widget; runTurn(k: string, t: string): Promise<void> };
+      async ({ variant, key, limit }) => {
+        const w = window as unknown as { __bench: Bench; el: Widget; runTurn(k: unknown, t: string): Promise<void> };
         const b = w.__bench;
         const t0 = performance.now();
         let chars = 0;
@@ -92,6 +96,10 @@ async function replyRun(browser: Browser, base: string, variant: 'widget' | 'flo
           while (w.el.status !== 'idle') await b.nextFrame();
           await w.el.updateComplete;
           const texts = w.el.shadowRoot!.querySelectorAll('[part~="message-agent"] [part~="text"]');
+          chars = texts[texts.length - 1]?.textContent?.length ?? 0;
+        } else if (variant === 'deep-chat') {
+          await Promise.race([w.runTurn(w.el, 'Tell me everything.'), new Promise((r) => setTimeout(r, limit))]);
+          const texts = w.el.shadowRoot!.querySelectorAll('.ai-message-text');
           chars = texts[texts.length - 1]?.textContent?.length ?? 0;
         } else {
           await w.runTurn(key, 'Tell me everything.');
@@ -113,7 +121,7 @@ async function replyRun(browser: Browser, base: string, variant: 'widget' | 'flo
           .join(', ');
         return { total: t1 - t0, longTasks: long.count, longestTask: long.longest, chars, slow };
       },
-      { variant, key },
+      { variant, key, limit: DEEP_CHAT_LIMIT_MS },
     );
     const after = await metrics(cdp);
     if (profile) await writeFile(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
@@ -124,18 +132,23 @@ async function replyRun(browser: Browser, base: string, variant: 'widget' | 'flo
   }
 }
 
-/** The reply section: each size, widget and floor alternating; returns the table's lines. */
+/**
+ * The reply section: each size, widget, floor and Deep Chat alternating (Deep Chat given up
+ * after BENCH_DEEP_CHAT_LIMIT_S, 120 s: its chars say how far it got; not given replies
+ * over BENCH_DEEP_CHAT_MAX_KB, 100 KB); the table's lines.
+ */
 export async function replies(browser: Browser, base: string, runs: number): Promise<string[]> {
   const out = [
-    `| Reply streamed 64 chars a frame (median of ${runs}) | widget | floor (scrolls once a frame) | widget / floor |`,
-    '|---|---:|---:|---:|',
+    `| Reply streamed 64 chars a frame (median of ${runs}) | widget | floor (scrolls once a frame) | Deep Chat | widget / floor |`,
+    '|---|---:|---:|---:|---:|',
   ];
   await replyRun(browser, base, 'widget', longReply(20_000)); // warm-up
   for (const size of REPLY_SIZES) {
     const text = longReply(size);
-    const list: Record<'widget' | 'floor-follow', ReplyRun[]> = { widget: [], 'floor-follow': [] };
+    const list: Record<ReplyVariant, ReplyRun[]> = { widget: [], 'floor-follow': [], 'deep-chat': [] };
     for (let i = 0; i < runs; i++) {
-      for (const variant of ['widget', 'floor-follow'] as const) {
+      for (const variant of REPLY_VARIANTS) {
+        if (variant === 'deep-chat' && size > DEEP_CHAT_MAX_CHARS) continue;
         const r = await replyRun(browser, base, variant, text);
         list[variant].push(r);
         console.log(
@@ -143,14 +156,15 @@ export async function replies(browser: Browser, base: string, runs: number): Pro
         );
       }
     }
-    const m = (v: 'widget' | 'floor-follow', f: (r: ReplyRun) => number) => median(list[v].map(f));
+    const m = (v: ReplyVariant, f: (r: ReplyRun) => number) => (list[v].length ? median(list[v].map(f)) : NaN);
     const row = (label: string, f: (r: ReplyRun) => number, fmt: (n: number) => string) =>
-      `| ${size / 1000} KB: ${label} | ${fmt(m('widget', f))} | ${fmt(m('floor-follow', f))} | ${ratio(m('widget', f), m('floor-follow', f))} |`;
+      `| ${size / 1000} KB: ${label} | ${fmt(m('widget', f))} | ${fmt(m('floor-follow', f))} | ${fmt(m('deep-chat', f))} | ${ratio(m('widget', f), m('floor-follow', f))} |`;
     out.push(row('main-thread time', (r) => r.task, ms));
     out.push(row('long tasks (> 50 ms)', (r) => r.longTasks, String));
     out.push(row('longest task', (r) => r.longestTask, ms));
     out.push(row('heap after GC, grown', (r) => r.heap, mb));
     out.push(row('send → final paint', (r) => r.total, ms));
+    out.push(row('characters shown at the end', (r) => r.chars, String));
   }
   return out;
 }
@@ -168,13 +182,24 @@ interface SessionPoint {
   nodes: number;
 }
 
-async function sessionRun(browser: Browser, base: string, turns: number): Promise<SessionPoint[]> {
-  const { context, page, cdp } = await openPage(browser, base, 'widget');
+async function sessionRun(browser: Browser, base: string, turns: number, variant: 'widget' | 'deep-chat'): Promise<SessionPoint[]> {
+  const { context, page, cdp } = await openPage(browser, base, variant);
   try {
     const key = await newKey(base, { replies: [{ text: SESSION_REPLY }], paceMs: 0, chunkChars: 24 });
-    await mountWidget(page, key);
+    if (variant === 'widget') await mountWidget(page, key);
+    else
+      await page.evaluate(
+        async (key) => void ((window as unknown as DeepChatPage).el = await (window as unknown as DeepChatPage).mountWidget({ key })),
+        key,
+      );
     await settle(page);
-    const turn = (n: number) => askAsReader(page, n);
+    const turn = (n: number) =>
+      variant === 'widget'
+        ? askAsReader(page, n)
+        : page.evaluate(
+            async (n) => (window as unknown as DeepChatPage).runTurn((window as unknown as DeepChatPage).el, `Question ${n}`),
+            n,
+          );
     const measure = async (n: number): Promise<SessionPoint> => {
       const before = await metrics(cdp);
       await turn(n);
@@ -186,12 +211,21 @@ async function sessionRun(browser: Browser, base: string, turns: number): Promis
         await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
         await cdp.send('Profiler.start');
       }
-      const perKeystroke = await keystrokeCost(page, cdp);
+      const perKeystroke = variant === 'widget' ? await keystrokeCost(page, cdp) : await deepChatKeystroke(page, cdp);
       if (profile) await writeFile(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
       return { perToken, perKeystroke, nodes: (await metrics(cdp)).Nodes ?? 0 };
     };
     const first = await measure(1);
     // Nodes of one question (elements, text and comment markers), and its listeners (CDP).
+    if (variant === 'widget') await questionNodes();
+    for (let n = 2; n < turns; n++) await turn(n);
+    const last = await measure(turns);
+    return [first, last];
+  } finally {
+    await context.close();
+  }
+
+  async function questionNodes() {
     const question = await page.evaluate(() => {
       const article = (window as unknown as { el: Widget }).el.shadowRoot!.querySelector('article.message.user')!;
       const walker = document.createTreeWalker(article, NodeFilter.SHOW_ALL);
@@ -201,37 +235,38 @@ async function sessionRun(browser: Browser, base: string, turns: number): Promis
       return nodes + 2;
     });
     console.log(`  a one-line question: ${question} DOM nodes`);
-    for (let n = 2; n < turns; n++) await turn(n);
-    const last = await measure(turns);
-    return [first, last];
-  } finally {
-    await context.close();
   }
+}
+
+/** demo/bench/deep-chat.html */
+interface DeepChatPage {
+  el: HTMLElement;
+  mountWidget(a: { key: string; threadId?: string }): Promise<HTMLElement>;
+  runTurn(el: HTMLElement, text: string): Promise<void>;
 }
 
 /** The session section: `runs` sessions of 200 turns; returns the table's lines. */
 export async function session(browser: Browser, base: string, runs: number): Promise<string[]> {
-  const turns = 200;
-  const points: SessionPoint[][] = [];
-  for (let i = 0; i < runs; i++) {
-    const [first, last] = await sessionRun(browser, base, turns);
-    points.push([first!, last!]);
-    console.log(
-      `  session #${i + 1}: per token ${ms(first!.perToken)} → ${ms(last!.perToken)}, per keystroke ${ms(first!.perKeystroke)} → ${ms(last!.perKeystroke)}, DOM nodes ${first!.nodes} → ${last!.nodes}`,
-    );
-  }
-  const m = (at: 0 | 1, f: (p: SessionPoint) => number) => median(points.map((p) => f(p[at]!)));
+  const turns = Number(process.env.BENCH_TURNS ?? 200);
+  const points: Record<'widget' | 'deep-chat', SessionPoint[][]> = { widget: [], 'deep-chat': [] };
+  for (let i = 0; i < runs; i++)
+    for (const variant of ['widget', 'deep-chat'] as const) {
+      const [first, last] = await sessionRun(browser, base, turns, variant);
+      points[variant].push([first!, last!]);
+      console.log(
+        `  session ${variant} #${i + 1}: per token ${ms(first!.perToken)} → ${ms(last!.perToken)}, per keystroke ${ms(first!.perKeystroke)} → ${ms(last!.perKeystroke)}, DOM nodes ${first!.nodes} → ${last!.nodes}`,
+      );
+    }
+  const m = (v: 'widget' | 'deep-chat', at: 0 | 1, f: (p: SessionPoint) => number) => median(points[v].map((p) => f(p[at]!)));
+  const row = (label: string, f: (p: SessionPoint) => number, fmt: (n: number) => string, growth = true) =>
+    `| ${label} | ${(['widget', 'deep-chat'] as const)
+      .map((v) => `${fmt(m(v, 0, f))} | ${fmt(m(v, 1, f))} | ${growth ? ratio(m(v, 1, f), m(v, 0, f)) : ''}`)
+      .join(' | ')} |`;
   return [
-    `| ${turns}-turn session (median of ${runs}; reply ${SESSION_REPLY.length} chars in ${SESSION_FRAMES} frames) | turn 1 | turn ${turns} | ${turns} / 1 |`,
-    '|---|---:|---:|---:|',
-    `| Main-thread time per token frame | ${ms(m(0, (p) => p.perToken))} | ${ms(m(1, (p) => p.perToken))} | ${ratio(
-      m(1, (p) => p.perToken),
-      m(0, (p) => p.perToken),
-    )} |`,
-    `| Main-thread time per keystroke | ${ms(m(0, (p) => p.perKeystroke))} | ${ms(m(1, (p) => p.perKeystroke))} | ${ratio(
-      m(1, (p) => p.perKeystroke),
-      m(0, (p) => p.perKeystroke),
-    )} |`,
-    `| DOM nodes | ${m(0, (p) => p.nodes)} | ${m(1, (p) => p.nodes)} | |`,
+    `| ${turns}-turn session (median of ${runs}; reply ${SESSION_REPLY.length} chars in ${SESSION_FRAMES} frames) | widget, turn 1 | turn ${turns} | ${turns} / 1 | Deep Chat, turn 1 | turn ${turns} | ${turns} / 1 |`,
+    '|---|---:|---:|---:|---:|---:|---:|',
+    row('Main-thread time per token frame', (p) => p.perToken, ms),
+    row('Main-thread time per keystroke', (p) => p.perKeystroke, ms),
+    row('DOM nodes', (p) => p.nodes, String, false),
   ];
 }

@@ -18,6 +18,60 @@ export async function api<T>(base: string, path: string, body: unknown, token?: 
 export const newKey = async (base: string, plan: object) =>
   (await api<{ publishable_key: string }>(base, '/__demo/keys', plan)).publishable_key;
 
+/** About `chars` of markdown, built from the blocks replies are made of. */
+export function longReply(chars: number): string {
+  const parts = [
+    'A paragraph with **bold**, `code` and a [link](https://example.com/a) in it, long enough to wrap once on a phone.\n\n',
+    '- an item\n- another item with *emphasis*\n- a third\n\n',
+    '```ts\nconst answer = compute(42);\nconsole.log(answer);\n```\n\n',
+    '| Model | Weight |\n|---|---:|\n| Trail | 240 g |\n| Road | 210 g |\n\n',
+    '> a quote that goes on for a while, as quotes do\n\n',
+  ];
+  let text = '';
+  for (let i = 0; text.length < chars; i++) text += parts[i % parts.length];
+  return text;
+}
+
+// --- scripted conversations ---------------------------------------------------------------
+
+const WORDS =
+  'the trail runner weighs less than most road shoes and keeps its grip on wet rock because the lugs are deep and widely spaced so mud sheds quickly while the midsole stays firm over long descents'.split(
+    ' ',
+  );
+
+export function words(n: number, seed: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(WORDS[(seed * 7 + i * 3) % WORDS.length]!);
+  return out.join(' ');
+}
+
+/** The replies of a long thread, in turn: a list, a code block, a table. */
+export const TURN_REPLIES = [
+  { text: `Here is what I found:\n\n- ${words(8, 1)}\n- ${words(8, 2)}\n- ${words(8, 3)}\n\n${words(30, 4)}.` },
+  { text: `${words(40, 5)}.\n\n\`\`\`sh\nnpm install agent-chat\n\`\`\`\n\n${words(15, 6)}.` },
+  { text: `| Item | Price |\n|---|---:|\n| ${words(2, 7)} | 120 |\n| ${words(2, 8)} | 95 |\n\n${words(25, 9)}.` },
+];
+
+/**
+ * A thread of `turns` turns made over REST on a new key. With `then`, the key's later
+ * (streamed) turns all answer `then` (`chunkChars` a frame); else the key answers as the
+ * thread did, in one frame.
+ */
+export async function createLongThread(base: string, turns: number, then?: { text: string; chunkChars: number }) {
+  const replies = then
+    ? [...Array.from({ length: turns }, (_, i) => TURN_REPLIES[i % TURN_REPLIES.length]!), { text: then.text }]
+    : TURN_REPLIES;
+  const key = await newKey(base, { replies, paceMs: 0, chunkChars: then?.chunkChars ?? 100_000 });
+  const { access_token: token } = await api<{ access_token: string }>(base, '/management/v1/auth/token', { publishable_key: key });
+  let threadId: string | undefined;
+  for (let i = 0; i < turns; i++) {
+    const body = { text: `Question ${i + 1}: ${words(6, i)}?`, user_id: 'bench-user', ...(threadId ? { thread_id: threadId } : {}) };
+    const r = await api<{ thread_id: string }>(base, '/messaging/v1/messages', body, token);
+    threadId = r.thread_id;
+  }
+  return { key, threadId: threadId! };
+}
+
 // --- measuring ----------------------------------------------------------------------------
 
 export type Metrics = Record<string, number>;
@@ -134,6 +188,23 @@ export async function keystrokeCost(page: Page, cdp: CDPSession, count = 20): Pr
     input.value = '';
     input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
     await w.el.updateComplete;
+  }, count);
+  return busy(before, await metrics(cdp)).task / (count + 1);
+}
+
+/** Deep Chat's text field is a contenteditable element: typed into as a reader types, each keystroke until the next frame. */
+export async function deepChatKeystroke(page: Page, cdp: CDPSession, count = 20): Promise<number> {
+  const before = await metrics(cdp);
+  await page.evaluate(async (count) => {
+    const w = window as unknown as { el: HTMLElement; __bench: Bench };
+    const field = w.el.shadowRoot!.querySelector<HTMLElement>('#text-input')!;
+    for (let i = 0; i < count; i++) {
+      field.textContent += 'a';
+      field.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+      await w.__bench.nextFrame();
+    }
+    field.textContent = '';
+    field.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
   }, count);
   return busy(before, await metrics(cdp)).task / (count + 1);
 }

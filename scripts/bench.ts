@@ -28,7 +28,7 @@
  *
  * Medians of BENCH_RUNS runs (default 5); BENCH_ONLY=<section> runs one section,
  * BENCH_DIST=<dir> measures a bundle built elsewhere instead of building this one.
- * Everything it starts it stops; a watchdog ends the process if anything hangs.
+ * Everything it starts it stops; a watchdog (90 minutes) ends the process if anything hangs.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -40,13 +40,14 @@ import { build } from 'vite';
 import { createApp } from '../demo/server/app.js';
 import { toNodeMiddleware } from '../demo/server/node.js';
 import { chunkText } from '../demo/server/turn.js';
+import { compare } from './bench-compare.js';
 import { replies, session } from './bench-scale.js';
 import {
   askAsReader,
   type Bench,
   type Busy,
-  api,
   busy,
+  createLongThread,
   heap,
   keystrokeCost,
   mb,
@@ -58,29 +59,24 @@ import {
   openPage,
   ratio,
   settle,
+  TURN_REPLIES,
+  words,
 } from './bench-support.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
-/** BENCH_ONLY=stream|restore|memory|hostile|launcher|code|reply|session runs one section (handy while working on it). */
-const ONLY = process.env.BENCH_ONLY;
-const want = (section: 'stream' | 'restore' | 'memory' | 'hostile' | 'launcher' | 'code' | 'reply' | 'session') =>
-  !ONLY || ONLY === section;
-const WATCHDOG_MS = 20 * 60_000;
+/**
+ * BENCH_ONLY=stream|restore|memory|hostile|launcher|code|reply|session|compare runs one section, or several
+ * separated by commas (`reply,session,compare` is the scale section of BENCHMARKS.md).
+ */
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const want = (section: 'stream' | 'restore' | 'memory' | 'hostile' | 'launcher' | 'code' | 'reply' | 'session' | 'compare') =>
+  !ONLY || ONLY.includes(section);
+/** Everything ends by then (BENCH_WATCHDOG_MIN): the whole bench with Deep Chat's 200-turn session runs past 45 minutes on a busy machine. */
+const WATCHDOG_MS = Number(process.env.BENCH_WATCHDOG_MIN ?? 90) * 60_000;
 const ROOT = resolve(import.meta.dirname, '..');
 
 // --- the reply ----------------------------------------------------------------------------
-
-const WORDS =
-  'the trail runner weighs less than most road shoes and keeps its grip on wet rock because the lugs are deep and widely spaced so mud sheds quickly while the midsole stays firm over long descents'.split(
-    ' ',
-  );
-
-function words(n: number, seed: number): string {
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(WORDS[(seed * 7 + i * 3) % WORDS.length]!);
-  return out.join(' ');
-}
 
 /** Markdown with paragraphs, lists, code and a table per section, ~`tokens` word frames long. */
 function buildReply(tokens: number): string {
@@ -114,6 +110,7 @@ const REPLY_TABLES = (REPLY.match(/\|---\|/g) ?? []).length;
 const STATIC: Record<string, string> = {
   '/node_modules/marked/lib/marked.esm.js': 'node_modules/marked/lib/marked.esm.js',
   '/node_modules/dompurify/dist/purify.es.mjs': 'node_modules/dompurify/dist/purify.es.mjs',
+  '/node_modules/deep-chat/dist/deepChat.bundle.js': 'node_modules/deep-chat/dist/deepChat.bundle.js',
 };
 const TYPES: Record<string, string> = { html: 'text/html', js: 'text/javascript', mjs: 'text/javascript', map: 'application/json' };
 
@@ -221,24 +218,6 @@ async function streamRun(browser: Browser, base: string, variant: Variant): Prom
 
 /** The restored conversation: 2,000 messages (#25's target size). */
 const RESTORE_TURNS = 1000;
-
-const TURN_REPLIES = [
-  { text: `Here is what I found:\n\n- ${words(8, 1)}\n- ${words(8, 2)}\n- ${words(8, 3)}\n\n${words(30, 4)}.` },
-  { text: `${words(40, 5)}.\n\n\`\`\`sh\nnpm install agent-chat\n\`\`\`\n\n${words(15, 6)}.` },
-  { text: `| Item | Price |\n|---|---:|\n| ${words(2, 7)} | 120 |\n| ${words(2, 8)} | 95 |\n\n${words(25, 9)}.` },
-];
-
-async function createLongThread(base: string, turns: number) {
-  const key = await newKey(base, { replies: TURN_REPLIES, paceMs: 0, chunkChars: 100_000 });
-  const { access_token: token } = await api<{ access_token: string }>(base, '/management/v1/auth/token', { publishable_key: key });
-  let threadId: string | undefined;
-  for (let i = 0; i < turns; i++) {
-    const body = { text: `Question ${i + 1}: ${words(6, i)}?`, user_id: 'bench-user', ...(threadId ? { thread_id: threadId } : {}) };
-    const r = await api<{ thread_id: string }>(base, '/messaging/v1/messages', body, token);
-    threadId = r.thread_id;
-  }
-  return { key, threadId: threadId! };
-}
 
 interface RestoreRun extends Busy {
   rendered: number;
@@ -741,6 +720,10 @@ async function main(): Promise<void> {
     if (want('session')) {
       console.log('bench: a 200-turn session…');
       scale.push(...(await session(browser, base, Math.min(RUNS, 3))), '');
+    }
+    if (want('compare')) {
+      console.log('bench: beside Deep Chat…');
+      scale.push(...(await compare(browser, base, Math.min(RUNS, 3))), '');
     }
 
     let launcher: Sample[] = [];

@@ -4,9 +4,10 @@
 //   `__bench.longTasksSince(t)`);
 // - fetch() is wrapped so the moment the chunk carrying the final `message` frame of an
 //   SSE stream arrives is recorded in `__bench.messageFrameAt` (same for every page, so the
-//   widget, the floor and the naive renderer are timed from the same event).
+//   widget, the floor and the naive renderer are timed from the same event), and the first
+//   token frame's in `__bench.firstTokenAt` (unless set: a page zeroes it before a turn).
 (() => {
-  const bench = (window.__bench = { longTasks: [], messageFrameAt: 0, frames: 0, slowFrames: [] });
+  const bench = (window.__bench = { longTasks: [], messageFrameAt: 0, firstTokenAt: 0, frames: 0, slowFrames: [] });
   // Long animation frames (Chromium) say which callbacks a slow frame ran: the reader of
   // the stream, an animation-frame render, a chunk's arrival.
   try {
@@ -41,6 +42,7 @@
       transform(chunk, controller) {
         const text = tail + decoder.decode(chunk, { stream: true });
         if (text.includes('"type":"message"')) bench.messageFrameAt = performance.now();
+        if (!bench.firstTokenAt && text.includes('"type":"event"')) bench.firstTokenAt = performance.now();
         tail = text.slice(-32);
         controller.enqueue(chunk);
       },

@@ -30,6 +30,9 @@ export class TurnControls {
 
   constructor(private readonly ctx: PanelContext) {
     this.view = new ViewState<{ editing: { key: string; text: string } | null }>(ctx.host, { editing: null });
+    ctx.onMessageAction('edit', (m) => void this.edit(m));
+    ctx.onMessageAction('regenerate', (m) => this.regenerate(m));
+    ctx.onMessageAction('version', (_, control) => control.dataset.thread && ctx.chat.showBranch(control.dataset.thread));
   }
 
   private get editing() {
@@ -52,12 +55,10 @@ export class TurnControls {
     if (!info || !(info.replyId || info.unfinished) || m.state === 'streaming' || m.state === 'queued' || !chat.threadId) return nothing;
     const t = this.ctx.text;
     const busy = chat.busy;
-    if (m.role === 'user') {
-      if (this.editing?.key === m.key) return nothing;
-      return renderEditButton(t, busy, () => void this.edit(m));
-    }
-    return html`${renderRegenerate(t, busy, () => this.regenerate(m))}
-    ${info.replyId ? renderBranchNav(branchPosition(chat.branches, chat.threadId, info.turn), t, (id) => chat.showBranch(id)) : nothing}`;
+    if (m.role === 'user') return this.editing?.key === m.key ? nothing : renderEditButton(t, busy);
+    const position = info.replyId ? branchPosition(chat.branches, chat.threadId, info.turn) : null;
+    // Most turns have one version: the button alone, without a template around it.
+    return position ? html`${renderRegenerate(t, busy)}${renderBranchNav(position, t)}` : renderRegenerate(t, busy);
   }
 
   /** The editor of a user message. */

@@ -5,13 +5,12 @@
  * it with the first finished reply).
  */
 import { html, svg } from 'lit-html';
-import { icon } from '../icons/icons.js';
 import { type PanelContext, ViewState } from '../panel/context.js';
 import type { ChatMessage } from '../state/messages.js';
 
 const icons = {
-  copy: icon(svg`<rect x="9" y="9" width="11" height="11" rx="2"/><path d="M15 9V5a1 1 0 0 0-1-1H5a1 1 0 0 0-1 1v9a1 1 0 0 0 1 1h4"/>`),
-  done: icon(svg`<path d="M5 12.5l4.5 4.5L19 7.5"/>`),
+  copy: svg`<rect x="9" y="9" width="11" height="11" rx="2" /><path d="M15 9V5a1 1 0 0 0-1-1H5a1 1 0 0 0-1 1v9a1 1 0 0 0 1 1h4" />`,
+  done: svg`<path d="M5 12.5l4.5 4.5L19 7.5" />`,
 };
 
 /** How long the button says "Copied". */
@@ -24,16 +23,21 @@ export class CopyReply {
 
   constructor(private readonly ctx: PanelContext) {
     this.view = new ViewState(ctx.host, { copied: null });
+    ctx.onMessageAction('copy', (m) => void this.copy(m));
   }
 
-  /** The button under `m`, a finished reply (slot.ts decides which). */
+  /**
+   * The button under `m`, a finished reply (slot.ts decides which): the panel's one click
+   * listener serves it (`data-act`), and the icon's frame is in its template (a nested icon
+   * is a node more, on every reply).
+   */
   render(m: ChatMessage) {
     const t = this.ctx.text;
     const done = this.view.value.copied === m.key;
     const label = done ? t.copied : t.copyReply;
-    return html`<button part="copy-button" class="icon-button small" type="button" aria-label=${label} title=${label} @click=${() => void this.copy(m)}>
-      ${done ? icons.done : icons.copy}
-    </button>`;
+    return html`<button part="copy-button" class="icon-button small" type="button" aria-label=${label} title=${label} data-act="copy"
+      ><svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">${done ? icons.done : icons.copy}</svg></button
+    >`;
   }
 
   private async copy(m: ChatMessage): Promise<void> {

@@ -46,6 +46,10 @@ export class FeedbackControl {
 
   constructor(private readonly ctx: PanelContext) {
     this.view = new ViewState<{ asking: Asking | null }>(ctx.host, { asking: null });
+    ctx.onMessageAction('rate', (m, control) => {
+      const value = control.dataset.rating as Rating;
+      this.rate(m.id!, this.ratings.of(m.id!) === value ? null : value);
+    });
   }
 
   private get asking(): Asking | null {
@@ -56,7 +60,10 @@ export class FeedbackControl {
     this.ratings.open(this.ctx.view.config);
   }
 
-  /** The thumbs under `m`, a finished reply with an id (slot.ts decides which). */
+  /**
+   * The thumbs under `m`, a finished reply with an id (slot.ts decides which). They say what
+   * they do (`data-act="rate"`, `data-rating`): the panel's one click listener serves them.
+   */
   render(m: ChatMessage) {
     const t = this.ctx.text;
     const id = m.id!;
@@ -70,7 +77,8 @@ export class FeedbackControl {
         title=${label}
         aria-pressed=${rating === value ? 'true' : 'false'}
         data-id=${id}
-        @click=${() => this.rate(id, rating === value ? null : value)}
+        data-act="rate"
+        data-rating=${value}
       >
         ${icons[value]}
       </button>`;

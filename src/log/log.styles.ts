@@ -108,10 +108,6 @@ export const logStyles = css`
     min-height: 24px;
   }
 
-  .meta:empty {
-    display: none;
-  }
-
   .message .meta .icon-button {
     opacity: 0.7;
   }

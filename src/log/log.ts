@@ -87,10 +87,12 @@ export class Log implements ReadingHost {
   /**
    * One formatter per language: every render stamps every rendered message, and creating an
    * Intl.DateTimeFormat per stamp made re-renders of long transcripts cost tens of ms. The
-   * first one on a page costs ~25 ms (ICU data), so it is made when there is a message to
-   * stamp, or earlier when the browser is idle, not while the widget mounts.
+   * first one on a page costs 25-30 ms (ICU data), so it is made in a task of its own when
+   * the browser is idle, never in a render: made there, it was a third of the render that
+   * shows a restored conversation (a 70 ms task). Stamps show a moment after their messages.
    */
   private timeFormat: Intl.DateTimeFormat | null = null;
+  private formatting = false;
 
   /** What a message shows besides its text: the other features' parts and the time stamp. */
   private readonly parts: MessageParts;
@@ -102,8 +104,22 @@ export class Log implements ReadingHost {
     this.reading = ctx.feature(readingChunk);
     this.parts = { ...parts, time: (iso) => this.formatTime(iso) };
     this.view = new ViewState(ctx.host, { start: 0, end: Infinity, showJump: false });
-    const whenIdle = globalThis.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 200));
-    whenIdle(() => (this.timeFormat ??= timeFormat(this.ctx.view.locale)));
+    this.formatLater();
+  }
+
+  /** Makes the language's formatter when the browser is idle (within 100 ms), then stamps the messages shown. */
+  private formatLater(): void {
+    if (this.formatting) return;
+    this.formatting = true;
+    const whenIdle = globalThis.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 0));
+    whenIdle(
+      () => {
+        this.formatting = false;
+        this.timeFormat ??= timeFormat(this.ctx.view.locale);
+        if (this.ctx.chat.state.messages.length) this.ctx.host.requestUpdate();
+      },
+      { timeout: 100 },
+    );
   }
 
   get element(): HTMLElement | null {
@@ -118,7 +134,7 @@ export class Log implements ReadingHost {
       this.locale = view.locale;
       this.timeFormat = null;
     }
-    if (!this.timeFormat && count) this.timeFormat = timeFormat(this.locale);
+    if (!this.timeFormat) this.formatLater();
     // Placed during this update, the window renders with it, without asking for another.
     let { start, end } = this.view.value;
     const first = messages[0]?.key;

@@ -4,6 +4,7 @@ import type { Chunk } from '../lazy.js';
 import type { MarkdownLabels } from '../markdown/markdown.js';
 import type { ShellView } from '../shell/panel-api.js';
 import type { ChatController } from '../state/chat-controller.js';
+import type { ChatMessage } from '../state/messages.js';
 import type { Feature, FeatureModule } from './feature.js';
 import type { FocusKeeper } from './focus-keeper.js';
 
@@ -37,7 +38,16 @@ export interface PanelContext {
   pickSuggestion(text: string): void;
   /** Says `text` through the polite live region (outside the panel), e.g. "Copied". */
   announce(text: string): void;
+  /**
+   * What a click on a control inside a message does, for controls that say `data-act=name`:
+   * one listener serves every message (src/log/message.ts `actOn`), so messages and turns add
+   * none of their own.
+   */
+  onMessageAction(name: string, action: MessageAction): void;
 }
+
+/** A control inside message `m` was clicked (`control`: the element with `data-act`). */
+export type MessageAction = (m: ChatMessage, control: HTMLElement) => void;
 
 /**
  * A feature's own view state (a form open, a button that says "Copied"): replaced through

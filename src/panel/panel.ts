@@ -14,6 +14,7 @@ import { HistorySlot } from '../history/slot.js';
 import type { Chunk } from '../lazy.js';
 import { handleLinkClick } from '../links/links.js';
 import { Log } from '../log/log.js';
+import { actOn } from '../log/message.js';
 import {
   handleCopyClick,
   hasHtmlSupport,
@@ -32,7 +33,7 @@ import type { ChatMessage } from '../state/messages.js';
 import type { Change, ConversationState } from '../state/store.js';
 import { type Strings, englishVersion, resolveStrings } from '../i18n/index.js';
 import { warnOnce } from '../warn.js';
-import { type PanelContext, ViewState } from './context.js';
+import { type MessageAction, type PanelContext, ViewState } from './context.js';
 import { FocusKeeper } from './focus-keeper.js';
 import { Feature, type FeatureModule, Waits } from './feature.js';
 import { renderHeader } from './header.js';
@@ -62,6 +63,8 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   private readonly history: HistorySlot;
   private readonly handoff: HandOffSlot;
   private readonly fullScreen: FullScreenSlot;
+  /** What the controls inside messages do, by their `data-act` (`onMessageAction`). */
+  private readonly actions = new Map<string, MessageAction>();
   /**
    * What the polite status region says: the last completed reply as plain text, then how
    * many suggested replies came with it. Fixed when the reply completes, so later renders
@@ -107,14 +110,20 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.handoff = new HandOffSlot(this);
     this.log = new Log(this, {
       cards: (m) => this.cards.render(m),
-      turnControls: (m) => html`${this.copy.render(m)}${this.feedback.render(m)}${this.turns.render(m)}`,
+      // A question has only the turn's controls: the part is theirs, without a template around it.
+      turnControls: (m) =>
+        m.role === 'user' ? this.turns.render(m) : html`${this.copy.render(m)}${this.feedback.render(m)}${this.turns.render(m)}`,
       editor: (m) => this.turns.editor(m),
     });
     this.chat.store.subscribe(this.onChange);
     this.chat.threads.subscribe(() => host.requestUpdate());
     host.addEventListener('agent-chat-message', () => this.announceReply());
-    // Copy buttons and links come from the markdown renderer; one delegated listener serves them all.
-    host.addEventListener('click', (event) => handleCopyClick(event, this.text.copied) || handleLinkClick(event, this));
+    // Copy buttons and links come from the markdown renderer, and every message's controls say
+    // what they do (`data-act`): one delegated listener serves them all.
+    host.addEventListener(
+      'click',
+      (event) => handleCopyClick(event, this.text.copied) || actOn(event, this.chat.messages, this.actions) || handleLinkClick(event, this),
+    );
   }
 
   get threadId(): string | null {
@@ -173,6 +182,10 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   announce(text: string): void {
     // The same words again must change the region's text, or they are not read out again.
     this.live.set({ text: text === this.live.value.text ? `${text}\u00a0` : text });
+  }
+
+  onMessageAction(name: string, action: MessageAction): void {
+    this.actions.set(name, action);
   }
 
   pickSuggestion(text: string): void {

@@ -9,6 +9,9 @@
  */
 import createDOMPurify, { type Config } from 'dompurify';
 
+// The walk's HTML output comes with this chunk: only a widget that opts in needs it.
+export { toHtml } from '../markdown/html.js';
+
 export interface PolicyInputs {
   /** The widget's URL allow-list: the URL to use, or null for none. */
   safeUrl(url: string): string | null;

@@ -57,6 +57,9 @@ export class PanelLoader<H extends HostElement> {
     if (offline) addEventListener('online', () => host.isConnected && this.ensure(), { once: true });
     // Asked for after a failure: the reader asked (see `failed`), so without the retry pause.
     return (this.loading ??= (offline ? Promise.reject(new Error('offline')) : this.load.failed ? this.load.retry() : this.load())
+      // The panel's first render runs a task after the one that ran its module (the import's
+      // callbacks would run in that task): each stays short where together they were a long task.
+      .then((module) => new Promise<PanelModule<H>>((next) => setTimeout(next, 0, module)))
       .then(
         (module) => {
           adoptStyles(host.renderRoot, module.styles);

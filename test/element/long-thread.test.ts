@@ -169,6 +169,8 @@ describe('<agent-chat> long conversations', () => {
     const thread = await longThread(key, 2);
     const el = await mount({ 'publishable-key': key, 'thread-id': thread, 'user-id': 'u-long' });
     await until(() => el.messages.length === 4, 'the transcript');
+    // The time stamps come a moment after the messages (the formatter is made when the browser is idle).
+    await until(() => $(el, '.message [part="meta"] span')?.textContent, 'the time stamps');
     await el.updateComplete;
     // `format` is a getter that returns a bound function.
     const proto = Intl.DateTimeFormat.prototype;

@@ -253,7 +253,7 @@ describe('renderMarkdown', () => {
     const tt = (window as unknown as { trustedTypes?: { isHTML(v: unknown): boolean } }).trustedTypes;
     if (tt) expect(tt.isHTML(out)).to.equal(true);
     else expect(out).to.be.a('string');
-    expect(String(out)).to.equal('<p><em>hi</em></p>');
+    expect(String(out)).to.equal('<p dir="auto"><em>hi</em></p>');
   });
 
   it('decodes character references in text, titles and URLs as an HTML parser would', () => {

@@ -1,0 +1,90 @@
+import { expect } from '@open-wc/testing';
+import type { AgentChat } from '../../src/agent-chat.js';
+import { $, $$, mount, sendByUser, unmountAll, until } from '../support/element.js';
+import { createKey } from '../support/server.js';
+
+/**
+ * What a message costs the page (#29, "lighter messages"): its DOM nodes (elements, text
+ * and the template's comment markers, as BENCHMARKS.md counts them) and the listeners its
+ * controls add. Every message stays in the log, so a long session pays this per turn.
+ */
+
+/** The nodes of a message: its article's subtree and the two markers the log's keyed list puts around it. */
+function nodesOf(article: Element): number {
+  const walker = document.createTreeWalker(article, NodeFilter.SHOW_ALL);
+  let nodes = 1;
+  while (walker.nextNode()) nodes++;
+  return nodes + 2;
+}
+
+/**
+ * `addEventListener` calls from now until `stop()` on what ends up inside a message of a
+ * widget (lit-html binds listeners while a template is still a fragment: looked up after).
+ */
+function listenersOnMessages(): { count(): number; stop(): void } {
+  const original = EventTarget.prototype.addEventListener;
+  const targets: EventTarget[] = [];
+  EventTarget.prototype.addEventListener = function (this: EventTarget, ...args: Parameters<EventTarget['addEventListener']>) {
+    targets.push(this);
+    return original.apply(this, args);
+  };
+  const inMessage = (target: EventTarget) =>
+    target instanceof Element &&
+    target.getRootNode() instanceof ShadowRoot &&
+    (target.getRootNode() as ShadowRoot).host.localName === 'agent-chat' &&
+    !!target.closest('[part~="message"]');
+  return { count: () => targets.filter(inMessage).length, stop: () => void (EventTarget.prototype.addEventListener = original) };
+}
+
+const questions = (el: AgentChat) => $$(el, '.message.user');
+const replies = (el: AgentChat) => $$(el, '.message.agent:not(.welcome)');
+
+describe('messages are light', () => {
+  afterEach(() => unmountAll());
+
+  it('a one-line question is at most 17 nodes with its edit button, a one-paragraph reply at most 28 with its controls', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'A short answer with a [link](https://example.com).' }] });
+    const el = await mount({ 'publishable-key': key });
+    await sendByUser(el, 'Which tent?');
+    await sendByUser(el, 'And a stove?');
+    // Finished turns: the edit button under the question, copy and regenerate under the reply.
+    await until(() => $$(el, '[part="edit-button"]').length === 2 && $$(el, '[part="regenerate-button"]').length === 2, 'turn controls');
+    const question = questions(el)[1]!;
+    expect(nodesOf(question), question.outerHTML).to.be.at.most(17);
+    // Of which the paragraph with a link is 5 (p, a, three text nodes).
+    const reply = replies(el)[1]!;
+    expect(reply.querySelector('[part="copy-button"]')).to.exist;
+    expect(nodesOf(reply), reply.outerHTML).to.be.at.most(28);
+  });
+
+  it('adds no listener per message or turn: the controls under each are served by one listener', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'One [link](https://example.com).' }, { text: 'Two' }, { text: 'Three' }] });
+    const el = await mount({ 'publishable-key': key, feedback: '' });
+    await sendByUser(el, 'first');
+    await until(() => $(el, '.message.agent:not(.welcome) [part="copy-button"]') && $(el, '[part="edit-button"]'));
+    const watch = listenersOnMessages();
+    try {
+      await sendByUser(el, 'second');
+      await sendByUser(el, 'third');
+      await until(() => $$(el, '[part="regenerate-button"]').length === 3 && $$(el, '[part="feedback-up"]').length === 3, 'turn controls');
+    } finally {
+      watch.stop();
+    }
+    expect(watch.count()).to.equal(0);
+    // And the controls still act: the second reply's copy button and thumbs, the first question's edit.
+    const second = replies(el)[1]!;
+    (second.querySelector('[part="feedback-up"]') as HTMLButtonElement).click();
+    await until(() => second.querySelector('[part="feedback-up"]')!.getAttribute('aria-pressed') === 'true', 'rated up');
+    ($$(el, '[part="edit-button"]')[0] as HTMLButtonElement).click();
+    await until(() => $(el, '.edit-input'), 'the editor opens');
+  });
+
+  it('gives each block of a reply the direction of its own text', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'مرحبا بكم\n\n- عنصر\n- آخر\n\nEnglish after it' }] });
+    const el = await mount({ 'publishable-key': key });
+    await sendByUser(el, 'hi');
+    const text = replies(el)[0]!.querySelector('[part="text"]')!;
+    const directions = Array.from(text.children, (block) => getComputedStyle(block).direction);
+    expect(directions).to.deep.equal(['rtl', 'rtl', 'ltr']);
+  });
+});
