@@ -14,6 +14,7 @@ import type { Deps } from './env.js';
 import { ApiError, errorResponse } from './errors.js';
 import { messagingRoutes } from './messaging.js';
 import { MAX_BODY_BYTES } from './schemas.js';
+import { originGate, originRule } from './origins.js';
 import { attachSessionServer, type SessionServer, type UpgradeServer } from './session.js';
 import { newRequestId, Store } from './store.js';
 
@@ -36,6 +37,13 @@ export interface AppOptions {
    * model, or with `REFERENCE_FAULTS=1` (faultsFromEnv()).
    */
   faults?: boolean;
+  /**
+   * Pages that may call the server (CORS and the WebSocket upgrade; origins.ts): origins,
+   * `scheme://host:*` for any port, `null`, or `*`. Default: pages on this machine
+   * (`http://localhost:*`, `http://127.0.0.1:*`, `http://[::1]:*`); the server's own origin
+   * always. `npm run server` reads `ALLOWED_ORIGINS` (originsFromEnv()).
+   */
+  allowedOrigins?: readonly string[];
 }
 
 /** Whether `npm start` / `npm run server` mount the fault knobs: `REFERENCE_FAULTS` decides, else only without a model. */
@@ -68,6 +76,7 @@ export function createReferenceServer(options: AppOptions = {}): ReferenceServer
     catalog: demo.catalog,
     secret: crypto.getRandomValues(new Uint8Array(32)),
     paceMs: options.paceMs ?? 25,
+    origins: originRule(options.allowedOrigins),
   };
   return {
     app: buildApp(deps, options.faults ?? false),
@@ -90,10 +99,12 @@ function buildApp(deps: Deps, faults: boolean): Hono {
   const app = new Hono();
 
   app.use(requestId({ headerName: 'x-request-id', generator: newRequestId }));
-  // A widget on another origin must reach a locally run server, and read the request id.
+  // A widget on another allowed origin must reach the server and read the request id; a
+  // page on any other origin is refused before anything runs, its preflight included.
+  app.use(originGate(deps.origins));
   app.use(
     cors({
-      origin: '*',
+      origin: (origin, c) => (origin && deps.origins(origin, new URL(c.req.url).origin) ? origin : null),
       allowMethods: ['GET', 'POST', 'PATCH', 'OPTIONS'],
       allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID', 'Accept', 'x-request-id'],
       exposeHeaders: ['x-request-id', 'Retry-After'],

@@ -1,4 +1,5 @@
 import type { Agent, Catalog } from './agent.js';
+import type { OriginRule } from './origins.js';
 import type { KeyRecord, Store } from './store.js';
 
 /** Everything one app instance owns; two apps in one process share nothing. */
@@ -11,6 +12,8 @@ export interface Deps {
   secret: Uint8Array;
   /** Default milliseconds between streamed frames (a key's `paceMs` overrides it). */
   paceMs: number;
+  /** Pages that may call the server (origins.ts). */
+  origins: OriginRule;
 }
 
 /** What the auth middleware learned from the bearer token. */

@@ -93,6 +93,12 @@ export function attachSessionServer(server: UpgradeServer, deps: Deps): SessionS
     if (pathOf(req.url) !== SESSION_PATH) return;
     // Card images get absolute URLs on the origin the socket reached, as over HTTP.
     const origin = `${'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;
+    // Browsers apply no CORS to WebSockets: the page's origin is checked here, as the app's gate does.
+    const page = req.headers.origin;
+    if (page !== undefined && !deps.origins(page, origin)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => runSession(ws, deps, origin));
   };
   server.on('upgrade', onUpgrade);
