@@ -16,7 +16,7 @@ import { messagingRoutes } from './messaging.js';
 import { MAX_BODY_BYTES } from './schemas.js';
 import { originGate, originRule } from './origins.js';
 import { attachSessionServer, type SessionServer, type UpgradeServer } from './session.js';
-import { newRequestId, Store } from './store.js';
+import { newRequestId, Store, type LimitOptions } from './store.js';
 
 export { DEMO_PUBLISHABLE_KEY } from './store.js';
 
@@ -44,6 +44,11 @@ export interface AppOptions {
    * always. `npm run server` reads `ALLOWED_ORIGINS` (originsFromEnv()).
    */
   allowedOrigins?: readonly string[];
+  /**
+   * Per-key limits other than the defaults (limits.ts): the demo key's, and every minted
+   * key's before its plan's own `limits` knob.
+   */
+  limits?: LimitOptions;
 }
 
 /** Whether `npm start` / `npm run server` mount the fault knobs: `REFERENCE_FAULTS` decides, else only without a model. */
@@ -71,7 +76,7 @@ export interface ReferenceServer {
 export function createReferenceServer(options: AppOptions = {}): ReferenceServer {
   const demo = new DemoAgent(loadCatalog());
   const deps: Deps = {
-    store: new Store(),
+    store: new Store(options.limits),
     agent: options.model ? new ModelAgent(options.model, demo) : demo,
     catalog: demo.catalog,
     secret: crypto.getRandomValues(new Uint8Array(32)),
@@ -126,6 +131,7 @@ function buildApp(deps: Deps, faults: boolean): Hono {
       uptime_s: Math.round((Date.now() - started) / 1000),
       threads: deps.store.threads.size,
       keys: deps.store.keys.size,
+      bytes: deps.store.bytes,
     }),
   );
   app.use(

@@ -80,6 +80,8 @@ export function authRoutes(deps: Deps): Hono {
     const key = deps.store.key(publishable_key);
     if (!key) throw new ApiError(401, 'auth.invalid_key', 'The publishable key is not valid.');
     await recordRequest(c, deps, key);
+    const limited = deps.store.limited(key);
+    if (limited) throw limited;
     if (key.budget.tokenExchangeFailures > 0) {
       key.budget.tokenExchangeFailures -= 1;
       throw new ApiError(401, 'auth.invalid_key', 'The publishable key was rejected.');
@@ -136,7 +138,7 @@ export async function checkToken(deps: Deps, token: string): Promise<TokenCheck>
   return { key };
 }
 
-/** Every messaging request: a valid bearer token first, then the key's injected faults. */
+/** Every messaging request: a valid bearer token first, then the key's rate, then its injected faults. */
 export function bearerAuth(deps: Deps): MiddlewareHandler {
   return async (c, next) => {
     const header = c.req.header('authorization') ?? '';
@@ -150,6 +152,9 @@ export function bearerAuth(deps: Deps): MiddlewareHandler {
     if (checked.key) await recordRequest(c, deps, checked.key);
     if (checked.error) throw new ApiError(401, checked.error.code, checked.error.message, null, challenge);
     const key = checked.key!;
+    // The key's rate, before anything else of it runs (its faults included).
+    const limited = deps.store.limited(key);
+    if (limited) throw limited;
     if (key.budget.unauthorized > 0) {
       key.budget.unauthorized -= 1;
       throw new ApiError(401, 'auth.invalid_token', 'The access token has been revoked.', null, challenge);

@@ -13,7 +13,7 @@ import {
   type SendBody,
 } from './schemas.js';
 import { streamTurn } from './sse.js';
-import { AGENT_VERSIONS, liveVersion, newHexId, type AgentVersion, type ThreadRecord } from './store.js';
+import { AGENT_VERSIONS, liveVersion, newHexId, type Admission, type AgentVersion, type ThreadRecord } from './store.js';
 import { startTurn, type Turn, type TurnOptions, type TurnResult } from './turn.js';
 import { parseBody, pathId } from './validate.js';
 
@@ -38,7 +38,21 @@ export function messagingRoutes(deps: Deps): Hono {
   const threadFor = (caller: Caller, body: SendBody): ThreadRecord =>
     body.thread_id
       ? findThread(caller, body.thread_id)
-      : store.createThread({ agentId: caller.agentId, userId: body.user_id, title: titleFrom(body.text) });
+      : store.createThread(caller.key, { userId: body.user_id, title: titleFrom(body.text) });
+
+  /**
+   * A new turn's leave from the key (429 when it has no room: before any thread is made for
+   * it) and its thread; the leave is given back when there is no such thread (404).
+   */
+  const admit = (caller: Caller, body: SendBody): { thread: ThreadRecord; admitted: Admission } => {
+    const admitted = store.admitTurn(caller.key);
+    try {
+      return { thread: threadFor(caller, body), admitted };
+    } catch (error) {
+      admitted.done();
+      throw error;
+    }
+  };
 
   const versionOf = (thread: ThreadRecord): AgentVersion => AGENT_VERSIONS.find((v) => v.id === thread.versionId) ?? liveVersion();
 
@@ -55,7 +69,7 @@ export function messagingRoutes(deps: Deps): Hono {
     c: Context,
     thread: ThreadRecord,
     body: Pick<SendBody, 'text' | 'user_id' | 'image_url' | 'agent_variables'>,
-    extra: Pick<TurnOptions, 'paceMs' | 'version'> & Partial<TurnOptions>,
+    extra: Pick<TurnOptions, 'paceMs' | 'version' | 'admitted'> & Partial<TurnOptions>,
   ): Turn =>
     startTurn({
       store,
@@ -73,10 +87,10 @@ export function messagingRoutes(deps: Deps): Hono {
   app.post('/messages', async (c) => {
     const caller = c.get('caller');
     const body = await parseBody(c, sendBodySchema);
-    const thread = threadFor(caller, body);
+    const { thread, admitted } = admit(caller, body);
     // A short think before answering, so a REST client's typing indicator is visible in the demo.
     await sleep(Math.min(paceOf(caller) * 4, 400));
-    const turn = start(c, thread, body, { version: versionOf(thread), paceMs: 0 });
+    const turn = start(c, thread, body, { version: versionOf(thread), paceMs: null, admitted });
     return c.json({ thread_id: thread.id, message: unwrap(await turn.result) });
   });
 
@@ -101,7 +115,7 @@ export function messagingRoutes(deps: Deps): Hono {
       }
       turn = latest;
     } else {
-      const thread = threadFor(caller, body);
+      const { thread, admitted } = admit(caller, body);
       const failNow = plan.errorFrame !== undefined && caller.key.budget.errorFrames > 0;
       if (failNow) caller.key.budget.errorFrames -= 1;
       turn = start(c, thread, body, {
@@ -109,6 +123,7 @@ export function messagingRoutes(deps: Deps): Hono {
         paceMs: paceOf(caller),
         chunkChars: plan.chunkChars,
         errorFrame: failNow ? plan.errorFrame : undefined,
+        admitted,
       });
     }
     const connection = caller.key.stats.streamConnections;
@@ -133,15 +148,11 @@ export function messagingRoutes(deps: Deps): Hono {
     if (at < 0) throw notFound('Interaction');
 
     // A branch, not an edit: the new thread gets copies, the source keeps its own history.
-    const branch = store.createThread({
-      agentId: caller.agentId,
-      userId: body.user_id ?? source.userId,
-      title: source.title,
-      version,
-    });
+    const admitted = store.admitTurn(caller.key);
+    const branch = store.createThread(caller.key, { userId: body.user_id ?? source.userId, title: source.title, version });
     branch.branchedFrom = { threadId: source.id, interactionId };
     store.append(branch, ...structuredClone(source.messages.slice(0, at)));
-    const turn = start(c, branch, { ...body, user_id: branch.userId }, { version, paceMs: 0 });
+    const turn = start(c, branch, { ...body, user_id: branch.userId }, { version, paceMs: null, admitted });
     return c.json({ thread_id: branch.id, message: unwrap(await turn.result) });
   });
 
@@ -174,7 +185,7 @@ export function messagingRoutes(deps: Deps): Hono {
       // Binding someone else's conversation to your phone would leak it: same 404 as a missing one.
       if (thread.userId !== body.user_id) throw notFound('Thread');
     } else {
-      thread = store.createThread({ agentId: caller.agentId, userId: body.user_id, title: null });
+      thread = store.createThread(caller.key, { userId: body.user_id, title: null });
     }
     const channelName = channel.data === 'sms' ? 'SMS' : 'WhatsApp';
     const opening: Message = {

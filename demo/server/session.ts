@@ -7,7 +7,7 @@ import { checkToken } from './auth.js';
 import type { Deps } from './env.js';
 import { ApiError, fromZodError, notFound } from './errors.js';
 import { hexId, MAX_BODY_BYTES, sendBodySchema } from './schemas.js';
-import { AGENT_VERSIONS, liveVersion, newRequestId, type KeyRecord, type ThreadRecord } from './store.js';
+import { AGENT_VERSIONS, liveVersion, newRequestId, type Admission, type KeyRecord, type ThreadRecord } from './store.js';
 import { startTurn, type Turn } from './turn.js';
 
 /**
@@ -77,9 +77,18 @@ function pathOf(url: string | undefined): string {
 
 /** The `error` frame for a failure outside a turn: same fields as the error envelope, plus `status`. */
 function errorFrame(e: ApiError): string {
+  const retryAfter = e.headers['Retry-After'];
   return JSON.stringify({
     type: 'error',
-    data: { status: e.status, code: e.code, message: e.message, details: e.details, request_id: newRequestId() },
+    data: {
+      status: e.status,
+      code: e.code,
+      message: e.message,
+      details: e.details,
+      request_id: newRequestId(),
+      // What `Retry-After` says over HTTP (a 429), in seconds.
+      ...(retryAfter ? { retry_after: Number(retryAfter) } : {}),
+    },
   });
 }
 
@@ -253,10 +262,19 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     if (!parsed.success) return fail(fromZodError(parsed.error));
     const body = parsed.data;
     const title = body.text.length > 80 ? `${body.text.slice(0, 77)}...` : body.text;
+    let admitted: Admission;
+    try {
+      admitted = store.admitTurn(k);
+    } catch (error) {
+      return fail(error as ApiError);
+    }
     const thread: ThreadRecord | undefined = body.thread_id
       ? store.thread(agentId, body.thread_id)
-      : store.createThread({ agentId, userId: body.user_id, title });
-    if (!thread) return fail(notFound('Thread'));
+      : store.createThread(k, { userId: body.user_id, title });
+    if (!thread) {
+      admitted.done();
+      return fail(notFound('Thread'));
+    }
     const plan = k.plan;
     const failNow = plan.errorFrame !== undefined && k.budget.errorFrames > 0;
     if (failNow) k.budget.errorFrames -= 1;
@@ -274,6 +292,7 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
       paceMs: plan.paceMs ?? deps.paceMs,
       chunkChars: plan.chunkChars,
       errorFrame: failNow ? plan.errorFrame : undefined,
+      admitted,
     });
     void follow(turn, -1);
   };
@@ -312,10 +331,14 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
       case 'pong':
         return;
       case 'message':
-      case 'resume':
+      case 'resume': {
         // One turn at a time per socket; the running one is not disturbed.
         if (busy) return fail(new ApiError(409, 'session.busy', 'A turn is already running on this socket.'));
+        // Each turn or resume counts against the key's rate, as a request would over HTTP.
+        const limited = store.limited(key);
+        if (limited) return fail(limited);
         return type === 'message' ? startMessage(key, f) : startResume(key, f);
+      }
       default:
         return fail(new ApiError(400, 'bad_request', 'Unknown frame type; expected message, resume or ping.'));
     }
