@@ -6,6 +6,9 @@ import { requestId } from 'hono/request-id';
 import { DemoAgent, loadCatalog } from './agent.js';
 import { ModelAgent, type ModelSettings } from './model-agent.js';
 import { authRoutes, bearerAuth } from './auth.js';
+import { ORGANIZATION_RATE, RateBucket } from './limits.js';
+import { DEV_ORGANIZATION_API_KEY, loginRoutes, managementAuth } from './management-auth.js';
+import { managementRoutes } from './management.js';
 import { cspRoutes } from './csp.js';
 import { demoKeyRoutes } from './demo-keys.js';
 import { demoUploadRoutes } from './uploads.js';
@@ -19,6 +22,7 @@ import { attachSessionServer, type SessionServer, type UpgradeServer } from './s
 import { newRequestId, Store, type LimitOptions } from './store.js';
 
 export { DEMO_PUBLISHABLE_KEY } from './store.js';
+export { DEV_ORGANIZATION_API_KEY } from './management-auth.js';
 
 export interface AppOptions {
   /** Milliseconds between streamed frames: the demo agent's typing pace (default 25). */
@@ -49,6 +53,12 @@ export interface AppOptions {
    * key's before its plan's own `limits` knob.
    */
   limits?: LimitOptions;
+  /**
+   * The organization API key management accepts (`x-organization-api-key`; it also logs
+   * builders in: `POST /management/v1/auth/login`). Default `DEV_ORGANIZATION_API_KEY`;
+   * `npm run server` reads `ORGANIZATION_API_KEY` (organizationKeyFromEnv()).
+   */
+  organizationApiKey?: string;
 }
 
 /** Whether `npm start` / `npm run server` mount the fault knobs: `REFERENCE_FAULTS` decides, else only without a model. */
@@ -82,6 +92,8 @@ export function createReferenceServer(options: AppOptions = {}): ReferenceServer
     secret: crypto.getRandomValues(new Uint8Array(32)),
     paceMs: options.paceMs ?? 25,
     origins: originRule(options.allowedOrigins),
+    organizationApiKey: options.organizationApiKey ?? DEV_ORGANIZATION_API_KEY,
+    organizationBucket: new RateBucket(ORGANIZATION_RATE),
   };
   return {
     app: buildApp(deps, options.faults ?? false),
@@ -111,7 +123,7 @@ function buildApp(deps: Deps, faults: boolean): Hono {
     cors({
       origin: (origin, c) => (origin && deps.origins(origin, new URL(c.req.url).origin) ? origin : null),
       allowMethods: ['GET', 'POST', 'PATCH', 'OPTIONS'],
-      allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID', 'Accept', 'x-request-id'],
+      allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID', 'Accept', 'x-request-id', 'x-organization-api-key'],
       exposeHeaders: ['x-request-id', 'Retry-After'],
       maxAge: 600,
     }),
@@ -142,6 +154,13 @@ function buildApp(deps: Deps, faults: boolean): Hono {
   );
 
   app.route('/', authRoutes(deps));
+  app.route('/', loginRoutes(deps));
+  // Per route, not the prefix: an unknown management path stays a 404, credentials or not.
+  const manager = managementAuth(deps);
+  for (const path of ['/management/v1/threads', '/management/v1/threads/*', '/management/v1/interactions/*', '/management/v1/agents/*']) {
+    app.use(path, manager);
+  }
+  app.route('/management/v1', managementRoutes(deps));
   app.route('/', cspRoutes());
   app.route('/', demoImageRoutes(deps.catalog));
   app.use('/messaging/*', bearerAuth(deps));

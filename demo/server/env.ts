@@ -1,4 +1,5 @@
 import type { Agent, Catalog } from './agent.js';
+import type { RateBucket } from './limits.js';
 import type { OriginRule } from './origins.js';
 import type { KeyRecord, Store } from './store.js';
 
@@ -14,6 +15,9 @@ export interface Deps {
   paceMs: number;
   /** Pages that may call the server (origins.ts). */
   origins: OriginRule;
+  /** The organization API key management accepts (management-auth.ts), and its rate. */
+  organizationApiKey: string;
+  organizationBucket: RateBucket;
 }
 
 /** What the auth middleware learned from the bearer token. */

@@ -45,6 +45,9 @@ export const MINTED_KEY_LIMITS: KeyLimits = { threads: 500, bytes: 16 * MiB, per
  */
 export const MINTED_KEYS_BYTES = 64 * MiB;
 
+/** The organization API key's rate (management with it; its logins): a console's, not a flood's. */
+export const ORGANIZATION_RATE = { perSecond: 50, burst: 500 };
+
 /** A reply's text at most; a model that writes more fails the turn (`agents.reply_too_large`). */
 export const MAX_REPLY_CHARS = 2 * MiB;
 

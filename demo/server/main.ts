@@ -5,6 +5,7 @@ import { SESSION_PATH } from './session.js';
 import { modelSettingsFromEnv } from './model-agent.js';
 import { isLoopback, listenFromEnv } from './node.js';
 import { DEFAULT_ALLOWED_ORIGINS, originsFromEnv } from './origins.js';
+import { organizationKeyFromEnv } from './management-auth.js';
 
 /**
  * `npm run server`: the reference server alone, for a widget served from anywhere else. It
@@ -20,7 +21,8 @@ try {
 }
 const { listen, model, allowedOrigins } = settings;
 const faults = faultsFromEnv(model ?? null);
-const reference = createReferenceServer({ model, faults, allowedOrigins });
+const organization = organizationKeyFromEnv(process.env, listen.hostname);
+const reference = createReferenceServer({ model, faults, allowedOrigins, organizationApiKey: organization.key });
 
 // An IPv6 address is bracketed in a URL.
 const shown = listen.hostname.includes(':') ? `[${listen.hostname}]` : listen.hostname;
@@ -34,6 +36,14 @@ const server = serve({ fetch: reference.app.fetch, port: listen.port, hostname: 
       (allowedOrigins === DEFAULT_ALLOWED_ORIGINS ? ' (ALLOWED_ORIGINS sets others).' : '.'),
   );
   console.log(`Answering: ${reference.agent}`);
+  if (organization.origin !== 'environment') {
+    console.log(
+      `Organization API key (management, builder logins): ${organization.key}` +
+        (organization.origin === 'dev-default'
+          ? ' (the dev default: ORGANIZATION_API_KEY sets another).'
+          : ' (made for this start: reachable from other machines, the dev default is not used; ORGANIZATION_API_KEY sets one).'),
+    );
+  }
   console.log(
     faults
       ? 'Fault knobs for tests live under /__demo/keys (not part of the service; REFERENCE_FAULTS=0 turns them off).'

@@ -13,7 +13,8 @@ import {
   type SendBody,
 } from './schemas.js';
 import { streamTurn } from './sse.js';
-import { AGENT_VERSIONS, liveVersion, newHexId, type Admission, type AgentVersion, type ThreadRecord } from './store.js';
+import { versionById, versionByTag, type AgentRecord, type AgentVersion } from './agents.js';
+import { newHexId, type Admission, type ThreadRecord } from './store.js';
 import { startTurn, type Turn, type TurnOptions, type TurnResult } from './turn.js';
 import { parseBody, pathId } from './validate.js';
 
@@ -54,7 +55,7 @@ export function messagingRoutes(deps: Deps): Hono {
     }
   };
 
-  const versionOf = (thread: ThreadRecord): AgentVersion => AGENT_VERSIONS.find((v) => v.id === thread.versionId) ?? liveVersion();
+  const versionOf = (thread: ThreadRecord): AgentVersion => store.versionOf(thread);
 
   const unwrap = (result: TurnResult): Message => {
     if (result.ok) return result.message;
@@ -142,17 +143,18 @@ export function messagingRoutes(deps: Deps): Hono {
     const sourceId = pathId(c.req.param('threadId'), 'thread_id');
     const body = await parseBody(c, rerunBodySchema);
     const source = findThread(caller, sourceId);
-    const version = pinnedVersion(body);
+    const pinned = pinnedVersion(caller.key.agent, body);
     const interactionId = body.interaction_id.toLowerCase();
     const at = source.messages.findIndex((m) => m.id === interactionId);
     if (at < 0) throw notFound('Interaction');
 
     // A branch, not an edit: the new thread gets copies, the source keeps its own history.
     const admitted = store.admitTurn(caller.key);
-    const branch = store.createThread(caller.key, { userId: body.user_id ?? source.userId, title: source.title, version });
+    // Pinned, the branch keeps running on that version; else on the live one, whichever it is then.
+    const branch = store.createThread(caller.key, { userId: body.user_id ?? source.userId, title: source.title, version: pinned });
     branch.branchedFrom = { threadId: source.id, interactionId };
     store.append(branch, ...structuredClone(source.messages.slice(0, at)));
-    const turn = start(c, branch, { ...body, user_id: branch.userId }, { version, paceMs: null, admitted });
+    const turn = start(c, branch, { ...body, user_id: branch.userId }, { version: versionOf(branch), paceMs: null, admitted });
     return c.json({ thread_id: branch.id, message: unwrap(await turn.result) });
   });
 
@@ -215,20 +217,20 @@ export function messagingRoutes(deps: Deps): Hono {
   return app;
 }
 
-/** `version_id` and `version_tag` pin a rerun; when both are given they must agree. */
-function pinnedVersion(body: RerunBodyParsed): AgentVersion {
+/** `version_id` and `version_tag` pin a rerun to one of the agent's versions; when both are given they must agree. */
+function pinnedVersion(agent: AgentRecord, body: RerunBodyParsed): AgentVersion | undefined {
   let version: AgentVersion | undefined;
   if (body.version_id) {
-    version = AGENT_VERSIONS.find((v) => v.id === body.version_id!.toLowerCase());
+    version = versionById(agent, body.version_id);
     if (!version) throw notFound('Agent version');
   }
   if (body.version_tag) {
-    const byTag = AGENT_VERSIONS.find((v) => v.tag === body.version_tag);
+    const byTag = versionByTag(agent, body.version_tag);
     if (!byTag) throw notFound('Agent version');
     if (version && version !== byTag) {
       throw validationError([{ message: 'Names a different version than version_id.', field: 'version_tag' }]);
     }
     version = byTag;
   }
-  return version ?? liveVersion();
+  return version;
 }

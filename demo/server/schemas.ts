@@ -6,6 +6,8 @@ export const MAX_TEXT_CHARS = 4000;
 export const MAX_BODY_BYTES = 64 * 1024;
 export const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
 
+export const HEX_ID = HEX_ID_PATTERN;
+
 export const hexId = z.string({ error: 'Must be a string.' }).regex(HEX_ID_PATTERN, {
   error: 'Must be 24 hexadecimal characters.',
 });

@@ -7,7 +7,7 @@ import { checkToken } from './auth.js';
 import type { Deps } from './env.js';
 import { ApiError, fromZodError, notFound } from './errors.js';
 import { hexId, MAX_BODY_BYTES, sendBodySchema } from './schemas.js';
-import { AGENT_VERSIONS, liveVersion, newRequestId, type Admission, type KeyRecord, type ThreadRecord } from './store.js';
+import { newRequestId, type Admission, type KeyRecord, type ThreadRecord } from './store.js';
 import { startTurn, type Turn } from './turn.js';
 
 /**
@@ -288,7 +288,7 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
       userId: body.user_id,
       imageUrl: body.image_url,
       variables: body.agent_variables,
-      version: AGENT_VERSIONS.find((v) => v.id === thread.versionId) ?? liveVersion(),
+      version: store.versionOf(thread),
       paceMs: plan.paceMs ?? deps.paceMs,
       chunkChars: plan.chunkChars,
       errorFrame: failNow ? plan.errorFrame : undefined,

@@ -12,37 +12,39 @@ import {
   type KeyLimits,
 } from './limits.js';
 import type { Turn } from './turn.js';
+import { newHexId, randomHex } from './ids.js';
+import {
+  DEMO_AGENT_ID,
+  DEMO_PROJECT_ID,
+  DEMO_VERSION_IDS,
+  liveVersion,
+  newAgent,
+  TEST_PROJECT_ID,
+  type AgentRecord,
+  type AgentVersion,
+} from './agents.js';
+import { addFacets, emptyFacets, type Facets, type Trace } from './trace.js';
+
+export { newHexId, newRequestId } from './ids.js';
 
 /** The publishable key of the demo shop; always valid, never carries faults. */
 export const DEMO_PUBLISHABLE_KEY = 'pk_demo_shop';
-const DEMO_AGENT_ID = '65f1a7c2e4b0d3a9c8f01234';
 
 /** Minted keys kept at most: the least recently used go first (a key in use is never the oldest). */
 const MAX_KEYS = 5000;
 const MAX_RECORDED_REQUESTS = 500;
+/** Traces one thread keeps (one per turn: as many as its messages can hold); the oldest go first. */
+const MAX_TRACES_PER_THREAD = 1000;
 /** Counted bytes of a minted key's request log at most (its bodies may be 64 KB each): the oldest entries go first. */
 const MAX_RECORDED_BYTES = 1024 * 1024;
 /** The fault plans of minted keys, in bytes of JSON, at most together: the least recently used keys go first. */
 const MAX_PLAN_BYTES_KEPT = 32 * 1024 * 1024;
 
-export interface AgentVersion {
-  id: string;
-  tag: string;
-  live: boolean;
-}
-
-/** Every demo agent runs the same script; the preview version differs in small, visible ways. */
-export const AGENT_VERSIONS: readonly AgentVersion[] = [
-  { id: '65f1a7c2e4b0d3a9c8f0a100', tag: 'v1.0', live: true },
-  { id: '65f1a7c2e4b0d3a9c8f0a101', tag: 'v1.1-preview', live: false },
-];
-
-export const liveVersion = (): AgentVersion => AGENT_VERSIONS.find((v) => v.live) ?? AGENT_VERSIONS[0]!;
-
 export interface KeyRecord {
   key: string;
   /** Each key gets an agent of its own, so threads of parallel tests never meet. */
   agentId: string;
+  agent: AgentRecord;
   plan: FaultPlan;
   /**
    * Minted through `POST /__demo/keys` (with the fault routes on): only such a key keeps a
@@ -93,32 +95,27 @@ export interface ThreadRecord {
   userId: string;
   title: string | null;
   createdAt: string;
+  /** Its last turn or change (a rename, a new turn). */
+  updatedAt: string;
+  /** The version of its latest turn: the agent's live one, or the one a rerun pinned. */
   versionId: string;
   versionTag: string;
+  /** Made by a rerun pinned to a version: its turns keep running on it. */
+  pinned: boolean;
+  /** Set by management (PATCH): a caller's id for the thread; its welcome message and suggestions when changed there. */
+  externalId: string | null;
+  welcome: string | null;
+  suggestions: string[] | null;
   messages: Message[];
+  /** Each turn's trace by interaction id, oldest first; `facets` gathers what they recorded for the list's filters. */
+  traces: Map<string, Trace>;
+  facets: Facets;
   /** Last `seq` handed out; numbering continues across the turns of a thread. */
   lastSeq: number;
   /** Only the newest turn is kept for resume: an older one can no longer be the one a client lost. */
   latestTurn?: Turn;
   branchedFrom?: { threadId: string; interactionId: string };
   channels: Array<{ channel: string; phoneNumber: string; boundAt: string }>;
-}
-
-function randomHex(bytes: number): string {
-  const buf = crypto.getRandomValues(new Uint8Array(bytes));
-  return Array.from(buf, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** ObjectId-like: 4 bytes of seconds then 8 random bytes, so ids sort roughly by creation. */
-export function newHexId(): string {
-  const seconds = Math.floor(Date.now() / 1000)
-    .toString(16)
-    .padStart(8, '0');
-  return seconds + randomHex(8);
-}
-
-export function newRequestId(): string {
-  return `req_${randomHex(12)}`;
 }
 
 /** Per-key limits that differ from the defaults (limits.ts), for `createReferenceServer({ limits })`. */
@@ -149,6 +146,10 @@ export class Store {
   readonly keys = new Map<string, KeyRecord>();
   /** Every kept thread by id, whatever its key: ids are looked up before their key is known. */
   readonly threads = new Map<string, ThreadRecord>();
+  /** Every kept trace's thread by interaction id. */
+  private readonly interactions = new Map<string, ThreadRecord>();
+  /** Each key by its agent's id. */
+  private readonly byAgent = new Map<string, KeyRecord>();
 
   /** Bytes of the plans of the minted keys kept. */
   private planBytes = 0;
@@ -162,13 +163,36 @@ export class Store {
     this.demoLimits = { ...DEMO_KEY_LIMITS, ...limits.demo };
     this.mintedLimits = { ...MINTED_KEY_LIMITS, ...limits.minted };
     this.mintedTogether = limits.mintedTogether ?? MINTED_KEYS_BYTES;
-    this.keys.set(DEMO_PUBLISHABLE_KEY, this.keyRecord(DEMO_PUBLISHABLE_KEY, DEMO_AGENT_ID, {}, false, 0));
+    const demo = newAgent({
+      id: DEMO_AGENT_ID,
+      projectId: DEMO_PROJECT_ID,
+      name: 'Trailhead shop assistant',
+      versionIds: DEMO_VERSION_IDS,
+    });
+    this.add(this.keyRecord(DEMO_PUBLISHABLE_KEY, demo, {}, false, 0));
+  }
+
+  private add(record: KeyRecord): void {
+    this.keys.set(record.key, record);
+    this.byAgent.set(record.agentId, record);
+  }
+
+  /** The key of an agent (each key has its own), without touching its place among the least recently used. */
+  agentKey(agentId: string): KeyRecord | undefined {
+    return this.byAgent.get(agentId.toLowerCase());
+  }
+
+  /** The thread an interaction ran on, while its trace is kept. */
+  interaction(id: string): ThreadRecord | undefined {
+    return this.interactions.get(id.toLowerCase());
   }
 
   /** A key of a test's own with its fault plan (`bytes`: its JSON's size); the least recently used are forgotten past the bounds. */
   createKey(plan: FaultPlan, bytes = 0): KeyRecord {
-    const record = this.keyRecord(`pk_test_${randomHex(12)}`, newHexId(), plan, true, bytes);
-    this.keys.set(record.key, record);
+    const id = newHexId();
+    const agent = newAgent({ id, projectId: TEST_PROJECT_ID, name: `Test agent ${id.slice(-6)}` });
+    const record = this.keyRecord(`pk_test_${randomHex(12)}`, agent, plan, true, bytes);
+    this.add(record);
     this.planBytes += bytes;
     this.evictKeys(record);
     return record;
@@ -245,8 +269,10 @@ export class Store {
     };
   }
 
+  /** A new thread of `key`'s agent, on its live version or on `version` for good (a pinned rerun). */
   createThread(key: KeyRecord, init: { userId: string; title: string | null; version?: AgentVersion }): ThreadRecord {
-    const version = init.version ?? liveVersion();
+    const version = init.version ?? liveVersion(key.agent);
+    const now = new Date().toISOString();
     const thread: ThreadRecord = {
       id: newHexId(),
       agentId: key.agentId,
@@ -254,10 +280,17 @@ export class Store {
       bytes: 0,
       userId: init.userId,
       title: init.title,
-      createdAt: new Date().toISOString(),
+      createdAt: now,
+      updatedAt: now,
       versionId: version.id,
       versionTag: version.tag,
+      pinned: init.version !== undefined,
+      externalId: null,
+      welcome: null,
+      suggestions: null,
       messages: [],
+      traces: new Map(),
+      facets: emptyFacets(),
       lastSeq: 0,
       channels: [],
     };
@@ -277,8 +310,39 @@ export class Store {
     return thread;
   }
 
+  /** The version a new turn of `thread` runs on: the one it was pinned to, else its agent's live one. */
+  versionOf(thread: ThreadRecord): AgentVersion {
+    const agent = thread.key.agent;
+    return (thread.pinned && agent.versions.find((v) => v.id === thread.versionId)) || liveVersion(agent);
+  }
+
+  /** A turn's trace, kept from its start (a running turn's shows its steps so far); the oldest go past the thread's bound. */
+  startTrace(thread: ThreadRecord, trace: Trace): void {
+    thread.traces.set(trace.interaction_id, trace);
+    this.interactions.set(trace.interaction_id, thread);
+    for (const [id] of thread.traces) {
+      if (thread.traces.size <= MAX_TRACES_PER_THREAD) break;
+      this.dropTrace(thread, id);
+    }
+  }
+
+  /** The turn ended: its trace counts against the key from now on, and its steps become filterable. */
+  endTrace(thread: ThreadRecord, trace: Trace): void {
+    addFacets(thread.facets, trace.steps);
+    if (thread.traces.get(trace.interaction_id) === trace) this.grow(thread, sizeOf(trace));
+  }
+
+  private dropTrace(thread: ThreadRecord, id: string): void {
+    const trace = thread.traces.get(id);
+    if (!trace) return;
+    thread.traces.delete(id);
+    if (this.interactions.get(id) === thread) this.interactions.delete(id);
+    if (trace.status !== 'running') this.grow(thread, -sizeOf(trace));
+  }
+
   append(thread: ThreadRecord, ...messages: Message[]): void {
     thread.messages.push(...messages);
+    thread.updatedAt = new Date().toISOString();
     let added = 0;
     for (const message of messages) added += sizeOf(message);
     const excess = thread.messages.length - MAX_MESSAGES_PER_THREAD;
@@ -311,19 +375,21 @@ export class Store {
       if (thread !== keep && !busy(thread)) this.forget(thread);
     }
     // One thread alone over the budget (with the running ones): its oldest messages go,
-    // down to its last turn.
+    // down to its last turn, then the traces of the turns that went.
     if (keep && key.bytes > key.limits.bytes && keep.messages.length > 2) {
       let freed = 0;
       let drop = 0;
       while (key.bytes - freed > key.limits.bytes && drop < keep.messages.length - 2) freed += sizeOf(keep.messages[drop++]);
-      keep.messages.splice(0, drop);
+      const gone = keep.messages.splice(0, drop);
       this.grow(keep, -freed);
+      const left = new Set(keep.messages.map((m) => m.id));
+      for (const m of gone) if (!left.has(m.id)) this.dropTrace(keep, m.id);
     }
   }
 
   private forget(thread: ThreadRecord): void {
     const key = thread.key;
-    this.threads.delete(thread.id);
+    this.unindex(thread);
     key.threads.delete(thread.id);
     key.bytes -= thread.bytes;
     if (key.minted) this.mintedBytes -= thread.bytes;
@@ -335,20 +401,27 @@ export class Store {
     for (const old of this.keys.values()) {
       if (!over()) return;
       if (!old.minted || old === keep || old.running > 0) continue;
-      for (const thread of old.threads.values()) this.threads.delete(thread.id);
+      for (const thread of old.threads.values()) this.unindex(thread);
       // A request already past its token check counts nothing more against the store.
       old.threads.clear();
       this.keys.delete(old.key);
+      this.byAgent.delete(old.agentId);
       this.planBytes -= old.planBytes;
       this.mintedBytes -= old.bytes + old.logBytes;
     }
   }
 
-  private keyRecord(key: string, agentId: string, plan: FaultPlan, minted: boolean, planBytes: number): KeyRecord {
+  private unindex(thread: ThreadRecord): void {
+    this.threads.delete(thread.id);
+    for (const id of thread.traces.keys()) if (this.interactions.get(id) === thread) this.interactions.delete(id);
+  }
+
+  private keyRecord(key: string, agent: AgentRecord, plan: FaultPlan, minted: boolean, planBytes: number): KeyRecord {
     const limits = minted ? { ...this.mintedLimits, ...plan.limits } : this.demoLimits;
     return {
       key,
-      agentId,
+      agentId: agent.id,
+      agent,
       plan,
       minted,
       planBytes,

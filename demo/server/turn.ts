@@ -2,7 +2,9 @@ import type { AgentVariables, Card, ErrorFrame, Message, MessageFrame, TokenFram
 import { AgentFailure, estimateTokens, wholeAnswer, type Agent, type AgentReply } from './agent.js';
 import type { FaultPlan } from './faults.js';
 import { FRAME_OVERHEAD_BYTES, MAX_REPLY_CHARS, MAX_TURN_FRAMES, sizeOf } from './limits.js';
-import { newHexId, type Admission, type AgentVersion, type KeyRecord, type Store, type ThreadRecord } from './store.js';
+import type { AgentVersion } from './agents.js';
+import { newHexId, type Admission, type KeyRecord, type Store, type ThreadRecord } from './store.js';
+import { TraceRecorder, type Trace } from './trace.js';
 
 /**
  * One agent turn. It runs on its own, not inside the HTTP response that started it: its
@@ -69,6 +71,8 @@ export class Turn {
   private cancelled: string | null = null;
   /** Aborts the agent's work (a model's request) when the turn is cancelled. */
   readonly abort = new AbortController();
+  /** What the turn does, step by step (trace.ts); kept on its thread from the start. */
+  readonly trace = new TraceRecorder();
   /** Counted bytes of the buffered frames (limits.ts), against the thread's key as they come. */
   private bytes = 0;
 
@@ -155,6 +159,24 @@ export class Turn {
   }
 }
 
+/** A turn's trace record: its steps are the recorder's, live while the turn runs. */
+function traceOf(turn: Turn, thread: ThreadRecord, version: AgentVersion): Trace {
+  return {
+    interaction_id: turn.interactionId,
+    thread_id: thread.id,
+    agent_id: thread.agentId,
+    version_id: version.id,
+    version_tag: version.tag,
+    status: 'running',
+    started_at: new Date().toISOString(),
+    ended_at: null,
+    duration_ms: null,
+    error: null,
+    steps: turn.trace.steps,
+    truncated: false,
+  };
+}
+
 /** Word-ish chunks (each word with the whitespace before it), or fixed-size ones. */
 export function chunkText(text: string, chunkChars?: number): string[] {
   if (!text) return [];
@@ -176,9 +198,26 @@ export function startTurn(options: TurnOptions): Turn {
   if (previous) store.grow(thread, -previous.detach());
   const turn = new Turn(thread.id, options.text, thread.lastSeq, (bytes) => store.grow(thread, bytes));
   thread.latestTurn = turn;
+  thread.versionId = options.version.id;
+  thread.versionTag = options.version.tag;
+  thread.updatedAt = new Date().toISOString();
   key.stats.turnsRun += 1;
+  const trace = traceOf(turn, thread, options.version);
+  store.startTrace(thread, trace);
   // The key's leave goes back as the turn ends, before anyone awaiting its result resumes.
-  void turn.result.then(() => options.admitted.done());
+  void turn.result.then((result) => {
+    options.admitted.done();
+    const ended = new Date();
+    trace.ended_at = ended.toISOString();
+    trace.duration_ms = ended.getTime() - Date.parse(trace.started_at);
+    trace.truncated = turn.trace.truncated;
+    if (result.ok) trace.status = 'completed';
+    else {
+      trace.status = result.status === 409 ? 'cancelled' : 'failed';
+      trace.error = { code: result.code ?? (result.status === 409 ? 'conflict' : 'internal_error'), message: result.message };
+    }
+    store.endTrace(thread, trace);
+  });
   void run(turn, options)
     .finally(() => turn.abort.abort())
     .catch((error: unknown) => {
@@ -195,8 +234,19 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
   const history = thread.messages.slice();
   const userCreatedAt = new Date().toISOString();
   const scripted = scriptedReply(key);
-  const input = { text: o.text, history, imageUrl: o.imageUrl, variables: o.variables, version: o.version, origin: o.origin };
+  const input = {
+    text: o.text,
+    history,
+    imageUrl: o.imageUrl,
+    variables: o.variables,
+    version: o.version,
+    origin: o.origin,
+    trace: turn.trace,
+  };
+  if (scripted) turn.trace.note('intent', 'scripted', { input: { text: o.text }, output: { reply: key.repliesUsed - 1 } });
   const answer = scripted ? wholeAnswer(scripted) : o.agent.answer(input, turn.abort.signal);
+  // The reply as it streamed: its first frame to its last, what it carried.
+  const streamed = turn.trace.begin('reply', 'stream', { pace_ms: o.paceMs });
 
   const userMessage: Message = {
     id: turn.interactionId,
@@ -221,6 +271,7 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
   let held = '';
 
   const fail = (message: string, status: number, field: 'status' | 'status_code' | 'code' = 'status', code?: string) => {
+    streamed({ output: { chars: text.length, frames: sent }, error: { code: code ?? String(status), message } });
     // The agent's own code (a model that is busy) reaches stream clients too, as on REST.
     turn.push({ type: 'error', data: { message, [field]: status, ...(code ? { code } : {}) } }, thread.lastSeq + 0.5);
     turn.finish({ ok: false, message, status, code });
@@ -277,6 +328,16 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
   };
   if (early) o.store.append(thread, agentMessage);
   else o.store.append(thread, userMessage, agentMessage);
+  streamed({
+    output: {
+      chars: text.length,
+      frames: sent + (held ? 1 : 0),
+      cards: cards.length,
+      suggestions,
+      input_tokens: agentMessage.input_tokens,
+      output_tokens: agentMessage.output_tokens,
+    },
+  });
   turn.push({ type: 'message', seq: ++thread.lastSeq, data: agentMessage }, thread.lastSeq);
   turn.finish({ ok: true, message: agentMessage });
 }

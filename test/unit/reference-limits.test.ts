@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEMO_PUBLISHABLE_KEY } from '../../demo/server/app.js';
 import type { Agent, AgentAnswer } from '../../demo/server/agent.js';
 import { DEMO_KEY_LIMITS, MAX_REPLY_CHARS, MAX_TURN_FRAMES } from '../../demo/server/limits.js';
-import { liveVersion, Store } from '../../demo/server/store.js';
+import { liveVersion } from '../../demo/server/agents.js';
+import { Store } from '../../demo/server/store.js';
 import { startTurn } from '../../demo/server/turn.js';
 import { envelope, inBatches, reference } from './support/reference.js';
 
@@ -210,7 +211,7 @@ describe('one turn', () => {
       thread,
       text: 'q',
       userId: 'u',
-      version: liveVersion(),
+      version: liveVersion(key.agent),
       paceMs: 0,
       admitted: store.admitTurn(key),
     });
