@@ -93,7 +93,7 @@ export function createReferenceServer(options: AppOptions = {}): ReferenceServer
     paceMs: options.paceMs ?? 25,
     origins: originRule(options.allowedOrigins),
     organizationApiKey: options.organizationApiKey ?? DEV_ORGANIZATION_API_KEY,
-    organizationBucket: new RateBucket(ORGANIZATION_RATE),
+    organizationBucket: new RateBucket(options.limits?.organization ?? ORGANIZATION_RATE),
   };
   return {
     app: buildApp(deps, options.faults ?? false),
@@ -155,11 +155,11 @@ function buildApp(deps: Deps, faults: boolean): Hono {
 
   app.route('/', authRoutes(deps));
   app.route('/', loginRoutes(deps));
-  // Per route, not the prefix: an unknown management path stays a 404, credentials or not.
+  // Its routes', not the prefix's: an unknown management path stays a 404, credentials or not.
   const manager = managementAuth(deps);
-  for (const path of ['/management/v1/threads', '/management/v1/threads/*', '/management/v1/interactions/*', '/management/v1/agents/*']) {
-    app.use(path, manager);
-  }
+  app.use('/management/v1/*', (c, next) =>
+    /^\/management\/v1\/(threads|interactions|agents)(\/|$)/.test(c.req.path) ? manager(c, next) : next(),
+  );
   app.route('/management/v1', managementRoutes(deps));
   app.route('/', cspRoutes());
   app.route('/', demoImageRoutes(deps.catalog));

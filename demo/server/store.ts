@@ -126,6 +126,8 @@ export interface LimitOptions {
   minted?: Partial<KeyLimits>;
   /** Bytes all minted keys hold together (default MINTED_KEYS_BYTES). */
   mintedTogether?: number;
+  /** The organization API key's rate (default ORGANIZATION_RATE). */
+  organization?: { perSecond: number; burst: number };
 }
 
 /** A running turn's place in its key's `runningTurns`; `done` gives it back (once). */

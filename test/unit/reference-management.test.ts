@@ -395,3 +395,16 @@ describe('the browser suite’s copy of the dev organization key', () => {
     expect(support).toContain(`ORGANIZATION_API_KEY = '${DEV_ORGANIZATION_API_KEY}'`);
   });
 });
+
+describe('management: the organization key’s rate', () => {
+  it('answers 429 with Retry-After past it, and recovers as the clock moves', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const ref = reference({ limits: { organization: { perSecond: 1, burst: 2 } } });
+    for (let i = 0; i < 2; i++) expect((await ref.call('/management/v1/threads', { headers: ORG })).status).toBe(200);
+    const refused = await ref.call('/management/v1/threads', { headers: ORG });
+    expect(refused.headers.get('retry-after')).toBe('1');
+    await envelope(refused, 429, 'rate_limited');
+    vi.setSystemTime(Date.now() + 1000);
+    expect((await ref.call('/management/v1/threads', { headers: ORG })).status).toBe(200);
+  });
+});
