@@ -103,8 +103,8 @@ export function createReferenceServer(options: AppOptions = {}): ReferenceServer
 }
 
 /**
- * The reference messaging server: the service's messaging surface and token exchange with a
- * scripted demo agent, plus (when asked) the `/__demo` fault knobs. Each call builds an independent
+ * The reference messaging server: the service's messaging surface, token exchange and
+ * management surface with a scripted demo agent, plus (when asked) the `/__demo` fault knobs. Each call builds an independent
  * instance (own store, own signing secret); nothing happens at import. HTTP only: use
  * `createReferenceServer()` for the WebSocket session too.
  */
