@@ -266,7 +266,8 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     try {
       admitted = store.admitTurn(k);
     } catch (error) {
-      return fail(error as ApiError);
+      if (!(error instanceof ApiError)) throw error;
+      return fail(error);
     }
     const thread: ThreadRecord | undefined = body.thread_id
       ? store.thread(agentId, body.thread_id)
