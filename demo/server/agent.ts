@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { AgentVariables, Card, Message } from '../../src/client/types.js';
-import type { AgentVersion } from './store.js';
+import type { AgentVersion } from './agents.js';
+import type { TraceRecorder } from './trace.js';
 
 /**
  * The scripted demo agent of "Trailhead", an outdoor shop. It answers by keyword with the
@@ -52,6 +53,8 @@ export interface AgentInput {
   version: AgentVersion;
   /** Origin the request reached, so card images get absolute URLs like the real service's. */
   origin?: string;
+  /** Where the agent records what it does (trace.ts). */
+  trace?: TraceRecorder;
 }
 
 export interface AgentReply {
@@ -148,6 +151,11 @@ export class DemoAgent implements Agent {
     return WELCOME_TEMPLATE;
   }
 
+  /**
+   * The reply by keyword. What it decides goes into the turn's trace (trace.ts): the
+   * parameters it computed, the intent it matched, the tools it pretends to call (with
+   * their inputs and outputs) and the rules it evaluated, with their outcomes.
+   */
   reply(input: AgentInput): AgentReply {
     const text = input.text.trim();
     const lower = text.toLowerCase();
@@ -155,31 +163,43 @@ export class DemoAgent implements Agent {
     const mentioned = this.mentionedProducts(lower);
     const category = this.mentionedCategory(lower);
     const budget = parseBudget(lower);
+    const trace = input.trace;
+    if (name) trace?.note('param', 'user_name', { output: { value: name } });
+    if (category) trace?.note('param', 'category', { output: { value: category.id } });
+    if (budget !== undefined) trace?.note('param', 'budget', { output: { value: budget } });
+    trace?.note('param', 'products_mentioned', { input: mentioned.map((p) => p.slug), output: { value: mentioned.length } });
 
+    let intent: string;
     let reply: AgentReply;
     if (/\b(compare|comparison|versus|vs\.?|difference|differences)\b/.test(lower)) {
-      reply = this.compare(mentioned, category);
+      [intent, reply] = ['compare', this.compare(mentioned, category, trace)];
     } else if (/\b(code|api|embed|embedding|integrat\w*|snippet|developer|curl|javascript|html)\b/.test(lower)) {
-      reply = this.code(lower);
+      [intent, reply] = ['code', this.code(lower, trace)];
     } else if (
       /\b(size|sizes|sizing|stock|available|availability|colou?rs?)\b/.test(lower) &&
       (mentioned.length || this.lastShown(input.history))
     ) {
-      reply = this.sizes(mentioned[0] ?? this.lastShown(input.history)!);
+      [intent, reply] = ['sizes', this.sizes(mentioned[0] ?? this.lastShown(input.history)!, trace)];
     } else if (mentioned.length || category || budget !== undefined || /\b(recommend|suggest|looking for|show me|gift)\b/.test(lower)) {
-      reply = this.products(mentioned, category, budget, name);
+      [intent, reply] = ['products', this.products(mentioned, category, budget, name, trace)];
     } else if (/\b(ship|shipping|deliver|delivery|return|returns|refund|exchange)\b/.test(lower)) {
-      reply = policies();
+      trace?.note('tool', 'policies.lookup', { input: { topics: ['shipping', 'returns', 'exchanges'] }, output: { found: 3 } });
+      [intent, reply] = ['policies', policies()];
     } else if (/^(hi|hello|hey|hallo|howdy|good (morning|afternoon|evening))\b/.test(lower) || /\b(help|what can you do)\b/.test(lower)) {
-      reply = greeting(name);
+      [intent, reply] = ['greeting', greeting(name)];
     } else {
-      reply = generic(text);
+      [intent, reply] = ['generic', generic(text)];
     }
+    // Recorded after the branch ran, with what it produced; steps keep their own order by time.
+    trace?.note('intent', intent, { input: { text }, output: { cards: reply.cards.length, suggestions: reply.suggestions.length } });
+    trace?.note('rule', 'personalize_greeting', { input: { name: name ?? null }, outcome: name ? 'fired' : 'passed' });
 
+    trace?.note('rule', 'image_input', { input: { image_url: input.imageUrl ?? null }, outcome: input.imageUrl ? 'fired' : 'passed' });
     if (input.imageUrl) {
       reply.text = `I can see your image. It looks like outdoor gear, so I matched it against our catalog.\n\n${reply.text}`;
     }
-    if (!input.version.live) {
+    trace?.note('rule', 'version_note', { input: { version: input.version.tag }, outcome: input.version.preview ? 'fired' : 'passed' });
+    if (input.version.preview) {
       reply.text += `\n\n_Answered by the ${input.version.tag} version of this assistant._`;
     }
     for (const card of reply.cards) {
@@ -216,11 +236,19 @@ export class DemoAgent implements Agent {
     return GENERIC_SUGGESTIONS.slice(0, 3);
   }
 
-  private products(mentioned: Product[], category: Category | undefined, budget: number | undefined, name: string | undefined): AgentReply {
+  private products(
+    mentioned: Product[],
+    category: Category | undefined,
+    budget: number | undefined,
+    name: string | undefined,
+    trace?: TraceRecorder,
+  ): AgentReply {
     let pool = mentioned.length ? mentioned : this.catalog.products.filter((p) => !category || p.category === category.id);
     let note = '';
     if (budget !== undefined) {
       const affordable = pool.filter((p) => p.price <= budget);
+      // Fired: the budget narrowed the choice; blocked: nothing fits it, the closest match is shown instead.
+      trace?.note('rule', 'budget_limit', { input: { budget, candidates: pool.length }, outcome: affordable.length ? 'fired' : 'blocked' });
       if (affordable.length) {
         pool = affordable;
       } else {
@@ -228,9 +256,15 @@ export class DemoAgent implements Agent {
         note = `Nothing ${category ? `in ${category.name.toLowerCase()} ` : ''}comes in under **$${budget}**, so here is the closest match.\n\n`;
         pool = cheapest;
       }
+    } else {
+      trace?.note('rule', 'budget_limit', { input: { budget: null }, outcome: 'passed' });
     }
     const shown = [...pool].sort((a, b) => b.rating - a.rating || a.price - b.price).slice(0, mentioned.length ? 4 : 3);
     const pick = shown[0]!;
+    trace?.note('tool', 'catalog.search', {
+      input: { category: category?.id ?? null, max_price: budget ?? null, products: mentioned.map((p) => p.slug) },
+      output: { results: shown.map((p) => p.slug), recommended: pick.slug },
+    });
     const what = category ? category.name.toLowerCase() : 'picks';
     const intro = mentioned.length
       ? `Here ${shown.length === 1 ? 'is' : 'are'} the product${shown.length === 1 ? '' : 's'} you asked about`
@@ -253,7 +287,7 @@ export class DemoAgent implements Agent {
     };
   }
 
-  private compare(mentioned: Product[], category: Category | undefined): AgentReply {
+  private compare(mentioned: Product[], category: Category | undefined, trace?: TraceRecorder): AgentReply {
     let items = mentioned.length >= 2 ? mentioned.slice(0, 3) : [];
     if (!items.length) {
       const cat = category ?? this.categoryOf(mentioned[0] ?? this.catalog.products[0]!);
@@ -268,6 +302,10 @@ export class DemoAgent implements Agent {
       `| **${label}** | ${items.map((p) => escapeTableCell(cell(p))).join(' | ')} |`;
     const best = [...items].sort((a, b) => b.rating - a.rating)[0]!;
     const cheapest = [...items].sort((a, b) => a.price - b.price)[0]!;
+    trace?.note('tool', 'catalog.compare', {
+      input: { products: items.map((p) => p.slug) },
+      output: { best: best.slug, cheapest: cheapest.slug },
+    });
     const table = [
       header,
       divider,
@@ -288,8 +326,10 @@ export class DemoAgent implements Agent {
     };
   }
 
-  private code(lower: string): AgentReply {
-    if (/\b(api|curl|developer)\b/.test(lower)) {
+  private code(lower: string, trace?: TraceRecorder): AgentReply {
+    const api = /\b(api|curl|developer)\b/.test(lower);
+    trace?.note('tool', 'docs.snippet', { input: { topic: api ? 'api' : 'embed' }, output: { language: api ? 'ts' : 'html' } });
+    if (api) {
       return {
         text:
           'You can talk to me over the messaging API too. Exchange a publishable key for a token, then send a message:\n\n' +
@@ -315,9 +355,10 @@ export class DemoAgent implements Agent {
     };
   }
 
-  private sizes(product: Product): AgentReply {
+  private sizes(product: Product, trace?: TraceRecorder): AgentReply {
     const { sizes, out_of_stock_sizes: out, colours } = product.variants;
     const inStock = sizes.filter((s) => !out.includes(s));
+    trace?.note('tool', 'inventory.check', { input: { sku: product.id }, output: { in_stock: inStock, sold_out: out } });
     const text =
       `The **${product.title}** comes in sizes ${sizes.join(', ')} and in ${colours.join(' or ')}.\n\n` +
       `- In stock: ${inStock.length ? inStock.join(', ') : 'none right now'}\n` +

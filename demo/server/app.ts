@@ -6,6 +6,9 @@ import { requestId } from 'hono/request-id';
 import { DemoAgent, loadCatalog } from './agent.js';
 import { ModelAgent, type ModelSettings } from './model-agent.js';
 import { authRoutes, bearerAuth } from './auth.js';
+import { ORGANIZATION_RATE, RateBucket } from './limits.js';
+import { DEV_ORGANIZATION_API_KEY, loginRoutes, managementAuth } from './management-auth.js';
+import { managementRoutes } from './management.js';
 import { cspRoutes } from './csp.js';
 import { demoKeyRoutes } from './demo-keys.js';
 import { demoUploadRoutes } from './uploads.js';
@@ -14,10 +17,12 @@ import type { Deps } from './env.js';
 import { ApiError, errorResponse } from './errors.js';
 import { messagingRoutes } from './messaging.js';
 import { MAX_BODY_BYTES } from './schemas.js';
+import { originGate, originRule } from './origins.js';
 import { attachSessionServer, type SessionServer, type UpgradeServer } from './session.js';
-import { newRequestId, Store } from './store.js';
+import { newRequestId, Store, type LimitOptions } from './store.js';
 
 export { DEMO_PUBLISHABLE_KEY } from './store.js';
+export { DEV_ORGANIZATION_API_KEY } from './management-auth.js';
 
 export interface AppOptions {
   /** Milliseconds between streamed frames: the demo agent's typing pace (default 25). */
@@ -36,6 +41,24 @@ export interface AppOptions {
    * model, or with `REFERENCE_FAULTS=1` (faultsFromEnv()).
    */
   faults?: boolean;
+  /**
+   * Pages that may call the server (CORS and the WebSocket upgrade; origins.ts): origins,
+   * `scheme://host:*` for any port, `null`, or `*`. Default: pages on this machine
+   * (`http://localhost:*`, `http://127.0.0.1:*`, `http://[::1]:*`); the server's own origin
+   * always. `npm run server` reads `ALLOWED_ORIGINS` (originsFromEnv()).
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * Per-key limits other than the defaults (limits.ts): the demo key's, and every minted
+   * key's before its plan's own `limits` knob.
+   */
+  limits?: LimitOptions;
+  /**
+   * The organization API key management accepts (`x-organization-api-key`; it also logs
+   * builders in: `POST /management/v1/auth/login`). Default `DEV_ORGANIZATION_API_KEY`;
+   * `npm run server` reads `ORGANIZATION_API_KEY` (organizationKeyFromEnv()).
+   */
+  organizationApiKey?: string;
 }
 
 /** Whether `npm start` / `npm run server` mount the fault knobs: `REFERENCE_FAULTS` decides, else only without a model. */
@@ -63,11 +86,14 @@ export interface ReferenceServer {
 export function createReferenceServer(options: AppOptions = {}): ReferenceServer {
   const demo = new DemoAgent(loadCatalog());
   const deps: Deps = {
-    store: new Store(),
+    store: new Store(options.limits),
     agent: options.model ? new ModelAgent(options.model, demo) : demo,
     catalog: demo.catalog,
     secret: crypto.getRandomValues(new Uint8Array(32)),
     paceMs: options.paceMs ?? 25,
+    origins: originRule(options.allowedOrigins),
+    organizationApiKey: options.organizationApiKey ?? DEV_ORGANIZATION_API_KEY,
+    organizationBucket: new RateBucket(options.limits?.organization ?? ORGANIZATION_RATE),
   };
   return {
     app: buildApp(deps, options.faults ?? false),
@@ -77,8 +103,8 @@ export function createReferenceServer(options: AppOptions = {}): ReferenceServer
 }
 
 /**
- * The reference messaging server: the service's messaging surface and token exchange with a
- * scripted demo agent, plus (when asked) the `/__demo` fault knobs. Each call builds an independent
+ * The reference messaging server: the service's messaging surface, token exchange and
+ * management surface with a scripted demo agent, plus (when asked) the `/__demo` fault knobs. Each call builds an independent
  * instance (own store, own signing secret); nothing happens at import. HTTP only: use
  * `createReferenceServer()` for the WebSocket session too.
  */
@@ -90,12 +116,22 @@ function buildApp(deps: Deps, faults: boolean): Hono {
   const app = new Hono();
 
   app.use(requestId({ headerName: 'x-request-id', generator: newRequestId }));
-  // A widget on another origin must reach a locally run server, and read the request id.
+  // A widget on another allowed origin must reach the server and read the request id; a
+  // page on any other origin is refused before anything runs, its preflight included.
+  app.use(originGate(deps.origins));
   app.use(
     cors({
-      origin: '*',
+      origin: (origin, c) => (origin && deps.origins(origin, new URL(c.req.url).origin) ? origin : null),
       allowMethods: ['GET', 'POST', 'PATCH', 'OPTIONS'],
-      allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID', 'Idempotency-Key', 'Accept', 'x-request-id'],
+      allowHeaders: [
+        'Authorization',
+        'Content-Type',
+        'Last-Event-ID',
+        'Idempotency-Key',
+        'Accept',
+        'x-request-id',
+        'x-organization-api-key',
+      ],
       exposeHeaders: ['x-request-id', 'Retry-After'],
       maxAge: 600,
     }),
@@ -115,6 +151,7 @@ function buildApp(deps: Deps, faults: boolean): Hono {
       uptime_s: Math.round((Date.now() - started) / 1000),
       threads: deps.store.threads.size,
       keys: deps.store.keys.size,
+      bytes: deps.store.bytes,
     }),
   );
   app.use(
@@ -125,6 +162,13 @@ function buildApp(deps: Deps, faults: boolean): Hono {
   );
 
   app.route('/', authRoutes(deps));
+  app.route('/', loginRoutes(deps));
+  // Its routes', not the prefix's: an unknown management path stays a 404, credentials or not.
+  const manager = managementAuth(deps);
+  app.use('/management/v1/*', (c, next) =>
+    /^\/management\/v1\/(threads|interactions|agents)(\/|$)/.test(c.req.path) ? manager(c, next) : next(),
+  );
+  app.route('/management/v1', managementRoutes(deps));
   app.route('/', cspRoutes());
   app.route('/', demoImageRoutes(deps.catalog));
   app.use('/messaging/*', bearerAuth(deps));

@@ -12,6 +12,35 @@ const ISSUER = 'agent-chat-reference-server';
 interface TokenClaims extends JWTPayload {
   /** The publishable key the token was minted from; fault plans and stats hang off it. */
   pk?: string;
+  /**
+   * What the token serves, space-separated (RFC 8693): `messaging` for a token exchanged from
+   * a publishable key, `messaging management` for a login session's (docs/protocol.md
+   * "Management"). A token without it is a publishable key's.
+   */
+  scope?: string;
+}
+
+export const MESSAGING_SCOPE = 'messaging';
+export const LOGIN_SCOPE = 'messaging management';
+
+/**
+ * A signed access token for `key`'s agent, living `ttl` seconds of the key's clock. JWT times
+ * are whole seconds: a positive lifetime is rounded up so a short test token is never
+ * shorter than asked, and a zero lifetime down so it is expired on arrival.
+ */
+export async function mintToken(deps: Deps, key: KeyRecord, ttl: number, scope: string): Promise<string> {
+  const now = (Date.now() + key.clockOffsetMs) / 1000;
+  const exp = ttl > 0 ? Math.ceil(now + ttl) : Math.floor(now);
+  const token = await new SignJWT({ pk: key.key, scope } satisfies TokenClaims)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(ISSUER)
+    .setSubject(key.agentId)
+    .setIssuedAt(Math.floor(now))
+    .setExpirationTime(exp)
+    .setJti(crypto.randomUUID())
+    .sign(deps.secret);
+  key.stats.tokensIssued += 1;
+  return token;
 }
 
 const DEFAULT_CODES: Record<number, string> = {
@@ -80,6 +109,8 @@ export function authRoutes(deps: Deps): Hono {
     const key = deps.store.key(publishable_key);
     if (!key) throw new ApiError(401, 'auth.invalid_key', 'The publishable key is not valid.');
     await recordRequest(c, deps, key);
+    const limited = deps.store.limited(key);
+    if (limited) throw limited;
     if (key.budget.tokenExchangeFailures > 0) {
       key.budget.tokenExchangeFailures -= 1;
       throw new ApiError(401, 'auth.invalid_key', 'The publishable key was rejected.');
@@ -88,20 +119,8 @@ export function authRoutes(deps: Deps): Hono {
     if (injected) return injected;
 
     const ttl = key.plan.tokenTtl ?? DEFAULT_TOKEN_TTL_S;
-    const now = (Date.now() + key.clockOffsetMs) / 1000;
-    // JWT times are whole seconds; round a positive lifetime up so a short test token is
-    // never shorter than asked, and a zero lifetime down so it is expired on arrival.
-    const exp = ttl > 0 ? Math.ceil(now + ttl) : Math.floor(now);
-    const token = await new SignJWT({ pk: key.key } satisfies TokenClaims)
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuer(ISSUER)
-      .setSubject(key.agentId)
-      .setIssuedAt(Math.floor(now))
-      .setExpirationTime(exp)
-      .setJti(crypto.randomUUID())
-      .sign(deps.secret);
-    key.stats.tokensIssued += 1;
-    return c.json({ access_token: token, token_type: 'Bearer', expires_in: ttl });
+    const token = await mintToken(deps, key, ttl, MESSAGING_SCOPE);
+    return c.json({ access_token: token, token_type: 'Bearer', expires_in: ttl, scope: MESSAGING_SCOPE });
   });
 
   return app;
@@ -110,6 +129,8 @@ export function authRoutes(deps: Deps): Hono {
 export interface TokenCheck {
   /** Set whenever the signature was good, an expired token included. */
   key?: KeyRecord;
+  /** What a good token serves (`scope`). */
+  scopes?: ReadonlySet<string>;
   /** Set when the token must be refused (401 with this code). */
   error?: ApiError;
 }
@@ -133,10 +154,11 @@ export async function checkToken(deps: Deps, token: string): Promise<TokenCheck>
   }
   const key = claims.pk ? deps.store.key(claims.pk) : undefined;
   if (!key || key.agentId !== claims.sub) return { error: invalid };
-  return { key };
+  const scope = typeof claims.scope === 'string' ? claims.scope : MESSAGING_SCOPE;
+  return { key, scopes: new Set(scope.split(' ')) };
 }
 
-/** Every messaging request: a valid bearer token first, then the key's injected faults. */
+/** Every messaging request: a valid bearer token first, then the key's rate, then its injected faults. */
 export function bearerAuth(deps: Deps): MiddlewareHandler {
   return async (c, next) => {
     const header = c.req.header('authorization') ?? '';
@@ -150,6 +172,9 @@ export function bearerAuth(deps: Deps): MiddlewareHandler {
     if (checked.key) await recordRequest(c, deps, checked.key);
     if (checked.error) throw new ApiError(401, checked.error.code, checked.error.message, null, challenge);
     const key = checked.key!;
+    // The key's rate, before anything else of it runs (its faults included).
+    const limited = deps.store.limited(key);
+    if (limited) throw limited;
     if (key.budget.unauthorized > 0) {
       key.budget.unauthorized -= 1;
       throw new ApiError(401, 'auth.invalid_token', 'The access token has been revoked.', null, challenge);

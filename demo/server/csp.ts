@@ -27,6 +27,8 @@ export function strictCsp(reportUri: string): string {
 
 const MAX_PAGES = 200;
 const MAX_REPORTS_PER_PAGE = 100;
+/** Characters of the reports kept, every page's together: the oldest pages go first. */
+const MAX_REPORT_CHARS = 4 * 1024 * 1024;
 const PAGE_ID = /^[\w-]{1,64}$/;
 
 /**
@@ -38,6 +40,8 @@ const PAGE_ID = /^[\w-]{1,64}$/;
 export function cspRoutes(): Hono {
   const app = new Hono();
   const reports = new Map<string, unknown[]>();
+  const sizes = new Map<string, number>();
+  let kept = 0;
   const page = readFileSync(new URL('../csp.html', import.meta.url), 'utf8');
 
   const pageId = (value: string): string => {
@@ -64,10 +68,17 @@ export function cspRoutes(): Hono {
     const list = reports.get(id) ?? [];
     reports.delete(id);
     reports.set(id, list);
-    if (list.length < MAX_REPORTS_PER_PAGE) list.push(report);
+    if (list.length < MAX_REPORTS_PER_PAGE && raw.length <= MAX_REPORT_CHARS / MAX_PAGES) {
+      list.push(report);
+      sizes.set(id, (sizes.get(id) ?? 0) + raw.length);
+      kept += raw.length;
+    }
     for (const oldest of reports.keys()) {
-      if (reports.size <= MAX_PAGES) break;
+      if (reports.size <= MAX_PAGES && kept <= MAX_REPORT_CHARS) break;
+      if (oldest === id) continue;
       reports.delete(oldest);
+      kept -= sizes.get(oldest) ?? 0;
+      sizes.delete(oldest);
     }
     return c.body(null, 204);
   });

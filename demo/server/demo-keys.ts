@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { notFound } from './errors.js';
 import type { Deps } from './env.js';
-import type { FaultPlan } from './faults.js';
+import type { FaultPlan, KeyStats } from './faults.js';
 import { clockBodySchema, faultPlanSchema } from './schemas.js';
 import { parseBody } from './validate.js';
 
@@ -35,7 +35,12 @@ export function demoKeyRoutes(deps: Deps): Hono {
     return record;
   };
 
-  app.get('/__demo/keys/:key/stats', (c) => c.json(minted(c.req.param('key')).stats));
+  // With what the key holds now against its limits (limits.ts): what a test of the bounds counts.
+  app.get('/__demo/keys/:key/stats', (c) => {
+    const record = minted(c.req.param('key'));
+    const usage = { threads: record.threads.size, bytes: record.bytes, running: record.running };
+    return c.json({ ...record.stats, usage, limits: record.limits } satisfies KeyStats);
+  });
 
   // Moves the key's clock on: its tokens expire as if that time had passed (auth.ts).
   app.post('/__demo/keys/:key/clock', async (c) => {

@@ -1,4 +1,6 @@
 import type { Agent, Catalog } from './agent.js';
+import type { RateBucket } from './limits.js';
+import type { OriginRule } from './origins.js';
 import type { KeyRecord, Store } from './store.js';
 
 /** Everything one app instance owns; two apps in one process share nothing. */
@@ -11,6 +13,11 @@ export interface Deps {
   secret: Uint8Array;
   /** Default milliseconds between streamed frames (a key's `paceMs` overrides it). */
   paceMs: number;
+  /** Pages that may call the server (origins.ts). */
+  origins: OriginRule;
+  /** The organization API key management accepts (management-auth.ts), and its rate. */
+  organizationApiKey: string;
+  organizationBucket: RateBucket;
 }
 
 /** What the auth middleware learned from the bearer token. */

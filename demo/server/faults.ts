@@ -1,3 +1,5 @@
+import type { KeyLimits } from './limits.js';
+
 /**
  * Fault knobs of the reference server, for tests and demos. They are not part of the
  * service: a test asks `POST /__demo/keys` for a publishable key of its own with a plan
@@ -111,6 +113,11 @@ export interface FaultPlan {
   welcome?: string;
   /** Replace the suggestions of the follow-up suggestions operation. */
   suggestions?: string[];
+  /**
+   * This key's own limits (limits.ts), each instead of the minted keys' default: a test of
+   * the rate limit or of eviction sets small ones, a test of hostile sizes larger ones.
+   */
+  limits?: Partial<KeyLimits>;
 }
 
 /** What `GET /__demo/keys/{key}/stats` reports. */
@@ -121,6 +128,11 @@ export interface KeyStats {
   streamConnections: number;
   /** WebSocket sessions that got past the upgrade (session.ts); `dropAfter` indexes these for sockets. */
   socketConnections: number;
+  /** Requests and turns refused with 429 (the key's rate or running turns). */
+  limited: number;
+  /** What the key holds now, against `limits` (demo/server/limits.ts); filled in when the stats are read. */
+  usage?: { threads: number; bytes: number; running: number };
+  limits?: KeyLimits;
   /** Every request made with this key's tokens (and the exchange itself), in order. */
   requests: Array<{
     method: string;

@@ -3,24 +3,47 @@ import { serve } from '@hono/node-server';
 import { createReferenceServer, DEMO_PUBLISHABLE_KEY, faultsFromEnv } from './app.js';
 import { SESSION_PATH } from './session.js';
 import { modelSettingsFromEnv } from './model-agent.js';
+import { isLoopback, listenFromEnv } from './node.js';
+import { DEFAULT_ALLOWED_ORIGINS, originsFromEnv } from './origins.js';
+import { organizationKeyFromEnv } from './management-auth.js';
 
-/** `npm run server`: the reference server alone, for a widget served from anywhere else. */
-const port = Number(process.env.PORT ?? 8787);
-let model;
+/**
+ * `npm run server`: the reference server alone, for a widget served from anywhere else. It
+ * listens on this machine only and answers pages on this machine only unless `HOST` and
+ * `ALLOWED_ORIGINS` say otherwise (README.md "Running it for others").
+ */
+let settings;
 try {
-  model = modelSettingsFromEnv();
+  settings = { listen: listenFromEnv(), model: modelSettingsFromEnv(), allowedOrigins: originsFromEnv() };
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
+const { listen, model, allowedOrigins } = settings;
 const faults = faultsFromEnv(model ?? null);
-const reference = createReferenceServer({ model, faults });
+const organization = organizationKeyFromEnv(process.env, listen.hostname);
+const reference = createReferenceServer({ model, faults, allowedOrigins, organizationApiKey: organization.key });
 
-const server = serve({ fetch: reference.app.fetch, port }, (info) => {
-  console.log(`Reference server: http://localhost:${info.port}`);
-  console.log(`WebSocket session (provisional): ws://localhost:${info.port}/messaging/v1/session`);
+// An IPv6 address is bracketed in a URL.
+const shown = listen.hostname.includes(':') ? `[${listen.hostname}]` : listen.hostname;
+const server = serve({ fetch: reference.app.fetch, port: listen.port, hostname: listen.hostname }, (info) => {
+  console.log(`Reference server: http://${shown}:${info.port}`);
+  if (!isLoopback(listen.hostname)) console.log(`Listening on ${listen.hostname}: reachable from other machines (HOST).`);
+  console.log(`WebSocket session (provisional): ws://${shown}:${info.port}/messaging/v1/session`);
   console.log(`Demo publishable key: ${DEMO_PUBLISHABLE_KEY}`);
+  console.log(
+    `Pages allowed to call it: its own origin and ${allowedOrigins.join(', ')}` +
+      (allowedOrigins === DEFAULT_ALLOWED_ORIGINS ? ' (ALLOWED_ORIGINS sets others).' : '.'),
+  );
   console.log(`Answering: ${reference.agent}`);
+  if (organization.origin !== 'environment') {
+    console.log(
+      `Organization API key (management, builder logins): ${organization.key}` +
+        (organization.origin === 'dev-default'
+          ? ' (the dev default: ORGANIZATION_API_KEY sets another).'
+          : ' (made for this start: reachable from other machines, the dev default is not used; ORGANIZATION_API_KEY sets one).'),
+    );
+  }
   console.log(
     faults
       ? 'Fault knobs for tests live under /__demo/keys (not part of the service; REFERENCE_FAULTS=0 turns them off).'

@@ -14,7 +14,8 @@ import {
   type SendBody,
 } from './schemas.js';
 import { streamTurn } from './sse.js';
-import { AGENT_VERSIONS, liveVersion, newHexId, type AgentVersion, type ThreadRecord } from './store.js';
+import { versionById, versionByTag, type AgentRecord, type AgentVersion } from './agents.js';
+import { newHexId, type Admission, type ThreadRecord } from './store.js';
 import { startTurn, type Turn, type TurnOptions, type TurnResult } from './turn.js';
 import { parseBody, pathId } from './validate.js';
 
@@ -41,9 +42,23 @@ export function messagingRoutes(deps: Deps): Hono {
   const threadFor = (caller: Caller, body: SendBody): ThreadRecord =>
     body.thread_id
       ? findThread(caller, body.thread_id)
-      : store.createThread({ agentId: caller.agentId, userId: body.user_id, title: titleFrom(body.text) });
+      : store.createThread(caller.key, { userId: body.user_id, title: titleFrom(body.text) });
 
-  const versionOf = (thread: ThreadRecord): AgentVersion => AGENT_VERSIONS.find((v) => v.id === thread.versionId) ?? liveVersion();
+  /**
+   * A new turn's leave from the key (429 when it has no room: before any thread is made for
+   * it) and its thread; the leave is given back when there is no such thread (404).
+   */
+  const admit = (caller: Caller, body: SendBody): { thread: ThreadRecord; admitted: Admission } => {
+    const admitted = store.admitTurn(caller.key);
+    try {
+      return { thread: threadFor(caller, body), admitted };
+    } catch (error) {
+      admitted.done();
+      throw error;
+    }
+  };
+
+  const versionOf = (thread: ThreadRecord): AgentVersion => store.versionOf(thread);
 
   const unwrap = (result: TurnResult): Message => {
     if (result.ok) return result.message;
@@ -70,7 +85,7 @@ export function messagingRoutes(deps: Deps): Hono {
     c: Context,
     thread: ThreadRecord,
     body: Pick<SendBody, 'text' | 'user_id' | 'image_url' | 'agent_variables'>,
-    extra: Pick<TurnOptions, 'paceMs' | 'version'> & Partial<TurnOptions>,
+    extra: Pick<TurnOptions, 'paceMs' | 'version' | 'admitted'> & Partial<TurnOptions>,
   ): Turn =>
     startTurn({
       store,
@@ -96,8 +111,8 @@ export function messagingRoutes(deps: Deps): Hono {
     const keyed = key === undefined ? undefined : keyedTurn(caller.key, key, body);
     if (keyed === null) throw notReceived();
     if (keyed) return c.json({ thread_id: keyed.threadId, message: unwrap(await keyed.result) });
-    const thread = threadFor(caller, body);
-    const turn = start(c, thread, body, { version: versionOf(thread), paceMs: 0 });
+    const { thread, admitted } = admit(caller, body);
+    const turn = start(c, thread, body, { version: versionOf(thread), paceMs: null, admitted });
     if (key !== undefined) keepKey(caller.key, key, body, turn);
     return c.json({ thread_id: thread.id, message: unwrap(await turn.result) });
   });
@@ -137,7 +152,7 @@ export function messagingRoutes(deps: Deps): Hono {
       if (!latest || latest.userText !== body.text || !latest.resumes(after) || plan.unresumable) throw notResumable();
       turn = latest;
     } else {
-      const thread = threadFor(caller, body);
+      const { thread, admitted } = admit(caller, body);
       const failNow = plan.errorFrame !== undefined && caller.key.budget.errorFrames > 0;
       if (failNow) caller.key.budget.errorFrames -= 1;
       turn = start(c, thread, body, {
@@ -145,6 +160,7 @@ export function messagingRoutes(deps: Deps): Hono {
         paceMs: paceOf(caller),
         chunkChars: plan.chunkChars,
         errorFrame: failNow ? plan.errorFrame : undefined,
+        admitted,
       });
       if (key !== undefined) keepKey(caller.key, key, body, turn);
     }
@@ -166,21 +182,18 @@ export function messagingRoutes(deps: Deps): Hono {
     const sourceId = pathId(c.req.param('threadId'), 'thread_id');
     const body = await parseBody(c, rerunBodySchema);
     const source = findThread(caller, sourceId);
-    const version = pinnedVersion(body);
+    const pinned = pinnedVersion(caller.key.agent, body);
     const interactionId = body.interaction_id.toLowerCase();
     const at = source.messages.findIndex((m) => m.id === interactionId);
     if (at < 0) throw notFound('Interaction');
 
     // A branch, not an edit: the new thread gets copies, the source keeps its own history.
-    const branch = store.createThread({
-      agentId: caller.agentId,
-      userId: body.user_id ?? source.userId,
-      title: source.title,
-      version,
-    });
+    const admitted = store.admitTurn(caller.key);
+    // Pinned, the branch keeps running on that version; else on the live one, whichever it is then.
+    const branch = store.createThread(caller.key, { userId: body.user_id ?? source.userId, title: source.title, version: pinned });
     branch.branchedFrom = { threadId: source.id, interactionId };
     store.append(branch, ...structuredClone(source.messages.slice(0, at)));
-    const turn = start(c, branch, { ...body, user_id: branch.userId }, { version, paceMs: 0 });
+    const turn = start(c, branch, { ...body, user_id: branch.userId }, { version: versionOf(branch), paceMs: null, admitted });
     return c.json({ thread_id: branch.id, message: unwrap(await turn.result) });
   });
 
@@ -213,7 +226,7 @@ export function messagingRoutes(deps: Deps): Hono {
       // Binding someone else's conversation to your phone would leak it: same 404 as a missing one.
       if (thread.userId !== body.user_id) throw notFound('Thread');
     } else {
-      thread = store.createThread({ agentId: caller.agentId, userId: body.user_id, title: null });
+      thread = store.createThread(caller.key, { userId: body.user_id, title: null });
     }
     const channelName = channel.data === 'sms' ? 'SMS' : 'WhatsApp';
     const opening: Message = {
@@ -243,20 +256,20 @@ export function messagingRoutes(deps: Deps): Hono {
   return app;
 }
 
-/** `version_id` and `version_tag` pin a rerun; when both are given they must agree. */
-function pinnedVersion(body: RerunBodyParsed): AgentVersion {
+/** `version_id` and `version_tag` pin a rerun to one of the agent's versions; when both are given they must agree. */
+function pinnedVersion(agent: AgentRecord, body: RerunBodyParsed): AgentVersion | undefined {
   let version: AgentVersion | undefined;
   if (body.version_id) {
-    version = AGENT_VERSIONS.find((v) => v.id === body.version_id!.toLowerCase());
+    version = versionById(agent, body.version_id);
     if (!version) throw notFound('Agent version');
   }
   if (body.version_tag) {
-    const byTag = AGENT_VERSIONS.find((v) => v.tag === body.version_tag);
+    const byTag = versionByTag(agent, body.version_tag);
     if (!byTag) throw notFound('Agent version');
     if (version && version !== byTag) {
       throw validationError([{ message: 'Names a different version than version_id.', field: 'version_tag' }]);
     }
     version = byTag;
   }
-  return version ?? liveVersion();
+  return version;
 }

@@ -21,6 +21,8 @@ export interface ModelSettings {
    * the service's own silence bound (docs/protocol.md "Stream resume"), default 60000.
    */
   silenceMs?: number;
+  /** The HTTP client the `openai` client uses (default: the global fetch); a test hands it a scripted model. */
+  fetch?: typeof fetch;
 }
 
 /** The widget gives up on a silent turn after 60 s: the model is given no longer. */
@@ -55,7 +57,13 @@ export class ModelAgent implements Agent {
     this.description = `the model "${settings.model}" at ${settings.baseURL}`;
     // No retries of its own: a failure becomes an error frame at once and the widget offers Retry.
     // Its timeout is the silence bound's to enforce (answer()): a long reply that keeps coming is not cut.
-    this.client = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0, timeout: 24 * 3600_000 });
+    this.client = new OpenAI({
+      baseURL: settings.baseURL,
+      apiKey: settings.apiKey,
+      maxRetries: 0,
+      timeout: 24 * 3600_000,
+      ...(settings.fetch ? { fetch: settings.fetch } : {}),
+    });
   }
 
   welcomeTemplate(): string {
@@ -78,19 +86,37 @@ export class ModelAgent implements Agent {
     const { client, settings } = this;
     const messages = this.messagesFor(input);
     const silenceMs = settings.silenceMs ?? SILENCE_MS;
+    // The trace's model step: the prompt as sent (the system prompt and the latest messages;
+    // the key stays out), then what came back and when.
+    const asked = input.trace?.begin('model', settings.model, {
+      base_url: new URL(settings.baseURL).origin,
+      message_count: messages.length,
+      messages: messages.length > 20 ? [messages[0], ...messages.slice(-19)] : messages,
+    });
     return {
       chunks: (async function* () {
         const silent = new AbortController();
         let timer = setTimeout(() => silent.abort(), silenceMs);
+        const started = performance.now();
+        let firstTokenMs: number | null = null;
+        let finishReason: string | null = null;
+        let text = '';
         const heard = () => {
           clearTimeout(timer);
           timer = setTimeout(() => silent.abort(), silenceMs);
         };
-        const asked = AbortSignal.any([signal, silent.signal]);
+        const output = () => ({
+          text,
+          finish_reason: finishReason,
+          first_token_ms: firstTokenMs,
+          input_tokens: usage?.input ?? null,
+          output_tokens: usage?.output ?? null,
+        });
+        const stopped = AbortSignal.any([signal, silent.signal]);
         let finished = false;
         try {
           const { data: stream, response } = await client.chat.completions
-            .create({ model: settings.model, messages, stream: true, stream_options: { include_usage: true } }, { signal: asked })
+            .create({ model: settings.model, messages, stream: true, stream_options: { include_usage: true } }, { signal: stopped })
             .withResponse();
           if (!/^text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
             throw new AgentFailure('The model did not answer with a stream.', 502, 'agents.model_error');
@@ -99,18 +125,30 @@ export class ModelAgent implements Agent {
             heard();
             if (chunk.usage) usage = { input: chunk.usage.prompt_tokens, output: chunk.usage.completion_tokens };
             const choice = chunk.choices[0];
-            if (choice?.finish_reason) finished = true;
-            if (choice?.delta?.content) yield choice.delta.content;
+            if (choice?.finish_reason) {
+              finished = true;
+              finishReason = choice.finish_reason;
+            }
+            if (choice?.delta?.content) {
+              firstTokenMs ??= Math.round(performance.now() - started);
+              text += choice.delta.content;
+              yield choice.delta.content;
+            }
           }
           // The client ends its iteration quietly when its request is aborted: the silence is told here.
           if (silent.signal.aborted && !signal.aborted) throw silence();
           if (!finished && !signal.aborted) throw new AgentFailure('The model’s reply was cut off.', 502, 'agents.model_interrupted');
+          asked?.({ output: output() });
         } catch (error) {
           // Superseded by a newer turn: the turn reports that itself, nothing failed.
           if (signal.aborted) return;
-          throw silent.signal.aborted ? silence() : failure(error, settings);
+          const failed = silent.signal.aborted ? silence() : failure(error, settings);
+          asked?.({ output: output(), error: { code: failed.code, message: failed.message } });
+          throw failed;
         } finally {
           clearTimeout(timer);
+          // The turn stopped reading (superseded, or the reply grew too long): said once, if nothing else was.
+          asked?.({ output: output(), error: { code: 'cancelled', message: 'The turn stopped reading the model.' } });
         }
       })(),
       rest: () => ({ cards: [], suggestions: [], usage }),

@@ -6,6 +6,8 @@ export const MAX_TEXT_CHARS = 4000;
 export const MAX_BODY_BYTES = 64 * 1024;
 export const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
 
+export const HEX_ID = HEX_ID_PATTERN;
+
 export const hexId = z.string({ error: 'Must be a string.' }).regex(HEX_ID_PATTERN, {
   error: 'Must be 24 hexadecimal characters.',
 });
@@ -103,6 +105,20 @@ const count = z.number().int().min(0);
 /** `POST /__demo/keys/:key/clock`: how far to move the key's clock on. */
 export const clockBodySchema = z.strictObject({ advanceMs: z.number().int().min(0).max(86_400_000) });
 
+/** A key's own limits (limits.ts), within what one key may be given: at most a minted key's share of memory together. */
+export const keyLimitsSchema = z.strictObject({
+  threads: z.number().int().min(1).max(10_000).optional(),
+  bytes: z
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(64 * 1024 * 1024)
+    .optional(),
+  perSecond: z.number().min(0.01).max(100_000).optional(),
+  burst: z.number().int().min(1).max(1_000_000).optional(),
+  runningTurns: z.number().int().min(1).max(1000).optional(),
+});
+
 export const faultPlanSchema = z.strictObject({
   tokenTtl: z.number().min(0).max(86_400).optional(),
   unauthorized: count.optional(),
@@ -158,4 +174,5 @@ export const faultPlanSchema = z.strictObject({
   unresumable: z.boolean().optional(),
   deafSession: z.boolean().optional(),
   rawTranscript: z.unknown().optional(),
+  limits: keyLimitsSchema.optional(),
 });

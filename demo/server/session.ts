@@ -8,7 +8,7 @@ import type { Deps } from './env.js';
 import { ApiError, fromZodError, notFound } from './errors.js';
 import { keepKey, keyedTurn, notReceived, readIdempotencyKey } from './idempotency.js';
 import { hexId, MAX_BODY_BYTES, sendBodySchema } from './schemas.js';
-import { AGENT_VERSIONS, liveVersion, newRequestId, type KeyRecord, type ThreadRecord } from './store.js';
+import { newRequestId, type Admission, type KeyRecord, type ThreadRecord } from './store.js';
 import { startTurn, type Turn } from './turn.js';
 
 /**
@@ -78,9 +78,18 @@ function pathOf(url: string | undefined): string {
 
 /** The `error` frame for a failure outside a turn: same fields as the error envelope, plus `status`. */
 function errorFrame(e: ApiError): string {
+  const retryAfter = e.headers['Retry-After'];
   return JSON.stringify({
     type: 'error',
-    data: { status: e.status, code: e.code, message: e.message, details: e.details, request_id: newRequestId() },
+    data: {
+      status: e.status,
+      code: e.code,
+      message: e.message,
+      details: e.details,
+      request_id: newRequestId(),
+      // What `Retry-After` says over HTTP (a 429), in seconds.
+      ...(retryAfter ? { retry_after: Number(retryAfter) } : {}),
+    },
   });
 }
 
@@ -94,6 +103,12 @@ export function attachSessionServer(server: UpgradeServer, deps: Deps): SessionS
     if (pathOf(req.url) !== SESSION_PATH) return;
     // Card images get absolute URLs on the origin the socket reached, as over HTTP.
     const origin = `${'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;
+    // Browsers apply no CORS to WebSockets: the page's origin is checked here, as the app's gate does.
+    const page = req.headers.origin;
+    if (page !== undefined && !deps.origins(page, origin)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => runSession(ws, deps, origin));
   };
   server.on('upgrade', onUpgrade);
@@ -259,10 +274,20 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     if (keyed === null) return fail(notReceived());
     if (keyed) return void follow(keyed, -1);
     const title = body.text.length > 80 ? `${body.text.slice(0, 77)}...` : body.text;
+    let admitted: Admission;
+    try {
+      admitted = store.admitTurn(k);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return fail(error);
+    }
     const thread: ThreadRecord | undefined = body.thread_id
       ? store.thread(agentId, body.thread_id)
-      : store.createThread({ agentId, userId: body.user_id, title });
-    if (!thread) return fail(notFound('Thread'));
+      : store.createThread(k, { userId: body.user_id, title });
+    if (!thread) {
+      admitted.done();
+      return fail(notFound('Thread'));
+    }
     const plan = k.plan;
     const failNow = plan.errorFrame !== undefined && k.budget.errorFrames > 0;
     if (failNow) k.budget.errorFrames -= 1;
@@ -276,10 +301,11 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
       userId: body.user_id,
       imageUrl: body.image_url,
       variables: body.agent_variables,
-      version: AGENT_VERSIONS.find((v) => v.id === thread.versionId) ?? liveVersion(),
+      version: store.versionOf(thread),
       paceMs: plan.paceMs ?? deps.paceMs,
       chunkChars: plan.chunkChars,
       errorFrame: failNow ? plan.errorFrame : undefined,
+      admitted,
     });
     if (idempotency !== undefined) keepKey(k, idempotency, body, turn);
     void follow(turn, -1);
@@ -319,10 +345,14 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
       case 'pong':
         return;
       case 'message':
-      case 'resume':
+      case 'resume': {
         // One turn at a time per socket; the running one is not disturbed.
         if (busy) return fail(new ApiError(409, 'session.busy', 'A turn is already running on this socket.'));
+        // Each turn or resume counts against the key's rate, as a request would over HTTP.
+        const limited = store.limited(key);
+        if (limited) return fail(limited);
         return type === 'message' ? startMessage(key, f) : startResume(key, f);
+      }
       default:
         return fail(new ApiError(400, 'bad_request', 'Unknown frame type; expected message, resume or ping.'));
     }

@@ -1,7 +1,10 @@
 import type { AgentVariables, Card, ErrorFrame, Message, MessageFrame, TokenFrame } from '../../src/client/types.js';
 import { AgentFailure, estimateTokens, wholeAnswer, type Agent, type AgentReply } from './agent.js';
 import type { FaultPlan } from './faults.js';
-import { newHexId, type AgentVersion, type KeyRecord, type Store, type ThreadRecord } from './store.js';
+import { FRAME_OVERHEAD_BYTES, MAX_REPLY_CHARS, MAX_TURN_FRAMES, sizeOf } from './limits.js';
+import type { AgentVersion } from './agents.js';
+import { newHexId, type Admission, type KeyRecord, type Store, type ThreadRecord } from './store.js';
+import { TraceRecorder, type Trace } from './trace.js';
 
 /**
  * One agent turn. It runs on its own, not inside the HTTP response that started it: its
@@ -36,12 +39,19 @@ export interface TurnOptions {
   imageUrl?: string;
   variables?: AgentVariables;
   version: AgentVersion;
-  paceMs: number;
+  /**
+   * Milliseconds between the frames of a scripted reply; `null`: no pause at all, for a
+   * turn whose frames nobody watches as they come (REST, rerun: one JSON answer). Each
+   * pause is a timer, even at 0: a 200 KB reply cut into words took 40 s to answer.
+   */
+  paceMs: number | null;
   chunkChars?: number;
   /** Set when this turn must fail mid-stream (the `errorFrame` knob). */
   errorFrame?: FaultPlan['errorFrame'];
   /** Origin of the request, for absolute card image URLs. */
   origin?: string;
+  /** The key's leave for this turn (`Store.admitTurn`), given back when it ends. */
+  admitted: Admission;
 }
 
 /** Waits `ms`, or less when `signal` aborts (a cancelled turn lets go of its timer). */
@@ -63,19 +73,39 @@ export class Turn {
   private cancelled: string | null = null;
   /** Aborts the agent's work (a model's request) when the turn is cancelled. */
   readonly abort = new AbortController();
+  /** What the turn does, step by step (trace.ts); kept on its thread from the start. */
+  readonly trace = new TraceRecorder();
+  /** Counted bytes of the buffered frames (limits.ts), against the thread's key as they come. */
+  private bytes = 0;
 
   constructor(
     readonly threadId: string,
     readonly userText: string,
     /** The thread's last seq when the turn began: this turn's frames come after it. */
     readonly startSeq = 0,
+    private account: (bytes: number) => void = () => {},
   ) {
     this.result = new Promise((resolve) => (this.settle = resolve));
   }
 
   push(frame: TurnFrame, key: number): void {
     this.entries.push({ key, frame });
+    // A message frame's data is the reply the transcript keeps: counted there, not twice.
+    const bytes =
+      frame.type === 'event'
+        ? 2 * (frame.data.text?.length ?? 0) + FRAME_OVERHEAD_BYTES
+        : frame.type === 'message'
+          ? FRAME_OVERHEAD_BYTES
+          : sizeOf(frame);
+    this.bytes += bytes;
+    this.account(bytes);
     this.wake();
+  }
+
+  /** The thread's newer turn replaces this one: its frames count no more; returns what they counted. */
+  detach(): number {
+    this.account = () => {};
+    return this.bytes;
   }
 
   finish(result: TurnResult): void {
@@ -131,6 +161,24 @@ export class Turn {
   }
 }
 
+/** A turn's trace record: its steps are the recorder's, live while the turn runs. */
+function traceOf(turn: Turn, thread: ThreadRecord, version: AgentVersion): Trace {
+  return {
+    interaction_id: turn.interactionId,
+    thread_id: thread.id,
+    agent_id: thread.agentId,
+    version_id: version.id,
+    version_tag: version.tag,
+    status: 'running',
+    started_at: new Date().toISOString(),
+    ended_at: null,
+    duration_ms: null,
+    error: null,
+    steps: turn.trace.steps,
+    truncated: false,
+  };
+}
+
 /** Word-ish chunks (each word with the whitespace before it), or fixed-size ones. */
 export function chunkText(text: string, chunkChars?: number): string[] {
   if (!text) return [];
@@ -145,11 +193,33 @@ export function chunkText(text: string, chunkChars?: number): string[] {
 
 /** Starts a turn and returns at once; the turn runs to completion whoever listens. */
 export function startTurn(options: TurnOptions): Turn {
-  const { key, thread } = options;
-  const turn = new Turn(thread.id, options.text, thread.lastSeq);
-  thread.latestTurn?.cancel('A newer message on this thread superseded this reply.');
+  const { key, thread, store } = options;
+  const previous = thread.latestTurn;
+  previous?.cancel('A newer message on this thread superseded this reply.');
+  // Only the newest turn is kept for resume: the one it replaces gives its bytes back.
+  if (previous) store.grow(thread, -previous.detach());
+  const turn = new Turn(thread.id, options.text, thread.lastSeq, (bytes) => store.grow(thread, bytes));
   thread.latestTurn = turn;
+  thread.versionId = options.version.id;
+  thread.versionTag = options.version.tag;
+  thread.updatedAt = new Date().toISOString();
   key.stats.turnsRun += 1;
+  const trace = traceOf(turn, thread, options.version);
+  store.startTrace(thread, trace);
+  // The key's leave goes back as the turn ends, before anyone awaiting its result resumes.
+  void turn.result.then((result) => {
+    options.admitted.done();
+    const ended = new Date();
+    trace.ended_at = ended.toISOString();
+    trace.duration_ms = ended.getTime() - Date.parse(trace.started_at);
+    trace.truncated = turn.trace.truncated;
+    if (result.ok) trace.status = 'completed';
+    else {
+      trace.status = result.status === 409 ? 'cancelled' : 'failed';
+      trace.error = { code: result.code ?? (result.status === 409 ? 'conflict' : 'internal_error'), message: result.message };
+    }
+    store.endTrace(thread, trace);
+  });
   void run(turn, options)
     .finally(() => turn.abort.abort())
     .catch((error: unknown) => {
@@ -166,8 +236,19 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
   const history = thread.messages.slice();
   const userCreatedAt = new Date().toISOString();
   const scripted = scriptedReply(key);
-  const input = { text: o.text, history, imageUrl: o.imageUrl, variables: o.variables, version: o.version, origin: o.origin };
+  const input = {
+    text: o.text,
+    history,
+    imageUrl: o.imageUrl,
+    variables: o.variables,
+    version: o.version,
+    origin: o.origin,
+    trace: turn.trace,
+  };
+  if (scripted) turn.trace.note('intent', 'scripted', { input: { text: o.text }, output: { reply: key.repliesUsed - 1 } });
   const answer = scripted ? wholeAnswer(scripted) : o.agent.answer(input, turn.abort.signal);
+  // The reply as it streamed: its first frame to its last, what it carried.
+  const streamed = turn.trace.begin('reply', 'stream', { pace_ms: o.paceMs });
 
   const userMessage: Message = {
     id: turn.interactionId,
@@ -188,8 +269,11 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
   const failAt = o.errorFrame ? Math.max(0, o.errorFrame.after - 1) : Infinity;
   let sent = 0;
   let text = '';
+  /** Past MAX_TURN_FRAMES the rest of the text waits here for the turn's last token frame. */
+  let held = '';
 
   const fail = (message: string, status: number, field: 'status' | 'status_code' | 'code' = 'status', code?: string) => {
+    streamed({ output: { chars: text.length, frames: sent }, error: { code: code ?? String(status), message } });
     // The agent's own code (a model that is busy) reaches stream clients too, as on REST.
     turn.push({ type: 'error', data: { message, [field]: status, ...(code ? { code } : {}) } }, thread.lastSeq + 0.5);
     turn.finish({ ok: false, message, status, code });
@@ -201,15 +285,22 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
     pieces: for await (const piece of answer.chunks) {
       // A scripted reply is cut into words at the demo's pace; a model's deltas go as they come.
       for (const chunk of answer.paced ? chunkText(piece, o.chunkChars) : [piece]) {
-        if (answer.paced) await sleep(o.paceMs);
+        const holding = sent >= MAX_TURN_FRAMES - 1;
+        if (answer.paced && !holding && o.paceMs !== null) await sleep(o.paceMs);
         if (turn.cancelReason) return fail(turn.cancelReason, 409);
         if (sent >= failAt) break pieces;
         if (!chunk) continue;
+        if (text.length + chunk.length > MAX_REPLY_CHARS) {
+          turn.abort.abort();
+          return fail(`The reply is longer than ${MAX_REPLY_CHARS} characters.`, 502, 'status', 'agents.reply_too_large');
+        }
         text += chunk;
-        turn.push({ type: 'event', seq: ++thread.lastSeq, data: { text: chunk } }, thread.lastSeq);
-        sent += 1;
+        if (holding) held += chunk;
+        else turn.push({ type: 'event', seq: ++thread.lastSeq, data: { text: chunk } }, thread.lastSeq);
+        if (!holding) sent += 1;
       }
     }
+    if (held) turn.push({ type: 'event', seq: ++thread.lastSeq, data: { text: held } }, thread.lastSeq);
   } catch (error) {
     if (turn.cancelReason) return fail(turn.cancelReason, 409);
     if (error instanceof AgentFailure) return fail(error.message, error.status, 'status', error.code);
@@ -220,7 +311,7 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
     return fail(e.message ?? 'The agent is temporarily unavailable.', e.status ?? 503, e.statusField ?? 'status');
   }
 
-  await sleep(answer.paced ? o.paceMs : 0);
+  if (o.paceMs !== null) await sleep(answer.paced ? o.paceMs : 0);
   if (turn.cancelReason) return fail(turn.cancelReason, 409);
 
   const { cards, suggestions, usage } = answer.rest();
@@ -239,6 +330,16 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
   };
   if (early) o.store.append(thread, agentMessage);
   else o.store.append(thread, userMessage, agentMessage);
+  streamed({
+    output: {
+      chars: text.length,
+      frames: sent + (held ? 1 : 0),
+      cards: cards.length,
+      suggestions,
+      input_tokens: agentMessage.input_tokens,
+      output_tokens: agentMessage.output_tokens,
+    },
+  });
   turn.push({ type: 'message', seq: ++thread.lastSeq, data: agentMessage }, thread.lastSeq);
   turn.finish({ ok: true, message: agentMessage });
 }

@@ -11,7 +11,7 @@ import { newHexId } from './store.js';
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** Bounded like the rest of the demo store: the oldest uploads go first. */
 const MAX_UPLOADS = 200;
-const MAX_TOTAL_BYTES = 200 * 1024 * 1024;
+const MAX_TOTAL_BYTES = 32 * 1024 * 1024;
 
 /** Leading bytes of each accepted format: the declared type must match the content. */
 const SIGNATURES: Record<string, (b: Uint8Array) => boolean> = {

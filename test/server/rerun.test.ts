@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import type { Message, SendMessageResponse } from '../../src/client/types.js';
-import { keyStats } from '../support/server.js';
+import { keyStats, ORGANIZATION_API_KEY } from '../support/server.js';
 import { call, expectEnvelope, json, session } from './helpers.js';
 
 async function conversation(token: string, texts: string[]) {
@@ -63,8 +63,19 @@ describe('reference server: rerun', () => {
   });
 
   it('pins a version by id or tag; unknown versions are 404, a mismatch 422', async () => {
-    const { token } = await session({ paceMs: 0 });
+    const { key, token } = await session({ paceMs: 0 });
     const { threadId, replies } = await conversation(token, ['hello']);
+    // Each key's agent has versions of its own: their ids come from the management surface.
+    const login = await json<{ access_token: string; agent_id: string }>(
+      await call('/management/v1/auth/login', {
+        headers: { 'x-organization-api-key': ORGANIZATION_API_KEY },
+        body: { publishable_key: key },
+      }),
+    );
+    const { results } = await json<{ results: Array<{ id: string; tag: string }> }>(
+      await call(`/management/v1/agents/${login.agent_id}/versions`, { token: login.access_token }),
+    );
+    const [liveId, previewId] = [results.find((v) => v.tag === 'v1.0')!.id, results.find((v) => v.tag === 'v1.1-preview')!.id];
     const rerun = (extra: Record<string, unknown>) =>
       call(`/messaging/v1/threads/${threadId}/rerun`, { token, body: { interaction_id: replies[0]!.id, text: 'hello', ...extra } });
 
@@ -72,14 +83,14 @@ describe('reference server: rerun', () => {
     expect(preview.message.text).to.contain('v1.1-preview');
     const live = await json<SendMessageResponse>(await rerun({}));
     expect(live.message.text).to.not.contain('v1.1-preview');
-    expect((await rerun({ version_id: '65f1a7c2e4b0d3a9c8f0a101' })).status).to.equal(200);
-    expect((await rerun({ version_id: '65f1a7c2e4b0d3a9c8f0a100', version_tag: 'v1.0' })).status).to.equal(200);
+    expect((await rerun({ version_id: previewId })).status).to.equal(200);
+    expect((await rerun({ version_id: liveId, version_tag: 'v1.0' })).status).to.equal(200);
 
     await expectEnvelope(await rerun({ version_tag: 'v9.9' }), 404, 'not_found');
     await expectEnvelope(await rerun({ version_id: 'ffffffffffffffffffffffff' }), 404, 'not_found');
     const bad = await expectEnvelope(await rerun({ version_id: 'v1' }), 422);
     expect(bad.details![0]!.field).to.equal('version_id');
-    const mismatch = await expectEnvelope(await rerun({ version_id: '65f1a7c2e4b0d3a9c8f0a100', version_tag: 'v1.1-preview' }), 422);
+    const mismatch = await expectEnvelope(await rerun({ version_id: liveId, version_tag: 'v1.1-preview' }), 422);
     expect(mismatch.details![0]!.field).to.equal('version_tag');
   });
 

@@ -4,6 +4,12 @@ import { PREFIX, storageScope } from '../../src/state/storage.js';
 /** The reference server is mounted on the test runner's own origin. */
 export const BASE_URL = location.origin;
 
+/**
+ * The organization API key of the test runner's reference server: its dev default
+ * (`DEV_ORGANIZATION_API_KEY`, demo/server/management-auth.ts, which a page cannot import).
+ */
+export const ORGANIZATION_API_KEY = 'org_dev_reference_server';
+
 const created: string[] = [];
 
 /** Where a widget on BASE_URL with publishable key `key` keeps its state (src/state/storage.ts). */

@@ -57,7 +57,7 @@ describe('the reference server as the embedded default', () => {
     const { call, post } = server(true);
     const big = JSON.stringify({ replies: [{ text: 'x'.repeat(MAX_PLAN_BYTES) }] });
     expect((await post('/__demo/keys', big)).status).toBe(413);
-    // Forty plans of 1.9 MB are more than the 64 MB kept: the oldest keys go.
+    // Forty plans of 1.9 MB are more than the 32 MB kept: the least recently used keys go.
     const plan = JSON.stringify({ replies: [{ text: 'y'.repeat(1_900_000) }] });
     const keys: string[] = [];
     for (let i = 0; i < 40; i++)
