@@ -3,7 +3,7 @@ import { type PanelContext, ViewState } from '../panel/context.js';
 import type { ChatMessage } from '../state/messages.js';
 import { renderBranchNav, renderEditButton, renderRegenerate } from './controls.js';
 import { renderEditor } from './editor.js';
-import { branchPosition } from './position.js';
+import { branchIndex } from '../state/branch-index.js';
 
 interface TurnInfo {
   /** Index among the user messages. */
@@ -22,14 +22,20 @@ const UNFINISHED = new Set<ChatMessage['state']>(['stopped', 'interrupted']);
  * conversation), the editor's state, and the navigator between the versions of a turn.
  */
 export class TurnControls {
-  /** The user message being edited, and the editor's text. */
-  private readonly view: ViewState<{ editing: { key: string; text: string } | null }>;
+  /** The user message being edited, and whether its editor holds no text (Save is off). */
+  private readonly view: ViewState<{ editing: { key: string; blank: boolean } | null }>;
+  /**
+   * The editor's text, as typed. Not view state: a keystroke that does not empty the editor
+   * or fill it again changes nothing on screen, and a render of the panel for it would draw
+   * every message in the window again (the navigators with them).
+   */
+  private text = '';
   private turns = new Map<string, TurnInfo>();
   /** The messages `turns` was worked out for. */
   private counted: readonly ChatMessage[] | null = null;
 
   constructor(private readonly ctx: PanelContext) {
-    this.view = new ViewState<{ editing: { key: string; text: string } | null }>(ctx.host, { editing: null });
+    this.view = new ViewState<{ editing: { key: string; blank: boolean } | null }>(ctx.host, { editing: null });
   }
 
   private get editing() {
@@ -57,15 +63,17 @@ export class TurnControls {
       return renderEditButton(t, busy, () => void this.edit(m));
     }
     return html`${renderRegenerate(t, busy, () => this.regenerate(m))}
-    ${info.replyId ? renderBranchNav(branchPosition(chat.branches, chat.threadId, info.turn), t, (id) => chat.showBranch(id)) : nothing}`;
+    ${info.replyId ? renderBranchNav(branchIndex(chat.branches).position(chat.threadId, info.turn), t, (id) => chat.showBranch(id)) : nothing}`;
   }
 
   /** The editor of a user message. */
   renderEditor(m: ChatMessage) {
-    const editing = this.editing!;
     return renderEditor(this.ctx.text, {
-      text: editing.text,
-      onInput: (text) => this.view.set({ editing: { key: m.key, text } }),
+      text: this.text,
+      onInput: (text) => {
+        this.text = text;
+        if (!text.trim() !== this.editing?.blank) this.view.set({ editing: { key: m.key, blank: !text.trim() } });
+      },
       onSave: () => this.submitEdit(m),
       onCancel: () => this.cancelEdit(),
     });
@@ -73,7 +81,8 @@ export class TurnControls {
 
   private async edit(m: ChatMessage): Promise<void> {
     const { host } = this.ctx;
-    this.view.set({ editing: { key: m.key, text: m.text } });
+    this.text = m.text;
+    this.view.set({ editing: { key: m.key, blank: !m.text.trim() } });
     await host.updateComplete;
     host.renderRoot.querySelector<HTMLTextAreaElement>('.edit-input')?.focus();
   }
@@ -88,7 +97,7 @@ export class TurnControls {
 
   private submitEdit(user: ChatMessage): void {
     const info = this.turns.get(user.key);
-    const text = this.editing?.text.trim();
+    const text = this.editing && this.text.trim();
     if (!info || !(info.replyId || info.unfinished) || !text) return;
     this.view.set({ editing: null });
     this.rerun(info.turn, info.replyId ?? null, text);

@@ -4,7 +4,7 @@
  */
 import { html, nothing, svg, type TemplateResult } from 'lit-html';
 import type { Strings } from '../i18n/strings.js';
-import type { BranchPosition } from './position.js';
+import type { BranchPosition } from '../state/branch-index.js';
 import { icon } from '../icons/icons.js';
 
 const icons = {
