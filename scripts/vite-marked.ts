@@ -172,7 +172,10 @@ function unusedRules(body: Node[]): Array<{ start: number; end: number }> | null
     .filter((n) => n.type === 'VariableDeclaration')
     .flatMap((n) => n.declarations as Node[])
     .map((d) => d.init as Node | null)
-    .find((init) => init?.type === 'ObjectExpression' && ((init.properties as Node[])[0]?.key as Identifier | undefined)?.name === 'codeRemoveIndent');
+    .find(
+      (init) =>
+        init?.type === 'ObjectExpression' && ((init.properties as Node[])[0]?.key as Identifier | undefined)?.name === 'codeRemoveIndent',
+    );
   if (!other) return null;
   const properties = other.properties as Node[];
   const spans = UNUSED_RULES.map((name) => {
@@ -240,7 +243,10 @@ export function markedLexerOnly(): Plugin {
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== 'chunk') continue;
         const read = UNUSED_RULES.find((name) => new RegExp(`\\.${name}\\b`).test(chunk.code));
-        if (read) throw new Error(`marked-lexer-only: ${chunk.fileName} reads the rule ${read}, removed from marked; update scripts/vite-marked.ts`);
+        if (read)
+          throw new Error(
+            `marked-lexer-only: ${chunk.fileName} reads the rule ${read}, removed from marked; update scripts/vite-marked.ts`,
+          );
       }
     },
   };
