@@ -76,7 +76,8 @@ export function messagingRoutes(deps: Deps): Hono {
     const thread = threadFor(caller, body);
     // A short think before answering, so a REST client's typing indicator is visible in the demo.
     await sleep(Math.min(paceOf(caller) * 4, 400));
-    const turn = start(c, thread, body, { version: versionOf(thread), paceMs: 0 });
+    // Cut as the plan says (else into words, each a timer: a 100,000-character reply took 30 s).
+    const turn = start(c, thread, body, { version: versionOf(thread), paceMs: 0, chunkChars: caller.key.plan.chunkChars });
     return c.json({ thread_id: thread.id, message: unwrap(await turn.result) });
   });
 
@@ -141,7 +142,7 @@ export function messagingRoutes(deps: Deps): Hono {
     });
     branch.branchedFrom = { threadId: source.id, interactionId };
     store.append(branch, ...structuredClone(source.messages.slice(0, at)));
-    const turn = start(c, branch, { ...body, user_id: branch.userId }, { version, paceMs: 0 });
+    const turn = start(c, branch, { ...body, user_id: branch.userId }, { version, paceMs: 0, chunkChars: caller.key.plan.chunkChars });
     return c.json({ thread_id: branch.id, message: unwrap(await turn.result) });
   });
 
