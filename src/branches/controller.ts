@@ -10,11 +10,13 @@ interface TurnInfo {
   turn: number;
   /** The interaction id of the reply that answers it: what a rerun needs. */
   replyId?: string;
-  /** Its reply was stopped or interrupted: a rerun finds the id in the transcript first. */
+  /** Its reply was stopped or interrupted, or cut at max-reply-length mid-stream: a rerun finds the id in the transcript first. */
   unfinished: boolean;
 }
 
 const UNFINISHED = new Set<ChatMessage['state']>(['stopped', 'interrupted']);
+/** A reply that ended before the service gave it an id (a stream cut at max-reply-length has none either). */
+const unfinished = (m: ChatMessage) => UNFINISHED.has(m.state) || (!!m.truncated && !m.id);
 
 /**
  * Branches in the panel, once this chunk is here (slot.ts loads it): which turn each
@@ -129,10 +131,10 @@ function turnsOf(messages: readonly ChatMessage[]): Map<string, TurnInfo> {
       turns.set(m.key, {
         turn,
         replyId: answered?.state === 'done' ? answered.id : undefined,
-        unfinished: !!answered && UNFINISHED.has(answered.state),
+        unfinished: !!answered && unfinished(answered),
       });
     } else if (turn >= 0) {
-      turns.set(m.key, { turn, replyId: m.state === 'done' ? m.id : undefined, unfinished: UNFINISHED.has(m.state) });
+      turns.set(m.key, { turn, replyId: m.state === 'done' ? m.id : undefined, unfinished: unfinished(m) });
     }
   });
   return turns;

@@ -37,8 +37,9 @@ describe('<agent-chat> a reply past max-reply-length', function () {
       expect(agentTexts(el).at(-1)!.length).to.be.at.most(2000);
       expect($(el, '[part="error"]'), 'no notice').to.equal(null);
       expect(errors, 'no error event').to.deep.equal([]);
-      // Complete, not dropped: nothing resumed.
+      // Complete, not dropped: nothing resumed. Like any finished reply, it can be regenerated.
       expect((await keyStats(key)).requests.filter((r) => r.lastEventId !== null)).to.deep.equal([]);
+      await until(() => $(el, '.message.agent:last-of-type [part="regenerate-button"]'), 'regenerate');
 
       await sendByUser(el, 'And in short?');
       await until(
