@@ -14,7 +14,7 @@ export interface HttpContext {
   baseUrl: string;
   timeoutMs: number;
   tokens: TokenManager;
-  /** Characters of one reply kept (`ClientConfig.maxReplyLength`); the default when absent. */
+  /** Characters of one reply kept (`ClientConfig.maxReplyLength`, which the client always sets); nothing is cut without it. */
   maxReply?: number;
 }
 

@@ -207,7 +207,7 @@ export function readConfig(input: ConfigInput): CheckedConfig {
   // Characters of one reply: a number within REPLY_LENGTH's bounds (past one, that bound).
   const { min, max } = REPLY_LENGTH;
   const asked = input.maxReplyLength ?? REPLY_LENGTH.default;
-  const wanted = typeof asked == 'symbol' ? NaN : Math.floor(Number(asked));
+  const wanted = typeof asked === 'symbol' ? NaN : Math.floor(Number(asked));
   const maxReplyLength = wanted < min ? min : wanted > max ? max : wanted || REPLY_LENGTH.default;
   if (maxReplyLength !== wanted) problems.push(`max-reply-length must be a number from ${min} to ${max}; using ${maxReplyLength}`);
 
