@@ -35,7 +35,7 @@ import {
 type Widget = BenchWidget;
 
 /** About `chars` of markdown, built from the blocks replies are made of. */
-function longReply(chars: number): string {
+export function longReply(chars: number): string {
   const parts = [
     'A paragraph with **bold**, `code` and a [link](https://example.com/a) in it, long enough to wrap once on a phone.\n\n',
     '- an item\n- another item with *emphasis*\n- a third\n\n',

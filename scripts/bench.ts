@@ -21,6 +21,10 @@
  *  7. Cost at scale (scripts/bench-scale.ts): a 100 KB and a 1 MB reply against a floor that
  *     scrolls once a frame (time, long tasks, heap after GC), and a 200-turn session (time
  *     per token and per keystroke at turn 1 and at turn 200).
+ *  8. Long branch chains (scripts/bench-branches.ts): one question edited 10 and 1,000 times
+ *     in a row: a keystroke, a keystroke in the editor, opening the history, a send.
+ *  9. Size limits (scripts/bench-limits.ts): a reply of 50 KB to 1 MB in one frame (what it
+ *     costs to render, for `max-reply-length`'s default), and 8 MB replies at the default.
  *  5. An unopened launcher at 4x CPU slowdown, each run in a fresh context (nothing cached):
  *     main-thread time from navigation to 1 s after load, with and without the widget,
  *     service calls, and the first click to a focused text field, cold and after intent
@@ -41,6 +45,8 @@ import { createApp } from '../demo/server/app.js';
 import { toNodeMiddleware } from '../demo/server/node.js';
 import { chunkText } from '../demo/server/turn.js';
 import { replies, session } from './bench-scale.js';
+import { branchChains } from './bench-branches.js';
+import { limits } from './bench-limits.js';
 import {
   askAsReader,
   type Bench,
@@ -62,9 +68,9 @@ import {
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
-/** BENCH_ONLY=stream|restore|memory|hostile|launcher|code|reply|session runs one section (handy while working on it). */
+/** BENCH_ONLY=stream|restore|memory|hostile|launcher|code|reply|session|branches|limits runs one section (handy while working on it). */
 const ONLY = process.env.BENCH_ONLY;
-const want = (section: 'stream' | 'restore' | 'memory' | 'hostile' | 'launcher' | 'code' | 'reply' | 'session') =>
+const want = (section: 'stream' | 'restore' | 'memory' | 'hostile' | 'launcher' | 'code' | 'reply' | 'session' | 'branches' | 'limits') =>
   !ONLY || ONLY === section;
 const WATCHDOG_MS = 20 * 60_000;
 const ROOT = resolve(import.meta.dirname, '..');
@@ -741,6 +747,14 @@ async function main(): Promise<void> {
     if (want('session')) {
       console.log('bench: a 200-turn session…');
       scale.push(...(await session(browser, base, Math.min(RUNS, 3))), '');
+    }
+    if (want('branches')) {
+      console.log('bench: chains of edits of one message…');
+      scale.push(...(await branchChains(browser, base, Math.min(RUNS, 3))), '');
+    }
+    if (want('limits')) {
+      console.log('bench: replies by size, and hostile ones…');
+      scale.push(...(await limits(browser, base, Math.min(RUNS, 3))), '');
     }
 
     let launcher: Sample[] = [];

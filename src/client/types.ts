@@ -71,8 +71,8 @@ export interface Message {
 /**
  * Characters of one reply a client keeps (`maxReplyLength`; the element's `max-reply-length`):
  * past it the reply is cut, marked `truncated`, and its turn ends there as complete. The
- * default holds any real reply whole and keeps its render free of long tasks; a million
- * characters render in seconds, not minutes (BENCHMARKS.md "Size limits").
+ * default holds any reply meant for reading whole, and is what a reload keeps of a running
+ * one; the most, a million, still renders in seconds, not minutes (BENCHMARKS.md "Size limits").
  */
 export const REPLY_LENGTH = { min: 1_000, default: 200_000, max: 1_000_000 } as const;
 
