@@ -21,6 +21,10 @@
  *  7. Cost at scale (scripts/bench-scale.ts): a 100 KB and a 1 MB reply against a floor that
  *     scrolls once a frame (time, long tasks, heap after GC), and a 200-turn session (time
  *     per token and per keystroke at turn 1 and at turn 200).
+ *  8. Long branch chains (scripts/bench-branches.ts): one question edited 10 and 1,000 times
+ *     in a row: a keystroke, a keystroke in the editor, opening the history, a send.
+ *  9. Size limits (scripts/bench-limits.ts): a reply of 50 KB to 1 MB in one frame (what it
+ *     costs to render, for `max-reply-length`'s default), and 8 MB replies at the default.
  *  5. An unopened launcher at 4x CPU slowdown, each run in a fresh context (nothing cached):
  *     main-thread time from navigation to 1 s after load, with and without the widget,
  *     service calls, and the first click to a focused text field, cold and after intent
@@ -42,6 +46,8 @@ import { toNodeMiddleware } from '../demo/server/node.js';
 import { chunkText } from '../demo/server/turn.js';
 import { compare } from './bench-compare.js';
 import { replies, session } from './bench-scale.js';
+import { branchChains } from './bench-branches.js';
+import { limits } from './bench-limits.js';
 import {
   askAsReader,
   type Bench,
@@ -66,12 +72,12 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 /**
- * BENCH_ONLY=stream|restore|memory|hostile|launcher|code|reply|session|compare runs one section, or several
- * separated by commas (`reply,session,compare` is the scale section of BENCHMARKS.md).
+ * BENCH_ONLY=stream|restore|memory|hostile|launcher|code|reply|session|compare|branches|limits runs one section, or
+ * several separated by commas (`reply,session,compare` is the scale section of BENCHMARKS.md).
  */
 const ONLY = process.env.BENCH_ONLY?.split(',');
-const want = (section: 'stream' | 'restore' | 'memory' | 'hostile' | 'launcher' | 'code' | 'reply' | 'session' | 'compare') =>
-  !ONLY || ONLY.includes(section);
+type Section = 'stream' | 'restore' | 'memory' | 'hostile' | 'launcher' | 'code' | 'reply' | 'session' | 'compare' | 'branches' | 'limits';
+const want = (section: Section) => !ONLY || ONLY.includes(section);
 /** Everything ends by then (BENCH_WATCHDOG_MIN): the whole bench with Deep Chat's 200-turn session runs past 45 minutes on a busy machine. */
 const WATCHDOG_MS = Number(process.env.BENCH_WATCHDOG_MIN ?? 90) * 60_000;
 const ROOT = resolve(import.meta.dirname, '..');
@@ -724,6 +730,14 @@ async function main(): Promise<void> {
     if (want('compare')) {
       console.log('bench: beside Deep Chat…');
       scale.push(...(await compare(browser, base, Math.min(RUNS, 3))), '');
+    }
+    if (want('branches')) {
+      console.log('bench: chains of edits of one message…');
+      scale.push(...(await branchChains(browser, base, Math.min(RUNS, 3))), '');
+    }
+    if (want('limits')) {
+      console.log('bench: replies by size, and hostile ones…');
+      scale.push(...(await limits(browser, base, Math.min(RUNS, 3))), '');
     }
 
     let launcher: Sample[] = [];

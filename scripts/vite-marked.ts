@@ -123,6 +123,70 @@ function fixedOptionReads(node: unknown, out: Array<{ node: Node; value: string 
   return out;
 }
 
+/**
+ * Members of the Lexer the widget never calls (src/markdown/lex.ts drives `blockTokens` and
+ * `inlineTokens` itself): the static shortcuts and `lex()`, the whole-document entry point
+ * only they and the trimmed tail use. `static` and the member name, as declared.
+ */
+const UNUSED_LEXER_MEMBERS = ['static rules', 'static lex', 'static lexInline', 'lex'];
+
+/** The spans of UNUSED_LEXER_MEMBERS in the class the Lexer export names, or null if one is not there. */
+function unusedLexerMembers(body: Node[], lexerLocal: string): Node[] | null {
+  const declarator = body
+    .filter((n) => n.type === 'VariableDeclaration')
+    .flatMap((n) => n.declarations as Node[])
+    .find((d) => (d.id as Identifier).name === lexerLocal);
+  const init = declarator?.init as Node | undefined;
+  if (init?.type !== 'ClassExpression') return null;
+  const members = (init.body as Node).body as Node[];
+  const found = UNUSED_LEXER_MEMBERS.map((wanted) =>
+    members.find((m) => m.type === 'MethodDefinition' && `${m.static ? 'static ' : ''}${(m.key as Identifier).name}` === wanted),
+  );
+  return found.every(Boolean) ? (found as Node[]) : null;
+}
+
+/**
+ * Regexes of marked's `other` rules that only its Renderer, its Parser and the pedantic mode
+ * read (the widget keeps none of them): each is built at load, and a bundler cannot drop an
+ * object's property. The built chunks are searched for every one of them afterwards: a
+ * marked that reads one again fails the build instead of the widget.
+ */
+const UNUSED_RULES = [
+  'outputLinkReplace',
+  'listReplaceNesting',
+  'pedanticHrefTitle',
+  'escapeTest',
+  'escapeReplace',
+  'escapeTestNoEncode',
+  'escapeReplaceNoEncode',
+  'percentDecode',
+  'carriageReturn',
+  'spaceLine',
+  'notSpaceStart',
+  'endingNewline',
+  'pedanticHeadingBeginRegex',
+];
+
+/** Each of UNUSED_RULES as a span to remove from the `other` rules object (with its comma), or null if one is not there. */
+function unusedRules(body: Node[]): Array<{ start: number; end: number }> | null {
+  const other = body
+    .filter((n) => n.type === 'VariableDeclaration')
+    .flatMap((n) => n.declarations as Node[])
+    .map((d) => d.init as Node | null)
+    .find(
+      (init) =>
+        init?.type === 'ObjectExpression' && ((init.properties as Node[])[0]?.key as Identifier | undefined)?.name === 'codeRemoveIndent',
+    );
+  if (!other) return null;
+  const properties = other.properties as Node[];
+  const spans = UNUSED_RULES.map((name) => {
+    const at = properties.findIndex((p) => (p.key as Identifier).name === name);
+    const next = properties[at + 1];
+    return at < 0 || !next ? null : { start: properties[at]!.start, end: next.start };
+  });
+  return spans.every(Boolean) ? (spans as Array<{ start: number; end: number }>) : null;
+}
+
 /** True for `var x = new Marked(...)` at the top level. */
 function makesInstance(statement: Node, markedLocal: string): boolean {
   if (statement.type !== 'VariableDeclaration') return false;
@@ -164,6 +228,10 @@ export function markedLexerOnly(): Plugin {
       for (const name of Object.keys(FIXED_OPTIONS))
         if (!reads.some((r) => code.slice(r.node.start, r.node.end).endsWith(name))) fail(`no read of options.${name}`);
       for (const { node, value } of reads) s.overwrite(node.start, node.end, value);
+      const lexerLocal = specifiers.find((k) => k.exported.name === 'Lexer')!.local.name;
+      for (const member of unusedLexerMembers(body, lexerLocal) ?? fail('the Lexer does not declare the members it did'))
+        s.remove(member.start, member.end);
+      for (const rule of unusedRules(body) ?? fail('the other rules are not the ones known')) s.remove(rule.start, rule.end);
       s.remove(body[cut]!.start, exportDecl.start);
       s.overwrite(exportDecl.start, exportDecl.end, `export{${kept.map((k) => `${k.local.name} as ${k.exported.name}`).join(',')}};`);
       const map = s.generateMap({ hires: true, source: file, includeContent: true });
@@ -171,6 +239,16 @@ export function markedLexerOnly(): Plugin {
         code: s.toString(),
         map: { version: 3, sources: map.sources, sourcesContent: map.sourcesContent as string[], names: map.names, mappings: map.mappings },
       };
+    },
+    generateBundle(_, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        const read = UNUSED_RULES.find((name) => new RegExp(`\\.${name}\\b`).test(chunk.code));
+        if (read)
+          throw new Error(
+            `marked-lexer-only: ${chunk.fileName} reads the rule ${read}, removed from marked; update scripts/vite-marked.ts`,
+          );
+      }
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { AgentVariables, Channel, Message } from './client/types.js';
+import { REPLY_LENGTH, type AgentVariables, type Channel, type Message } from './client/types.js';
 import type { CardRenderer } from './cards/cards.js';
 import type { CardAction } from './cards/actions.js';
 import { settlesBy } from './lazy.js';
@@ -205,6 +205,13 @@ export class AgentChat extends HostElement {
 
   /** Pin regenerate and edit to this agent version tag, e.g. `v3.2` (preview use). */
   @property({ attribute: 'version-tag' }) versionTag = '';
+
+  /**
+   * The most characters of one reply shown, 1,000 to 1,000,000 (the attribute's text is read
+   * as a number): a longer reply is cut there, with a note under it, and its turn ends as
+   * complete (README "Size limits").
+   */
+  @property({ attribute: 'max-reply-length' }) maxReplyLength: number = REPLY_LENGTH.default;
 
   /** Host-supplied tokens; called again after a 401. */
   @property({ attribute: false }) tokenProvider?: () => Promise<string>;

@@ -107,8 +107,12 @@ export interface FaultPlan {
   deafSession?: boolean;
   /** The transcript operation answers with this JSON value, as given. */
   rawTranscript?: unknown;
-  /** Replace the demo agent's replies, turn by turn; the last entry repeats. Cards are sent as given. */
-  replies?: Array<{ text: string; cards?: unknown[]; suggestions?: string[] }>;
+  /**
+   * Replace the demo agent's replies, turn by turn; the last entry repeats. Cards are sent as
+   * given. `repeat`: the text that many times over, a reply larger than a plan may carry
+   * (the size limits' tests and benchmarks).
+   */
+  replies?: Array<{ text: string; repeat?: number; cards?: unknown[]; suggestions?: string[] }>;
   /** Replace the welcome message. */
   welcome?: string;
   /** Replace the suggestions of the follow-up suggestions operation. */

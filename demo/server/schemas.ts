@@ -154,6 +154,7 @@ export const faultPlanSchema = z.strictObject({
     .array(
       z.strictObject({
         text: z.string(),
+        repeat: z.number().int().min(1).max(100_000).optional(),
         cards: z.array(looseCard).optional(),
         suggestions: z.array(z.string()).optional(),
       }),

@@ -183,6 +183,7 @@ function traceOf(turn: Turn, thread: ThreadRecord, version: AgentVersion): Trace
 export function chunkText(text: string, chunkChars?: number): string[] {
   if (!text) return [];
   if (chunkChars) {
+    if (chunkChars >= text.length) return [text];
     const chars = Array.from(text);
     const out: string[] = [];
     for (let i = 0; i < chars.length; i += chunkChars) out.push(chars.slice(i, i + chunkChars).join(''));
@@ -350,5 +351,5 @@ function scriptedReply(key: KeyRecord): AgentReply | undefined {
   if (!replies?.length) return undefined;
   const entry = replies[Math.min(key.repliesUsed, replies.length - 1)]!;
   key.repliesUsed += 1;
-  return { text: entry.text, cards: (entry.cards ?? []) as Card[], suggestions: entry.suggestions ?? [] };
+  return { text: entry.text.repeat(entry.repeat ?? 1), cards: (entry.cards ?? []) as Card[], suggestions: entry.suggestions ?? [] };
 }

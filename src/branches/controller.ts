@@ -3,18 +3,20 @@ import { type PanelContext, ViewState } from '../panel/context.js';
 import type { ChatMessage } from '../state/messages.js';
 import { renderBranchNav, renderEditButton, renderRegenerate } from './controls.js';
 import { renderEditor } from './editor.js';
-import { branchPosition } from './position.js';
+import { branchIndex } from '../state/branch-index.js';
 
 interface TurnInfo {
   /** Index among the user messages. */
   turn: number;
   /** The interaction id of the reply that answers it: what a rerun needs. */
   replyId?: string;
-  /** Its reply was stopped or interrupted: a rerun finds the id in the transcript first. */
+  /** Its reply was stopped or interrupted, or cut at max-reply-length mid-stream: a rerun finds the id in the transcript first. */
   unfinished: boolean;
 }
 
 const UNFINISHED = new Set<ChatMessage['state']>(['stopped', 'interrupted']);
+/** A reply that ended before the service gave it an id (a stream cut at max-reply-length has none either). */
+const unfinished = (m: ChatMessage) => UNFINISHED.has(m.state) || (!!m.truncated && !m.id);
 
 /**
  * Branches in the panel, once this chunk is here (slot.ts loads it): which turn each
@@ -22,14 +24,20 @@ const UNFINISHED = new Set<ChatMessage['state']>(['stopped', 'interrupted']);
  * conversation), the editor's state, and the navigator between the versions of a turn.
  */
 export class TurnControls {
-  /** The user message being edited, and the editor's text. */
-  private readonly view: ViewState<{ editing: { key: string; text: string } | null }>;
+  /** The user message being edited, and whether its editor holds no text (Save is off). */
+  private readonly view: ViewState<{ editing: { key: string; blank: boolean } | null }>;
+  /**
+   * The editor's text, as typed. Not view state: a keystroke that does not empty the editor
+   * or fill it again changes nothing on screen, and a render of the panel for it would draw
+   * every message in the window again (the navigators with them).
+   */
+  private text = '';
   private turns = new Map<string, TurnInfo>();
   /** The messages `turns` was worked out for. */
   private counted: readonly ChatMessage[] | null = null;
 
   constructor(private readonly ctx: PanelContext) {
-    this.view = new ViewState<{ editing: { key: string; text: string } | null }>(ctx.host, { editing: null });
+    this.view = new ViewState<{ editing: { key: string; blank: boolean } | null }>(ctx.host, { editing: null });
     ctx.onMessageAction('edit', (m) => void this.edit(m));
     ctx.onMessageAction('regenerate', (m) => this.regenerate(m));
     ctx.onMessageAction('version', (_, control) => control.dataset.thread && ctx.chat.showBranch(control.dataset.thread));
@@ -56,17 +64,19 @@ export class TurnControls {
     const t = this.ctx.text;
     const busy = chat.busy;
     if (m.role === 'user') return this.editing?.key === m.key ? nothing : renderEditButton(t, busy);
-    const position = info.replyId ? branchPosition(chat.branches, chat.threadId, info.turn) : null;
+    const position = info.replyId ? branchIndex(chat.branches).position(chat.threadId, info.turn) : null;
     // Most turns have one version: the button alone, without a template around it.
     return position ? html`${renderRegenerate(t, busy)}${renderBranchNav(position, t)}` : renderRegenerate(t, busy);
   }
 
   /** The editor of a user message. */
   renderEditor(m: ChatMessage) {
-    const editing = this.editing!;
     return renderEditor(this.ctx.text, {
-      text: editing.text,
-      onInput: (text) => this.view.set({ editing: { key: m.key, text } }),
+      text: this.text,
+      onInput: (text) => {
+        this.text = text;
+        if (!text.trim() !== this.editing?.blank) this.view.set({ editing: { key: m.key, blank: !text.trim() } });
+      },
       onSave: () => this.submitEdit(m),
       onCancel: () => this.cancelEdit(),
     });
@@ -74,7 +84,8 @@ export class TurnControls {
 
   private async edit(m: ChatMessage): Promise<void> {
     const { host } = this.ctx;
-    this.view.set({ editing: { key: m.key, text: m.text } });
+    this.text = m.text;
+    this.view.set({ editing: { key: m.key, blank: !m.text.trim() } });
     await host.updateComplete;
     host.renderRoot.querySelector<HTMLTextAreaElement>('.edit-input')?.focus();
   }
@@ -89,7 +100,7 @@ export class TurnControls {
 
   private submitEdit(user: ChatMessage): void {
     const info = this.turns.get(user.key);
-    const text = this.editing?.text.trim();
+    const text = this.editing && this.text.trim();
     if (!info || !(info.replyId || info.unfinished) || !text) return;
     this.view.set({ editing: null });
     this.rerun(info.turn, info.replyId ?? null, text);
@@ -121,10 +132,10 @@ function turnsOf(messages: readonly ChatMessage[]): Map<string, TurnInfo> {
       turns.set(m.key, {
         turn,
         replyId: answered?.state === 'done' ? answered.id : undefined,
-        unfinished: !!answered && UNFINISHED.has(answered.state),
+        unfinished: !!answered && unfinished(answered),
       });
     } else if (turn >= 0) {
-      turns.set(m.key, { turn, replyId: m.state === 'done' ? m.id : undefined, unfinished: UNFINISHED.has(m.state) });
+      turns.set(m.key, { turn, replyId: m.state === 'done' ? m.id : undefined, unfinished: unfinished(m) });
     }
   });
   return turns;

@@ -7,7 +7,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit-html';
 import type { Strings } from '../i18n/strings.js';
-import type { BranchPosition } from './position.js';
+import type { BranchPosition } from '../state/branch-index.js';
 
 type Labels = Pick<Strings, 'regenerate' | 'edit' | 'previousVersion' | 'nextVersion' | 'versionPosition'>;
 

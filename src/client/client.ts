@@ -6,6 +6,7 @@ import type { StreamHandlers, StreamOptions, StreamResult, streamTurn } from './
 import type { closeSession, streamOverSocket } from './websocket.js';
 import { TokenManager, type TokenCache } from './token.js';
 import {
+  REPLY_LENGTH,
   isHexId,
   type Channel,
   type ChannelThreadBody,
@@ -30,6 +31,12 @@ export interface ClientConfig {
   timeoutMs?: number;
   /** Keeps exchanged tokens across page views (never host-minted ones); see `TokenSource.cache`. */
   tokenCache?: TokenCache;
+  /**
+   * Characters of one reply kept, default `REPLY_LENGTH.default`: a longer reply (a REST
+   * answer, a transcript entry, a stream) is cut there and marked `truncated`; a stream
+   * ends there as complete (docs/protocol.md "Size limits").
+   */
+  maxReplyLength?: number;
 }
 
 // Readers of the small responses; messages and cards are read by guards.ts.
@@ -68,7 +75,12 @@ export class AgentClient {
   ) {
     const baseUrl = config.baseUrl.replace(/\/+$/, '');
     const timeoutMs = config.timeoutMs ?? 30_000;
-    this.ctx = { baseUrl, timeoutMs, tokens: new TokenManager({ ...config, baseUrl, timeoutMs, cache: config.tokenCache }) };
+    this.ctx = {
+      baseUrl,
+      timeoutMs,
+      tokens: new TokenManager({ ...config, baseUrl, timeoutMs, cache: config.tokenCache }),
+      maxReply: config.maxReplyLength ?? REPLY_LENGTH.default,
+    };
   }
 
   /**

@@ -77,17 +77,22 @@ export function readSuggestions(value: unknown): string[] {
   return kept;
 }
 
+/** `text` cut to at most `max` characters, never between the two halves of a surrogate pair. */
+export const cutText = (text: string, max: number): string =>
+  text.length > max ? text.slice(0, max - +/[\ud800-\udbff]/.test(text[max - 1]!)) : text;
+
 /**
  * A Message (reply, transcript entry) normalised, or null when the value is not an object.
  * The reference does not say which fields are always present: absent or mistyped ones take
- * their empty value.
+ * their empty value. A text longer than `max` is cut there and marked `truncated`.
  */
-export function readMessage(value: unknown): Message | null {
+export function readMessage(value: unknown, max = Infinity): Message | null {
   if (!isObject(value)) return null;
   const sender = isObject(value.sender) && typeof value.sender.type === 'string' ? value.sender : null;
+  const text = typeof value.text === 'string' ? value.text : '';
   const message: Message = {
     id: typeof value.id === 'string' ? value.id : '',
-    text: typeof value.text === 'string' ? value.text : '',
+    text: cutText(text, max),
     sender: sender ? { type: sender.type as string, ...(typeof sender.id === 'string' ? { id: sender.id } : {}) } : { type: 'agent' },
     cards: readCards(value.cards),
     followup_suggestions: readSuggestions(value.followup_suggestions),
@@ -98,25 +103,26 @@ export function readMessage(value: unknown): Message | null {
   for (const key of ['input_tokens', 'output_tokens'] as const) {
     if (typeof value[key] === 'number' && Number.isFinite(value[key])) message[key] = value[key];
   }
+  if (message.text !== text) message.truncated = true;
   return message;
 }
 
-/** A transcript: its messages, entries that are not objects left out. Null if not a list. */
-export function readMessages(value: unknown): Message[] | null {
+/** A transcript: its messages (texts cut at `max`), entries that are not objects left out. Null if not a list. */
+export function readMessages(value: unknown, max?: number): Message[] | null {
   if (!Array.isArray(value)) return null;
   const messages: Message[] = [];
   for (const item of value) {
-    const message = readMessage(item);
+    const message = readMessage(item, max);
     if (message) messages.push(message);
     else warnOnce('a transcript entry is not an object; it is left out.');
   }
   return messages;
 }
 
-/** `{thread_id, message}` of send and rerun: the thread must be a real id. */
-export function readSendResponse(value: unknown): { thread_id: string; message: Message } | null {
+/** `{thread_id, message}` of send and rerun (its text cut at `max`): the thread must be a real id. */
+export function readSendResponse(value: unknown, max?: number): { thread_id: string; message: Message } | null {
   if (!isObject(value) || !isHexId(value.thread_id)) return null;
-  const message = readMessage(value.message);
+  const message = readMessage(value.message, max);
   return message && { thread_id: value.thread_id, message };
 }
 

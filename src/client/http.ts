@@ -20,6 +20,8 @@ export interface HttpContext {
   baseUrl: string;
   timeoutMs: number;
   tokens: TokenManager;
+  /** Characters of one reply kept (`ClientConfig.maxReplyLength`, which the client always sets); nothing is cut without it. */
+  maxReply?: number;
 }
 
 /** Settles like `promise`, or rejects with the signal's reason as soon as it aborts. */
@@ -93,15 +95,15 @@ export function stripAgentId<T extends object>(body: T): T {
 
 /**
  * A plain JSON request under a timeout combined with the caller's signal. Resolves with
- * what `read` made of the parsed body (guards.ts); a 2xx body it refuses (null) is a
- * `protocol` error.
+ * what `read` made of the parsed body (guards.ts; a reply's text cut at the client's
+ * `maxReply`); a 2xx body it refuses (null) is a `protocol` error.
  */
 export async function requestJson<T>(
   ctx: HttpContext,
   method: string,
   path: string,
   body: object | undefined,
-  read: (value: unknown) => T | null,
+  read: (value: unknown, maxReply?: number) => T | null,
   what: string,
   opts: RequestOptions = {},
 ): Promise<T> {
@@ -119,7 +121,7 @@ export async function requestJson<T>(
     } catch (e) {
       throw protocolError(`The service sent ${what} that is not valid JSON.`, e);
     }
-    const read_ = read(value);
+    const read_ = read(value, ctx.maxReply);
     if (read_ === null) throw protocolError(`The service sent ${what} in an unexpected shape.`);
     return read_;
   } catch (e) {

@@ -1,12 +1,17 @@
 import { protocolError, type ApiError } from './errors.js';
+import { cutText, readMessage } from './guards.js';
 import type { DataFrame } from './sse.js';
 import type { Message, UnknownFrame } from './types.js';
 
 export interface StreamHandlers {
   /** The thread the turn runs on; called once (the frame is replayed on resume). */
   onThread?(threadId: string): void;
-  /** A token delta, in order, never repeated across resumes. */
-  onToken?(text: string, seq: number): void;
+  /**
+   * A token delta, in order, never repeated across resumes. `cut`: the reply reached the
+   * client's `maxReplyLength` (this delta is cut there, and may be empty) or its next frame
+   * was too large to read; nothing follows, the turn ends as complete.
+   */
+  onToken?(text: string, seq: number, cut?: boolean): void;
   /** The complete agent reply. */
   onMessage?(message: Message, seq: number): void;
   /** The connection dropped; resume attempt `attempt` (1-based) follows after a backoff. */
@@ -43,11 +48,20 @@ export class TurnProgress {
   onProgress: (() => void) | null = null;
   /** Called for keepalive comments (SSE): the agent works on the turn, not answering yet. A socket's ping does not: it proves the socket. */
   onKeepalive: (() => void) | null = null;
+  /**
+   * The reply was cut at `maxReply` characters, or a frame came too large to read: the
+   * connection stops reading and the turn ends as complete with what it has. Not an error,
+   * nor a drop to resume: a service that sends without end would only send it again.
+   */
+  truncated = false;
   private announced: string | null = null;
+  /** Characters of reply text handed on, across resumes (a page's own: `resumeAt` counts from there). */
+  private length = 0;
 
   constructor(
     threadId: string | undefined,
     private readonly handlers: StreamHandlers,
+    private readonly maxReply = Infinity,
   ) {
     this.threadId = threadId ?? null;
   }
@@ -66,7 +80,8 @@ export class TurnProgress {
   stopped = false;
 
   apply(frame: DataFrame): void {
-    if (this.stopped) return;
+    // A cut reply is over: what a connection still had in hand is not handed on.
+    if (this.stopped || this.truncated) return;
     if (frame.type === 'thread') {
       const id = frame.data.thread_id;
       // The frame is replayed on every resume; one turn runs on one thread. A second id
@@ -88,11 +103,33 @@ export class TurnProgress {
     this.onProgress?.();
     if (frame.type === 'event') {
       const text = frame.data.text;
-      if (text) this.guard(() => this.handlers.onToken?.(text, frame.seq));
+      if (text) this.token(text, frame.seq);
     } else {
-      this.message = frame.data;
-      this.guard(() => this.handlers.onMessage?.(frame.data, frame.seq));
+      // Read again with the limit: its text cut there, and marked.
+      const message = (this.message = readMessage(frame.data, this.maxReply)!);
+      this.truncated = !!message.truncated;
+      this.guard(() => this.handlers.onMessage?.(message, frame.seq));
     }
+  }
+
+  /** A delta, cut where the reply reaches `maxReply`. */
+  private token(text: string, seq: number): void {
+    const part = cutText(text, Math.max(0, this.maxReply - this.length));
+    this.length += part.length;
+    this.truncated = part !== text;
+    this.guard(() => this.handlers.onToken?.(part, seq, this.truncated));
+  }
+
+  /**
+   * The next frame is too large to read (it grew past the transport's limit before it
+   * ended): the reply is cut where it is, if the turn has named its thread (returns whether
+   * it did; before that, there is no turn to end).
+   */
+  tooLarge(): boolean {
+    if (this.stopped || !this.announced) return false;
+    this.truncated = true;
+    this.guard(() => this.handlers.onToken?.('', this.lastSeq, true));
+    return true;
   }
 
   unknown(frame: UnknownFrame): void {

@@ -16,6 +16,12 @@ export interface FrameCallbacks {
   onActivity?(): void;
   /** A comment: the service's keepalive while the agent works (it holds the turn, up to a limit). */
   onKeepalive?(): void;
+  /**
+   * A frame grew past the limit before it ended (it is not read): true ends the reading as
+   * `done` (the caller takes its turn as cut there); otherwise, or without this, the frame
+   * is a protocol error.
+   */
+  onTooLarge?(): boolean;
 }
 
 /** `done`: the stream ended with `data: [DONE]`; `eof`: the body ended without it (a drop). */
@@ -30,10 +36,17 @@ function isSeq(value: unknown): value is number {
 
 /**
  * The most a stream may send before a frame ends, in characters: a `message` frame holds
- * the whole reply and its cards. A service that never ends its frame costs a protocol error,
- * not the page's memory.
+ * the whole reply and its cards. A service that never ends its frame costs the rest of the
+ * turn (or a protocol error), not the page's memory.
  */
 export const MAX_FRAME = 4_000_000;
+
+/**
+ * The frame limit of a client that keeps `maxReply` characters of a reply: room for a
+ * `message` frame that holds that much text, escaped, and its cards; at least a million
+ * characters (a small reply with many cards), at most MAX_FRAME.
+ */
+export const frameLimit = (maxReply = Infinity): number => Math.min(MAX_FRAME, Math.max(1_000_000, 4 * maxReply));
 
 /**
  * What arrives at once (a page that was busy catching up, a service that sends a long reply
@@ -124,7 +137,7 @@ export function parseFrame(json: string): StreamFrame | UnknownFrame {
  * `error` frame, or whatever reading the body threw (network failure, abort). The reader
  * is always released: cancelled when reading stops early.
  */
-export async function readFrames(body: ReadableStream<Uint8Array>, cb: FrameCallbacks): Promise<ReadOutcome> {
+export async function readFrames(body: ReadableStream<Uint8Array>, cb: FrameCallbacks, maxFrame = MAX_FRAME): Promise<ReadOutcome> {
   let outcome: ReadOutcome | null = null;
   let failure: unknown = null;
   /** Frames and comments that ended, and what was read since one last did (about: a read's tail after one is not counted). */
@@ -172,9 +185,12 @@ export async function readFrames(body: ReadableStream<Uint8Array>, cb: FrameCall
         const slice = text.slice(at, at + SLICE);
         const ended = frames;
         parser.feed(slice);
-        // What came since the last frame or comment ended: one that never ends is cut at MAX_FRAME.
+        // What came since the last frame or comment ended: one that never ends is cut at `maxFrame`.
         pending = frames === ended ? pending + slice.length : 0;
-        if (pending > MAX_FRAME) throw protocolError('The service sent a stream frame that is too large.');
+        if (pending > maxFrame && !failure && !outcome) {
+          if (!cb.onTooLarge?.()) throw protocolError('The service sent a stream frame that is too large.');
+          outcome = 'done';
+        }
       }
       if (failure || outcome) break;
     }

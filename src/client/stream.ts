@@ -2,7 +2,7 @@ import { ApiError, errorFromException, protocolError } from './errors.js';
 import { jsonInit, requestJson, send, sleep, type HttpContext, type RequestOptions } from './http.js';
 import { TurnProgress, type StreamHandlers } from './progress.js';
 import { countdown } from './countdown.js';
-import { readFrames } from './sse.js';
+import { frameLimit, readFrames } from './sse.js';
 import type { ApiErrorInit } from './errors.js';
 import type { Message, SendMessageBody } from './types.js';
 
@@ -38,6 +38,7 @@ export interface StreamOptions extends RequestOptions {
    * again, the service replays what came after `lastSeq` (docs/protocol.md "Stream resume").
    * A thread not known (the page went before the `thread` frame) is found by the turn's
    * `idempotencyKey` (docs/protocol.md "A send and a reload").
+   * What follows counts towards `maxReplyLength` from there.
    */
   resume?: { threadId: string | null; lastSeq: number };
   // `timeoutMs` (inherited) bounds each connection's wait for response headers; default: the client's.
@@ -124,7 +125,7 @@ export async function streamTurn(
     stallTimeoutMs = 60_000,
     keepaliveLimitMs = 300_000,
   } = opts;
-  const progress = new TurnProgress(body.thread_id, handlers);
+  const progress = new TurnProgress(body.thread_id, handlers, ctx.maxReply);
   if (opts.resume) progress.resumeAt(opts.resume.threadId, opts.resume.lastSeq);
   const stall = new AbortController();
   // The stall deadline: a frame pushes it back, a keepalive too, but only up to its limit.
@@ -155,7 +156,7 @@ export async function streamTurn(
         if (progress.handlerFailed) throw e;
         throw final(e);
       }
-      if (!error || progress.message) {
+      if (!error || progress.message || progress.truncated) {
         if (!progress.threadId) throw protocolError('The stream ended without naming its thread.');
         return { threadId: progress.threadId, message: progress.message };
       }
@@ -227,15 +228,21 @@ function sseConnection(ctx: HttpContext, body: SendMessageBody, opts: StreamOpti
       wait = idleTimeoutMs;
       lastSign = performance.now();
       watch.restart();
-      const outcome = await readFrames(res.body, {
-        // Any byte proves the connection; only a keepalive comment (or a new frame, through
-        // `progress`) holds the turn: a replayed `thread` frame on a resume does not.
-        onActivity: () => (lastSign = performance.now()),
-        onKeepalive: () => progress.onKeepalive?.(),
-        onUnknownFrame: (f) => progress.unknown(f),
-        // The `message` frame is the whole reply: the turn is over, whatever follows.
-        onFrame: (frame) => (progress.apply(frame), !!progress.message),
-      });
+      const outcome = await readFrames(
+        res.body,
+        {
+          // Any byte proves the connection; only a keepalive comment (or a new frame, through
+          // `progress`) holds the turn: a replayed `thread` frame on a resume does not.
+          onActivity: () => (lastSign = performance.now()),
+          onKeepalive: () => progress.onKeepalive?.(),
+          onUnknownFrame: (f) => progress.unknown(f),
+          // The `message` frame is the whole reply, and a cut one is all that is read: the
+          // turn is over, whatever follows.
+          onFrame: (frame) => (progress.apply(frame), !!progress.message || progress.truncated),
+          onTooLarge: () => progress.tooLarge(),
+        },
+        frameLimit(ctx.maxReply),
+      );
       return outcome === 'done' ? null : dropError();
     } catch (e) {
       if (progress.handlerFailed) throw e;

@@ -61,7 +61,20 @@ export interface Message {
   image_url?: string;
   input_tokens?: number;
   output_tokens?: number;
+  /**
+   * Not the service's: this client cut `text` at its `maxReplyLength` (the reply was longer,
+   * or came in a frame too large to read) and says so here (docs/protocol.md "Size limits").
+   */
+  truncated?: boolean;
 }
+
+/**
+ * Characters of one reply a client keeps (`maxReplyLength`; the element's `max-reply-length`):
+ * past it the reply is cut, marked `truncated`, and its turn ends there as complete. The
+ * default holds any reply meant for reading whole, and is what a reload keeps of a running
+ * one; the most, a million, still renders in seconds, not minutes (BENCHMARKS.md "Size limits").
+ */
+export const REPLY_LENGTH = { min: 1_000, default: 200_000, max: 1_000_000 } as const;
 
 export interface AgentVariables {
   static?: Record<string, unknown>;

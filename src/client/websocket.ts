@@ -2,7 +2,7 @@ import { ApiError, errorFromException, protocolError } from './errors.js';
 import { isObject } from './types.js';
 import { stripAgentId, withSignal, type HttpContext } from './http.js';
 import { countdown } from './countdown.js';
-import { MAX_FRAME, errorFromFrame, parseFrame, type DataFrame } from './sse.js';
+import { MAX_FRAME, errorFromFrame, frameLimit, parseFrame, type DataFrame } from './sse.js';
 import { NOT_TAKEN, streamTurn, type Connect, type StreamHandlers, type StreamOptions, type StreamResult } from './stream.js';
 import type { ErrorFrame, SendMessageBody } from './types.js';
 
@@ -48,6 +48,8 @@ interface TurnListener {
   frame(frame: ReturnType<typeof parseFrame>): void;
   /** A frame that is not what the protocol says (a protocol ApiError). */
   invalid(error: unknown): void;
+  /** A frame too large to read (it was not parsed): true when the listener ends its turn there, as cut. */
+  tooLarge(): boolean;
   closed(event: CloseEvent | null, opened: boolean): void;
   alive(): void;
 }
@@ -73,6 +75,8 @@ export class SocketSession {
   constructor(
     private readonly url: string,
     readonly timings: SessionTimings = SESSION_TIMINGS,
+    /** The longest frame read, in characters (sse.ts `frameLimit`). */
+    private readonly maxFrame = MAX_FRAME,
   ) {}
 
   /** Sockets opened so far (reuse is visible in tests). */
@@ -107,6 +111,7 @@ export class SocketSession {
       this.listener = {
         frame: (f) => f.type === 'done' && free(),
         invalid: () => this.close(),
+        tooLarge: () => (this.close(), true),
         closed: () => clearTimeout(late),
         alive: () => undefined,
       };
@@ -163,7 +168,11 @@ export class SocketSession {
       let frame: ReturnType<typeof parseFrame>;
       try {
         if (typeof event.data !== 'string') throw protocolError('The service sent a binary frame.');
-        if (event.data.length > MAX_FRAME) throw protocolError('The service sent a frame that is too large.');
+        // Not parsed: the turn takes its reply as cut there (the socket goes, and the rest of it).
+        if (event.data.length > this.maxFrame) {
+          if (isReady && this.listener?.tooLarge()) return;
+          throw protocolError('The service sent a frame that is too large.');
+        }
         frame = parseFrame(event.data);
       } catch (e) {
         if (!isReady) return settle.reject(e);
@@ -233,7 +242,7 @@ const sessions = new WeakMap<HttpContext, SocketSession>();
 
 export function sessionOf(ctx: HttpContext): SocketSession {
   let session = sessions.get(ctx);
-  if (!session) sessions.set(ctx, (session = new SocketSession(sessionUrl(ctx.baseUrl))));
+  if (!session) sessions.set(ctx, (session = new SocketSession(sessionUrl(ctx.baseUrl), SESSION_TIMINGS, frameLimit(ctx.maxReply))));
   return session;
 }
 
@@ -299,6 +308,12 @@ export function socketConnection(ctx: HttpContext, body: SendMessageBody, opts: 
             drop(error);
           },
           invalid: (e) => fail(e),
+          // The socket goes with the rest of the reply: the next turn opens another.
+          tooLarge: () => {
+            if (settled || !progress.tooLarge()) return false;
+            finish(() => resolve(null));
+            return true;
+          },
           frame: (frame) => {
             if (settled) return;
             try {
@@ -322,8 +337,10 @@ export function socketConnection(ctx: HttpContext, body: SendMessageBody, opts: 
               if (!DATA_TYPES.includes(frame.type)) return progress.unknown(frame);
               if (frame.type === 'thread') threadSeen = true;
               progress.apply(frame as DataFrame);
-              // The `message` frame is the whole reply: the turn is over; `done` follows on the socket.
-              if (progress.message) finish(() => resolve(null), 'done');
+              // The `message` frame is the whole reply: the turn is over; `done` follows on the
+              // socket. A cut reply is over too, and the socket goes with the rest of it.
+              if (progress.truncated) finish(() => resolve(null));
+              else if (progress.message) finish(() => resolve(null), 'done');
             } catch (e) {
               fail(e);
             }

@@ -1,7 +1,4 @@
-import type { RunningTurn } from './running-turn.js';
-
-/** A reply's text kept for a reload; a longer one is resumed from its start instead. */
-const MAX_TEXT = 200_000;
+import { MAX_TEXT, type RunningTurn } from './running-turn.js';
 
 /**
  * Keeps the running turn in storage as it moves: at once when it begins and when the

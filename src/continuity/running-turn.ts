@@ -42,6 +42,13 @@ export const NOT_RECEIVED = 'turn.not_received';
 /** A turn's key: 128 random bits as hex (`randomUUID` is missing outside secure contexts). */
 export const newKey = (): string => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
+/**
+ * A reply's text kept for a reload (the journal, journal.ts): at `max-reply-length`'s
+ * default a reply is kept whole; a longer one is resumed from its start instead. A stored
+ * text longer than this is not one this code wrote.
+ */
+export const MAX_TEXT = 200_000;
+
 /** How long a stored turn is worth resuming; after this the transcript alone tells what happened. */
 export const RUNNING_TURN_LIMIT_MS = 15 * 60_000;
 
@@ -61,7 +68,7 @@ export function readRunningTurn(value: unknown, now = Date.now()): RunningTurn |
   if (!bodyOk) return null;
   if (threadId !== null && !isHexId(threadId)) return null;
   if (typeof lastSeq !== 'number' || !Number.isSafeInteger(lastSeq) || lastSeq < 0) return null;
-  if (typeof text !== 'string' || (after !== null && typeof after !== 'string')) return null;
+  if (typeof text !== 'string' || text.length > MAX_TEXT || (after !== null && typeof after !== 'string')) return null;
   if (typeof startedAt !== 'number' || !(now - startedAt < RUNNING_TURN_LIMIT_MS) || startedAt > now + 60_000) return null;
   if (prior !== undefined && !(Number.isSafeInteger(prior) && (prior as number) >= 0)) return null;
   if (key !== undefined && !(typeof key === 'string' && /^\w{16,64}$/.test(key))) return null;

@@ -1,20 +1,11 @@
+import { branchIndex } from '../state/branch-index.js';
 import type { BranchEvent } from '../state/branches.js';
 
 /**
  * The history as conversations rather than threads (src/state/branches.ts keeps how reruns
- * made threads of threads). Part of the history's chunk: only its list needs it.
+ * made threads of threads, src/state/branch-index.ts indexes them). Part of the history's
+ * chunk: only its list needs it.
  */
-
-/** The thread a conversation started as: follows reruns back to the first thread. */
-export function rootOf(events: readonly BranchEvent[], thread: string): string {
-  let current = thread;
-  for (let guard = 0; guard < 1000; guard++) {
-    const origin = events.find((e) => e.to === current);
-    if (!origin) return current;
-    current = origin.from;
-  }
-  return current;
-}
 
 /**
  * The history as a list of conversations: the branches of one conversation (regenerated or
@@ -23,11 +14,15 @@ export function rootOf(events: readonly BranchEvent[], thread: string): string {
  */
 export function conversations<E extends { id: string; title: string }>(entries: readonly E[], events: readonly BranchEvent[]): E[] {
   if (!events.length) return [...entries];
+  const index = branchIndex(events);
+  // The first entry of each id (storage may hold two).
+  const byId = new Map<string, E>();
+  for (const entry of entries) if (!byId.has(entry.id)) byId.set(entry.id, entry);
   const byRoot = new Map<string, E>();
   for (const entry of entries) {
-    const root = rootOf(events, entry.id);
+    const root = index.root(entry.id);
     if (byRoot.has(root)) continue;
-    const first = entries.find((e) => e.id === root);
+    const first = byId.get(root);
     byRoot.set(root, first && first !== entry ? { ...entry, title: first.title } : entry);
   }
   return [...byRoot.values()];
@@ -35,8 +30,5 @@ export function conversations<E extends { id: string; title: string }>(entries: 
 
 /** Every thread of the conversation `thread` belongs to (its root and all branches). */
 export function conversationOf(events: readonly BranchEvent[], thread: string): string[] {
-  const root = rootOf(events, thread);
-  const members = new Set([root]);
-  for (const event of events) if (rootOf(events, event.to) === root) members.add(event.to);
-  return [...members];
+  return branchIndex(events).conversation(thread);
 }

@@ -8,6 +8,7 @@ import type { Strings } from '../i18n/strings.js';
 import type { HistoryEntry } from '../state/history.js';
 import type { PanelContext } from '../panel/context.js';
 import { conversationOf, conversations } from './conversations.js';
+import { branchIndex } from '../state/branch-index.js';
 import { icons } from '../icons/icons.js';
 
 export { styles } from './history.styles.js';
@@ -96,8 +97,9 @@ export function renderHistoryPanel(ctx: PanelContext, hide: () => void, close: (
   const { branches, threadId } = chat;
   const entries = conversations(chat.history, branches);
   // The entry of the conversation in use (it may show another branch of it).
-  const members = threadId ? conversationOf(branches, threadId) : [];
-  const current = entries.find((e) => members.includes(e.id))?.id ?? threadId;
+  const index = branchIndex(branches);
+  const root = threadId && index.root(threadId);
+  const current = entries.find((e) => index.root(e.id) === root)?.id ?? threadId;
   return renderHistory(entries, text, {
     current,
     locale: view.locale,
@@ -108,8 +110,8 @@ export function renderHistoryPanel(ctx: PanelContext, hide: () => void, close: (
     },
     onRemove: (id) => {
       // A conversation goes with every branch of it.
-      const ids = conversationOf(branches, id);
-      chat.threads.edit('history', (history) => history.filter((e) => !ids.includes(e.id)));
+      const ids = new Set(conversationOf(branches, id));
+      chat.threads.edit('history', (history) => history.filter((e) => !ids.has(e.id)));
     },
     onClose: close,
   });

@@ -29,6 +29,8 @@ export interface Strings {
   interrupted: string;
   /** Under a message written offline, until it is sent. */
   queued: string;
+  /** Under a reply longer than `max-reply-length`, cut there. */
+  replyTruncated: string;
   /** Announced with the launcher's unread dot. */
   unread: string;
   regenerate: string;
@@ -232,6 +234,7 @@ export const en: Omit<Strings, FeatureKey> = {
   jumpToLatest: 'Jump to latest',
   dismiss: 'Dismiss',
   queued: 'Waiting for connection…',
+  replyTruncated: 'Too long to show in full',
   attachedImage: 'Attached image',
   copyCode: 'Copy',
   copied: 'Copied',

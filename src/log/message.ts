@@ -51,10 +51,19 @@ function renderMessage(ctx: PanelContext, parts: MessageParts, m: ChatMessage, l
   const streaming = m.state === 'streaming';
   if (streaming && !m.text) return nothing;
   const user = m.role === 'user';
-  // A reply cut off mid-syntax keeps the form it had while streaming (half a table held
-  // back) instead of settling into stray pipes and empty cells.
-  const cutOff = m.state === 'stopped' || m.state === 'interrupted';
-  const meta = m.state === 'stopped' ? t.stopped : m.state === 'interrupted' ? t.interrupted : m.state === 'queued' ? t.queued : '';
+  // A reply cut off mid-syntax (stopped, failed, or cut at max-reply-length) keeps the form it
+  // had while streaming (half a table held back) instead of settling into stray pipes and empty cells.
+  const cutOff = m.state === 'stopped' || m.state === 'interrupted' || m.truncated;
+  // Said instead of the time: how a reply that did not simply finish ended, or that it waits.
+  const meta = m.truncated
+    ? t.replyTruncated
+    : m.state === 'stopped'
+      ? t.stopped
+      : m.state === 'interrupted'
+        ? t.interrupted
+        : m.state === 'queued'
+          ? t.queued
+          : '';
   const stamp = meta || parts.time(m.createdAt);
   const label = user ? t.userName : host.agentDisplayName || t.agentName;
   const controls = parts.turnControls(m);

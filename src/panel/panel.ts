@@ -39,7 +39,8 @@ import { Feature, type FeatureModule, Waits } from './feature.js';
 import { renderHeader } from './header.js';
 
 /** A reply's text that streams or was cut off: the guard for half-typed markdown draws it. */
-const unfinished = (m: ChatMessage) => !!m.text && (m.state === 'streaming' || m.state === 'stopped' || m.state === 'interrupted');
+const unfinished = (m: ChatMessage) =>
+  !!m.text && (m.state === 'streaming' || m.state === 'stopped' || m.state === 'interrupted' || !!m.truncated);
 
 /**
  * The conversation UI (docs/architecture.md "Shell and panel"): the conversation itself

@@ -170,7 +170,9 @@ export class ChatController implements ReactiveController, TurnHost {
       previous.publishableKey !== config.publishableKey ||
       previous.accessToken !== config.accessToken ||
       previous.tokenProvider !== config.tokenProvider ||
-      previous.persist !== config.persist;
+      previous.persist !== config.persist ||
+      // What the transcript shows depends on it too: read again with the new limit.
+      previous.maxReplyLength !== config.maxReplyLength;
 
     if (scopeChanged) {
       const scope = scopeOf(config);

@@ -5,7 +5,7 @@
  * to its default. Problems that leave nothing to talk to (no service, no credential) keep
  * the conversation from starting; the others only cost the setting.
  */
-import { isHexId, isObject, type AgentVariables } from '../client/types.js';
+import { REPLY_LENGTH, isHexId, isObject, type AgentVariables } from '../client/types.js';
 import type { ChatConfig } from './types.js';
 import { warnOnce } from '../warn.js';
 import type { PersistMode } from './storage.js';
@@ -35,6 +35,7 @@ export const CONFIG_KEYS = [
   'suggestionContext',
   'versionId',
   'versionTag',
+  'maxReplyLength',
 ] as const;
 
 /** What the element holds for each configuration key, as a host may have set it: anything at all. */
@@ -203,6 +204,12 @@ export function readConfig(input: ConfigInput): CheckedConfig {
     problems.push(`version-id "${versionId}" is not a 24-character hex id; reruns use the live version`);
   const versionTag = text('version-tag', input.versionTag, problems);
   const suggestionContext = record('suggestionContext', input.suggestionContext, problems);
+  // Characters of one reply: a number within REPLY_LENGTH's bounds (past one, that bound).
+  const { min, max } = REPLY_LENGTH;
+  const asked = input.maxReplyLength ?? REPLY_LENGTH.default;
+  const wanted = typeof asked === 'symbol' ? NaN : Math.floor(Number(asked));
+  const maxReplyLength = wanted < min ? min : wanted > max ? max : wanted || REPLY_LENGTH.default;
+  if (maxReplyLength !== wanted) problems.push(`max-reply-length must be a number from ${min} to ${max}; using ${maxReplyLength}`);
 
   if (!baseUrl || !credential) return { config: null, problems };
   return {
@@ -220,6 +227,7 @@ export function readConfig(input: ConfigInput): CheckedConfig {
       suggestionContext,
       versionId: versionId && isHexId(versionId) ? versionId : undefined,
       versionTag: versionTag || undefined,
+      maxReplyLength,
     },
   };
 }

@@ -23,6 +23,8 @@ export interface ChatMessage {
    * message written offline, sent when the connection returns.
    */
   readonly state: 'done' | 'streaming' | 'stopped' | 'interrupted' | 'queued';
+  /** A reply longer than `max-reply-length`, cut there (the client's `Message.truncated`): a note says so. */
+  readonly truncated?: boolean;
 }
 
 let counter = 0;
@@ -47,6 +49,7 @@ export function fromWire(message: Message, position: number): ChatMessage {
     createdAt: message.created_at,
     imageUrl: safeImageUrl(message.image_url) ?? undefined,
     state: 'done',
+    truncated: message.truncated,
   };
 }
 

@@ -14,14 +14,9 @@ import type { ChatConfig } from './types.js';
  * only where the host lets the widget keep anything: sessionStorage, for this tab.
  */
 export function createClient(config: ChatConfig, scope: string): AgentClient {
+  // The service, the credential and the reply limit, by the client's own names.
   return new AgentClient(
-    {
-      baseUrl: config.baseUrl,
-      publishableKey: config.publishableKey,
-      accessToken: config.accessToken,
-      tokenProvider: config.tokenProvider,
-      tokenCache: config.persist === 'none' ? undefined : sessionTokenCache(scope),
-    },
+    { ...config, tokenCache: config.persist === 'none' ? undefined : sessionTokenCache(scope) },
     { stream, socket: websocket },
   );
 }

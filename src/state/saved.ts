@@ -9,8 +9,15 @@ import { warnOnce } from '../warn.js';
 const MAX_DRAFTS = 20;
 /** The longest draft kept, in characters: a pasted log survives a reload, a runaway value does not. */
 const MAX_DRAFT = 100_000;
-/** Branch relations kept at most: the newest (a reader reruns a handful of turns per conversation). */
-const MAX_BRANCHES = 500;
+/**
+ * Branch relations kept at most, the newest (src/state/branches.ts): a reader reruns a
+ * handful of turns per conversation, and one who edits a question a thousand times must
+ * not make every read, check and write of the state grow with it. Past the bound the
+ * oldest relations go (a write adds one to what a read kept: 501 at most are stored): their
+ * threads stay in the history, each a conversation of its own, and the navigator of a turn
+ * counts its versions from the oldest one still related. The conversation shows as before.
+ */
+export const MAX_BRANCHES = 500;
 /** A user id this code would store (identity.ts makes `anon_` and hex); the service gets it on every turn. */
 const USER_ID = /^[\w.:@-]{1,128}$/;
 

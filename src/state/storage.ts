@@ -93,7 +93,8 @@ export function createStorage(mode: PersistMode, scope: string, check = (state: 
   let memory: PersistedState = {};
 
   const read = (): PersistedState => {
-    if (!store) return { ...memory };
+    // Checked in memory too: the bounds of what is kept hold without storage as well.
+    if (!store) return check({ ...memory });
     try {
       return check(parseState(store.getItem(key)));
     } catch {

@@ -23,9 +23,9 @@ export const startReply = transition('startReply', (s, reply: ChatMessage) => ({
   turn: { user: s.turn?.user ?? null, reply: reply.key, mirrored: false },
 }));
 
-/** Tokens arrived for `reply`. */
-export const appendDelta = transition('appendDelta', (s, reply: string, delta: string) => ({
-  messages: s.messages.map((m) => (m.key === reply ? { ...m, text: m.text + delta } : m)),
+/** Tokens arrived for `reply`; `cut`: the reply reached `max-reply-length` with them, and ends there. */
+export const appendDelta = transition('appendDelta', (s, reply: string, delta: string, cut?: boolean) => ({
+  messages: s.messages.map((m) => (m.key === reply ? { ...m, text: m.text + delta, truncated: cut || m.truncated } : m)),
   status: 'streaming',
 }));
 

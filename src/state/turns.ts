@@ -300,9 +300,9 @@ export class Turns {
           this.adopt(id);
           link?.announce();
         },
-        onToken: (delta: string, seq: number) => {
+        onToken: (delta: string, seq: number, cut?: boolean) => {
           text += delta;
-          store.apply(appendDelta, reply.key, delta);
+          store.apply(appendDelta, reply.key, delta, cut);
           journal.progress(seq, text);
           link?.token(seq, delta);
         },

@@ -21,4 +21,6 @@ export interface ChatConfig {
   /** Pin reruns to an agent version (preview use). */
   versionId?: string;
   versionTag?: string;
+  /** Characters of one reply shown; a longer one is cut there, with a note (`max-reply-length`). */
+  maxReplyLength: number;
 }

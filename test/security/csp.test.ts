@@ -162,8 +162,9 @@ describe('strict CSP + Trusted Types page', function () {
       const win = await hostileConversation({ bundle: '' });
       // The script tag's one-line module, the shell it imports, the panel (inline: at once)
       // and, fetched with the first message, the turns, the streaming code with its guard for
-      // half-typed markdown (tail), what a reply brings (cards, turn controls, the copy button)
-      // and the plain text of its announcement (plain); no other lazy chunk.
+      // half-typed markdown (tail), what a reply brings (cards, turn controls with the index of
+      // branch relations they share with the history, the copy button) and the plain text of
+      // its announcement (plain); no other lazy chunk.
       const scripts = bundleScripts(win);
       expect(scripts.slice(0, 3)).to.deep.equal(['/dist/agent-chat.js', scripts[1], scripts[2]]);
       expect(scripts[1]).to.match(/^\/dist\/agent-chat-core-[\w-]+\.js$/);
@@ -171,9 +172,9 @@ describe('strict CSP + Trusted Types page', function () {
       expect(
         scripts
           .slice(3)
-          .map((p) => /^\/dist\/agent-chat-([a-z]+)-[\w-]+\.js$/.exec(p)?.[1])
+          .map((p) => /^\/dist\/agent-chat-([a-z-]+)-[\w-]{8}\.js$/.exec(p)?.[1])
           .sort(),
-      ).to.deep.equal(['branches', 'cards', 'copy', 'plain', 'stream', 'tail', 'turns']);
+      ).to.deep.equal(['branch-index', 'branches', 'cards', 'copy', 'plain', 'stream', 'tail', 'turns']);
     });
 
     it('an unopened launcher loads the shell only and calls no service; intent fetches the panel', async () => {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { addBranch, type BranchEvent } from '../../src/state/branches.js';
-import { branchPosition } from '../../src/branches/position.js';
+import { branchIndex } from '../../src/state/branch-index.js';
 import { titleFrom, touch } from '../../src/state/history.js';
 import { relativeTime } from '../../src/history/history.js';
+
+const branchPosition = (events: readonly BranchEvent[], thread: string, turn: number) => branchIndex(events).position(thread, turn);
 
 describe('branch relations', () => {
   it('has no navigator for a thread without branches', () => {

@@ -23,9 +23,9 @@ describe('a turn across resumes', () => {
     progress.apply(token(3, 'c'));
     expect(onThread).toHaveBeenCalledTimes(1);
     expect(onToken.mock.calls).toEqual([
-      ['a', 1],
-      ['b', 2],
-      ['c', 3],
+      ['a', 1, false],
+      ['b', 2, false],
+      ['c', 3, false],
     ]);
     expect(progress).toMatchObject({ threadId: T, resumable: true, lastSeq: 3 });
   });
@@ -54,7 +54,7 @@ describe('a turn across resumes', () => {
     progress.apply(thread());
     progress.apply(token(5, 'old'));
     progress.apply(token(6, 'new'));
-    expect(onToken.mock.calls).toEqual([['new', 6]]);
+    expect(onToken.mock.calls).toEqual([['new', 6, false]]);
   });
 
   it('hands on nothing once stopped', () => {

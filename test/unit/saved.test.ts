@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { lists } from './support/lists.js';
-import { Saved } from '../../src/state/saved.js';
+import { MAX_BRANCHES, Saved } from '../../src/state/saved.js';
 import { readRunningTurn } from '../../src/continuity/running-turn.js';
 import { PREFIX, createStorage, parseState, storageScope } from '../../src/state/storage.js';
 
@@ -79,6 +79,20 @@ describe('what a conversation keeps', () => {
     expect(saved.branches).toEqual([{ from: T1, turn: 0, to: branch }]);
     lists.forget(saved, [T1, branch]);
     expect(saved.history.map((e) => e.id)).toEqual([T2]);
+  });
+
+  it('keeps the newest branch relations past MAX_BRANCHES, with storage and without', () => {
+    const hex = (n: number) => n.toString(16).padStart(24, '0');
+    for (const persist of ['local', 'none'] as const) {
+      const saved = new Saved(persist, scope);
+      for (let i = 0; i < MAX_BRANCHES + 100; i++) lists.branch(saved, hex(i), 0, hex(i + 1));
+      const kept = new Saved(persist, scope).branches;
+      // What is read is the newest MAX_BRANCHES; a write adds one to them.
+      expect(persist === 'local' ? kept : saved.current().branches).toHaveLength(MAX_BRANCHES);
+      expect(saved.branches.length).toBeLessThanOrEqual(MAX_BRANCHES + 1);
+      expect(saved.branches.at(-1)).toEqual({ from: hex(MAX_BRANCHES + 99), turn: 0, to: hex(MAX_BRANCHES + 100) });
+      expect(saved.current().branches![0]!.from).toBe(hex(100));
+    }
   });
 
   it("merges another tab's history instead of overwriting it", () => {

@@ -21,6 +21,7 @@ export const ar: Strings = {
   stopped: 'تم الإيقاف',
   interrupted: 'انقطع الرد',
   queued: 'في انتظار الاتصال…',
+  replyTruncated: 'أطول من أن يُعرض كاملًا',
   unread: 'رسالة جديدة',
   regenerate: 'إعادة الإنشاء',
   edit: 'تعديل',

@@ -21,6 +21,7 @@ export const de: Strings = {
   stopped: 'Angehalten',
   interrupted: 'Unterbrochen',
   queued: 'Wartet auf Verbindung…',
+  replyTruncated: 'Zu lang für die vollständige Anzeige',
   unread: 'Neue Nachricht',
   regenerate: 'Neu generieren',
   edit: 'Bearbeiten',

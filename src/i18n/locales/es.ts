@@ -21,6 +21,7 @@ export const es: Strings = {
   stopped: 'Detenido',
   interrupted: 'Interrumpido',
   queued: 'Esperando conexión…',
+  replyTruncated: 'Demasiado largo para mostrarlo completo',
   unread: 'Mensaje nuevo',
   regenerate: 'Regenerar',
   edit: 'Editar',

@@ -21,6 +21,7 @@ export const fr: Strings = {
   stopped: 'Arrêté',
   interrupted: 'Interrompu',
   queued: 'En attente de connexion…',
+  replyTruncated: 'Trop long pour être affiché en entier',
   unread: 'Nouveau message',
   regenerate: 'Régénérer',
   edit: 'Modifier',

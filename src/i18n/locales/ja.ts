@@ -21,6 +21,7 @@ export const ja: Strings = {
   stopped: '停止しました',
   interrupted: '中断されました',
   queued: '接続を待っています…',
+  replyTruncated: '長すぎるため、途中までを表示しています',
   unread: '新着メッセージ',
   regenerate: '再生成',
   edit: '編集',

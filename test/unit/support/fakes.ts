@@ -130,6 +130,7 @@ export const config = (over: Partial<ChatConfig> = {}): ChatConfig => ({
   transport: 'sse',
   persist: 'none',
   agentVariables: { static: { name: 'Ada' } },
+  maxReplyLength: 200_000,
   ...over,
 });
 
