@@ -146,8 +146,8 @@ async function search(grammars: string[]): Promise<void> {
     // what makes a grammar slow at any size is the growth, not a high cost per character.
     const slowest: Array<[number, string]> = [];
     for (const fragment of fragments) {
-      const half = time(grammar, repeat(fragment, 512), 1);
-      const whole = time(grammar, repeat(fragment, 1024), 1);
+      const half = time(grammar, repeat(fragment, 512), 2);
+      const whole = time(grammar, repeat(fragment, 1024), 2);
       if (whole > 2.5 * half && whole > 0.5) slowest.push([whole, fragment]);
     }
     slowest.sort((a, b) => b[0] - a[0]);

@@ -52,8 +52,8 @@ const MAX_CHARS = 100_000;
  * length. Ordinary code takes a tenth of it on the bench machine; the pathological inputs
  * of BENCHMARKS.md "Highlighted code" run out of it and show plain.
  */
-const BUDGET_MS = 50;
-const BUDGET_MS_PER_KB = 8;
+const BUDGET_MS = 100;
+const BUDGET_MS_PER_KB = 10;
 
 /** A grammar's chunk, registered once it is here (a failure is tried again by a later block: src/lazy.ts). */
 function loadGrammar(grammar: string): Promise<boolean> {
@@ -162,26 +162,29 @@ class Painting implements Work {
     if (this.plain) return setText(this.code, (this.text = text));
     const finished = typing ? text.lastIndexOf('\n', text.length - 2) + 1 : text.length;
     const { done, open } = this;
-    if (done > finished || !text.startsWith(this.text.slice(0, done))) {
+    const grown = done <= finished && text.startsWith(this.text.slice(0, done));
+    const same = open && open.end <= finished && finished === this.finished && text.startsWith(this.text.slice(done, open.end), done);
+    this.text = text;
+    this.finished = finished;
+    this.budget = BUDGET_MS + (text.length / 1024) * BUDGET_MS_PER_KB;
+    if (!grown) {
       // Not the text drawn, grown: drawn again.
       this.done = 0;
       this.open = undefined;
       this.code.replaceChildren(this.rest);
-    } else if (open && (open.end > finished || finished !== this.finished || !text.startsWith(this.text.slice(done, open.end), done))) {
+    } else if (open && !same) {
       // More lines: the piece drawn last is done if a piece now follows it, else drawn again.
-      this.text = text;
-      this.finished = finished;
       if (open.end < finished && this.unit(false)?.end === open.end) this.done = open.end;
       else for (const node of open.nodes) node.parentNode?.removeChild(node);
       this.open = undefined;
     }
-    this.text = text;
-    this.finished = finished;
-    this.budget = BUDGET_MS + (text.length / 1024) * BUDGET_MS_PER_KB;
     const after = text.slice(this.open?.end ?? this.done);
     if (this.rest.data !== after) this.rest.data = after;
     if (!lowlight.registered(this.grammar)) return;
     this.code.classList.add('hljs');
+    // Pieces highlighted before (this block a frame ago, or another showing the same code)
+    // are drawn now, whatever the allowance: what is drawn does not depend on the time.
+    for (let unit; !this.open && this.done < finished && (unit = this.unit(false));) this.draw(unit);
     if (!this.open && this.done < finished) slices.run(this);
   }
 
@@ -225,13 +228,17 @@ class Painting implements Work {
       this.giveUp(false);
     }
     if (!unit) return !this.plain;
-    const { end } = unit;
-    const nodes = unit.lit ? toNodes(unit.lit.children) : [document.createTextNode(this.text.slice(this.done, end))];
+    this.draw(unit);
+    return !this.open;
+  }
+
+  /** Shows `unit` where the drawn pieces end: only its nodes go in, before the plain rest. */
+  private draw({ end, lit }: { end: number; lit: Lit | null }): void {
+    const nodes = lit ? toNodes(lit.children) : [document.createTextNode(this.text.slice(this.done, end))];
     this.rest.before(...nodes);
     this.rest.deleteData(0, end - this.done);
     if (end < this.finished) this.done = end;
     else this.open = { end, nodes };
-    return !this.open;
   }
 
   /**

@@ -1,16 +1,17 @@
 /**
  * Code that highlight.js's grammars take long to read: short fragments repeated, on which
- * the grammars of C, C++, C# and Java backtrack (one call grows about 4x per doubling of
- * its input). Found by `tsx scripts/bench-highlight.ts --search` (every fragment of one to
- * three characters or keywords from an alphabet of code's, timed as it doubles); BENCHMARKS.md "Highlighted
- * code" has the figures. `lines`: many short lines (the highlighter's pieces bound each
- * call); `line`: one line (past the piece bound: it stays plain).
+ * the grammars of C, C++, C# and Java backtrack (one call's time grows about 4x per doubling
+ * of what it reads). Found by `tsx scripts/bench-highlight.ts --search` (fragments of one to
+ * three characters or keywords, timed as they double); BENCHMARKS.md "Highlighted code" has
+ * the figures. `lines`: many lines (the highlighter's pieces bound each call); `line`: one
+ * line (longer than a piece: it stays plain). Java's grammar is slow on long words only, so
+ * its `lines` are words of a piece's length.
  */
 export const SLOW_CODE = {
   c: { lines: 'a\na', line: 'int a' },
-  cpp: { lines: '\nint ', line: 'int ' },
+  cpp: { lines: 'a\nif ', line: 'int ' },
   csharp: { lines: 'aa\n', line: 'aa\t' },
-  java: { lines: '@ 1\n', line: 'aa' },
+  java: { lines: `${'a'.repeat(511)}\n`, line: 'aa' },
 } as const;
 
 export type SlowLanguage = keyof typeof SLOW_CODE;
