@@ -47,13 +47,14 @@ let cachedChars = 0;
 /** Longer code stays plain: past it, what a reader gains no longer pays for its DOM. */
 const MAX_CHARS = 100_000;
 /**
- * What a block's highlighting may take of the main thread in all (its steps, the piece
- * being written again as it streams), in milliseconds: BUDGET_MS and BUDGET_MS_PER_KB of its
- * length. Ordinary code takes a tenth of it on the bench machine; the pathological inputs
- * of BENCHMARKS.md "Highlighted code" run out of it and show plain.
+ * What a block's highlighting may take of the main thread in all (its steps, and the piece
+ * being written again as it streams), in milliseconds: BUDGET_MS and BUDGET_MS_PER_KB of
+ * its length. A safety net, not a filter: cut into pieces, the slowest code found costs a
+ * few times what ordinary code does (BENCHMARKS.md "Highlighted code"), and ordinary code
+ * takes a twentieth of this on a loaded 2-core machine. Past it, the block shows plain.
  */
-const BUDGET_MS = 100;
-const BUDGET_MS_PER_KB = 10;
+export const BUDGET_MS = 250;
+export const BUDGET_MS_PER_KB = 20;
 
 /** A grammar's chunk, registered once it is here (a failure is tried again by a later block: src/lazy.ts). */
 function loadGrammar(grammar: string): Promise<boolean> {
@@ -126,10 +127,10 @@ function setText(code: HTMLElement, text: string): void {
 }
 
 /**
- * One `<code>` as drawn: its pieces drawn for good (`done` characters of its text), the
- * piece drawn last (`open`: the last of the finished lines, which the next line may still
- * change), and `rest`, one text node for everything after (pieces not yet highlighted and
- * the line being typed), plain.
+ * One `<code>` as drawn: a node per piece drawn for good (`done` characters of its text),
+ * the piece drawn last (`open`: the last of the finished lines, which the next line may
+ * still change), and `rest`, one text node for everything after (pieces not yet highlighted
+ * and the line being typed), plain.
  */
 class Painting implements Work {
   private text = '';
@@ -137,7 +138,7 @@ class Painting implements Work {
   /** Where the finished lines end: the line being typed, after, stays plain. */
   private finished = 0;
   private done = 0;
-  private open: { end: number; nodes: Node[] } | undefined;
+  private open: { end: number; node: Node } | undefined;
   private readonly rest = new Text();
   /** Past its budget or MAX_CHARS, or without its grammar: its text, plain. */
   private plain = false;
@@ -175,7 +176,7 @@ class Painting implements Work {
     } else if (open && !same) {
       // More lines: the piece drawn last is done if a piece now follows it, else drawn again.
       if (open.end < finished && this.unit(false)?.end === open.end) this.done = open.end;
-      else for (const node of open.nodes) node.parentNode?.removeChild(node);
+      else open.node.parentNode?.removeChild(open.node);
       this.open = undefined;
     }
     const after = text.slice(this.open?.end ?? this.done);
@@ -218,27 +219,42 @@ class Painting implements Work {
     }
   }
 
+  /** Whether there are finished lines it has not drawn: the work a step does. */
+  private get behind(): boolean {
+    return !this.plain && !this.open && this.done < this.finished;
+  }
+
   step(): boolean {
+    // A draw since it was queued may have drawn what it would (from the cache, or its own step).
+    if (!this.behind) return false;
     let unit;
     try {
-      unit = this.plain ? undefined : this.unit(true);
+      unit = this.unit(true);
     } catch (error) {
       // A grammar that throws on some input: that block stays plain, the reply goes on.
       warnOnce('a code block could not be highlighted; it is shown plain.', error);
       this.giveUp(false);
     }
-    if (!unit) return !this.plain;
-    this.draw(unit);
-    return !this.open;
+    if (unit) this.draw(unit);
+    return this.behind;
   }
 
-  /** Shows `unit` where the drawn pieces end: only its nodes go in, before the plain rest. */
+  /**
+   * Shows `unit` where the drawn pieces end, before the plain rest: one node, a span around
+   * its highlighted spans and text. A piece per node keeps the code's children few, and
+   * adding a node among thousands of siblings cost 10-20 ms in Chromium (2 s over an 80 KB
+   * block).
+   */
   private draw({ end, lit }: { end: number; lit: Lit | null }): void {
-    const nodes = lit ? toNodes(lit.children) : [document.createTextNode(this.text.slice(this.done, end))];
-    this.rest.before(...nodes);
+    let node: Node;
+    if (lit) {
+      node = document.createElement('span');
+      (node as HTMLElement).append(...toNodes(lit.children));
+    } else node = document.createTextNode(this.text.slice(this.done, end));
+    this.code.insertBefore(node, this.rest);
     this.rest.deleteData(0, end - this.done);
     if (end < this.finished) this.done = end;
-    else this.open = { end, nodes };
+    else this.open = { end, node };
   }
 
   /**

@@ -33,6 +33,8 @@ export interface Work {
 export const SYNC_MS = 4;
 /** What one task of its own spends on highlighting, in milliseconds, before it yields. */
 export const SLICE_MS = 8;
+/** The most one step counts against its block's budget, in milliseconds. */
+export const STEP_CHARGE_MS = 16;
 
 export class Slices {
   /** Blocks with work left: the block being drawn first, then first come first served. */
@@ -71,7 +73,9 @@ export class Slices {
         more = work.step();
         const cost = this.now() - start;
         left -= cost;
-        work.spent += cost;
+        // One slow step is the machine (a garbage collection, a grammar's first use, another
+        // tab), not the code: the budget runs out on many.
+        work.spent += Math.min(cost, STEP_CHARGE_MS);
         if (work.spent > work.budget) work.giveUp();
       }
       if (more && work.spent <= work.budget) break;

@@ -4,7 +4,8 @@ import { html, render } from 'lit';
 import { highlight as highlightChunk } from '../../src/chunks.js';
 import { GRAMMARS } from '../../src/highlight/chunks.js';
 import { PIECE_CHARS } from '../../src/highlight/pieces.js';
-import { SLICE_MS } from '../../src/highlight/slices.js';
+import { BUDGET_MS, BUDGET_MS_PER_KB } from '../../src/highlight/highlight.js';
+import { SLICE_MS, STEP_CHARGE_MS } from '../../src/highlight/slices.js';
 import { chunk } from '../../src/lazy.js';
 import { markdown } from '../../src/markdown/markdown.js';
 import { $, mount, sendByUser, unmountAll } from '../support/element.js';
@@ -199,15 +200,20 @@ describe('highlighted code', () => {
       box.remove();
     });
 
-    it('shows a block plain once it costs more than its budget, and says nothing', async () => {
-      cost = 40;
-      const code = Array.from({ length: 3000 }, (_, i) => `slow ${1000 + i}\n`).join('');
+    it('shows a block plain once it costs more than its budget, and says nothing', async function () {
+      this.timeout(20_000);
+      // Each call counts STEP_CHARGE_MS, two calls a KB: more than the budget's share of a KB,
+      // so 48 KB run out of it before their end.
+      cost = STEP_CHARGE_MS;
+      expect(2 * STEP_CHARGE_MS * 48).to.be.above(BUDGET_MS + 48 * BUDGET_MS_PER_KB);
+      const code = Array.from({ length: 4800 }, (_, i) => `slow ${1000 + i}\n`).join('');
       const box = document.createElement('div');
       document.body.append(box);
       const draw = (text: string) => render(html`<div ${markdown(text, {})}></div>`, box);
       const warnings = await warningsOf(async () => {
         draw('```slow\n' + code + '```');
-        await waitUntil(() => !box.querySelector('code')!.classList.contains('hljs'), 'the block was still highlighted', {
+        // Highlighted for a while (calls were made), then plain.
+        await waitUntil(() => calls.length && !box.querySelector('code')!.classList.contains('hljs'), 'the block was still highlighted', {
           timeout: 20_000,
         });
       });
@@ -218,7 +224,8 @@ describe('highlighted code', () => {
       // Drawn again (grown, or a frame later), it stays plain and costs nothing more.
       const before = calls.length;
       draw('```slow\n' + code + 'slow\n```');
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // A task later: slices queued by the draw would have run.
+      await new Promise((resolve) => setTimeout(resolve));
       expect(box.querySelector('code')).to.equal(shown);
       expect(shown.textContent).to.equal(code + 'slow\n');
       expect(calls.length).to.equal(before);
@@ -258,12 +265,12 @@ describe('highlighted code', () => {
     const box = document.createElement('div');
     document.body.append(box);
     const warnings = await warningsOf(async () => {
-      const long = mountMarkdown('```js\n' + line.repeat(80_000 / line.length) + '```', {}, box);
-      await waitUntil(() => long.querySelector('code')!.lastElementChild?.textContent === '"hello"', 'the end was not highlighted', {
+      const lines = Math.floor(80_000 / line.length);
+      const long = mountMarkdown('```js\n' + line.repeat(lines) + '```', {}, box);
+      await waitUntil(() => long.querySelectorAll('.hljs-string').length === lines, 'the block was not highlighted to its end', {
         timeout: 10_000,
       });
       const longer = mountMarkdown('```js\n' + line.repeat(100_001 / line.length + 1) + '```', {}, box);
-      await new Promise((resolve) => setTimeout(resolve, 50));
       expect(longer.querySelector('code')!.children).to.have.length(0);
     });
     expect(warnings).to.deep.equal([]);

@@ -11,12 +11,23 @@ export const SLOW_CODE = {
   c: { lines: 'a\na', line: 'int a' },
   cpp: { lines: 'a\nif ', line: 'int ' },
   csharp: { lines: 'aa\n', line: 'aa\t' },
-  java: { lines: `${'a'.repeat(511)}\n`, line: 'aa' },
+  java: { lines: `${'a'.repeat(500)}\n`, line: 'aa' },
 } as const;
 
 export type SlowLanguage = keyof typeof SLOW_CODE;
 
-/** `fragment` repeated to `chars` characters, ending with a line break (as a fenced block's code does). */
+/**
+ * `fragment` repeated to `chars` characters, ending with a line break (as a fenced block's
+ * code does). A line that ends in the identifier `a` gets a number after it, so no two
+ * pieces of the block are the same text: repeated pieces are highlighted once (the
+ * highlighter keeps them), which would measure its cache, not the grammar.
+ */
 export function slowCode(fragment: string, chars: number): string {
-  return fragment.repeat(Math.ceil(chars / fragment.length)).slice(0, chars - 1) + '\n';
+  let n = 0;
+  return (
+    fragment
+      .repeat(Math.ceil(chars / fragment.length))
+      .replace(/a$/gm, () => `a${n++}`)
+      .slice(0, chars - 1) + '\n'
+  );
 }

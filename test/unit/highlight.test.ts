@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PIECE_CHARS, pieceEnd } from '../../src/highlight/pieces.js';
-import { SLICE_MS, Slices, SYNC_MS, type Work } from '../../src/highlight/slices.js';
+import { SLICE_MS, Slices, STEP_CHARGE_MS, SYNC_MS, type Work } from '../../src/highlight/slices.js';
 
 /**
  * Highlighting with a budget (src/highlight/): where code is cut into the pieces one call of
@@ -166,6 +166,14 @@ describe('highlighting in slices', () => {
     expect(slow.gaveUp).toBe(1);
     expect(slow.ran.length).toBe(Math.floor(50 / 3) + 1);
     expect(next.ran).toHaveLength(3);
+  });
+
+  it('counts at most STEP_CHARGE_MS of a step: one slow step (a garbage collection, a first use) is not the code', async () => {
+    const once = block(2, 200, 100);
+    slices.run(once);
+    await tasks();
+    expect(once.gaveUp).toBe(0);
+    expect(once.spent).toBe(2 * STEP_CHARGE_MS);
   });
 
   it('counts a block time across its draws (a streamed block is drawn again every frame)', async () => {
