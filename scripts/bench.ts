@@ -517,7 +517,8 @@ async function hostileRun(browser: Browser, base: string, text: string, idle = f
 
 // --- 6. highlighted code ----------------------------------------------------------------------
 
-const CODE_KB = [4, 16, 32];
+/** BENCH_CODE_KB=4 measures one size of the TypeScript and JSON blocks. */
+const CODE_KB = process.env.BENCH_CODE_KB ? [Number(process.env.BENCH_CODE_KB)] : [4, 16, 32];
 
 /** A reply that is one code block of about `chars` characters of TypeScript, fenced `language`. */
 function codeReply(language: string, chars: number): string {
