@@ -185,8 +185,9 @@ class Painting implements Work {
     this.code.classList.add('hljs');
     // Pieces highlighted before (this block a frame ago, or another showing the same code)
     // are drawn now, whatever the allowance: what is drawn does not depend on the time.
-    for (let unit; !this.open && this.done < finished && (unit = this.unit(false));) this.draw(unit);
-    if (!this.open && this.done < finished) slices.run(this);
+    let unit;
+    while (this.behind && (unit = this.unit(false))) this.draw(unit);
+    if (this.behind) slices.run(this);
   }
 
   /** Its grammar is here (`ok`), or cannot be had. */
