@@ -17,7 +17,9 @@
  *     main-thread time, the longest task and the growth per doubling of the size.
  *  6. Highlighted code: a reply that is one TypeScript block (4/16/32 KB) streamed 64
  *     characters a frame, fenced `ts` (highlighted) and `text` (no grammar: plain), so the
- *     difference is what highlighting costs, per frame and at most.
+ *     difference is what highlighting costs, per frame and at most; and 80 KB of the code
+ *     the grammars of C, C++, C# and Java are slowest on (test/support/slow-code.ts), each
+ *     until the page is idle again (highlighting goes on in slices after the last frame).
  *  7. Cost at scale (scripts/bench-scale.ts): a 100 KB and a 1 MB reply against a floor that
  *     scrolls once a frame (time, long tasks, heap after GC), and a 200-turn session (time
  *     per token and per keystroke at turn 1 and at turn 200).
@@ -69,6 +71,7 @@ import {
   words,
 } from './bench-support.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
+import { SLOW_CODE, slowCode } from '../test/support/slow-code.js';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 /**
@@ -441,17 +444,23 @@ interface HostileRun extends Busy {
   chars: number;
   /** Long tasks and slow frames of the run, for the log. */
   slow: string;
+  /** The reply's last code block is highlighted at the end (not shown plain). */
+  highlighted: boolean;
 }
 
-/** Streams `text` (64 characters a frame, no pacing) into the widget; the turn until its final paint. */
-async function hostileRun(browser: Browser, base: string, text: string): Promise<HostileRun> {
+/**
+ * Streams `text` (64 characters a frame, no pacing) into the widget; the turn until its final
+ * paint. `idle`: main-thread time until the page is idle after it (highlighting goes on in
+ * slices after the last frame of a turn).
+ */
+async function hostileRun(browser: Browser, base: string, text: string, idle = false): Promise<HostileRun> {
   const { context, page, cdp } = await openPage(browser, base, 'widget');
   try {
     const key = await newKey(base, { replies: [{ text }], paceMs: 0, chunkChars: 64 });
     await mountWidget(page, key);
     await settle(page);
     const before = await metrics(cdp);
-    const r = await page.evaluate(async () => {
+    const r = await page.evaluate(async (idle) => {
       type Widget = HTMLElement & { send(t: string): void; status: string; updateComplete: Promise<unknown> };
       const w = window as unknown as { __bench: Bench; el: Widget };
       const b = w.__bench;
@@ -462,6 +471,8 @@ async function hostileRun(browser: Browser, base: string, text: string): Promise
       while (w.el.status !== 'idle') await b.nextFrame();
       await w.el.updateComplete;
       const t1 = await b.nextFrame();
+      // Idle: a callback with most of its 50 ms left (a highlighting slice leaves none).
+      while (idle && (await new Promise<IdleDeadline>((r) => requestIdleCallback(r))).timeRemaining() < 40);
       const texts = w.el.shadowRoot!.querySelectorAll('[part~="message-agent"] [part~="text"]');
       const longTasks = b.longTasksSince(t0);
       // Where the time went, for the log: each long task relative to the final `message`
@@ -480,8 +491,9 @@ async function hostileRun(browser: Browser, base: string, text: string): Promise
         longestTask: longTasks.longest,
         chars: texts[texts.length - 1]?.textContent?.length ?? 0,
         slow,
+        highlighted: !!texts[texts.length - 1]?.querySelector('code.hljs'),
       };
-    });
+    }, idle);
     return { ...busy(before, await metrics(cdp)), ...r };
   } finally {
     await context.close();
@@ -490,7 +502,8 @@ async function hostileRun(browser: Browser, base: string, text: string): Promise
 
 // --- 6. highlighted code ----------------------------------------------------------------------
 
-const CODE_KB = [4, 16, 32];
+/** BENCH_CODE_KB=4 measures one size of the TypeScript and JSON blocks. */
+const CODE_KB = process.env.BENCH_CODE_KB ? [Number(process.env.BENCH_CODE_KB)] : [4, 16, 32];
 
 /** A reply that is one code block of about `chars` characters of TypeScript, fenced `language`. */
 function codeReply(language: string, chars: number): string {
@@ -507,6 +520,12 @@ function codeReply(language: string, chars: number): string {
   }
   return `Here is the module:\n\n\`\`\`${language}\n${lines.join('\n')}\n\`\`\`\n`;
 }
+
+/** A reply that is 80 KB of code its grammar is slowest on (`fragment` repeated), fenced `language`. */
+function slowReply(language: string, fragment: string): string {
+  return `The code:\n\n\`\`\`${language}\n${slowCode(fragment, SLOW_KB * 1024)}\`\`\`\n`;
+}
+const SLOW_KB = 80;
 
 /** A reply that is one JSON block of about `chars` characters without a blank line in it. */
 function jsonReply(language: string, chars: number): string {
@@ -680,24 +699,42 @@ async function main(): Promise<void> {
     }
 
     const code: Record<string, Record<'ts' | 'text', HostileRun[]>> = {};
+    const slowRuns: Record<string, Record<'highlighted' | 'text', HostileRun[]>> = {};
     if (want('code')) {
       console.log(`bench: highlighted code, ${CODE_KB.join('/')} KB, ${RUNS} runs each…`);
       await hostileRun(browser, base, codeReply('ts', 4096)); // warm-up: the chunk and the grammar are cached after it
-      for (const kb of CODE_KB) {
+      // BENCH_FAMILY=typescript|c|cpp|csharp|java measures that code only.
+      const family = (name: string) => !process.env.BENCH_FAMILY || process.env.BENCH_FAMILY === name;
+      for (const kb of family('typescript') ? CODE_KB : []) {
         const runsOf = { ts: [] as HostileRun[], text: [] as HostileRun[] };
         for (let i = 0; i < RUNS; i++)
           for (const language of ['ts', 'text'] as const)
-            runsOf[language].push(await hostileRun(browser, base, codeReply(language, kb * 1024)));
+            runsOf[language].push(await hostileRun(browser, base, codeReply(language, kb * 1024), true));
         code[`${kb} KB`] = runsOf;
         const json = { ts: [] as HostileRun[], text: [] as HostileRun[] };
         for (let i = 0; i < RUNS; i++)
           for (const language of ['ts', 'text'] as const)
-            json[language].push(await hostileRun(browser, base, jsonReply(language === 'ts' ? 'json' : 'text', kb * 1024)));
+            json[language].push(await hostileRun(browser, base, jsonReply(language === 'ts' ? 'json' : 'text', kb * 1024), true));
         code[`${kb} KB JSON, no blank line`] = json;
         const med = (list: HostileRun[], f: (r: HostileRun) => number) => median(list.map(f));
         for (const [i, r] of runsOf.ts.entries()) if (r.slow) console.log(`    highlighted run ${i + 1}: ${r.slow}`);
         console.log(
           `  code ${kb} KB: highlighted ${ms(med(runsOf.ts, (r) => r.task))} (longest task ${ms(med(runsOf.ts, (r) => r.longestTask))}), plain ${ms(med(runsOf.text, (r) => r.task))} (longest ${ms(med(runsOf.text, (r) => r.longestTask))})`,
+        );
+      }
+      // The inputs highlight.js's grammars are slowest on (test/support/slow-code.ts), 80 KB,
+      // fenced with their language and as `text`.
+      for (const [language, { lines }] of Object.entries(SLOW_CODE)) {
+        if (!family(language)) continue;
+        const runsOf = { highlighted: [] as HostileRun[], text: [] as HostileRun[] };
+        for (let i = 0; i < RUNS; i++)
+          for (const fence of [language, 'text'])
+            runsOf[fence === 'text' ? 'text' : 'highlighted'].push(await hostileRun(browser, base, slowReply(fence, lines), true));
+        slowRuns[language] = runsOf;
+        const med = (list: HostileRun[], f: (r: HostileRun) => number) => median(list.map(f));
+        for (const [i, r] of runsOf.highlighted.entries()) if (r.slow) console.log(`    highlighted run ${i + 1}: ${r.slow}`);
+        console.log(
+          `  ${language} ${JSON.stringify(lines.slice(0, 8))} 80 KB: highlighted ${ms(med(runsOf.highlighted, (r) => r.task))} (longest task ${ms(med(runsOf.highlighted, (r) => r.longestTask))}, ${runsOf.highlighted.filter((r) => r.highlighted).length} of ${RUNS} ended highlighted), plain ${ms(med(runsOf.text, (r) => r.task))} (longest ${ms(med(runsOf.text, (r) => r.longestTask))})`,
         );
       }
     }
@@ -822,14 +859,25 @@ async function main(): Promise<void> {
     }
     if (want('code')) {
       out.push(
-        `| Code block streamed 64 chars a frame (median of ${RUNS}) | main-thread time, highlighted / plain | added per frame | longest task, highlighted / plain |`,
+        `| Code block streamed 64 chars a frame (median of ${RUNS}) | main-thread time, highlighted / plain (ratio) | added per frame | longest task, highlighted / plain |`,
       );
       out.push('|---|---:|---:|---:|');
       for (const [size, { ts, text }] of Object.entries(code)) {
         const frames = Math.ceil((size.includes('JSON') ? jsonReply : codeReply)('ts', Number.parseInt(size) * 1024).length / 64);
         const [h, p] = [median(ts.map((r) => r.task)), median(text.map((r) => r.task))];
         out.push(
-          `| ${size} (${frames} frames) | ${ms(h)} / ${ms(p)} | ${ms((h - p) / frames)} | ${ms(median(ts.map((r) => r.longestTask)))} / ${ms(median(text.map((r) => r.longestTask)))} |`,
+          `| ${size} (${frames} frames) | ${ms(h)} / ${ms(p)} (${ratio(h, p)}) | ${ms((h - p) / frames)} | ${ms(median(ts.map((r) => r.longestTask)))} / ${ms(median(text.map((r) => r.longestTask)))} |`,
+        );
+      }
+      out.push('');
+      out.push(
+        `| ${SLOW_KB} KB its grammar is slowest on, streamed 64 chars a frame (median of ${RUNS}) | main-thread time, highlighted / plain | longest task, highlighted / plain | tasks over 50 ms, highlighted / plain | ended highlighted |`,
+      );
+      out.push('|---|---:|---:|---:|---:|');
+      for (const [language, { highlighted: h, text: p }] of Object.entries(slowRuns)) {
+        const m = (list: HostileRun[], f: (r: HostileRun) => number) => median(list.map(f));
+        out.push(
+          `| ${language} \`${JSON.stringify(SLOW_CODE[language as keyof typeof SLOW_CODE].lines.slice(0, 8))}\` | ${ms(m(h, (r) => r.task))} / ${ms(m(p, (r) => r.task))} | ${ms(m(h, (r) => r.longestTask))} / ${ms(m(p, (r) => r.longestTask))} | ${m(h, (r) => r.longTasks)} / ${m(p, (r) => r.longTasks)} | ${h.filter((r) => r.highlighted).length} of ${h.length} |`,
         );
       }
       out.push('');

@@ -15,6 +15,14 @@ export const styles = css`
     --_hl-type: var(--agent-chat-code-type, light-dark(#953800, #ffa657));
   }
 
+  /* A block per piece (highlight.ts): a frame that changes the piece being written lays out
+     that piece, not the whole block (its thousands of spans, every frame). Copying a
+     selection still gives the code's own line breaks, and nothing more. */
+  .hljs,
+  .hljs > span {
+    display: block;
+  }
+
   .hljs-keyword,
   .hljs-selector-tag,
   .hljs-doctag,

@@ -5,10 +5,15 @@
  * nodes and `<span class="hljs-…">` elements. Nothing is parsed as HTML; the code's text
  * stays text. Colours come from `--agent-chat-code-*` (highlight.styles.ts).
  *
- * While a block streams, only its finished lines are highlighted: the line being typed is
- * plain until its line break arrives, so a half-typed token never flashes a wrong colour.
- * A block is highlighted in pieces, each cached by its text (`highlighted`), so a frame
- * clones what was already highlighted and highlights only the piece being written.
+ * A block is highlighted in pieces of at most PIECE_CHARS (pieces.ts), one call each, in
+ * slices of the main thread (slices.ts): no call is long, and no task highlights for more
+ * than a few milliseconds, whatever the code. A block that costs more than its budget, or
+ * is longer than MAX_CHARS, shows plain: highlighting is a nicety, a frame is not.
+ *
+ * A block is drawn once and then changed in place: as it streams, the directive hands its
+ * new text to the same `<code>` (`redraw`), the pieces drawn before stay, and only the
+ * piece being written changes. The line being typed is plain until its line break arrives,
+ * so a half-typed token never flashes a wrong colour.
  */
 import type { ElementContent, RootContent } from 'hast';
 import { createLowlight } from 'lowlight';
@@ -16,30 +21,51 @@ import { adoptStyles } from '../shell/panel-loader.js';
 import { warnOnce } from '../warn.js';
 import { GRAMMARS } from './chunks.js';
 import { grammarOf } from './languages.js';
+import { PIECE_CHARS, pieceEnd } from './pieces.js';
+import { Slices, type Work } from './slices.js';
 import { styles } from './highlight.styles.js';
 
 export { styles };
 
 const lowlight = createLowlight();
+const slices = new Slices();
+
+/** A piece as highlighted: its tree, and whether the grammar is back at its top level at its end. */
+interface Lit {
+  children: Array<RootContent | ElementContent>;
+  closed: boolean;
+}
 
 /**
- * Highlighted pieces by language and text. A block is highlighted in pieces (see
- * `highlighted`), so a streaming block asks for the same finished pieces on every frame.
+ * Pieces by grammar and text, most recently used last: a block drawn again (another
+ * thread shown, the same code in a later reply) costs no highlighting.
  */
-const cache = new Map<string, { nodes: Node[]; closed: boolean }>();
+const cache = new Map<string, Lit>();
 /** The cache's size in characters of code: the oldest pieces go first. */
 const CACHE_CHARS = 200_000;
 let cachedChars = 0;
-/** A piece longer than this is cut at line ends too (code without blank lines, e.g. JSON). */
-const PIECE_CHARS = 2_048;
-/** Longer code stays plain: highlighting is a nicety, a frame is not. */
-const MAX_CHARS = 50_000;
+/** Longer code stays plain: past it, what a reader gains no longer pays for its DOM. */
+const MAX_CHARS = 100_000;
+/**
+ * What a block's highlighting may take of the main thread in all (its steps, and the piece
+ * being written again as it streams), in milliseconds: BUDGET_MS and BUDGET_MS_PER_KB of
+ * its length. A safety net, not a filter: cut into pieces, the slowest code found costs a
+ * few times what ordinary code does (BENCHMARKS.md "Highlighted code"), and ordinary code
+ * takes a twentieth of this on a loaded 2-core machine. Past it, the block shows plain.
+ */
+export const BUDGET_MS = 250;
+export const BUDGET_MS_PER_KB = 20;
 
 /** A grammar's chunk, registered once it is here (a failure is tried again by a later block: src/lazy.ts). */
 function loadGrammar(grammar: string): Promise<boolean> {
   return GRAMMARS[grammar]!().then(
     (module) => {
-      if (!lowlight.registered(grammar)) lowlight.register(grammar, module.default);
+      if (!lowlight.registered(grammar)) {
+        lowlight.register(grammar, module.default);
+        // Compiled now, as it arrives, rather than in the first block's first step (which
+        // would charge it to that block's budget).
+        lowlight.highlight(grammar, '');
+      }
       return true;
     },
     (error: unknown) => {
@@ -61,64 +87,192 @@ function toNodes(nodes: Array<RootContent | ElementContent>): Node[] {
   });
 }
 
-function piece(grammar: string, text: string): { nodes: Node[]; closed: boolean } {
+/** `text` as highlighted before, if the cache has it. */
+function cached(grammar: string, text: string): Lit | undefined {
   const key = `${grammar}\u0000${text}`;
-  let hit = cache.get(key);
+  const hit = cache.get(key);
   if (hit) {
     // Most recent last: the oldest entry is the one evicted.
     cache.delete(key);
-  } else {
-    const children = lowlight.highlight(grammar, text).children;
-    // Back at the grammar's top level when the piece ends in plain text (a comment or a
-    // string still open at its end would be the last span).
-    hit = { nodes: toNodes(children), closed: children.at(-1)?.type === 'text' };
-    cachedChars += key.length;
-    for (const [old] of cache) {
-      if (cachedChars <= CACHE_CHARS) break;
-      cache.delete(old);
-      cachedChars -= old.length;
-    }
+    cache.set(key, hit);
   }
-  cache.set(key, hit);
   return hit;
 }
 
-/**
- * `text` highlighted in pieces cut after blank lines (and, in long stretches without one,
- * at line ends), where the grammar is back at its top level (what the piece before ended
- * in says so): a piece is highlighted once and then reused, so a streaming block costs the
- * piece being written, not the whole block, per line, and the finished block is the same
- * pieces (what streamed is what stays). A construct still open at a cut (a comment, a
- * template string) keeps its pieces together.
- */
-function highlighted(grammar: string, text: string): Node[] {
-  const parts = text
-    .split(/(?<=\n[ \t]*\n)(?=[ \t]*\S)/)
-    .flatMap((part) => (part.length > PIECE_CHARS ? (part.match(/[^]{1,1024}(?:[^\n]*\n|[^]*$)/g) ?? [part]) : part));
-  const out: Node[] = [];
-  let pending = '';
-  parts.forEach((part, i) => {
-    pending += part;
-    const { nodes, closed } = piece(grammar, pending);
-    if (!closed && i < parts.length - 1) return;
-    out.push(...nodes.map((node) => node.cloneNode(true)));
-    pending = '';
-  });
-  return out;
+/** `text` highlighted now (one call, at most PIECE_CHARS read), and kept. */
+function highlightNow(grammar: string, text: string): Lit {
+  const key = `${grammar}\u0000${text}`;
+  const children = lowlight.highlight(grammar, text).children;
+  // Back at the grammar's top level when the piece ends in plain text (a comment or a
+  // string still open at its end would be the last span).
+  const hit = { children, closed: children.at(-1)?.type === 'text' };
+  cache.set(key, hit);
+  cachedChars += key.length;
+  for (const [old] of cache) {
+    if (cachedChars <= CACHE_CHARS) break;
+    cache.delete(old);
+    cachedChars -= old.length;
+  }
+  return hit;
 }
 
-function paint(code: HTMLElement, grammar: string, text: string, typing: boolean): void {
-  // The line being typed stays plain until it ends.
-  const finished = typing ? text.slice(0, text.lastIndexOf('\n', text.length - 2) + 1) : text;
-  try {
-    code.replaceChildren(...highlighted(grammar, finished), text.slice(finished.length));
-    code.classList.add('hljs');
-  } catch (error) {
-    // A grammar that throws on some input: that block stays plain, the reply goes on.
-    code.textContent = text;
-    warnOnce('a code block could not be highlighted; it is shown plain.', error);
+let noted = false;
+
+/** `code`'s text is `text`, one text node: a block that grew gets the characters it gained. */
+function setText(code: HTMLElement, text: string): void {
+  const node = code.firstChild;
+  if (!(node instanceof Text) || node !== code.lastChild) code.replaceChildren(text);
+  else if (text.startsWith(node.data)) node.appendData(text.slice(node.data.length));
+  else node.data = text;
+}
+
+/**
+ * One `<code>` as drawn: a node per piece drawn for good (`done` characters of its text),
+ * the piece drawn last (`open`: the last of the finished lines, which the next line may
+ * still change), and `rest`, one text node for everything after (pieces not yet highlighted
+ * and the line being typed), plain.
+ */
+class Painting implements Work {
+  private text = '';
+  private typing = false;
+  /** Where the finished lines end: the line being typed, after, stays plain. */
+  private finished = 0;
+  private done = 0;
+  private open: { end: number; node: Node } | undefined;
+  private readonly rest = new Text();
+  /** Past its budget or MAX_CHARS, or without its grammar: its text, plain. */
+  private plain = false;
+  spent = 0;
+  budget = BUDGET_MS;
+
+  constructor(
+    private readonly code: HTMLElement,
+    private readonly grammar: string,
+  ) {
+    code.replaceChildren(this.rest);
+  }
+
+  get shown(): boolean {
+    return this.code.isConnected;
+  }
+
+  /** The block's text is now `text`; `typing`: its last line is unfinished. */
+  update(text: string, typing: boolean): void {
+    if (text.length > MAX_CHARS) this.giveUp();
+    this.typing = typing;
+    if (this.plain) return setText(this.code, (this.text = text));
+    const finished = typing ? text.lastIndexOf('\n', text.length - 2) + 1 : text.length;
+    const { done, open } = this;
+    const grown = done <= finished && text.startsWith(this.text.slice(0, done));
+    const same = open && open.end <= finished && finished === this.finished && text.startsWith(this.text.slice(done, open.end), done);
+    this.text = text;
+    this.finished = finished;
+    this.budget = BUDGET_MS + (text.length / 1024) * BUDGET_MS_PER_KB;
+    if (!grown) {
+      // Not the text drawn, grown: drawn again.
+      this.done = 0;
+      this.open = undefined;
+      this.code.replaceChildren(this.rest);
+    } else if (open && !same) {
+      // More lines: the piece drawn last is done if a piece now follows it, else drawn again.
+      if (open.end < finished && this.unit(false)?.end === open.end) this.done = open.end;
+      else open.node.parentNode?.removeChild(open.node);
+      this.open = undefined;
+    }
+    const after = text.slice(this.open?.end ?? this.done);
+    if (this.rest.data !== after) this.rest.data = after;
+    if (!lowlight.registered(this.grammar)) return;
+    this.code.classList.add('hljs');
+    // Pieces highlighted before (this block a frame ago, or another showing the same code)
+    // are drawn now, whatever the allowance: what is drawn does not depend on the time.
+    let unit;
+    while (this.behind && (unit = this.unit(false))) this.draw(unit);
+    if (this.behind) slices.run(this);
+  }
+
+  /** Its grammar is here (`ok`), or cannot be had. */
+  ready(ok: boolean): void {
+    if (!ok) this.plain = true;
+    this.update(this.text, this.typing);
+  }
+
+  /**
+   * The piece that starts where the drawn ones end, grown over the next pieces while the
+   * grammar is still inside something at its end (a comment, a string: the next piece would
+   * be read wrong alone) and the joined piece stays within PIECE_CHARS; `null` for a line too
+   * long to highlight. `call`: at most one call of the highlighter, else the cache only.
+   */
+  private unit(call: boolean): { end: number; lit: Lit | null } | undefined {
+    const { text, done, finished } = this;
+    let end = pieceEnd(text, done, finished);
+    for (;;) {
+      if (end - done > PIECE_CHARS) return { end, lit: null };
+      const source = text.slice(done, end);
+      let piece = cached(this.grammar, source);
+      if (!piece) {
+        if (!call) return undefined;
+        piece = highlightNow(this.grammar, source);
+        call = false;
+      }
+      const next = piece.closed || end >= finished ? end : pieceEnd(text, end, finished);
+      if (next === end || next - done > PIECE_CHARS) return { end, lit: piece };
+      end = next;
+    }
+  }
+
+  /** Whether there are finished lines it has not drawn: the work a step does. */
+  private get behind(): boolean {
+    return !this.plain && !this.open && this.done < this.finished;
+  }
+
+  step(): boolean {
+    // A draw since it was queued may have drawn what it would (from the cache, or its own step).
+    if (!this.behind) return false;
+    let unit;
+    try {
+      unit = this.unit(true);
+    } catch (error) {
+      // A grammar that throws on some input: that block stays plain, the reply goes on.
+      warnOnce('a code block could not be highlighted; it is shown plain.', error);
+      this.giveUp(false);
+    }
+    if (unit) this.draw(unit);
+    return this.behind;
+  }
+
+  /**
+   * Shows `unit` where the drawn pieces end, before the plain rest: one node, a span around
+   * its highlighted spans and text. A piece per node keeps the code's children few, and
+   * adding a node among thousands of siblings cost 10-20 ms in Chromium (2 s over an 80 KB
+   * block).
+   */
+  private draw({ end, lit }: { end: number; lit: Lit | null }): void {
+    let node: Node;
+    if (lit) {
+      node = document.createElement('span');
+      (node as HTMLElement).append(...toNodes(lit.children));
+    } else node = document.createTextNode(this.text.slice(this.done, end));
+    this.code.insertBefore(node, this.rest);
+    this.rest.deleteData(0, end - this.done);
+    if (end < this.finished) this.done = end;
+    else this.open = { end, node };
+  }
+
+  /**
+   * Plain from now on. Past its budget or MAX_CHARS nothing went wrong, so the reader is not
+   * told, and the page's developer only in the console's debug level (`note`).
+   */
+  giveUp(note = true): void {
+    if (this.plain) return;
+    if (note && !noted) console.debug('<agent-chat>: a code block is shown plain: highlighting it would take too long.');
+    noted ||= note;
+    this.plain = true;
+    this.code.classList.remove('hljs');
+    this.code.replaceChildren(this.text);
   }
 }
+
+const paintings = new WeakMap<HTMLElement, Painting>();
 
 /** The colours go to the shadow root the block is shown in: now, or once it is put there. */
 function adoptInto(code: HTMLElement): void {
@@ -133,18 +287,56 @@ function adoptInto(code: HTMLElement): void {
 
 /**
  * Highlights `code` (a `<code>` of a fenced block whose fence named `language`) in place:
- * at once when its grammar is here, else when it arrives, if the block is still shown with
- * the same text. `typing`: the block is still streaming and its last line is unfinished.
+ * as its grammar arrives, a piece at a time. `typing`: the block is still streaming and its
+ * last line is unfinished.
  */
 export function highlight(code: HTMLElement, language: string, typing: boolean): void {
   const grammar = grammarOf(language);
+  if (!grammar || paintings.has(code)) return;
   const text = code.textContent ?? '';
-  if (!grammar || text.length > MAX_CHARS) return;
+  const painting = new Painting(code, grammar);
+  paintings.set(code, painting);
   adoptInto(code);
-  if (lowlight.registered(grammar)) return paint(code, grammar, text, typing);
-  void loadGrammar(grammar).then((ok) => {
-    if (!ok || !code.isConnected || code.textContent !== text) return;
-    adoptInto(code);
-    paint(code, grammar, text, typing);
-  });
+  painting.update(text, typing);
+  if (!lowlight.registered(grammar))
+    void loadGrammar(grammar).then((ok) => {
+      adoptInto(code);
+      painting.ready(ok);
+    });
+}
+
+/**
+ * The `<code>` of `pre` when it is a fenced block's as the markdown renderer writes it (a
+ * bare `<pre>` around a `<code>` with at most a class) and holds only text or what this
+ * module drew: agent HTML's `<pre>` (allow-html) may have attributes or markup inside,
+ * which only a new draw renders right.
+ */
+function codeOf(pre: Node | null | undefined): HTMLElement | undefined {
+  const code = pre?.firstChild;
+  if (!(pre instanceof HTMLPreElement) || pre.attributes.length || pre.childNodes.length !== 1 || !(code instanceof HTMLElement)) return;
+  const ours = paintings.has(code) || (code.childNodes.length < 2 && !code.firstElementChild);
+  if (code.localName === 'code' && ours && Array.from(code.attributes).every((a) => a.name === 'class')) return code;
+}
+
+/**
+ * Draws a code block again over its previous draw (`drawn`, its wrapper) when it is the same
+ * fence grown: `fresh` is its new draw, undecorated (`pre > code`). The wrapper, its button
+ * and the pieces drawn stay; only the piece being written changes (drawing each frame anew
+ * rebuilt a 32 KB block's spans: 40-85 ms). False when it is not such a block.
+ */
+export function redraw(drawn: ChildNode[] | false | undefined, fresh: DocumentFragment, typing: boolean): boolean {
+  const [wrapper] = drawn || [];
+  if (!drawn || drawn.length !== 1 || !(wrapper instanceof HTMLElement) || !wrapper.matches('.code-block')) return false;
+  const code = codeOf(wrapper.lastChild);
+  const next = fresh.childNodes.length === 1 ? codeOf(fresh.firstChild) : undefined;
+  if (!code || !next || next.className !== code.className.replace(/ ?\bhljs\b/, '')) return false;
+  const text = next.textContent ?? '';
+  const painting = paintings.get(code);
+  if (painting) painting.update(text, typing);
+  else {
+    setText(code, text);
+    const language = /(?:^|\s)language-(\S{1,40})/.exec(next.className)?.[1];
+    if (language) highlight(code, language, typing);
+  }
+  return true;
 }

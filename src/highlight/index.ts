@@ -1,2 +1,2 @@
 /** Highlighted code: a lazy chunk, with each language's grammar a chunk of its own. */
-export { highlight, styles } from './highlight.js';
+export { highlight, redraw, styles } from './highlight.js';

@@ -1,8 +1,5 @@
 import { highlight as highlightChunk } from '../chunks.js';
 
-/** Blocks drawn before the highlighter arrived: highlighted when it does, if they are still shown. */
-const waiting: Array<[code: HTMLElement, language: string, typing: boolean]> = [];
-
 /**
  * The eager side of highlighted code (the chunk is this folder's index.ts): a fenced block
  * that names its language is highlighted once the highlighter is here, and fetches it the
@@ -12,12 +9,10 @@ const waiting: Array<[code: HTMLElement, language: string, typing: boolean]> = [
 export function highlight(code: HTMLElement, language: string, typing: boolean): void {
   const loaded = highlightChunk.module;
   if (loaded) return loaded.highlight(code, language, typing);
-  if (waiting.push([code, language, typing]) > 1) return;
+  // Drawn before the highlighter arrived: highlighted when it does, if still shown. Offline
+  // or blocked, the code stays plain; the next block tries again (src/lazy.ts).
   highlightChunk().then(
-    (module) => {
-      for (const [code, language, typing] of waiting.splice(0)) if (code.isConnected) module.highlight(code, language, typing);
-    },
-    // Offline or blocked: the code stays plain; the next block tries again (src/lazy.ts).
-    () => void (waiting.length = 0),
+    (module) => code.isConnected && module.highlight(code, language, typing),
+    () => {},
   );
 }

@@ -12,7 +12,7 @@ import { warnOnce } from '../warn.js';
 import { decorate, type MarkdownLabels } from './decorate.js';
 import { lexMarkdown } from './lex.js';
 import type { TypingTail } from './tail.js';
-import { htmlPolicy, tail as tailChunk } from '../chunks.js';
+import { highlight as highlightChunk, htmlPolicy, tail as tailChunk } from '../chunks.js';
 import { blockNodes, el, IMAGE_ATTRS, LINK_ATTRS, toDom, toFragment, type Out } from './tokens.js';
 
 export type { MarkdownLabels };
@@ -142,6 +142,11 @@ export function blockSource(block: Block, tail: TailState): string {
 
 const TAIL_COMPLETION_CHARS = 4_096;
 
+/**
+ * A block's DOM. `drawn`: the block's previous draw. A fenced code block that grew is drawn
+ * over it once the highlighter is here (src/highlight/ `redraw`: its pieces stay, only the
+ * piece being written changes), and null says so.
+ */
 export function renderBlock(
   block: Block,
   source: string,
@@ -149,11 +154,13 @@ export function renderBlock(
   html: boolean,
   labels: MarkdownLabels,
   typing = false,
-): DocumentFragment {
+  drawn?: ChildNode[] | false,
+): DocumentFragment | null {
   try {
     // The completed tail is lexed again, with the document's link definitions in scope.
     const tokens = source === block.token.raw ? [block.token] : lexMarkdown(source, html, links);
     const frag = html && sanitizer ? sanitizer(blockNodes(toHtml!, tokens).join('')) : toFragment(blockNodes(toDom, tokens));
+    if (highlightChunk.module?.redraw(drawn, frag, typing)) return null;
     decorate(frag, labels, typing);
     // Each block takes its direction from its own text, as a paragraph of plain text does
     // (and GitHub's rendered markdown): `dir="auto"` on the reply's element instead made the

@@ -121,14 +121,17 @@ class MarkdownDirective extends Directive {
         rendered[same]!.block = blocks[same]!;
         same++;
       }
-      for (const stale of rendered.splice(same)) for (const node of stale.nodes) node.remove();
+      const stale = rendered.splice(same);
       for (let i = same; i <= last; i++) {
         const src = source(i);
-        const frag = renderBlock(blocks[i]!, src, this.links, allowHtml, labels, i === last && tail === 'typing');
-        const nodes = Array.from(frag.childNodes);
-        element.append(frag);
+        // A code block that grew is drawn over its previous draw: only its new piece changes.
+        const drawn = i === same && stale[0]?.nodes;
+        const frag = renderBlock(blocks[i]!, src, this.links, allowHtml, labels, i === last && tail === 'typing', drawn);
+        const nodes = frag ? [...frag.childNodes] : stale.shift()!.nodes;
+        if (frag) element.append(frag);
         rendered.push({ key: key(i, src), nodes, block: blocks[i]! });
       }
+      for (const { nodes } of stale) for (const node of nodes) node.remove();
     } catch (error) {
       // The message's error boundary (blocks have their own): its text, as text.
       warnOnce('a message could not be rendered; it is shown as plain text.', error);

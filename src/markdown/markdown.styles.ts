@@ -103,16 +103,14 @@ export const markdownStyles = css`
 
   .code-block pre {
     margin: 0;
-    padding: 12px 14px;
-    padding-top: 34px;
+    padding: 34px 14px 12px;
     overflow-x: auto;
   }
 
+  /* Its colour and white-space come from the block and the <pre>. */
   .code-block code {
     padding: 0;
     background: none;
-    color: inherit;
-    white-space: pre;
   }
 
   .code-block .copy {

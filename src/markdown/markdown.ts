@@ -55,7 +55,7 @@ export function renderMarkdown(text: string, options: MarkdownOptions = {}): Saf
   const container = document.createElement('div');
   blocks.forEach((block, i) => {
     const last = i === blocks.length - 1;
-    container.append(renderBlock(block, blockSource(block, last ? tail : 'settled'), links, allowHtml, labels, last && tail === 'typing'));
+    container.append(renderBlock(block, blockSource(block, last ? tail : 'settled'), links, allowHtml, labels, last && tail === 'typing')!);
   });
   const html = container.innerHTML;
   const tt = trustedPolicy();

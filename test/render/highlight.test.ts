@@ -1,11 +1,17 @@
 import { expect, waitUntil } from '@open-wc/testing';
+import type { LanguageFn } from 'highlight.js';
 import { html, render } from 'lit';
 import { highlight as highlightChunk } from '../../src/chunks.js';
 import { GRAMMARS } from '../../src/highlight/chunks.js';
+import { PIECE_CHARS } from '../../src/highlight/pieces.js';
+import { BUDGET_MS, BUDGET_MS_PER_KB } from '../../src/highlight/highlight.js';
+import { SLICE_MS, STEP_CHARGE_MS } from '../../src/highlight/slices.js';
+import { chunk } from '../../src/lazy.js';
 import { markdown } from '../../src/markdown/markdown.js';
 import { $, mount, sendByUser, unmountAll } from '../support/element.js';
 import { mountMarkdown } from '../support/markdown.js';
 import { createKey } from '../support/server.js';
+import { SLOW_CODE, slowCode, type SlowLanguage } from '../support/slow-code.js';
 
 /**
  * Fenced code with a language is highlighted from a lazy chunk (src/highlight/): built
@@ -18,7 +24,10 @@ describe('highlighted code', () => {
   // both browsers at once, and each test's wait is about drawing, not about that fetch.
   before(async function () {
     this.timeout(60_000);
-    await Promise.all([highlightChunk(), GRAMMARS.typescript!(), GRAMMARS.javascript!(), GRAMMARS.python!()]);
+    await Promise.all([
+      highlightChunk(),
+      ...['typescript', 'javascript', 'python', 'c', 'cpp', 'csharp', 'java'].map((g) => GRAMMARS[g]!()),
+    ]);
   });
 
   let box: HTMLElement;
@@ -88,5 +97,183 @@ describe('highlighted code', () => {
       el.remove();
     }
     expect(colours[0]).to.not.equal(colours[1]);
+  });
+
+  /** Console warnings while `run` runs: a block shown plain is not something that went wrong. */
+  async function warningsOf(run: () => Promise<void>): Promise<string[]> {
+    const warn = console.warn;
+    const warnings: string[] = [];
+    console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+    try {
+      await run();
+    } finally {
+      console.warn = warn;
+    }
+    return warnings;
+  }
+
+  for (const language of Object.keys(SLOW_CODE) as SlowLanguage[]) {
+    it(`streams 80 KB of ${language} its grammar is slow on, drawing each piece once over the same block`, async function () {
+      this.timeout(60_000);
+      const code = slowCode(SLOW_CODE[language].lines, 80 * 1024);
+      const key = await createKey({ paceMs: 0, chunkChars: 256, replies: [{ text: `\`\`\`${language}\n${code}\`\`\`` }] });
+      const el = await mount({ 'publishable-key': key });
+      // Every <code> the reply shows, and what each change to one adds.
+      const codes = new Set<Element>();
+      const added: number[] = [];
+      const observer = new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.addedNodes)
+            if (node instanceof Element) for (const c of [node, ...node.querySelectorAll('*')]) if (c.localName === 'code') codes.add(c);
+          const target = record.target as Element;
+          if (target.localName === 'code' && [...record.addedNodes].some((node) => node instanceof Element))
+            added.push([...record.addedNodes].reduce((sum, node) => sum + (node.textContent ?? '').length, 0));
+        }
+      });
+      observer.observe(el.shadowRoot!, { childList: true, subtree: true });
+      const warnings = await warningsOf(() => sendByUser(el, 'code'));
+      observer.disconnect();
+      const shown = $(el, '.message.agent:not(.welcome) code')!;
+      expect(shown.textContent, 'the code, whole').to.equal(code);
+      // Drawn once, then in place: a draw per frame rebuilt the whole block (40-85 ms at 16-32 KB).
+      expect(codes.size, 'one <code> for the block').to.equal(1);
+      expect(codes.has(shown)).to.equal(true);
+      expect(Math.max(0, ...added), 'each change adds one highlighted piece at most').to.be.at.most(PIECE_CHARS);
+      expect(warnings, 'nothing said').to.deep.equal([]);
+      expect($(el, '[part="error"]')).to.equal(null);
+    });
+  }
+
+  describe('with a grammar that takes long (injected)', () => {
+    /** Each call's input length, and the task it ran in (a counter a zero-delay timer advances). */
+    let calls: Array<{ chars: number; task: number }> = [];
+    let task = 0;
+    let ticking = true;
+    /** Busy time per call, in milliseconds. */
+    let cost = 0;
+    const tick = () => {
+      task++;
+      if (ticking) setTimeout(tick);
+    };
+    // Every line starts with `slow`, so every piece: its match at 0 is a call's first.
+    const slowGrammar: LanguageFn = () => ({
+      name: 'slow',
+      contains: [
+        {
+          scope: 'keyword',
+          begin: /\bslow\b/,
+          'on:begin': (match: RegExpMatchArray) => {
+            if (match.index !== 0) return;
+            calls.push({ chars: match.input!.length, task });
+            for (const until = performance.now() + cost; performance.now() < until;);
+          },
+        },
+      ],
+    });
+
+    before(() => {
+      GRAMMARS.slow = chunk(() => Promise.resolve({ default: slowGrammar }));
+    });
+    after(() => delete GRAMMARS.slow);
+    beforeEach(() => {
+      calls = [];
+      task = 0;
+      ticking = true;
+      tick();
+    });
+    afterEach(() => void (ticking = false));
+
+    it('reads at most a piece per call, and highlights in tasks of about SLICE_MS with the page running between', async () => {
+      cost = 3;
+      // Numbered: pieces of the same text would be highlighted once (the cache).
+      const code = Array.from({ length: 400 }, (_, i) => `slow ${1000 + i}\n`).join('');
+      const box = document.createElement('div');
+      document.body.append(box);
+      const el = mountMarkdown('```slow\n' + code + '```', {}, box);
+      await waitUntil(() => el.querySelectorAll('.hljs-keyword').length === 400, 'the block was not highlighted', { timeout: 10_000 });
+      expect(Math.max(...calls.map((c) => c.chars)), 'the longest input of a call').to.be.at.most(PIECE_CHARS);
+      const perTask = new Map<number, number>();
+      for (const call of calls) perTask.set(call.task, (perTask.get(call.task) ?? 0) + 1);
+      expect(perTask.size, 'tasks that highlighted').to.be.above(1);
+      // A task stops once SLICE_MS are spent.
+      expect(Math.max(...perTask.values()), 'calls in one task').to.be.at.most(Math.ceil(SLICE_MS / cost));
+      box.remove();
+    });
+
+    it('shows a block plain once it costs more than its budget, and says nothing', async function () {
+      this.timeout(20_000);
+      // Each call counts STEP_CHARGE_MS, two calls a KB: more than the budget's share of a KB,
+      // so 48 KB run out of it before their end.
+      cost = STEP_CHARGE_MS;
+      expect(2 * STEP_CHARGE_MS * 48).to.be.above(BUDGET_MS + 48 * BUDGET_MS_PER_KB);
+      const code = Array.from({ length: 4800 }, (_, i) => `slow ${1000 + i}\n`).join('');
+      const box = document.createElement('div');
+      document.body.append(box);
+      const draw = (text: string) => render(html`<div ${markdown(text, {})}></div>`, box);
+      const warnings = await warningsOf(async () => {
+        draw('```slow\n' + code + '```');
+        // Highlighted for a while (calls were made), then plain.
+        await waitUntil(() => calls.length && !box.querySelector('code')!.classList.contains('hljs'), 'the block was still highlighted', {
+          timeout: 20_000,
+        });
+      });
+      const shown = box.querySelector('code')!;
+      expect(shown.children, 'no spans').to.have.length(0);
+      expect(shown.textContent).to.equal(code);
+      expect(warnings).to.deep.equal([]);
+      // Drawn again (grown, or a frame later), it stays plain and costs nothing more.
+      const before = calls.length;
+      draw('```slow\n' + code + 'slow\n```');
+      // A task later: slices queued by the draw would have run.
+      await new Promise((resolve) => setTimeout(resolve));
+      expect(box.querySelector('code')).to.equal(shown);
+      expect(shown.textContent).to.equal(code + 'slow\n');
+      expect(calls.length).to.equal(before);
+      box.remove();
+    });
+  });
+
+  it('draws a streamed block over its previous draw: only the piece being written changes', async () => {
+    const lines = Array.from({ length: 120 }, (_, i) => (i % 6 === 5 ? '\n' : `const value${i} = compute(${i}, "label ${i}");\n`));
+    const box = document.createElement('div');
+    document.body.append(box);
+    const draw = (text: string, streaming: boolean) => render(html`<div ${markdown(text, { streaming })}></div>`, box);
+    draw('```ts\n' + lines[0], true);
+    const code = box.querySelector('code')!;
+    const removed: number[] = [];
+    const observer = new MutationObserver((records) => {
+      for (const record of records) removed.push([...record.removedNodes].reduce((sum, node) => sum + (node.textContent ?? '').length, 0));
+    });
+    observer.observe(box, { childList: true, subtree: true });
+    for (let i = 2; i <= lines.length; i++) {
+      draw('```ts\n' + lines.slice(0, i).join('') + 'const typ', true);
+      await new Promise((resolve) => setTimeout(resolve));
+    }
+    draw('```ts\n' + lines.join('') + '```', false);
+    observer.disconnect();
+    expect(box.querySelector('code'), 'the same <code>').to.equal(code);
+    expect(Math.max(...removed), 'what a frame takes out: the piece being written').to.be.at.most(PIECE_CHARS);
+    // The same as the block drawn at once, once both are done.
+    const settled = mountMarkdown('```ts\n' + lines.join('') + '```', {}, document.body.appendChild(document.createElement('div')));
+    await waitUntil(() => settled.innerHTML === box.firstElementChild!.innerHTML, 'not the settled render', { timeout: 5000 });
+    settled.parentElement!.remove();
+    box.remove();
+  });
+
+  it('highlights an 80 KB block, and leaves one past 100,000 characters plain without a word', async () => {
+    const line = 'const greeting = "hello";\n';
+    const box = document.createElement('div');
+    document.body.append(box);
+    const warnings = await warningsOf(async () => {
+      const lines = Math.floor(80_000 / line.length);
+      const long = mountMarkdown('```js\n' + line.repeat(lines) + '```', {}, box);
+      await waitUntil(() => long.querySelectorAll('.hljs-string').length === lines, 'the block was not highlighted to its end', {
+        timeout: 10_000,
+      });
+      const longer = mountMarkdown('```js\n' + line.repeat(100_001 / line.length + 1) + '```', {}, box);
+      expect(longer.querySelector('code')!.children).to.have.length(0);
+    });
+    expect(warnings).to.deep.equal([]);
+    box.remove();
   });
 });
