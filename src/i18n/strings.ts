@@ -151,6 +151,12 @@ export interface Strings {
   errorRateLimited: (seconds?: number) => string;
   errorTimeout: string;
   errorStreamInterrupted: string;
+  /** The agent's model is busy (`agents.model_rate_limited`); `seconds` is the service's Retry-After, when known. */
+  errorModelBusy: (seconds?: number) => string;
+  /** The agent's model cannot be reached (`agents.model_unavailable`). */
+  errorModelUnavailable: string;
+  /** The agent's model refused or failed the reply (`agents.model_error`). */
+  errorModelFailed: string;
   errorGeneric: string;
   /** A chunk of the widget's code could not be fetched or did not run; Retry asks again. */
   loadFailed: string;
@@ -211,7 +217,15 @@ export interface FeatureKeys {
     | 'channelFailed'
     | 'channelSending';
   history: 'removeConversation' | 'historyEmpty' | 'closeHistory' | 'untitledConversation';
-  turns: 'stopped' | 'interrupted' | 'reconnecting' | 'errorStreamInterrupted' | 'otherTab';
+  turns:
+    | 'stopped'
+    | 'interrupted'
+    | 'reconnecting'
+    | 'errorStreamInterrupted'
+    | 'errorModelBusy'
+    | 'errorModelUnavailable'
+    | 'errorModelFailed'
+    | 'otherTab';
   voice: 'dictate' | 'dictateStop' | 'micDenied' | 'dictationFailed';
 }
 
