@@ -9,6 +9,8 @@ import { warnOnce } from '../warn.js';
 export interface MessageParts {
   cards(m: ChatMessage): unknown;
   turnControls(m: ChatMessage): unknown;
+  /** Under the row of turn controls: what one of them opened (the reason form after a thumbs-down). */
+  belowControls(m: ChatMessage): unknown;
   /** The editor, when this user message is being edited (null otherwise). */
   editor(m: ChatMessage): unknown;
   time(iso: string | undefined): string;
@@ -65,6 +67,7 @@ function renderMessage(ctx: PanelContext, parts: MessageParts, m: ChatMessage, l
     </div>
     ${m.cards.length ? parts.cards(m) : nothing}
     <div part="meta" class="meta"><span>${meta || parts.time(m.createdAt)}</span>${parts.turnControls(m)}</div>
+    ${parts.belowControls(m)}
     ${
       latest && m.role === 'agent' && m.state === 'done' && m.suggestions.length && !chat.busy
         ? renderSuggestions(m.suggestions, t, { onSelect: (s) => ctx.pickSuggestion(s) })

@@ -108,6 +108,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.log = new Log(this, {
       cards: (m) => this.cards.render(m),
       turnControls: (m) => html`${this.copy.render(m)}${this.feedback.render(m)}${this.turns.render(m)}`,
+      belowControls: (m) => this.feedback.reason(m),
       editor: (m) => this.turns.editor(m),
     });
     this.chat.store.subscribe(this.onChange);
