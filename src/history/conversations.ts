@@ -18,17 +18,16 @@ export function rootOf(events: readonly BranchEvent[], thread: string): string {
 
 /**
  * The history as a list of conversations: the branches of one conversation (regenerated or
- * edited turns) are one entry, the branch last active, under the conversation's first title.
- * The branch navigator reaches the others. `entries` are newest first.
+ * edited turns) are one entry: the branch last active, under its own title (its first
+ * question, so an edit of the first question retitles the entry). The branch navigator
+ * reaches the others. `entries` are newest first.
  */
 export function conversations<E extends { id: string; title: string }>(entries: readonly E[], events: readonly BranchEvent[]): E[] {
   if (!events.length) return [...entries];
   const byRoot = new Map<string, E>();
   for (const entry of entries) {
     const root = rootOf(events, entry.id);
-    if (byRoot.has(root)) continue;
-    const first = entries.find((e) => e.id === root);
-    byRoot.set(root, first && first !== entry ? { ...entry, title: first.title } : entry);
+    if (!byRoot.has(root)) byRoot.set(root, entry);
   }
   return [...byRoot.values()];
 }
