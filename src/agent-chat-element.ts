@@ -25,7 +25,7 @@ import {
   type Transport,
 } from './state/config.js';
 import type { PanelApi, ShellView } from './shell/panel-api.js';
-import { Launcher } from './shell/launcher.js';
+import { FULL_SCREEN_QUERY, Launcher } from './shell/launcher.js';
 import { PanelLoader } from './shell/panel-loader.js';
 import { jsonConverter } from './shell/attributes.js';
 import { shellStyles } from './shell/shell.styles.js';
@@ -243,6 +243,8 @@ export class AgentChat extends HostElement {
   @state() private unread = false;
   /** The reader showed intent to open the launcher (pointer, focus, touch): fetch the panel. */
   @state() private intent = false;
+  /** The panel opened because it was open on the tab's page before: focus stays on the page. */
+  private reopened = false;
 
   private launcherUi: Launcher | null = null;
   /** Unread, pending and the thread id, as stored for this conversation. */
@@ -416,6 +418,7 @@ export class AgentChat extends HostElement {
       this.unread = false;
       this.stored.setUnread(false);
     }
+    if (changed.get('isOpen') !== undefined && view.launcher) this.stored.setOpen(this.isOpen);
     const panel = this.panel;
     if (!panel) return;
     panel.willUpdate(this.loader.changes(changed));
@@ -437,7 +440,12 @@ export class AgentChat extends HostElement {
     this.view.developer = this.debug || isLocalHost(location.hostname);
     if (!this.stored.open(config)) return;
     this.unread = this.stored.unread;
-    if (this.stored.wake && !this.panel) void this.loader.ensure();
+    // Open on the tab's page before, open here: the conversation follows the visitor through
+    // the site. Unless the host set `open`, or the panel would cover the page (a phone).
+    if (this.stored.wasOpen && this.view.launcher && !this.isOpen && !matchMedia(FULL_SCREEN_QUERY).matches) {
+      this.isOpen = this.reopened = true;
+    }
+    if ((this.stored.wake || this.reopened) && !this.panel) void this.loader.ensure();
   }
 
   protected override update(changed: PropertyValues<this>): void {
@@ -471,10 +479,11 @@ export class AgentChat extends HostElement {
       panel.updated(this.loader.changes(changed));
       this.loader.fresh = false;
     }
-    if (changed.has('isOpen') && changed.get('isOpen') !== undefined) {
+    if (changed.has('isOpen') && changed.get('isOpen') !== undefined && !this.reopened) {
       if (this.isOpen) this.focusInput();
       else this.launcherUi?.button.focus();
     }
+    this.reopened = false;
   }
 
   override connectedCallback(): void {

@@ -20,6 +20,8 @@ export interface Strings {
   openChat: string;
   openChatUnread: string;
   jumpToLatest: string;
+  /** On "jump to latest": how many messages came since the reader last saw the end. */
+  newMessages: (count: number) => string;
   retry: string;
   /** Closes a notice. */
   dismiss: string;
@@ -217,6 +219,7 @@ export interface FeatureKeys {
     | 'channelFailed'
     | 'channelSending';
   history: 'removeConversation' | 'historyEmpty' | 'closeHistory' | 'untitledConversation';
+  reading: 'newMessages';
   turns:
     | 'stopped'
     | 'interrupted'

@@ -209,6 +209,12 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
       });
       return;
     }
+    // The reader's new question (typed, a suggestion, the page's send(), an edit or a rerun)
+    // is placed in view, wherever the reader was.
+    if (change === 'appendUser' || change === 'branch') {
+      const question = change === 'branch' ? state.turn?.user : state.messages.at(-1)?.key;
+      if (question) this.log.place(question);
+    }
     if (change === 'startTurn') {
       // What a reply brings: fetched while the agent thinks (a chunk that fails is tried
       // again when needed).

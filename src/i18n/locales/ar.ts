@@ -16,6 +16,8 @@ export const ar: Strings = {
   openChat: 'فتح الدردشة',
   openChatUnread: 'فتح الدردشة، رسالة جديدة',
   jumpToLatest: 'الانتقال إلى أحدث رسالة',
+  newMessages: (count) =>
+    count === 1 ? 'رسالة جديدة واحدة' : count === 2 ? 'رسالتان جديدتان' : count <= 10 ? `${count} رسائل جديدة` : `${count} رسالة جديدة`,
   retry: 'إعادة المحاولة',
   dismiss: 'إغلاق',
   stopped: 'تم الإيقاف',

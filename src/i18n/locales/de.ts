@@ -16,6 +16,7 @@ export const de: Strings = {
   openChat: 'Chat öffnen',
   openChatUnread: 'Chat öffnen, neue Nachricht',
   jumpToLatest: 'Zur neuesten Nachricht',
+  newMessages: (count) => (count === 1 ? '1 neue Nachricht' : `${count} neue Nachrichten`),
   retry: 'Erneut versuchen',
   dismiss: 'Ausblenden',
   stopped: 'Angehalten',

@@ -16,6 +16,7 @@ export const es: Strings = {
   openChat: 'Abrir chat',
   openChatUnread: 'Abrir chat, mensaje nuevo',
   jumpToLatest: 'Ir al último mensaje',
+  newMessages: (count) => (count === 1 ? '1 mensaje nuevo' : `${count} mensajes nuevos`),
   retry: 'Reintentar',
   dismiss: 'Descartar',
   stopped: 'Detenido',

@@ -16,6 +16,7 @@ export const fr: Strings = {
   openChat: 'Ouvrir le chat',
   openChatUnread: 'Ouvrir le chat, nouveau message',
   jumpToLatest: 'Aller au dernier message',
+  newMessages: (count) => (count === 1 ? '1 nouveau message' : `${count} nouveaux messages`),
   retry: 'Réessayer',
   dismiss: 'Fermer',
   stopped: 'Arrêté',

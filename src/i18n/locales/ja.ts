@@ -16,6 +16,7 @@ export const ja: Strings = {
   openChat: 'チャットを開く',
   openChatUnread: 'チャットを開く（新着メッセージ）',
   jumpToLatest: '最新のメッセージへ',
+  newMessages: (count) => `新着メッセージ ${count} 件`,
   retry: '再試行',
   dismiss: '閉じる',
   stopped: '停止しました',
