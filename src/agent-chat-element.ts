@@ -36,6 +36,8 @@ export type { CardRenderer };
 
 /** How long a render waits for the chunks it needs (panel, language) before it goes ahead without them. */
 const FEATURE_WAIT_MS = 3000;
+/** How long after its upgrade an element with nothing to talk to waits for its settings before it says so. */
+const CONFIG_GRACE_MS = 3000;
 
 /**
  * An embeddable chat with a conversational agent: streams replies, renders markdown and
@@ -245,6 +247,8 @@ export class AgentChat extends HostElement {
   @state() private intent = false;
   /** The panel opened because it was open on the tab's page before: focus stays on the page. */
   private reopened = false;
+  /** Until then, missing required settings may still be on their way (`applyConfig`); -1 once configured. */
+  private graceUntil = 0;
 
   private launcherUi: Launcher | null = null;
   /** Unread, pending and the thread id, as stored for this conversation. */
@@ -433,10 +437,17 @@ export class AgentChat extends HostElement {
    * is unread or a turn was running when the page went: then the panel loads at once.
    */
   private applyConfig(): void {
-    const { config, problems } = readConfig(this);
-    problems.forEach((problem) => warnOnce(problem));
+    const { config, problems, missing } = readConfig(this);
+    // Nothing to talk to right after the upgrade: a framework may set the required settings
+    // a moment later (React hydrating server-rendered HTML sets properties after the element
+    // upgraded, docs/integration-next.md). Said only if they are still missing then.
+    this.graceUntil ||= config ? -1 : Date.now() + CONFIG_GRACE_MS;
+    const early = missing.length > 0 && Date.now() < this.graceUntil;
+    if (early) setTimeout(() => this.view.config || (this.applyConfig(), this.requestUpdate()), CONFIG_GRACE_MS);
+    const said = early ? problems : [...missing, ...problems];
+    said.forEach((problem) => warnOnce(problem));
     this.view.config = config;
-    this.view.configProblems = problems;
+    this.view.configProblems = said;
     this.view.developer = this.debug || isLocalHost(location.hostname);
     if (!this.stored.open(config)) return;
     this.unread = this.stored.unread;
