@@ -120,6 +120,9 @@ export default {
   // test/unit/ is the Node layer (vitest.config.ts).
   files: ['test/**/*.test.ts', '!test/unit/**'],
   nodeResolve: true,
+  // The test runner's server, with the reference server mounted: port 8000, or the next
+  // free one; TEST_PORT asks for a given port (README "Two commands").
+  port: process.env.TEST_PORT ? Number(process.env.TEST_PORT) : undefined,
   concurrency: 2,
   concurrentBrowsers: 2,
   testsFinishTimeout: 240_000,

@@ -25,7 +25,7 @@ import {
   type Transport,
 } from './state/config.js';
 import type { PanelApi, ShellView } from './shell/panel-api.js';
-import { Launcher } from './shell/launcher.js';
+import { FULL_SCREEN_QUERY, Launcher } from './shell/launcher.js';
 import { PanelLoader } from './shell/panel-loader.js';
 import { jsonConverter } from './shell/attributes.js';
 import { shellStyles } from './shell/shell.styles.js';
@@ -36,6 +36,8 @@ export type { CardRenderer };
 
 /** How long a render waits for the chunks it needs (panel, language) before it goes ahead without them. */
 const FEATURE_WAIT_MS = 3000;
+/** How long after its upgrade an element with nothing to talk to waits for its settings before it says so. */
+const CONFIG_GRACE_MS = 3000;
 
 /**
  * An embeddable chat with a conversational agent: streams replies, renders markdown and
@@ -250,6 +252,10 @@ export class AgentChat extends HostElement {
   @state() private unread = false;
   /** The reader showed intent to open the launcher (pointer, focus, touch): fetch the panel. */
   @state() private intent = false;
+  /** The panel opened because it was open on the tab's page before: focus stays on the page. */
+  private reopened = false;
+  /** Until then, missing required settings may still be on their way (`applyConfig`); -1 once configured. */
+  private graceUntil = 0;
 
   private launcherUi: Launcher | null = null;
   /** Unread, pending and the thread id, as stored for this conversation. */
@@ -423,6 +429,7 @@ export class AgentChat extends HostElement {
       this.unread = false;
       this.stored.setUnread(false);
     }
+    if (changed.get('isOpen') !== undefined && view.launcher) this.stored.setOpen(this.isOpen);
     const panel = this.panel;
     if (!panel) return;
     panel.willUpdate(this.loader.changes(changed));
@@ -437,14 +444,26 @@ export class AgentChat extends HostElement {
    * is unread or a turn was running when the page went: then the panel loads at once.
    */
   private applyConfig(): void {
-    const { config, problems } = readConfig(this);
-    problems.forEach((problem) => warnOnce(problem));
+    const { config, problems, missing } = readConfig(this);
+    // Nothing to talk to right after the upgrade: a framework may set the required settings
+    // a moment later (React hydrating server-rendered HTML sets properties after the element
+    // upgraded, docs/integration-next.md). Said only if they are still missing then.
+    this.graceUntil ||= config ? -1 : Date.now() + CONFIG_GRACE_MS;
+    const early = missing.length > 0 && Date.now() < this.graceUntil;
+    if (early) setTimeout(() => this.view.config || (this.applyConfig(), this.requestUpdate()), CONFIG_GRACE_MS);
+    const said = early ? problems : [...missing, ...problems];
+    said.forEach((problem) => warnOnce(problem));
     this.view.config = config;
-    this.view.configProblems = problems;
+    this.view.configProblems = said;
     this.view.developer = this.debug || isLocalHost(location.hostname);
     if (!this.stored.open(config)) return;
     this.unread = this.stored.unread;
-    if (this.stored.wake && !this.panel) void this.loader.ensure();
+    // Open on the tab's page before, open here: the conversation follows the visitor through
+    // the site. Unless the host set `open`, or the panel would cover the page (a phone).
+    if (this.stored.wasOpen && this.view.launcher && !this.isOpen && !matchMedia(FULL_SCREEN_QUERY).matches) {
+      this.isOpen = this.reopened = true;
+    }
+    if ((this.stored.wake || this.reopened) && !this.panel) void this.loader.ensure();
   }
 
   protected override update(changed: PropertyValues<this>): void {
@@ -478,10 +497,11 @@ export class AgentChat extends HostElement {
       panel.updated(this.loader.changes(changed));
       this.loader.fresh = false;
     }
-    if (changed.has('isOpen') && changed.get('isOpen') !== undefined) {
+    if (changed.has('isOpen') && changed.get('isOpen') !== undefined && !this.reopened) {
       if (this.isOpen) this.focusInput();
       else this.launcherUi?.button.focus();
     }
+    this.reopened = false;
   }
 
   override connectedCallback(): void {

@@ -17,13 +17,8 @@ export const styles = css`
     fill-opacity: 0.2;
   }
 
-  .message .meta {
-    flex-wrap: wrap;
-  }
-
-  /* Under the meta line of its reply, the width of the column. */
+  /* Under the row of its reply's actions (message.ts belowControls), the width of the column. */
   .feedback-form {
-    flex-basis: 100%;
     display: flex;
     flex-direction: column;
     gap: 6px;
@@ -32,7 +27,7 @@ export const styles = css`
     border: 1px solid var(--_border);
     border-radius: 10px;
     color: var(--_text);
-    font-size: 1.15em;
+    font-size: 0.92em;
   }
 
   .feedback-reasons,

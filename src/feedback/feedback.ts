@@ -83,14 +83,16 @@ export class FeedbackControl {
         ${icons[value]}
       </button>`;
     return html`<div part="feedback" class="feedback" role="group" aria-label=${t.feedbackLabel}>
-        ${button('up', t.feedbackUp)}${button('down', t.feedbackDown)}
-      </div>
-      ${this.asking?.id === id ? this.renderReason(id) : nothing}`;
+      ${button('up', t.feedbackUp)}${button('down', t.feedbackDown)}
+    </div>`;
   }
 
-  private renderReason(id: string) {
+  /** The reason form after a thumbs-down, under the row of the reply's actions (in reading and Tab order). */
+  renderReason(m: ChatMessage) {
+    const id = m.id!;
+    const asking = this.asking;
+    if (asking?.id !== id) return nothing;
     const t = this.ctx.text;
-    const asking = this.asking!;
     const labels = reasonLabels(t);
     const submit = (event: Event) => {
       event.preventDefault();

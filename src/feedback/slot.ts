@@ -39,4 +39,8 @@ export class FeedbackSlot {
   render(m: ChatMessage) {
     return this.control && this.ctx.host.feedback && rateable(m) ? this.control.render(m) : nothing;
   }
+
+  reason(m: ChatMessage) {
+    return this.control && this.ctx.host.feedback && rateable(m) ? this.control.renderReason(m) : nothing;
+  }
 }

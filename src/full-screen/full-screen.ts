@@ -1,12 +1,9 @@
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import { css, unsafeCSS } from '@lit/reactive-element/css-tag.js';
 
-/**
- * Where the launcher's panel fills the screen: a phone, or a desktop window zoomed to 200%
- * (1280×800 becomes 640×400 CSS px), where a floating box would be cramped. A chunk of its
- * own: only launchers need it (docs/architecture.md "Chunk map").
- */
-export const FULL_SCREEN_QUERY = '(max-width: 480px), (max-height: 500px)';
+import { FULL_SCREEN_QUERY } from '../shell/launcher.js';
+
+export { FULL_SCREEN_QUERY };
 
 export const styles = css`
   /* Phones and zoomed windows: the panel is the screen, modal (FullScreen below), sized to the

@@ -85,8 +85,10 @@ export class HandOffControl {
       if (result.threadId !== chat.threadId && !chat.busy) chat.switchThread(result.threadId, 'switched');
       emit(host, 'agent-chat-channel', result);
       host.renderRoot.querySelector<HTMLElement>('.channel-form.done button')?.focus();
-    } else if (this.form?.invalid) {
-      host.renderRoot.querySelector<HTMLElement>('#channel-phone')?.focus();
+    } else {
+      // The number field again, and what is wrong in sight: a short panel scrolls the form.
+      if (this.form?.invalid) host.renderRoot.querySelector<HTMLElement>('#channel-phone')?.focus();
+      host.renderRoot.querySelector('#channel-invalid, .channel-form .channel-error')?.scrollIntoView({ block: 'nearest' });
     }
   }
 }

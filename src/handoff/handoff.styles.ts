@@ -12,10 +12,15 @@ export const styles = css`
     flex-direction: column;
     align-items: stretch;
     gap: 6px;
-    flex: none;
-    /* Never more than this, so a short panel (a phone on its side, 200% zoom) keeps a log. */
-    max-height: 40%;
+    /*
+     * As high as its content, taken from the log (which keeps its minimum): a short panel
+     * (a phone on its side, 200% zoom) scrolls the form, whose actions stay in sight.
+     */
+    flex: 0 1 auto;
+    min-height: 0;
     overflow-y: auto;
+    /* What scrolls into view clears the sticky actions. */
+    scroll-padding-bottom: calc(44px + var(--_space));
     padding: var(--_space);
     border-bottom: 1px solid var(--_border);
     background: var(--_surface);
@@ -119,6 +124,11 @@ export const styles = css`
     justify-content: flex-end;
     gap: 8px;
     margin-top: 4px;
+    position: sticky;
+    bottom: calc(-1 * var(--_space));
+    padding-block: 4px var(--_space);
+    margin-bottom: calc(-1 * var(--_space));
+    background: var(--_surface);
   }
 
   .channel-actions .text-button {

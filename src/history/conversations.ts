@@ -9,21 +9,17 @@ import type { BranchEvent } from '../state/branches.js';
 
 /**
  * The history as a list of conversations: the branches of one conversation (regenerated or
- * edited turns) are one entry, the branch last active, under the conversation's first title.
- * The branch navigator reaches the others. `entries` are newest first.
+ * edited turns) are one entry: the branch last active, under its own title (its first
+ * question, so an edit of the first question retitles the entry). The branch navigator
+ * reaches the others. `entries` are newest first.
  */
 export function conversations<E extends { id: string; title: string }>(entries: readonly E[], events: readonly BranchEvent[]): E[] {
   if (!events.length) return [...entries];
   const index = branchIndex(events);
-  // The first entry of each id (storage may hold two).
-  const byId = new Map<string, E>();
-  for (const entry of entries) if (!byId.has(entry.id)) byId.set(entry.id, entry);
   const byRoot = new Map<string, E>();
   for (const entry of entries) {
     const root = index.root(entry.id);
-    if (byRoot.has(root)) continue;
-    const first = byId.get(root);
-    byRoot.set(root, first && first !== entry ? { ...entry, title: first.title } : entry);
+    if (!byRoot.has(root)) byRoot.set(root, entry);
   }
   return [...byRoot.values()];
 }

@@ -20,6 +20,8 @@ export interface Strings {
   openChat: string;
   openChatUnread: string;
   jumpToLatest: string;
+  /** On "jump to latest": how many messages came since the reader last saw the end. */
+  newMessages: (count: number) => string;
   retry: string;
   /** Closes a notice. */
   dismiss: string;
@@ -153,6 +155,12 @@ export interface Strings {
   errorRateLimited: (seconds?: number) => string;
   errorTimeout: string;
   errorStreamInterrupted: string;
+  /** The agent's model is busy (`agents.model_rate_limited`); `seconds` is the service's Retry-After, when known. */
+  errorModelBusy: (seconds?: number) => string;
+  /** The agent's model cannot be reached (`agents.model_unavailable`). */
+  errorModelUnavailable: string;
+  /** The agent's model refused or failed the reply (`agents.model_error`). */
+  errorModelFailed: string;
   errorGeneric: string;
   /** A chunk of the widget's code could not be fetched or did not run; Retry asks again. */
   loadFailed: string;
@@ -215,7 +223,17 @@ export interface FeatureKeys {
     | 'channelFailed'
     | 'channelSending';
   history: 'removeConversation' | 'historyEmpty' | 'closeHistory' | 'untitledConversation';
-  turns: 'stopped' | 'interrupted' | 'reconnecting' | 'errorStreamInterrupted' | 'otherTab' | 'unsent';
+  reading: 'newMessages';
+  turns:
+    | 'stopped'
+    | 'interrupted'
+    | 'reconnecting'
+    | 'errorStreamInterrupted'
+    | 'errorModelBusy'
+    | 'errorModelUnavailable'
+    | 'errorModelFailed'
+    | 'otherTab'
+    | 'unsent';
   voice: 'dictate' | 'dictateStop' | 'micDenied' | 'dictationFailed';
 }
 

@@ -8,11 +8,18 @@ export const logStyles = css`
     flex: 1;
     min-height: 6rem;
     display: flex;
+    flex-direction: column;
   }
 
   .log {
     flex: 1;
     overflow-y: auto;
+    /*
+     * Room for a scrollbar whether or not it shows: the space under a placed turn
+     * (src/log/reading.ts) makes the log scroll, and a scrollbar that comes and goes would
+     * change the width of every message (and make the log's ResizeObserver loop).
+     */
+    scrollbar-gutter: stable;
     overscroll-behavior: contain;
     padding: var(--_space);
     scroll-padding-bottom: var(--_space);
@@ -167,12 +174,11 @@ export const logStyles = css`
   }
 
   /* ---- jump to latest ---- */
+  /* Under the log, in a strip of its own: it never covers a chip, a line of code or a card. */
   .jump {
-    position: absolute;
-    inset-block-end: 10px;
-    /* Physical on purpose: centred is centred in either direction. */
-    left: 50%;
-    transform: translateX(-50%);
+    flex: none;
+    align-self: center;
+    margin-block: 6px;
     display: inline-flex;
     align-items: center;
     gap: 6px;

@@ -5,6 +5,8 @@ import { renderSuggestions } from '../suggestions/suggestions.js';
 import { reading as readingChunk } from '../chunks.js';
 import type { Feature } from '../panel/feature.js';
 import { keyed } from './keyed.js';
+import { tabKey, tabStorage } from '../shell/tab-view.js';
+import { scopeOf } from '../state/storage.js';
 import { type MessageParts, renderMessageSafely, renderWelcome } from './message.js';
 
 type ReadingModule = typeof import('./reading.js');
@@ -41,8 +43,14 @@ export interface ReadingHost {
   readonly element: HTMLElement | null;
   /** Following the latest (the reader is at the bottom). */
   stickToBottom: boolean;
-  /** Set with a window placed at the latest: the log goes to its end as it renders. */
+  /** Set with a window placed at the latest or a question placed: the log goes there as it renders. */
   toEnd: boolean;
+  /** The question of the reader's new turn, kept near the log's top while its reply grows below (`Log.place`). */
+  placed: string | null;
+  /** The question the space under the latest turn is measured from (it stays as the reader scrolls). */
+  spaceFor: string | null;
+  /** Shows "jump to latest". */
+  showJump(): void;
 }
 
 function timeFormat(lang: string): Intl.DateTimeFormat {
@@ -71,8 +79,15 @@ export class Log implements ReadingHost {
   /** The latest message when the window was last placed: a new question of the reader's brings the latest back. */
   private latest: string | undefined;
   stickToBottom = true;
-  /** The window was just placed at the latest: the log goes to its end as it renders, before any scroll event reads it. */
+  /** The window or a question was just placed: the log goes there as it renders, before any scroll event reads it. */
   toEnd = false;
+  placed: string | null = null;
+  spaceFor: string | null = null;
+  /** Where this tab's page before left the reader (reading.ts `keepPlace`) is taken once, with the first transcript. */
+  private tookPlace = false;
+  private jumpTimer = 0;
+  /** How many messages there were when the reader last saw the end: those after are new to them ("jump to latest"). */
+  private seen = 0;
   /**
    * Follows the size of the log's content and of its box after layout, so following the
    * conversation costs no layout of its own (a read of `scrollHeight` after every render
@@ -139,21 +154,33 @@ export class Log implements ReadingHost {
     let { start, end } = this.view.value;
     const first = messages[0]?.key;
     const latest = messages.at(-1);
+    if (first !== this.windowAnchor && first === this.placed) {
+      // The first question of a conversation (or its edit): the conversation goes on.
+      this.windowAnchor = first;
+    }
     if (first !== this.windowAnchor) {
       // A newly loaded transcript renders its latest messages only; earlier ones follow on
       // demand, so a 2,000-message thread opens as fast as a short one.
       this.windowAnchor = first;
       start = count - WINDOW;
       end = Infinity;
-    } else if (latest?.key !== this.latest && latest?.role === 'user') {
-      // The reader asked something (typed, a suggestion, an edit): the latest come into view.
+      this.placed = this.spaceFor = null;
+      this.seen = count;
+      // The first transcript of the page: the reader goes back where this tab's page before left them.
+      const config = this.ctx.view.config;
+      if (!this.tookPlace && config && tabStorage(config.persist)?.getItem(tabKey(scopeOf(config), 'place'))) {
+        void this.reading.want(true).then((module) => module?.restorePlace(this));
+      }
+      this.tookPlace = true;
+    } else if (this.placed && latest?.key !== this.latest) {
+      // A new turn of the reader's (typed, a suggestion, an edit, a rerun): the latest come into view.
       if (end < count) start = count - WINDOW;
       end = Infinity;
-      this.stickToBottom = this.toEnd = true;
+      this.seen = messages.findIndex((m) => m.key === this.placed) + 1;
     }
     this.latest = latest?.key;
     // Following the latest, the window lets go of its top as the conversation grows.
-    if (end >= count && this.stickToBottom) start = Math.max(start, count - MOST);
+    if (end >= count && (this.stickToBottom || this.placed)) start = Math.max(start, count - MOST);
     start = Math.max(0, Math.min(start, count - WINDOW));
     if (start !== this.view.value.start || end !== this.view.value.end) this.view.set({ start, end });
     if (start > 0 && !this.reading.module) void this.reading.want();
@@ -169,6 +196,21 @@ export class Log implements ReadingHost {
     const target = event.target as HTMLElement;
     void this.reading.want().then((module) => module?.act(this, what, target));
   };
+
+  /**
+   * The reader asked something (typed, a suggestion, the page's send(), an edit or a rerun):
+   * its question is placed near the log's top, wherever the reader was, and its reply grows
+   * below it. The log keeps it there until the reader scrolls; space under the turn lets a
+   * short reply's question get there too.
+   */
+  place(question: string): void {
+    this.placed = this.spaceFor = question;
+    // Until the moves' chunk is here, the latest come into view as they always did.
+    this.stickToBottom = !this.reading.module;
+    this.toEnd = true;
+    if (this.view.value.showJump) this.view.set({ showJump: false });
+    void this.reading.want(true);
+  }
 
   /** A new transcript arrived (its first message changed): the features reset what they kept per message. */
   get anchor(): string | undefined {
@@ -190,18 +232,43 @@ export class Log implements ReadingHost {
     this.toEnd = false;
   }
 
-  /** Auto-scroll follows the conversation only while the reader is at the bottom. */
+  /**
+   * Auto-scroll: a placed question stays near the top while its reply grows below; else the
+   * log follows the conversation only while the reader is at the bottom.
+   */
   private follow(): void {
     const log = this.element;
     if (!log) return;
+    const reading = this.reading.module;
+    reading?.fitSpace(this, log);
     const grew = log.scrollHeight > this.lastHeight;
     this.lastHeight = log.scrollHeight;
+    const count = this.ctx.chat.state.messages.length;
+    if (this.placed && reading) {
+      if (reading.pin(this, log)) return;
+      // Not rendered yet (a resize came before the render that shows it), or withdrawn.
+      if (this.ctx.chat.store.find(this.placed)) return;
+      this.placed = null;
+    }
     if (this.stickToBottom) {
       log.scrollTop = log.scrollHeight;
+      this.seen = count;
     } else if (grew && !this.view.value.showJump) {
+      this.showJump();
+    }
+  }
+
+  /**
+   * Shows "jump to latest", a task later: it takes a strip under the log, and resizing the log
+   * from the ResizeObserver's own callback would be a loop the browser reports as an error.
+   */
+  showJump(): void {
+    this.jumpTimer ||= window.setTimeout(() => {
+      this.jumpTimer = 0;
+      if (this.view.value.showJump || this.stickToBottom) return;
       this.view.set({ showJump: true });
       void this.reading.want(); // what "jump to latest" does
-    }
+    });
   }
 
   render(overlay: unknown) {
@@ -248,14 +315,26 @@ export class Log implements ReadingHost {
         ${this.renderTyping()}
         ${messages.length || !starters.length ? nothing : renderSuggestions(starters, t, { onSelect: (s) => this.ctx.pickSuggestion(s) })}
         </div>
+        <div class="turn-space"></div>
       </div>
       ${overlay}
-      ${
-        showJump || end < messages.length
-          ? html`<button part="jump-to-latest" class="jump" type="button" @click=${this.read}>${icons.arrowDown} ${t.jumpToLatest}</button>`
-          : nothing
-      }
+      ${showJump || end < messages.length ? this.renderJump(messages.length - this.seen) : nothing}
     </div>`;
+  }
+
+  /** "Jump to latest", with how many messages came since the reader last saw the end; under the log, never over it. */
+  private renderJump(unseen: number) {
+    const t = this.ctx.text;
+    const label = unseen > 0 && this.reading.module ? t.newMessages(unseen) : '';
+    return html`<button
+      part="jump-to-latest"
+      class="jump"
+      type="button"
+      aria-label=${label ? `${t.jumpToLatest}: ${label}` : nothing}
+      @click=${this.read}
+    >
+      ${icons.arrowDown} ${label || t.jumpToLatest}
+    </button>`;
   }
 
   private renderTyping() {
@@ -286,14 +365,16 @@ export class Log implements ReadingHost {
     const up = top < this.lastTop;
     this.lastTop = top;
     if (start > 0 || end < count) this.read(event); // near an edge, the window moves
-    // The reader leaves the end by scrolling up, and is back within 32 px of it. A scroll
-    // event of the log's own moves is not the reader leaving: following (the event comes a
-    // frame later), the browser's scroll anchoring, a clamp as content shrank (the typing
-    // row, the chips) with content grown since: each leaves the log at the end of the
-    // content following last saw.
+    const reading = this.reading.module;
+    if (reading?.scrolled(this, log)) return;
+    // Keeping the reader's place (and a placed question's) is the moves' work.
+    if (!reading) void this.reading.want().then((module) => module?.scrolled(this, log));
     if (this.stickToBottom && top > this.lastHeight - log.clientHeight - 32) return;
     this.stickToBottom = end >= count && (log.scrollHeight - top - log.clientHeight < 32 || (this.stickToBottom && !up));
-    if (this.stickToBottom && this.view.value.showJump) this.view.set({ showJump: false });
+    if (this.stickToBottom) {
+      this.seen = count;
+      if (this.view.value.showJump) this.view.set({ showJump: false });
+    }
   };
 
   /**

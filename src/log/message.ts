@@ -10,6 +10,8 @@ export interface MessageParts {
   cards(m: ChatMessage): unknown;
   /** The controls in its meta line (copy, feedback, regenerate, edit, versions): one part. */
   turnControls(m: ChatMessage): unknown;
+  /** Under the row of turn controls: what one of them opened (the reason form after a thumbs-down). */
+  belowControls(m: ChatMessage): unknown;
   /** The editor, when this user message is being edited (null otherwise). */
   editor(m: ChatMessage): unknown;
   time(iso: string | undefined): string;
@@ -67,6 +69,7 @@ function renderMessage(ctx: PanelContext, parts: MessageParts, m: ChatMessage, l
   const stamp = meta || parts.time(m.createdAt);
   const label = user ? t.userName : host.agentDisplayName || t.agentName;
   const controls = parts.turnControls(m);
+  const below = user ? nothing : parts.belowControls(m);
   const editor = user ? parts.editor(m) : null;
   const suggestions =
     latest && !user && m.state === 'done' && m.suggestions.length && !chat.busy
@@ -77,7 +80,7 @@ function renderMessage(ctx: PanelContext, parts: MessageParts, m: ChatMessage, l
   const text = user
     ? html`<div part="text" class="text" dir="auto" .textContent=${m.text}></div>`
     : html`<div part="text" class="text" ${markdown(m.text, { streaming: streaming || cutOff, allowHtml: host.allowHtml, labels })}></div>`;
-  if (!m.imageUrl && !editor && !m.cards.length && suggestions === nothing) {
+  if (!m.imageUrl && !editor && !m.cards.length && suggestions === nothing && below === nothing) {
     return html`<article part="message message-${m.role}" class="message ${m.role} ${m.state}" data-key=${m.key}
       aria-busy=${streaming ? 'true' : 'false'} aria-label=${label} tabindex="-1"
       ><div part="bubble" class="bubble">${text}</div
@@ -89,7 +92,7 @@ function renderMessage(ctx: PanelContext, parts: MessageParts, m: ChatMessage, l
     ><div part="bubble" class="bubble ${editor ? 'editing' : ''}"
       >${m.imageUrl ? html`<img class="attachment" src=${m.imageUrl} alt=${t.attachedImage} loading="lazy" />` : nothing}${editor ?? text}</div
     >${m.cards.length ? parts.cards(m) : nothing}<div part="meta" class="meta"><span .textContent=${stamp}></span>${controls}</div
-    >${suggestions}</article>`;
+    >${below}${suggestions}</article>`;
 }
 
 /**

@@ -1,14 +1,157 @@
 /**
- * Reading a long log, a chunk (src/chunks.ts `reading`): moving the rendered window as the
+ * Reading the log, a chunk (src/chunks.ts `reading`): moving the rendered window as the
  * reader scrolls near an edge, presses "show earlier" or finds a message with Find in page,
- * and the arrow keys between messages, which move it too. The log (src/log/log.ts) places
- * the window as the conversation changes and renders it.
+ * and the arrow keys between messages, which move it too; a new turn's question kept near
+ * the top while its reply grows below; where the reader is, kept for the tab's next page
+ * of the site. The log (src/log/log.ts) places the window as the conversation changes and
+ * renders it.
  */
 import type { PanelContext } from '../panel/context.js';
+import type { Strings } from '../i18n/strings.js';
+import { tabKey, tabStorage } from '../shell/tab-view.js';
+import type { PersistMode } from '../state/storage.js';
+import { scopeOf } from '../state/storage.js';
 import { MOST, MOVES, type ReadingHost, WINDOW } from './log.js';
 
+/** The English of the moves' texts (the other languages' tables carry them too). */
+export const strings: Pick<Strings, 'newMessages'> = {
+  newMessages: (count) => (count === 1 ? '1 new message' : `${count} new messages`),
+};
+
+/** How far below the log's top a placed question sits. */
+const PLACED_AT = 8;
+
 /** The rendered message with `key`, if it is rendered. */
-const rendered = (ctx: PanelContext, key: string | undefined) => ctx.focusKeeper.messages().find((element) => element.dataset.key === key);
+const rendered = (ctx: PanelContext, key: string | null | undefined) =>
+  ctx.focusKeeper.messages().find((element) => element.dataset.key === key);
+
+/** How far below the log's top `element` is. */
+const below = (log: HTMLElement, element: Element) => element.getBoundingClientRect().top - log.getBoundingClientRect().top;
+
+/**
+ * Keeps the placed question near the log's top (its reply grows below it; once the reply
+ * runs past the view, "jump to latest" says so). False when the question is not rendered.
+ */
+export function pin(host: ReadingHost, log: HTMLElement): boolean {
+  const question = rendered(host.ctx, host.placed);
+  if (!question) return false;
+  host.stickToBottom = false;
+  const off = Math.round(below(log, question) - PLACED_AT);
+  if (Math.abs(off) > 1) log.scrollTop += off;
+  if (log.firstElementChild!.getBoundingClientRect().bottom > log.getBoundingClientRect().bottom + 1 && !host.view.value.showJump)
+    host.showJump();
+  return true;
+}
+
+/** Each log's pending write of where the reader is (`keepPlace`). */
+const saving = new WeakMap<ReadingHost, number>();
+/** The logs whose place is kept when the page goes (a link, a reload), held weakly: a widget taken off the page goes. */
+const watched = new Set<WeakRef<ReadingHost>>();
+const seen = new WeakSet<ReadingHost>();
+
+function watch(host: ReadingHost): void {
+  if (seen.has(host)) return;
+  seen.add(host);
+  if (!watched.size) {
+    addEventListener('pagehide', () => {
+      for (const ref of watched) {
+        const live = ref.deref();
+        if (live) keepPlace(live);
+        else watched.delete(ref);
+      }
+    });
+  }
+  watched.add(new WeakRef(host));
+}
+
+/**
+ * The log scrolled: where the reader is is kept (a little later: a scroll is many events).
+ * True when the scroll was the log's own, pinning the placed question (or the browser
+ * keeping what is in view in place); any other move leaves the question to the reader.
+ */
+export function scrolled(host: ReadingHost, log: HTMLElement): boolean {
+  watch(host);
+  if (!saving.get(host))
+    saving.set(
+      host,
+      window.setTimeout(() => (saving.delete(host), keepPlace(host)), 300),
+    );
+  if (!host.placed) return false;
+  const question = rendered(host.ctx, host.placed);
+  if (question && Math.abs(below(log, question) - PLACED_AT) <= 2) return true;
+  host.placed = null;
+  return false;
+}
+
+/**
+ * The space under the latest turn of the reader's: enough for its question to reach the
+ * log's top however short the reply (none once the reply fills the view). It stays as the
+ * reader scrolls; a new transcript takes it away.
+ */
+export function fitSpace(host: ReadingHost, log: HTMLElement): void {
+  const space = log.querySelector<HTMLElement>('.turn-space');
+  const question = rendered(host.ctx, host.spaceFor);
+  if (!space) return;
+  let height = 0;
+  if (question) {
+    const under = log.firstElementChild!.getBoundingClientRect().bottom - question.getBoundingClientRect().top;
+    height = Math.max(0, Math.ceil(log.clientHeight - under - parseFloat(getComputedStyle(log).paddingBottom) - PLACED_AT));
+  }
+  if (space.offsetHeight !== height) space.style.height = `${height}px`;
+}
+
+/** Where the reader is in a thread: the message at the log's top and how far below the top it is (null: at the end). */
+export interface Place {
+  thread: string;
+  at: string | null;
+  offset: number;
+}
+
+/** The place this tab kept for the scope (src/shell/tab-view.ts), checked field by field; null when none or malformed. */
+export function readPlace(persist: PersistMode, scope: string): Place | null {
+  try {
+    const raw: unknown = JSON.parse(tabStorage(persist)?.getItem(tabKey(scope, 'place')) ?? 'null');
+    const { thread, at, offset } = (raw ?? {}) as Record<string, unknown>;
+    const id = (value: unknown) => typeof value === 'string' && value.length > 0 && value.length <= 128;
+    if (!id(thread) || !(at === null || id(at)) || typeof offset !== 'number' || !(Math.abs(offset) < 1e5)) return null;
+    return { thread: thread as string, at: at as string | null, offset };
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps where the reader is, for the tab's next page of the site. */
+export function keepPlace({ ctx, element: log, stickToBottom }: ReadingHost): void {
+  const config = ctx.view.config;
+  const thread = ctx.chat.threadId;
+  if (!log?.clientHeight || !config || !thread) return;
+  const first = stickToBottom
+    ? undefined
+    : ctx.focusKeeper.messages().find((m) => m.getBoundingClientRect().bottom > log.getBoundingClientRect().top);
+  const place: Place = { thread, at: first?.dataset.key ?? null, offset: first ? Math.round(below(log, first)) : 0 };
+  try {
+    tabStorage(config.persist)?.setItem(tabKey(scopeOf(config), 'place'), JSON.stringify(place));
+  } catch {
+    // Quota or privacy mode: the next page opens at the end, as a first visit does.
+  }
+}
+
+/** The first transcript of a page: the reader goes back where the tab's page before left them in that thread. */
+export function restorePlace(host: ReadingHost): void {
+  const { ctx, element: log } = host;
+  const config = ctx.view.config;
+  const place = config && readPlace(config.persist, scopeOf(config));
+  const index = place?.at && place.thread === ctx.chat.threadId ? ctx.chat.state.messages.findIndex((m) => m.key === place.at) : -1;
+  if (!log || index < 0 || host.placed) return;
+  host.stickToBottom = false;
+  host.view.set(
+    moveWindow(host.view.value.start, Math.min(host.view.value.end, ctx.chat.state.messages.length), index, ctx.chat.state.messages.length),
+  );
+  void ctx.host.updateComplete.then(() => {
+    const element = rendered(ctx, place!.at);
+    if (element) log.scrollTop += below(log, element) - place!.offset;
+  });
+}
 
 /**
  * The window that takes in message `index` of `count` from the window `start`..`end`
@@ -85,6 +228,7 @@ export function act(host: ReadingHost, what: string, target: HTMLElement): void 
     // "Jump to latest": away from the latest, other messages replace the window (nothing to
     // scroll through, the log starts at their end); else an animated scroll, where seen.
     host.stickToBottom = true;
+    host.placed = null;
     if (end < messages.length) {
       host.toEnd = true;
       view.set({ start: messages.length - WINDOW, end: Infinity, showJump: false });

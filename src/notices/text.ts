@@ -20,6 +20,12 @@ export function noticeText(t: Strings, notice: Notice): string {
       return t.errorTimeout;
     case 'stream':
       return t.errorStreamInterrupted;
+    case 'model-busy':
+      return t.errorModelBusy(waitSeconds(notice.retryAt));
+    case 'model-unavailable':
+      return t.errorModelUnavailable;
+    case 'model-failed':
+      return t.errorModelFailed;
     case 'config':
       return t.errorConfiguration();
     case 'thread-gone':

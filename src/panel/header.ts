@@ -15,10 +15,12 @@ export interface HeaderView {
 
 /**
  * The header bar: the host's content (slot `header`: a logo, an avatar), the title, then
- * hand-off, history, new conversation and (launcher) close.
+ * hand-off, history, new conversation and (launcher) close. A plain `div`, not `<header>`:
+ * inside the launcher's dialog, axe (and some screen readers) take a `<header>` for the
+ * page's banner, a second one beside the host page's own.
  */
 export function renderHeader(t: Strings, view: HeaderView) {
-  return html`<header part="header">
+  return html`<div part="header" class="header">
     <slot name="header"></slot>
     <h2 part="heading">${view.heading}</h2>
     ${view.channelButton}
@@ -43,5 +45,5 @@ export function renderHeader(t: Strings, view: HeaderView) {
         </button>`
         : nothing
     }
-  </header>`;
+  </div>`;
 }

@@ -18,7 +18,7 @@ export const panelStyles = css`
     display: none;
   }
 
-  header {
+  .header {
     display: flex;
     align-items: center;
     gap: calc(var(--_space) / 2);

@@ -114,6 +114,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
       // A question has only the turn's controls: the part is theirs, without a template around it.
       turnControls: (m) =>
         m.role === 'user' ? this.turns.render(m) : html`${this.copy.render(m)}${this.feedback.render(m)}${this.turns.render(m)}`,
+      belowControls: (m) => this.feedback.reason(m),
       editor: (m) => this.turns.editor(m),
     });
     this.chat.store.subscribe(this.onChange);
@@ -221,6 +222,12 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
         this.quietly();
       });
       return;
+    }
+    // The reader's new question (typed, a suggestion, the page's send(), an edit or a rerun)
+    // is placed in view, wherever the reader was.
+    if (change === 'appendUser' || change === 'branch') {
+      const question = change === 'branch' ? state.turn?.user : state.messages.at(-1)?.key;
+      if (question) this.log.place(question);
     }
     if (change === 'startTurn') {
       // What a reply brings: fetched while the agent thinks (a chunk that fails is tried

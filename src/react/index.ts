@@ -15,28 +15,11 @@
  * ```
  */
 import * as React from 'react';
-import { createComponent, type EventName } from '@lit/react';
+import { createComponent } from '@lit/react';
 // Importing the registration (not just the class) defines `<agent-chat>` for React to render.
 import { AgentChat as AgentChatElement } from '../agent-chat.js';
-import type { AgentChatEventMap } from '../events.js';
-
-type Event<K extends keyof AgentChatEventMap> = EventName<AgentChatEventMap[K]>;
-
-/** React prop name to element event name, one entry per event of the element (src/events.ts). */
-const events = {
-  onReady: 'agent-chat-ready' as Event<'agent-chat-ready'>,
-  onSend: 'agent-chat-send' as Event<'agent-chat-send'>,
-  onMessage: 'agent-chat-message' as Event<'agent-chat-message'>,
-  onThread: 'agent-chat-thread' as Event<'agent-chat-thread'>,
-  // Replaces React's `onError` on this component: a native `error` event never reaches the
-  // host (it does not cross the shadow root), the widget's own error event does.
-  onError: 'agent-chat-error' as Event<'agent-chat-error'>,
-  onSuggestion: 'agent-chat-suggestion' as Event<'agent-chat-suggestion'>,
-  onCardClick: 'agent-chat-card-click' as Event<'agent-chat-card-click'>,
-  onOpen: 'agent-chat-open' as Event<'agent-chat-open'>,
-  onClose: 'agent-chat-close' as Event<'agent-chat-close'>,
-  onChannel: 'agent-chat-channel' as Event<'agent-chat-channel'>,
-};
+// One `on…` prop per event the element fires, generated from the manifest (scripts/react-events.ts).
+import { events } from './events.js';
 
 /**
  * The `<agent-chat>` element for React. A `ref` receives the element itself, for its

@@ -3,6 +3,13 @@ import { CHAT_PATH, CLOSE_PATH } from '../icons/paths.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
+/**
+ * Where the launcher's panel fills the screen (src/full-screen/, a chunk): a phone, or a
+ * desktop window zoomed to 200% (1280×800 becomes 640×400 CSS px), where a floating box
+ * would be cramped.
+ */
+export const FULL_SCREEN_QUERY = '(max-width: 480px), (max-height: 500px)';
+
 function icon(d: string): SVGSVGElement {
   const svg = document.createElementNS(SVG, 'svg');
   const path = document.createElementNS(SVG, 'path');

@@ -1,18 +1,23 @@
 import { type ThreadStorage, createStorage, scopeOf } from '../state/storage.js';
 import type { ChatConfig } from '../state/types.js';
+import { keepOpen, wasOpen } from './tab-view.js';
 
 /**
  * What the shell reads and keeps of the conversation before the panel is here
  * (docs/architecture.md "Shell and panel"): whether a reply is unread (the dot survives a
  * reload), whether a turn was running when the page went (the panel loads at once), and the
- * stored thread id. Kept per conversation scope, like everything the panel stores.
+ * stored thread id; and, per tab (src/shell/tab-view.ts), whether the launcher's panel was
+ * open on the page before. Kept per conversation scope, like everything the panel stores.
  */
 export class ShellStore {
   unread = false;
   /** A turn was running or a reply is unread: the panel loads at once. */
   wake = false;
+  /** The launcher's panel was open when this tab left the site's page before. */
+  wasOpen = false;
   private storage: ThreadStorage | null = null;
   private scope: string | undefined;
+  private config: ChatConfig | null = null;
 
   /**
    * The configuration changed. Another conversation (service, credential or persistence)
@@ -25,6 +30,8 @@ export class ShellStore {
     if (scope === this.scope) return false;
     this.scope = scope;
     this.storage = config && key ? createStorage(config.persist, key) : null;
+    this.config = config && key ? config : null;
+    this.wasOpen = !!this.config && wasOpen(this.config.persist, key!);
     const saved = this.storage?.read() ?? {};
     this.unread = saved.unread === true;
     this.wake = saved.pending === true || !!saved.turn || this.unread;
@@ -35,6 +42,11 @@ export class ShellStore {
     this.unread = unread;
     if (unread) this.storage?.write({ unread: true });
     else this.storage?.clear(['unread']);
+  }
+
+  /** The launcher's panel opened or closed: the next page of this tab shows it so. */
+  setOpen(open: boolean): void {
+    if (this.config) keepOpen(this.config.persist, scopeOf(this.config), open);
   }
 
   get threadId(): string | undefined {

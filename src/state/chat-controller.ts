@@ -31,6 +31,7 @@ import {
   withdraw,
 } from './store.js';
 import { Threads } from './threads.js';
+import { warnOnce } from '../warn.js';
 import type { Turns } from './turns.js';
 import type { ChatConfig, ChatStatus } from './types.js';
 
@@ -425,6 +426,9 @@ export class ChatController implements ReactiveController, TurnHost {
       : new ApiError({ kind: 'protocol', message: error instanceof Error ? error.message : String(error) });
     const notice = noticeFor(apiError, retry);
     emit(this.host, 'agent-chat-error', errorDetail(apiError));
+    // The visitor reads that the assistant failed; the developer reads the service's own words.
+    if (notice.kind.startsWith('model-'))
+      warnOnce(`the agent's model failed the reply (${apiError.code}): ${apiError.message}`, apiError.requestId ?? undefined);
     if (notice.kind === 'offline' || notice.kind === 'network') this.online.wait();
     return notice;
   }

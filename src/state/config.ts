@@ -45,6 +45,8 @@ export interface CheckedConfig {
   /** Null when there is nothing to talk to (no service address or no credential). */
   config: ChatConfig | null;
   problems: string[];
+  /** What is required and absent (the service address, a credential), not wrong: it may still be on its way. */
+  missing: string[];
 }
 
 /**
@@ -174,10 +176,11 @@ const PERSIST = ['local', 'session', 'none'] as const;
 /** The conversation's configuration from the element's attributes and properties. */
 export function readConfig(input: ConfigInput): CheckedConfig {
   const problems: string[] = [];
+  const missing: string[] = [];
   const rawBase = text('base-url', input.baseUrl, problems);
   let baseUrl: string | null = null;
-  if (!rawBase) problems.push('base-url is required');
-  else {
+  if (!input.baseUrl) missing.push('base-url is required');
+  else if (rawBase) {
     try {
       const url = new URL(rawBase, location.href);
       // Tokens and every message go there: https, or http to this machine (a local service).
@@ -191,7 +194,10 @@ export function readConfig(input: ConfigInput): CheckedConfig {
   const accessToken = text('access-token', input.accessToken, problems);
   const tokenProvider = hook<() => Promise<string>>('tokenProvider', input.tokenProvider, problems);
   const credential = !!(publishableKey || accessToken || tokenProvider);
-  if (!credential) problems.push('one of publishable-key, access-token or tokenProvider is required');
+  if (!credential) {
+    const absent = !(input.publishableKey || input.accessToken || input.tokenProvider);
+    (absent ? missing : problems).push('one of publishable-key, access-token or tokenProvider is required');
+  }
 
   const transport = oneOf('transport', input.transport, TRANSPORTS, problems);
   const persist: PersistMode = oneOf('persist', input.persist, PERSIST, problems);
@@ -211,9 +217,10 @@ export function readConfig(input: ConfigInput): CheckedConfig {
   const maxReplyLength = wanted < min ? min : wanted > max ? max : wanted || REPLY_LENGTH.default;
   if (maxReplyLength !== wanted) problems.push(`max-reply-length must be a number from ${min} to ${max}; using ${maxReplyLength}`);
 
-  if (!baseUrl || !credential) return { config: null, problems };
+  if (!baseUrl || !credential) return { config: null, problems, missing };
   return {
     problems,
+    missing,
     config: {
       baseUrl,
       publishableKey: publishableKey || undefined,

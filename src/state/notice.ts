@@ -11,6 +11,10 @@ export type NoticeKind =
   | 'server'
   | 'timeout'
   | 'stream'
+  /** The agent's model failed the turn: busy, unreachable, or it refused (the service said which). */
+  | 'model-busy'
+  | 'model-unavailable'
+  | 'model-failed'
   | 'config'
   /** The stored conversation is gone from the service; not an error of the reader's. */
   | 'thread-gone'
@@ -35,8 +39,19 @@ export interface Notice {
   error?: ApiError;
 }
 
+/**
+ * The service's codes for a turn its agent's model failed (docs/protocol.md): what the
+ * visitor reads names the assistant, not the visitor's messages or the connection.
+ */
+const MODEL_FAILURES: Record<string, NoticeKind> = {
+  'agents.model_rate_limited': 'model-busy',
+  'agents.model_unavailable': 'model-unavailable',
+  'agents.model_error': 'model-failed',
+};
+
 export function noticeKind(error: ApiError): NoticeKind {
   if (error.code === 'chunk') return 'chunk';
+  if (Object.hasOwn(MODEL_FAILURES, error.code)) return MODEL_FAILURES[error.code]!;
   // A request that may have started the turn: the reply was cut off, not the connection.
   if (error.mayHaveRun) return 'stream';
   switch (error.kind) {

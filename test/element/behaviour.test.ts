@@ -94,7 +94,7 @@ describe('<agent-chat> behaviour', () => {
     expect(input(second).value).to.equal('half-written question');
   });
 
-  it('stops following the stream when the reader scrolls up, and offers a jump to the latest', async function () {
+  it('keeps the question in view while its reply grows below it; follows once the reader reaches the end; a reader who scrolls up stays put', async function () {
     this.timeout(30_000);
     // Long enough to be still streaming when the reader scrolls up, on a loaded machine too.
     const long = Array.from({ length: 300 }, (_, i) => `Line ${i} of a long answer.`).join('\n\n');
@@ -105,9 +105,21 @@ describe('<agent-chat> behaviour', () => {
     ($(el, '[part="send-button"]') as HTMLButtonElement).click();
     const log = $(el, '[part="log"]')!;
     await until(() => log.scrollHeight > log.clientHeight + 200, 'log overflows');
-    // The log follows after layout, before the frame is painted (src/log/log.ts): between a
-    // render and that frame it has not moved yet.
+    // The question stays near the top of the log while the reply runs on below it, and
+    // "jump to latest" says a message is waiting, in a strip under the log, not over it.
+    const question = $$(el, '.message.user').at(-1)!;
+    const questionAt = () => question.getBoundingClientRect().top - log.getBoundingClientRect().top;
+    await until(() => $(el, '[part="jump-to-latest"]'), 'no jump to latest');
+    expect(questionAt()).to.be.within(0, 24);
+    expect($(el, '[part="jump-to-latest"]')!.textContent!.trim()).to.equal('1 new message');
+    expect($(el, '[part="jump-to-latest"]')!.getBoundingClientRect().top).to.be.at.least(log.getBoundingClientRect().bottom);
+    // The reader goes to the end: from there the log follows the stream. It follows after
+    // layout, before the frame is painted (src/log/log.ts): between a render and that frame
+    // it has not moved yet.
+    log.scrollTop = log.scrollHeight;
+    log.dispatchEvent(new Event('scroll'));
     await until(() => log.scrollHeight - log.scrollTop - log.clientHeight < 40, 'follows the stream');
+    await until(() => !$(el, '[part="jump-to-latest"]'), 'the jump button goes at the end');
     // Following's own scroll event comes a frame later, when the reply may have grown: that
     // is not the reader leaving the end (it stopped following under load in CI).
     const growth = Object.assign(document.createElement('div'), { style: 'height: 400px' });

@@ -3,7 +3,8 @@ import type { ChannelDetail } from '../../src/events.js';
 import { handOffBody } from '../../src/client/bodies.js';
 import { parseChannels, toE164 } from '../../src/handoff/index.js';
 import { createKey, keyStats } from '../support/server.js';
-import { $, $$, collect, mount, sendByUser, unmountAll, until } from '../support/element.js';
+import { setViewport } from '@web/test-runner-commands';
+import { $, $$, collect, mount, openLauncher, sendByUser, unmountAll, until } from '../support/element.js';
 import type { AgentChat } from '../../src/agent-chat.js';
 
 const button = (el: AgentChat) => $(el, '[part="channel-button"]') as HTMLButtonElement | null;
@@ -184,6 +185,42 @@ describe('<agent-chat> WhatsApp/SMS hand-off', () => {
     await openForm(el);
     expect(phone(el).value).to.equal('+1 415');
   });
+
+  /** The form's Cancel and Continue, and its error, are on screen without scrolling anything. */
+  function assertActionsShown(el: AgentChat): void {
+    const panel = $(el, '[part="panel"]')!.getBoundingClientRect();
+    const box = form(el)!.getBoundingClientRect();
+    const shown = [...$$(el, '[part="channel-form"] .channel-actions button'), ...$$(el, '#channel-invalid')];
+    expect(shown.length).to.be.at.least(2);
+    for (const node of shown) {
+      const rect = node.getBoundingClientRect();
+      const where = `${node.textContent!.trim()}: ${rect.top}-${rect.bottom} in form ${box.top}-${box.bottom}, panel ${panel.top}-${panel.bottom}, viewport ${innerHeight}`;
+      expect(rect.top, where).to.be.at.least(Math.max(box.top, panel.top, 0) - 1);
+      expect(rect.bottom, where).to.be.at.most(Math.min(box.bottom, panel.bottom, innerHeight) + 1);
+    }
+  }
+
+  for (const [what, width, height] of [
+    ['the default launcher panel', 1280, 800],
+    ['a phone', 390, 664],
+    ['a phone on its side', 664, 390],
+  ] as const) {
+    it(`shows Cancel and Continue without scrolling in ${what}, also after a refused number`, async () => {
+      await setViewport({ width, height });
+      try {
+        const key = await createKey({ paceMs: 0 });
+        const el = await mount({ 'publishable-key': key, mode: 'launcher', channels: 'whatsapp,sms' });
+        await openLauncher(el);
+        await openForm(el);
+        assertActionsShown(el);
+        await submitNumber(el, '12');
+        await until(() => $(el, '#channel-invalid'), 'no validation message');
+        assertActionsShown(el);
+      } finally {
+        await setViewport({ width: 800, height: 600 });
+      }
+    });
+  }
 
   it('is accessible with the form open and an invalid number', async () => {
     const key = await createKey({ paceMs: 0 });

@@ -1,21 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { createKey, tokenFor } from '../support/server.js';
+import { createKey, longThread } from '../support/server.js';
 import { $, $$, input, mount, type, unmountAll, until } from '../support/element.js';
-
-/** A thread of `turns` turns, made over plain REST like any other client would. */
-async function longThread(key: string, turns: number): Promise<string> {
-  const token = await tokenFor(key);
-  let threadId: string | undefined;
-  for (let i = 0; i < turns; i++) {
-    const res = await fetch('/messaging/v1/messages', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ text: `question ${i}`, user_id: 'u-long', ...(threadId ? { thread_id: threadId } : {}) }),
-    });
-    threadId = ((await res.json()) as { thread_id: string }).thread_id;
-  }
-  return threadId!;
-}
 
 describe('<agent-chat> long conversations', () => {
   afterEach(unmountAll);

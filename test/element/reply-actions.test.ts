@@ -157,6 +157,26 @@ describe('feedback', () => {
     expect(announced(el)).to.equal('Thanks for your feedback');
   });
 
+  it('puts the reason form under the row of actions, which stays one row', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'The tent weighs 9 kg.' }] });
+    const el = await mount({ 'publishable-key': key, feedback: '' });
+    await sendByUser(el, 'How heavy?');
+    await until(() => $(el, '.message.agent:not(.welcome) [part="regenerate-button"]'), 'no turn controls');
+    thumbs(el, 'down').click();
+    await until(() => $(el, '.feedback-form'), 'no reason form');
+    const row = ['copy-button', 'feedback-up', 'feedback-down', 'regenerate-button'].map((part) =>
+      $(el, `.message.agent:not(.welcome) [part="${part}"]`)!.getBoundingClientRect(),
+    );
+    const form = $(el, '.feedback-form')!.getBoundingClientRect();
+    for (const box of row) {
+      expect(Math.abs(box.top - row[0]!.top), 'the actions share one row').to.be.below(2);
+      expect(form.top, 'the form is under the actions').to.be.at.least(box.bottom);
+    }
+    // Tab order follows: Regenerate, then the form.
+    const regenerate = $(el, '.message.agent:not(.welcome) [part="regenerate-button"]')!;
+    expect(regenerate.compareDocumentPosition($(el, '.feedback-form')!) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
+  });
+
   it('closes the reason form with Escape, and keeps the rating', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'Hm.' }] });
     const el = await mount({ 'publishable-key': key, feedback: '', mode: 'launcher', open: '' });

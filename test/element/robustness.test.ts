@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { html } from 'lit';
-import { createKey, keyStats, BASE_URL } from '../support/server.js';
-import { $, $$, agentTexts, collect, input, mount, sendByUser, unmountAll, until } from '../support/element.js';
+import { advancePageClock, createKey, keyStats, BASE_URL } from '../support/server.js';
+import { $, $$, agentTexts, collect, element, input, mount, sendByUser, unmountAll, until } from '../support/element.js';
 import type { AgentChat } from '../../src/agent-chat.js';
 
 /**
@@ -366,6 +366,34 @@ describe('<agent-chat> robustness: settings', () => {
       ).to.have.length(1);
     });
   }
+
+  it('a base-url still missing after the moment a framework may take to set it is said then, not at once', async () => {
+    // The element's one timer for it, held here and run once the page's clock has moved on.
+    const held: Array<() => void> = [];
+    const setTimeoutReal = window.setTimeout;
+    window.setTimeout = ((fn: () => void, ms?: number) =>
+      ms === 3000 ? held.push(fn) : setTimeoutReal(fn, ms)) as typeof window.setTimeout;
+    let restoreClock = () => {};
+    const { warnings } = await watchConsole(async () => {
+      try {
+        const el = element({ 'publishable-key': 'pk_demo_shop' });
+        el.removeAttribute('base-url');
+        document.body.append(el);
+        await el.updateComplete;
+        expect($(el, '[part="error"]'), 'nothing said yet').to.equal(null);
+        expect(held.length).to.be.greaterThan(0);
+        restoreClock = advancePageClock(3001);
+        held.forEach((fn) => fn());
+        await el.updateComplete;
+        expect($(el, '[part="error"]')?.textContent ?? '').to.match(/not configured correctly|unavailable/);
+        el.remove();
+      } finally {
+        window.setTimeout = setTimeoutReal;
+        restoreClock();
+      }
+    });
+    expect(warnings.filter((w) => /base-url is required/.test(w))).to.have.length(1);
+  });
 
   it('a baseUrl of the wrong type is reported, not thrown', async () => {
     const { warnings, uncaught } = await watchConsole(async () => {

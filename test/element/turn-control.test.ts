@@ -150,6 +150,32 @@ describe('<agent-chat> regenerate, edit, branches and history', () => {
     expect(latest).to.not.equal(root);
   });
 
+  it('titles a conversation in the history by the branch shown: an edited first question retitles it', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'Reply one' }, { text: 'Reply two' }] });
+    const el = await mount({ 'publishable-key': key, persist: 'local' });
+    await sendByUser(el, 'About tents');
+    const root = el.threadId;
+    $(el, '[part="edit-button"]')!.click();
+    await el.updateComplete;
+    const editor = $(el, '.edit-input') as HTMLTextAreaElement;
+    editor.value = 'About sleeping bags';
+    editor.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+    editor.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
+    await until(() => el.status === 'idle' && el.threadId !== root, 'no rerun');
+    $(el, '[part="history-button"]')!.click();
+    await el.updateComplete;
+    const titles = () => $$(el, '.history-title').map((n) => n.textContent!.trim());
+    expect(titles()).to.deep.equal(['About sleeping bags']);
+    // Back on the first version, the entry says what that version asked.
+    $(el, '[part="history-button"]')!.click();
+    await el.updateComplete;
+    ($(el, '[part="branch-nav"] button') as HTMLButtonElement).click();
+    await until(() => el.threadId === root && el.status === 'idle', 'not back on the first version');
+    $(el, '[part="history-button"]')!.click();
+    await el.updateComplete;
+    expect(titles()).to.deep.equal(['About tents']);
+  });
+
   it('regenerates a stopped reply (its question offers Edit too), as any other turn', async function () {
     this.timeout(30_000);
     const el = await stoppedTurn([{ text: 'Second version' }, { text: 'Edited answer' }]);

@@ -14,6 +14,8 @@ const SPECIFIERS = {
   react: 'React',
   'react-dom': 'ReactDOM',
   'react-dom/client': 'ReactDOMClient',
+  // Server rendering in the browser: what a Next.js page sends, rendered here to hydrate it.
+  'react-dom/server': 'ReactDOMServer',
 };
 
 export function reactEsmPlugin({ rootDir = process.cwd() } = {}) {

@@ -14,4 +14,15 @@ declare module 'react-dom/client' {
     unmount(): void;
   }
   export function createRoot(container: Element | DocumentFragment): Root;
+  export function hydrateRoot(
+    container: Element | Document,
+    children: ReactNode,
+    options?: { onRecoverableError?(error: unknown): void },
+  ): Root;
+}
+
+declare module 'react-dom/server' {
+  import type { ReactNode } from 'react';
+
+  export function renderToString(children: ReactNode): string;
 }

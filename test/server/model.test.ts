@@ -3,6 +3,7 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import type { ErrorEventDetail, MessageDetail } from '../../src/index.js';
 import { $, agentTexts, collect, mount, unmountAll, until } from '../support/element.js';
 import { forgetStorage } from '../support/server.js';
+import { english } from '../support/english.js';
 
 /**
  * The reference server answering through an OpenAI-compatible model (demo/server/model-agent.ts),
@@ -124,7 +125,32 @@ describe('the reference server with a model', () => {
     expect(errors[0]!.code).to.equal('agents.model_rate_limited');
     expect(errors[0]!.retryable).to.equal(true);
     await until(() => $(el, '[part="retry-button"]'), 'no Retry');
+    // The assistant is busy: not "too many messages", which blames a visitor who sent one.
+    expect($(el, '[part="error"]')!.textContent).to.contain(english.errorModelBusy());
   });
+
+  for (const [what, question, code, text] of [
+    ['cannot be reached', 'down', 'agents.model_unavailable', english.errorModelUnavailable],
+    ['answers 200 with an HTML page', 'html', 'agents.model_error', english.errorModelFailed],
+  ] as const) {
+    it(`a model that ${what} before any text: the notice names the assistant, the console the service's words`, async () => {
+      const el = await chat();
+      const errors = collect<ErrorEventDetail>(el, 'agent-chat-error');
+      const warned: string[] = [];
+      const warn = console.warn;
+      console.warn = (...args: unknown[]) => void warned.push(args.map(String).join(' '));
+      try {
+        await el.send(`${question} ${marker()}`);
+        await until(() => errors.length === 1, 'no error');
+        await until(() => $(el, '[part="error"]'), 'no notice');
+      } finally {
+        console.warn = warn;
+      }
+      expect(errors[0]!.code).to.equal(code);
+      expect($(el, '[part="error"]')!.textContent).to.contain(text).and.not.contain(english.errorStreamInterrupted);
+      expect(warned.some((line) => line.includes(code))).to.equal(true);
+    });
+  }
 
   it('turns a model that drops mid-reply into an error after the text it gave', async () => {
     const el = await chat();

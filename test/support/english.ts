@@ -15,8 +15,9 @@ import { strings as handoff } from '../../src/handoff/strings.js';
 import { strings as history } from '../../src/history/strings.js';
 import { strings as voice } from '../../src/voice/strings.js';
 import { strings as turns } from '../../src/state/turn-strings.js';
+import { strings as reading } from '../../src/log/reading.js';
 
-export const features = { attachments, branches, cards, copy, feedback, handoff, history, voice, turns };
+export const features = { attachments, branches, cards, copy, feedback, handoff, history, voice, turns, reading };
 export const english: Strings = {
   ...en,
   ...attachments,
@@ -28,5 +29,6 @@ export const english: Strings = {
   ...history,
   ...voice,
   ...turns,
+  ...reading,
 };
 for (const strings of Object.values(features)) addEnglish(strings);

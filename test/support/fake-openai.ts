@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
  * Ollama and vLLM do (`chat.completion.chunk` SSE frames, a usage chunk, `[DONE]`), and
  * answers by what the question says:
  * - "busy": 429, as a rate-limited API does;
+ * - "down": 503, as an overloaded or restarting API does;
  * - "broken": two deltas, then the connection drops;
  * - "unfinished": two deltas, then the stream ends cleanly without a finish reason or `[DONE]`;
  * - "hangs": the stream's headers, then nothing (until the client gives up);
@@ -52,6 +53,11 @@ export async function startFakeModel(): Promise<FakeModel> {
       if (question.includes('html')) {
         res.writeHead(200, { 'content-type': 'text/html' });
         res.end('<!doctype html><title>Sign in</title><p>Please sign in to the proxy.</p>');
+        return;
+      }
+      if (question.includes('down')) {
+        res.writeHead(503, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'Service unavailable', type: 'server_error' } }));
         return;
       }
       if (question.includes('busy')) {

@@ -102,3 +102,18 @@ export async function serviceTranscript(key: string, threadId: string): Promise<
 export async function replied(key: string, threadId: string, text: string): Promise<boolean> {
   return (await serviceTranscript(key, threadId)).some((m) => m.sender?.type !== 'user' && m.text === text);
 }
+
+/** A thread of `turns` turns ("question 0", …) of user `u-long`, made over plain REST like any other client would. */
+export async function longThread(key: string, turns: number): Promise<string> {
+  const token = await tokenFor(key);
+  let threadId: string | undefined;
+  for (let i = 0; i < turns; i++) {
+    const res = await fetch('/messaging/v1/messages', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ text: `question ${i}`, user_id: 'u-long', ...(threadId ? { thread_id: threadId } : {}) }),
+    });
+    threadId = ((await res.json()) as { thread_id: string }).thread_id;
+  }
+  return threadId!;
+}

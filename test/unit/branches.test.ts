@@ -70,7 +70,7 @@ describe('thread history', () => {
 describe('conversations in the history', () => {
   const entry = (id: string, title: string) => ({ id, title, updatedAt: '2026-01-01T00:00:00.000Z' });
 
-  it('shows each conversation once, its branch last active under its first title', async () => {
+  it("shows each conversation once: its branch last active, under that branch's own title", async () => {
     const { conversations, conversationOf } = await import('../../src/history/conversations.js');
     const events = [
       { from: 'r', turn: 0, to: 'b1' },
@@ -78,7 +78,7 @@ describe('conversations in the history', () => {
     ];
     const history = [entry('b2', 'Edited question'), entry('x', 'Other'), entry('b1', 'Regenerated'), entry('r', 'First question')];
     expect(conversations(history, events).map((e) => [e.id, e.title])).to.deep.equal([
-      ['b2', 'First question'],
+      ['b2', 'Edited question'],
       ['x', 'Other'],
     ]);
     expect(conversationOf(events, 'b1').sort()).to.deep.equal(['b1', 'b2', 'r']);

@@ -44,9 +44,18 @@ describe('settings', () => {
     }
   });
 
-  it('nothing to talk to without a base-url or a credential', () => {
-    expect(readConfig({ ...defaults, publishableKey: 'pk' })).toEqual({ config: null, problems: ['base-url is required'] });
-    expect(readConfig({ ...defaults, baseUrl: 'https://a.example' }).config).toBe(null);
+  it('nothing to talk to without a base-url or a credential: missing (it may come later), not wrong', () => {
+    expect(readConfig({ ...defaults, publishableKey: 'pk' })).toEqual({ config: null, problems: [], missing: ['base-url is required'] });
+    expect(readConfig({ ...defaults, baseUrl: 'https://a.example' })).toMatchObject({
+      config: null,
+      missing: ['one of publishable-key, access-token or tokenProvider is required'],
+    });
+    // Present but wrong: a mistake, said at once.
+    expect(readConfig({ ...defaults, baseUrl: 42 as unknown as string, publishableKey: 'pk' })).toMatchObject({
+      problems: ['base-url must be a string, not number'],
+      missing: [],
+    });
+    expect(readConfig({ ...defaults, baseUrl: 'ftp://a.example', publishableKey: 'pk' }).missing).toEqual([]);
     expect(readConfig({ ...defaults, baseUrl: 'https://a.example', tokenProvider: async () => 't' }).config).not.toBe(null);
   });
 

@@ -19,6 +19,22 @@ describe('notices', () => {
     ['error frame', { kind: 'stream', message: 'x', status: 503 }, 'stream', 'send'],
     ['malformed frame', { kind: 'protocol', message: 'x' }, 'stream', 'send'],
     ['404', { kind: 'http', message: 'x', status: 404 }, 'generic', 'send'],
+    // The agent's model failed: worded for what happened, not as the visitor's fault or a cut-off reply.
+    [
+      'model busy (frame)',
+      { kind: 'stream', message: 'x', status: 429, code: 'agents.model_rate_limited', mayHaveRun: true },
+      'model-busy',
+      'send',
+    ],
+    ['model busy (REST)', { kind: 'http', message: 'x', status: 429, code: 'agents.model_rate_limited' }, 'model-busy', 'send'],
+    [
+      'model unreachable',
+      { kind: 'stream', message: 'x', status: 503, code: 'agents.model_unavailable', mayHaveRun: true },
+      'model-unavailable',
+      'send',
+    ],
+    ['model refused', { kind: 'stream', message: 'x', status: 502, code: 'agents.model_error', mayHaveRun: true }, 'model-failed', 'send'],
+    ['model cut off', { kind: 'stream', message: 'x', status: 502, code: 'agents.model_interrupted', mayHaveRun: true }, 'stream', 'send'],
   ];
   for (const [name, init, kind, retry] of cases) {
     it(`${name} -> ${kind}${retry ? ' with retry' : ', no retry'}`, () => {

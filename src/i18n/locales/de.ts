@@ -16,6 +16,7 @@ export const de: Strings = {
   openChat: 'Chat öffnen',
   openChatUnread: 'Chat öffnen, neue Nachricht',
   jumpToLatest: 'Zur neuesten Nachricht',
+  newMessages: (count) => (count === 1 ? '1 neue Nachricht' : `${count} neue Nachrichten`),
   retry: 'Erneut versuchen',
   dismiss: 'Ausblenden',
   stopped: 'Angehalten',
@@ -106,6 +107,12 @@ export const de: Strings = {
     seconds ? `Zu viele Nachrichten. Versuchen Sie es in ${seconds} s erneut.` : 'Zu viele Nachrichten. Bitte warten Sie einen Moment.',
   errorTimeout: 'Die Antwort hat zu lange gedauert. Bitte versuchen Sie es erneut.',
   errorStreamInterrupted: 'Die Antwort wurde unterbrochen.',
+  errorModelBusy: (seconds) =>
+    seconds
+      ? `Der Assistent ist gerade ausgelastet. Versuchen Sie es in ${seconds} s erneut.`
+      : 'Der Assistent ist gerade ausgelastet. Bitte versuchen Sie es gleich noch einmal.',
+  errorModelUnavailable: 'Der Assistent ist gerade nicht erreichbar. Bitte versuchen Sie es später erneut.',
+  errorModelFailed: 'Der Assistent konnte diesmal nicht antworten. Bitte versuchen Sie es erneut.',
   errorGeneric: 'Etwas ist schiefgelaufen.',
   threadGone: 'Diese Unterhaltung ist nicht mehr verfügbar. Ihre nächste Nachricht beginnt eine neue.',
   otherTab: 'Ein anderer Tab hat im selben Moment eine Nachricht gesendet. Ihre steht wieder im Textfeld.',

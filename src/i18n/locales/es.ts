@@ -16,6 +16,7 @@ export const es: Strings = {
   openChat: 'Abrir chat',
   openChatUnread: 'Abrir chat, mensaje nuevo',
   jumpToLatest: 'Ir al último mensaje',
+  newMessages: (count) => (count === 1 ? '1 mensaje nuevo' : `${count} mensajes nuevos`),
   retry: 'Reintentar',
   dismiss: 'Descartar',
   stopped: 'Detenido',
@@ -106,6 +107,12 @@ export const es: Strings = {
     seconds ? `Demasiados mensajes. Inténtalo de nuevo en ${seconds} s.` : 'Demasiados mensajes. Espera un momento.',
   errorTimeout: 'La respuesta tardó demasiado. Inténtalo de nuevo.',
   errorStreamInterrupted: 'La respuesta se interrumpió.',
+  errorModelBusy: (seconds) =>
+    seconds
+      ? `El asistente está ocupado ahora mismo. Inténtalo de nuevo en ${seconds} s.`
+      : 'El asistente está ocupado ahora mismo. Inténtalo de nuevo en un momento.',
+  errorModelUnavailable: 'El asistente no está disponible en este momento. Inténtalo más tarde.',
+  errorModelFailed: 'El asistente no pudo responder esta vez. Inténtalo de nuevo.',
   errorGeneric: 'Algo salió mal.',
   threadGone: 'Esa conversación ya no está disponible. Tu próximo mensaje empezará una nueva.',
   otherTab: 'Otra pestaña envió un mensaje en el mismo momento. El tuyo ha vuelto al campo de texto.',

@@ -16,6 +16,7 @@ export const fr: Strings = {
   openChat: 'Ouvrir le chat',
   openChatUnread: 'Ouvrir le chat, nouveau message',
   jumpToLatest: 'Aller au dernier message',
+  newMessages: (count) => (count === 1 ? '1 nouveau message' : `${count} nouveaux messages`),
   retry: 'Réessayer',
   dismiss: 'Fermer',
   stopped: 'Arrêté',
@@ -106,6 +107,12 @@ export const fr: Strings = {
     seconds ? `Trop de messages. Réessayez dans ${seconds} s.` : 'Trop de messages. Veuillez patienter un instant.',
   errorTimeout: 'La réponse a pris trop de temps. Veuillez réessayer.',
   errorStreamInterrupted: 'La réponse a été interrompue.',
+  errorModelBusy: (seconds) =>
+    seconds
+      ? `L’assistant est occupé pour le moment. Réessayez dans ${seconds} s.`
+      : 'L’assistant est occupé pour le moment. Réessayez dans un instant.',
+  errorModelUnavailable: 'L’assistant est indisponible pour le moment. Réessayez plus tard.',
+  errorModelFailed: 'L’assistant n’a pas pu répondre cette fois. Veuillez réessayer.',
   errorGeneric: 'Une erreur s’est produite.',
   threadGone: 'Cette conversation n’est plus disponible. Votre prochain message en commencera une nouvelle.',
   otherTab: 'Un autre onglet a envoyé un message au même moment. Le vôtre est revenu dans le champ de texte.',

@@ -16,6 +16,7 @@ export const ja: Strings = {
   openChat: 'チャットを開く',
   openChatUnread: 'チャットを開く（新着メッセージ）',
   jumpToLatest: '最新のメッセージへ',
+  newMessages: (count) => `新着メッセージ ${count} 件`,
   retry: '再試行',
   dismiss: '閉じる',
   stopped: '停止しました',
@@ -106,6 +107,12 @@ export const ja: Strings = {
     seconds ? `メッセージが多すぎます。${seconds}秒後にもう一度お試しください。` : 'メッセージが多すぎます。しばらくお待ちください。',
   errorTimeout: '応答に時間がかかりすぎました。もう一度お試しください。',
   errorStreamInterrupted: '応答が中断されました。',
+  errorModelBusy: (seconds) =>
+    seconds
+      ? `アシスタントは現在混み合っています。${seconds}秒後にもう一度お試しください。`
+      : 'アシスタントは現在混み合っています。しばらくしてからもう一度お試しください。',
+  errorModelUnavailable: 'アシスタントは現在ご利用いただけません。後でもう一度お試しください。',
+  errorModelFailed: 'アシスタントが今回は回答できませんでした。もう一度お試しください。',
   errorGeneric: '問題が発生しました。',
   threadGone: 'この会話は利用できなくなりました。次のメッセージで新しい会話が始まります。',
   otherTab: '別のタブが同時にメッセージを送信しました。あなたのメッセージは入力欄に戻っています。',

@@ -49,14 +49,13 @@ export function rootOf(events: readonly BranchEvent[], thread: string): string {
   return current;
 }
 
+/** Each conversation's branch last active, under its own title (#24: the title follows the branch shown). */
 export function conversations<E extends { id: string; title: string }>(entries: readonly E[], events: readonly BranchEvent[]): E[] {
   if (!events.length) return [...entries];
   const byRoot = new Map<string, E>();
   for (const entry of entries) {
     const root = rootOf(events, entry.id);
-    if (byRoot.has(root)) continue;
-    const first = entries.find((e) => e.id === root);
-    byRoot.set(root, first && first !== entry ? { ...entry, title: first.title } : entry);
+    if (!byRoot.has(root)) byRoot.set(root, entry);
   }
   return [...byRoot.values()];
 }

@@ -1,0 +1,231 @@
+import { expect } from '@open-wc/testing';
+import { setViewport } from '@web/test-runner-commands';
+import type { AgentChat } from '../../src/agent-chat.js';
+import { $, $$, mount, openLauncher, type, unmountAll, until } from '../support/element.js';
+import { createKey, forgetStorage, longThread, storageKeyFor } from '../support/server.js';
+
+/** How far below the log's top the message with `text` sits, or null when it is not rendered. */
+function offsetOf(el: AgentChat, text: string): number | null {
+  const log = $(el, '[part="log"]')!;
+  const message = $$(el, '.log-content > .message').find((m) => m.querySelector('[part="text"]')?.textContent?.trim() === text);
+  return message ? message.getBoundingClientRect().top - log.getBoundingClientRect().top : null;
+}
+
+/** The replies of the turns a long thread is made of (test/support/server.ts `longThread`). */
+const FILLERS = (turns: number) => Array.from({ length: turns }, (_, i) => ({ text: `answer ${i}` }));
+
+/** Near the log's top: where a placed question sits (src/log/log.ts `place`). */
+const nearTop = (offset: number | null) => offset !== null && offset >= 0 && offset <= 24;
+
+async function scrollToTop(el: AgentChat): Promise<void> {
+  const log = $(el, '[part="log"]')!;
+  log.scrollTop = 0;
+  log.dispatchEvent(new Event('scroll'));
+  await el.updateComplete;
+}
+
+describe('scrolling a reader can trust', () => {
+  afterEach(() => {
+    unmountAll();
+    forgetStorage();
+  });
+
+  it('a question sent while scrolled up is placed near the top, and stays there as its reply arrives', async function () {
+    this.timeout(20_000);
+    const key = await createKey({ paceMs: 0, replies: [...FILLERS(12), { text: 'A short answer.' }] });
+    const thread = await longThread(key, 12);
+    const el = await mount({ 'publishable-key': key, 'thread-id': thread, 'user-id': 'u-long', style: 'height: 420px' });
+    await scrollToTop(el);
+    await type(el, 'where are my boots?');
+    ($(el, '[part="send-button"]') as HTMLButtonElement).click();
+    await until(
+      () => nearTop(offsetOf(el, 'where are my boots?')),
+      () => `question at ${offsetOf(el, 'where are my boots?')}`,
+    );
+    await until(() => el.status === 'idle', 'the reply');
+    // A short reply: space under the turn keeps the question at the top.
+    await until(
+      () => nearTop(offsetOf(el, 'where are my boots?')),
+      () => `question at ${offsetOf(el, 'where are my boots?')} after the reply`,
+    );
+    expect(offsetOf(el, 'A short answer.')).to.be.greaterThan(offsetOf(el, 'where are my boots?')!);
+  });
+
+  it('a suggestion and a regenerated turn place their question too', async function () {
+    this.timeout(20_000);
+    const key = await createKey({
+      paceMs: 0,
+      replies: [
+        ...FILLERS(8),
+        { text: 'Tents, mostly.', suggestions: ['Which tent is lightest?'] },
+        { text: 'The Ridge 1.' },
+        { text: 'The Ridge 2.' },
+      ],
+    });
+    const thread = await longThread(key, 8);
+    const el = await mount({ 'publishable-key': key, 'thread-id': thread, 'user-id': 'u-long', style: 'height: 420px' });
+    await el.send('what do you sell?');
+    await until(() => el.status === 'idle' && $(el, '[part="suggestion"]'), 'no suggestion');
+    await scrollToTop(el);
+    ($(el, '[part="suggestion"]') as HTMLButtonElement).click();
+    await until(
+      () => nearTop(offsetOf(el, 'Which tent is lightest?')),
+      () => `suggestion at ${offsetOf(el, 'Which tent is lightest?')}`,
+    );
+    await until(() => el.status === 'idle' && $$(el, '[part="regenerate-button"]').length, 'no regenerate');
+    await scrollToTop(el);
+    $$(el, '[part="regenerate-button"]').at(-1)!.click();
+    await until(() => el.status === 'idle' && el.messages.at(-1)?.text === 'The Ridge 2.', 'the rerun');
+    await until(
+      () => nearTop(offsetOf(el, 'Which tent is lightest?')),
+      () => `rerun question at ${offsetOf(el, 'Which tent is lightest?')}`,
+    );
+  });
+
+  it('a reader who scrolled up is not moved by tokens, and "jump to latest" waits under the log', async function () {
+    this.timeout(30_000);
+    const long = Array.from({ length: 200 }, (_, i) => `Line ${i} of a long answer.`).join('\n\n');
+    const key = await createKey({ paceMs: 15, chunkChars: 12, replies: [{ text: long }] });
+    const el = await mount({ 'publishable-key': key, style: 'height: 360px' });
+    void el.send('tell me everything');
+    const log = $(el, '[part="log"]')!;
+    await until(() => el.status === 'streaming' && log.scrollHeight > log.clientHeight + 400, 'the reply overflows');
+    // The reader reads on from the question; the reply keeps growing under the view.
+    log.scrollTop += 40;
+    log.dispatchEvent(new Event('scroll'));
+    const top = log.scrollTop;
+    const height = log.scrollHeight;
+    await until(() => log.scrollHeight > height + 200, 'more tokens');
+    expect(log.scrollTop, 'not pulled by tokens').to.equal(top);
+    const jump = $(el, '[part="jump-to-latest"]')!;
+    expect(jump.getBoundingClientRect().top, 'under the log, not over it').to.be.at.least(log.getBoundingClientRect().bottom - 0.5);
+    expect(jump.getAttribute('aria-label')).to.equal('Jump to latest: 1 new message');
+    jump.click();
+    await until(() => log.scrollHeight - log.scrollTop - log.clientHeight < 40, 'at the end');
+  });
+
+  it('the on-screen keyboard of a phone leaves the composer and the last message in sight', async function () {
+    this.timeout(20_000);
+    await setViewport({ width: 390, height: 700 });
+    // The visual viewport as a phone reports it: what the keyboard leaves of the screen.
+    const fake = Object.assign(new EventTarget(), { width: 390, height: 700, offsetTop: 0, offsetLeft: 0, scale: 1 });
+    const real = Object.getOwnPropertyDescriptor(window, 'visualViewport');
+    Object.defineProperty(window, 'visualViewport', { configurable: true, get: () => fake });
+    try {
+      const key = await createKey({ paceMs: 0 });
+      const thread = await longThread(key, 10);
+      const el = await mount({ 'publishable-key': key, 'thread-id': thread, 'user-id': 'u-long', mode: 'launcher' });
+      await openLauncher(el);
+      await until(() => $(el, '[part="panel"]')!.getAttribute('aria-modal') === 'true', 'full screen');
+      fake.height = 380;
+      fake.dispatchEvent(new Event('resize'));
+      // The panel takes what the keyboard leaves (once its opening animation is over).
+      await until(() => Math.abs($(el, '[part="composer"]')!.getBoundingClientRect().bottom - 380) <= 1, 'the composer above the keyboard');
+      await until(() => {
+        const log = $(el, '[part="log"]')!.getBoundingClientRect();
+        const last = $$(el, '.log-content > .message').at(-1)!.getBoundingClientRect();
+        return last.bottom <= log.bottom + 1 && last.bottom > log.top;
+      }, 'the last message in sight');
+    } finally {
+      if (real) Object.defineProperty(window, 'visualViewport', real);
+      else delete (window as { visualViewport?: unknown }).visualViewport;
+      await setViewport({ width: 800, height: 600 });
+    }
+  });
+});
+
+/** A page of the site in a frame (same origin: it shares the tab's sessionStorage, as pages of one tab do). */
+async function page(frame: HTMLIFrameElement, key: string, attrs: Record<string, string> = {}): Promise<AgentChat> {
+  const extra = Object.entries({ mode: 'launcher', persist: 'local', ...attrs })
+    .map(([name, value]) => `${name}="${value}"`)
+    .join(' ');
+  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+  frame.srcdoc = `<!doctype html><title>page</title><a href="#">a link of the page</a>
+    <agent-chat base-url="${location.origin}" publishable-key="${key}" ${extra}></agent-chat>
+    <script type="module">import '/src/agent-chat.ts';</script>`;
+  await loaded;
+  let el: AgentChat | null = null;
+  await until(() => (el = frame.contentDocument!.querySelector('agent-chat') as AgentChat | null)?.shadowRoot, 'a widget on the page');
+  await el!.updateComplete;
+  return el!;
+}
+
+describe('a launcher that follows the visitor through the site', () => {
+  const frames: HTMLIFrameElement[] = [];
+  function frame(width = 1000, height = 760): HTMLIFrameElement {
+    const node = Object.assign(document.createElement('iframe'), { style: `width: ${width}px; height: ${height}px` });
+    document.body.append(node);
+    frames.push(node);
+    return node;
+  }
+  afterEach(() => {
+    frames.splice(0).forEach((f) => f.remove());
+    forgetStorage();
+  });
+
+  it('open on one page, open on the next, without taking focus from the page; closed stays closed', async function () {
+    this.timeout(20_000);
+    const key = await createKey({ paceMs: 0 });
+    const tab = frame();
+    let el = await page(tab, key);
+    expect(el.isOpen).to.equal(false);
+    el.open();
+    await until(() => el.status === 'idle' && el.shadowRoot!.querySelector('[part="input"]'), 'the panel');
+    el = await page(tab, key);
+    await until(() => el.isOpen && el.shadowRoot!.querySelector('[part="input"]'), 'open on the next page');
+    expect(tab.contentDocument!.activeElement).to.equal(tab.contentDocument!.body);
+    el.close();
+    await el.updateComplete;
+    el = await page(tab, key);
+    await el.updateComplete;
+    expect(el.isOpen).to.equal(false);
+    // The host's `open` wins over what the tab kept.
+    el = await page(tab, key, { open: '' });
+    expect(el.isOpen).to.equal(true);
+  });
+
+  it('not where the panel would cover the page (a phone)', async function () {
+    this.timeout(20_000);
+    const key = await createKey({ paceMs: 0 });
+    const wide = frame();
+    const el = await page(wide, key);
+    el.open();
+    await until(() => el.status === 'idle', 'the panel');
+    const phone = frame(390, 700);
+    const there = await page(phone, key);
+    await there.updateComplete;
+    expect(there.isOpen).to.equal(false);
+  });
+
+  it('the reader is where they were on the page before', async function () {
+    this.timeout(30_000);
+    const key = await createKey({ paceMs: 0 });
+    const thread = await longThread(key, 20);
+    const tab = frame();
+    let el = await page(tab, key, { mode: 'inline', 'thread-id': thread, 'user-id': 'u-long', style: 'height: 420px' });
+    await until(() => el.messages.length === 40, 'the transcript');
+    const log = () => el.shadowRoot!.querySelector<HTMLElement>('[part="log"]')!;
+    const at = (text: string) => {
+      const message = Array.from(el.shadowRoot!.querySelectorAll<HTMLElement>('.log-content > .message')).find(
+        (m) => m.querySelector('[part="text"]')?.textContent?.trim() === text,
+      );
+      return message ? Math.round(message.getBoundingClientRect().top - log().getBoundingClientRect().top) : null;
+    };
+    await until(() => at('question 15') !== null, 'question 15 rendered');
+    // The reader, at the end, scrolls up to question 15.
+    log().scrollTop = log().scrollHeight;
+    log().dispatchEvent(new Event('scroll'));
+    log().scrollTop += at('question 15')! - 30;
+    log().dispatchEvent(new Event('scroll'));
+    await until(() => at('question 15') === 30, 'scrolled to question 15');
+    // The reader stays a moment, then follows a link (the place is kept as they scroll, and as the page goes).
+    await until(() => sessionStorage.getItem(`${storageKeyFor(key)}:place`)?.includes('"offset":'), 'the place kept');
+    tab.contentWindow!.dispatchEvent(new PageTransitionEvent('pagehide'));
+    el = await page(tab, key, { mode: 'inline', 'thread-id': thread, 'user-id': 'u-long', style: 'height: 420px' });
+    await until(() => el.messages.length === 40, 'the transcript again');
+    await until(
+      () => at('question 15') !== null && Math.abs(at('question 15')! - 30) <= 2,
+      () => `question 15 at ${at('question 15')}`,
+    );
+  });
+});
