@@ -13,7 +13,7 @@ import { decorate, type MarkdownLabels } from './decorate.js';
 import { lexMarkdown } from './lex.js';
 import type { TypingTail } from './tail.js';
 import { htmlPolicy, tail as tailChunk } from '../chunks.js';
-import { blockNodes, el, IMAGE_ATTRS, LINK_ATTRS, toDom, toFragment, toHtml } from './tokens.js';
+import { blockNodes, el, IMAGE_ATTRS, LINK_ATTRS, toDom, toFragment, type Out } from './tokens.js';
 
 export type { MarkdownLabels };
 
@@ -29,23 +29,30 @@ export const DEFAULT_LABELS: MarkdownLabels = { copyCode: en.copyCode, table: en
 
 // --- the allow-html sanitiser (a lazy chunk) ---------------------------------------------
 
-let sanitizer: Sanitize | null | undefined;
+/** The allow-html pipeline once its chunk is here: the token walk's HTML writer and the sanitiser (null: it cannot run). */
+let htmlSupport: { write: Out<string>; sanitize: Sanitize } | null | undefined;
 
 /** True once `allowHtml` can render (the sanitiser is loaded and usable). */
 export function hasHtmlSupport(): boolean {
-  return !!sanitizer;
+  return !!htmlSupport;
 }
 
 /**
- * Loads the sanitiser for `allowHtml` (DOMPurify and its policy, a lazy chunk beside the
- * script: pages that never opt in never download it). Resolves false when it cannot load
- * or cannot run; raw HTML then stays literal text, as it is by default.
+ * Loads the sanitiser for `allowHtml` (DOMPurify and its policy, with the HTML writer of
+ * html.ts, a lazy chunk beside the script: pages that never opt in never download it).
+ * Resolves false when it cannot load or cannot run; raw HTML then stays literal text, as it
+ * is by default.
  */
 export function loadHtmlSupport(): Promise<boolean> {
-  if (sanitizer !== undefined) return Promise.resolve(!!sanitizer);
+  if (htmlSupport !== undefined) return Promise.resolve(!!htmlSupport);
   return htmlPolicy().then(
-    ({ createSanitizer }) =>
-      !!(sanitizer ??= createSanitizer({ safeUrl, linkAttrs: LINK_ATTRS, imageAttrs: IMAGE_ATTRS, trustedPolicy: trustedPolicy() })),
+    ({ createSanitizer, toHtml }) => {
+      if (htmlSupport == null) {
+        const sanitize = createSanitizer({ safeUrl, linkAttrs: LINK_ATTRS, imageAttrs: IMAGE_ATTRS, trustedPolicy: trustedPolicy() });
+        htmlSupport = sanitize && { sanitize, write: toHtml };
+      }
+      return !!htmlSupport;
+    },
     () => false,
   );
 }
@@ -144,7 +151,8 @@ export function renderBlock(
   try {
     // The completed tail is lexed again, with the document's link definitions in scope.
     const tokens = source === block.token.raw ? [block.token] : lexMarkdown(source, html, links);
-    const frag = html && sanitizer ? sanitizer(blockNodes(toHtml, tokens).join('')) : toFragment(blockNodes(toDom, tokens));
+    const frag =
+      html && htmlSupport ? htmlSupport.sanitize(blockNodes(htmlSupport.write, tokens).join('')) : toFragment(blockNodes(toDom, tokens));
     decorate(frag, labels, typing);
     return frag;
   } catch (error) {
@@ -165,5 +173,5 @@ export function plainBlock(text: string): HTMLElement {
  * waits for the load before it renders; the directive re-renders once it is there.
  */
 export function htmlMode(options: MarkdownOptions): boolean {
-  return !!options.allowHtml && !!sanitizer;
+  return !!options.allowHtml && !!htmlSupport;
 }

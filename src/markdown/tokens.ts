@@ -1,32 +1,12 @@
 /**
- * Marked's tokens to DOM (the default) or to an HTML string (`allowHtml`, for DOMPurify):
- * one walk, two outputs, so both pipelines agree on structure and on the link and image
- * policy by construction. Only this folder turns agent text into markup.
+ * Marked's tokens to DOM (the default) or, through the writer of html.ts, to an HTML string
+ * (`allowHtml`, for DOMPurify): one walk, two outputs, so both pipelines agree on structure
+ * and on the link and image policy by construction. Only this folder turns agent text into
+ * markup.
  */
 import type { Token, Tokens } from 'marked';
 import { safeUrl } from '../security/url.js';
 import { decodeEntities } from './entities.js';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
-
-/**
- * Report hygiene, not the security barrier (DOMPurify still decides what survives):
- * Chromium checks even DOMPurify's inert parse against the host page's CSP, so inline
- * handlers, style attributes and <style>/<script> elements in opt-in HTML would be
- * reported as violations on the host. They are dropped before any parser sees them.
- */
-function withoutInlineCode(html: string): string {
-  return (
-    html
-      .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
-      // An unclosed opener loses only itself: what follows stays visible as text.
-      .replace(/<\/?(?:script|style)\b[^>]*>?/gi, '')
-      .replace(/<[a-z][^>]*>?/gi, (tag) => tag.replace(/[\s/](?:on[\w-]*|style)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?(?=[\s/>]|$)/gi, ''))
-  );
-}
 
 /** The URL a link or image points at, after the allow-list; null renders no link. */
 function tokenUrl(token: Tokens.Link | Tokens.Image): string | null {
@@ -46,7 +26,7 @@ export const IMAGE_ATTRS: Attrs = { loading: 'lazy' };
  * What the token walk builds with. One walk, two outputs, so both pipelines agree on
  * structure and on the link and image policy by construction.
  */
-interface Out<N> {
+export interface Out<N> {
   el(tag: string, children?: N[], attrs?: Attrs): N;
   text(text: string): N;
   /** The reply's raw HTML (`html` tokens). */
@@ -69,19 +49,6 @@ export const toDom: Out<Child> = {
   // Raw HTML is text by default: it never reaches an HTML parser, so it cannot run,
   // cannot swallow the rest of the reply and cannot trip host CSP reports.
   html: (text, block) => (block ? el('p', [text]) : text),
-};
-
-const VOID_TAGS = new Set(['br', 'hr', 'img']);
-
-/** `allowHtml`: an HTML string for DOMPurify, with the reply's raw HTML left in it. */
-export const toHtml: Out<string> = {
-  el(tag, children = [], attrs) {
-    let open = `<${tag}`;
-    if (attrs) for (const name in attrs) open += ` ${name}="${escapeHtml(attrs[name]!)}"`;
-    return VOID_TAGS.has(tag) ? `${open}>` : `${open}>${children.join('')}</${tag}>`;
-  },
-  text: escapeHtml,
-  html: withoutInlineCode,
 };
 
 export function toFragment(children: Child[]): DocumentFragment {
