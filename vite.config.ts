@@ -6,6 +6,7 @@ import { markedLexerOnly } from './scripts/vite-marked.js';
 import { highlightCoreEsm } from './scripts/vite-highlight-esm.js';
 import { minifyLiterals } from './scripts/vite-minify-literals.js';
 import { chunkRetry } from './scripts/vite-chunk-retry.js';
+import { inlinePropertyDecorators } from './scripts/vite-decorators.js';
 
 /**
  * `npm start`: the demo page and the reference messaging server on one port. The fault
@@ -56,7 +57,7 @@ const PANEL_SHARED = /[\\/](node_modules[\\/]lit-html[\\/]|src[\\/]client[\\/](e
 
 export default defineConfig({
   root: '.',
-  plugins: [referenceServer(), minifyLiterals(), markedLexerOnly(), highlightCoreEsm(), chunkRetry()],
+  plugins: [referenceServer(), minifyLiterals(), markedLexerOnly(), highlightCoreEsm(), inlinePropertyDecorators(), chunkRetry()],
   server: { port: 5173, open: false },
   build: {
     target: 'es2022',
