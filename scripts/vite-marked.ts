@@ -106,7 +106,14 @@ function replacedNormalRules(set: Map<string, Node>): Node[] | null {
  * constant, so the minifier drops what they guard (the pedantic branches of the tokenizer,
  * the extension and hook calls of the lexer, the rule sets chosen for other modes).
  */
-const FIXED_OPTIONS: Record<string, string> = { pedantic: 'false', extensions: 'null', gfm: 'true', breaks: 'false', hooks: 'null' };
+const FIXED_OPTIONS: Record<string, string> = {
+  pedantic: 'false',
+  extensions: 'null',
+  gfm: 'true',
+  breaks: 'false',
+  hooks: 'null',
+  silent: 'false',
+};
 
 /** Calls `visit` on `node` and on every node under it; a visit that returns false skips what is under it. */
 function walk(node: unknown, visit: (n: Node) => boolean | void): void {
