@@ -7,6 +7,7 @@ import { highlightCoreEsm } from './scripts/vite-highlight-esm.js';
 import { minifyLiterals } from './scripts/vite-minify-literals.js';
 import { chunkRetry } from './scripts/vite-chunk-retry.js';
 import { inlinePropertyDecorators } from './scripts/vite-decorators.js';
+import { shortPrivateNames } from './scripts/vite-private-names.js';
 
 /**
  * `npm start`: the demo page and the reference messaging server on one port. The fault
@@ -57,7 +58,15 @@ const PANEL_SHARED = /[\\/](node_modules[\\/]lit-html[\\/]|src[\\/]client[\\/](e
 
 export default defineConfig({
   root: '.',
-  plugins: [referenceServer(), minifyLiterals(), markedLexerOnly(), highlightCoreEsm(), inlinePropertyDecorators(), chunkRetry()],
+  plugins: [
+    referenceServer(),
+    minifyLiterals(),
+    markedLexerOnly(),
+    highlightCoreEsm(),
+    inlinePropertyDecorators(),
+    chunkRetry(),
+    shortPrivateNames({ tsconfig: 'tsconfig.json' }),
+  ],
   server: { port: 5173, open: false },
   build: {
     target: 'es2022',
