@@ -321,6 +321,22 @@ function removeItems(s: RolldownMagicString, items: Node[], gone: (n: Node) => b
   return true;
 }
 
+/**
+ * The Lexer's own entry points src/ does not use: src/markdown/lex.ts drives its lexers with
+ * `blockTokens` and `inlineTokens` (test/unit/marked-trim.test.ts holds src/ to that), and
+ * only the cut `marked()` API calls `lex()` and the static `lex()` and `lexInline()`.
+ */
+const UNUSED_LEXER_METHODS = new Set(['lex', 'lexInline']);
+
+/** Those methods in the class `lexer` is declared with; null if it is not a class. */
+function unusedLexerMethods(lexer: Node | undefined): Node[] | null {
+  const cls = lexer?.type === 'VariableDeclarator' ? (lexer.init as Node | null) : lexer;
+  if (cls?.type !== 'ClassExpression' && cls?.type !== 'ClassDeclaration') return null;
+  return ((cls.body as Node).body as Node[]).filter(
+    (m) => m.type === 'MethodDefinition' && !m.computed && UNUSED_LEXER_METHODS.has((m.key as Identifier).name),
+  );
+}
+
 /** True for `var x = new Marked(...)` at the top level. */
 function makesInstance(statement: Node, markedLocal: string): boolean {
   if (statement.type !== 'VariableDeclaration') return false;
@@ -412,6 +428,11 @@ export function markedLexerOnly(): Plugin {
       for (const set of [block!, inline!])
         if (references().get((set.get('normal')!.id as Identifier).name) !== 2) fail('the normal rules are read elsewhere');
 
+      const lexer = exported.find((s) => s.exported.name === 'Lexer')!.local.name;
+      const methods = unusedLexerMethods(units.get(lexer)) ?? fail('the Lexer is not a class');
+      if (methods.length !== 3) fail('the Lexer has not the lex(), static lex() and lexInline() it had');
+      for (const m of methods) edits.set(m, '');
+
       // `other` rules that no code the exports reach reads by name, where it can run.
       const other = otherRules(head, declarators) ?? fail('the other rules are not read by name alone');
       const reached = new Set(exported.map((s) => s.local.name));
@@ -429,6 +450,7 @@ export function markedLexerOnly(): Plugin {
           if (n.type === 'MemberExpression' && !n.computed) read.add((n.property as Identifier).name);
         });
       }
+      for (const name of UNUSED_LEXER_METHODS) if (read.has(name)) fail(`marked calls ${name}() itself`);
       for (const p of other.properties as Node[])
         if (p.type === 'Property' && !p.computed && !read.has((p.key as Identifier).name)) edits.set(p, '');
 
@@ -450,6 +472,7 @@ export function markedLexerOnly(): Plugin {
       const s = new RolldownMagicString(code);
       for (const [node, text] of edits) if (text) s.overwrite(node.start, node.end, text);
       const gone = (n: Node) => edits.get(n) === '';
+      for (const m of methods) s.remove(m.start, m.end);
       removeItems(s, other.properties as Node[], gone);
       for (const statement of head) {
         if (statement.type !== 'VariableDeclaration') continue;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -68,6 +68,17 @@ describe('the trimmed marked', () => {
   let module: Marked;
   beforeAll(async () => {
     module = await trim();
+  });
+
+  it("leaves out only Lexer methods src/ does not call: it lexes through src/markdown/lex.ts's blockTokens and inlineTokens", () => {
+    const src = fileURLToPath(new URL('../../src/', import.meta.url));
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const runtime = files.filter((f) => /^import (?!type)[^;]*from 'marked'/m.test(readFileSync(join(src, f), 'utf8')));
+    expect(runtime).toEqual([join('markdown', 'lex.ts')]);
+    const lex = readFileSync(join(src, 'markdown', 'lex.ts'), 'utf8');
+    expect(lex).not.toMatch(/\bLexer\.|\.lex\(|\.lexInline\(/);
+    expect(module.Lexer.prototype).not.toHaveProperty('lex');
+    expect(module.Lexer).not.toHaveProperty('lexInline');
   });
 
   it('exports only what src/ uses', () => {
