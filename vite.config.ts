@@ -96,8 +96,10 @@ export default defineConfig({
         minify: true,
         comments: false,
         // Chunks sit beside agent-chat.js and are imported relative to it; the prefix says
-        // whose files they are on a shared CDN path.
-        chunkFileNames: 'agent-chat-[name]-[hash].js',
+        // whose files they are on a shared CDN path. Six characters of hash (36 bits: two
+        // versions of a chunk get one name once in 69 billion) rather than eight: each name
+        // is written where its chunk is loaded, 0.07 KB gzip of the inline load.
+        chunkFileNames: 'agent-chat-[name]-[hash:6].js',
         // agent-chat.js is one line that imports the hashed core chunk (everything the page
         // needs at load) and defines the element. Lazy chunks (languages, the allow-html
         // sanitiser, the WebSocket session, the hand-off form) import what they share from
