@@ -6,6 +6,8 @@
  * The chunk imports nothing from the script; what it shares with it (the URL allow-list,
  * the attributes every link and image gets, the Trusted Types policy) is passed in. A chunk
  * that imported the script back would load a second copy when a host adds a query string.
+ * The markdown renderer's HTML writer (src/markdown/html.ts) comes with it, as only the
+ * pages that opt in write HTML.
  */
 import createDOMPurify, { type Config } from 'dompurify';
 
