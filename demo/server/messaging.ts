@@ -105,15 +105,16 @@ export function messagingRoutes(deps: Deps): Hono {
     const body = await parseBody(c, sendBodySchema);
     const key = readIdempotencyKey(c.req.header('idempotency-key'));
     if (!(await taken(c, caller))) return gone(c);
-    // A short think before answering, so a REST client's typing indicator is visible in the demo.
-    await sleep(Math.min(paceOf(caller) * 4, 400));
-    // After the wait: a resume may have spent the key meanwhile (idempotency.ts).
+    // Once here, the request has arrived: a resume may have spent its key while it was on its
+    // way (idempotency.ts), and from now on one that asks by the key finds the turn.
     const keyed = key === undefined ? undefined : keyedTurn(caller.key, key, body);
     if (keyed === null) throw notReceived();
     if (keyed) return c.json({ thread_id: keyed.threadId, message: unwrap(await keyed.result) });
     const { thread, admitted } = admit(caller, body);
     const turn = start(c, thread, body, { version: versionOf(thread), paceMs: null, admitted });
     if (key !== undefined) keepKey(caller.key, key, body, turn);
+    // A short think before answering, so a REST client's typing indicator is visible in the demo.
+    await sleep(Math.min(paceOf(caller) * 4, 400));
     return c.json({ thread_id: thread.id, message: unwrap(await turn.result) });
   });
 

@@ -201,15 +201,21 @@ export class Log implements ReadingHost {
    * The reader asked something (typed, a suggestion, the page's send(), an edit or a rerun):
    * its question is placed near the log's top, wherever the reader was, and its reply grows
    * below it. The log keeps it there until the reader scrolls; space under the turn lets a
-   * short reply's question get there too.
+   * short reply's question get there too. That is the moves' work (reading.ts, fetched as the
+   * reader types: `prefetch`); without them, the latest come into view as they always did.
    */
   place(question: string): void {
-    this.placed = this.spaceFor = question;
-    // Until the moves' chunk is here, the latest come into view as they always did.
-    this.stickToBottom = !this.reading.module;
+    this.prefetch(); // taken at once when the chunk is here already
+    const placing = !!this.reading.module;
+    this.placed = this.spaceFor = placing ? question : null;
+    this.stickToBottom = !placing;
     this.toEnd = true;
     if (this.view.value.showJump) this.view.set({ showJump: false });
-    void this.reading.want(true);
+  }
+
+  /** A question is on its way (the reader types, a reply brought suggestions): the moves that place it are fetched. */
+  prefetch(): void {
+    if (!this.reading.module) void this.reading.want();
   }
 
   /** A new transcript arrived (its first message changed): the features reset what they kept per message. */

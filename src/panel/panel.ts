@@ -210,7 +210,10 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     if (!this.host.isConnected) return;
     const statusChanged = state.status !== this.lastStatus;
     this.lastStatus = state.status;
-    if (change === 'draft') return this.quietly();
+    if (change === 'draft') {
+      this.log.prefetch();
+      return this.quietly();
+    }
     if (change === 'appendDelta') {
       // The guard for half-typed markdown draws a streaming reply (it would show raw syntax
       // for a moment without it): fetched as the turn started, waited for if not here yet.
@@ -236,6 +239,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
       this.cards.prefetch();
       this.copy.prefetch();
       this.turns.prefetch();
+      this.log.prefetch();
     } else if (!hasTailSupport() && state.messages.some(unfinished)) {
       this.waiting.add(loadTailSupport());
     }

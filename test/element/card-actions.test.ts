@@ -94,6 +94,11 @@ describe('card actions', () => {
     const clicks = collect(el, 'agent-chat-card-click');
     el.addEventListener('agent-chat-card-click', (event) => event.preventDefault());
     const button = firstCard(el).querySelector<HTMLElement>('[part="card-action"]')!;
+    // Scrolled to, as a reader would, and clicked once the log has settled ("jump to latest"
+    // goes when the reader reaches the end, and the log takes its strip back).
+    button.scrollIntoView({ block: 'center' });
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+    await el.updateComplete;
     button.scrollIntoView({ block: 'center' });
     const box = button.getBoundingClientRect();
     await sendMouse({ type: 'click', position: [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)] });

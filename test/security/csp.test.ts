@@ -163,8 +163,9 @@ describe('strict CSP + Trusted Types page', function () {
       // The script tag's one-line module, the shell it imports, the panel (inline: at once)
       // and, fetched with the first message, the turns, the streaming code with its guard for
       // half-typed markdown (tail), what a reply brings (cards, turn controls with the index of
-      // branch relations they share with the history, the copy button) and the plain text of
-      // its announcement (plain); no other lazy chunk.
+      // branch relations they share with the history, the copy button), the plain text of
+      // its announcement (plain) and the reading moves that place the question sent (reading);
+      // no other lazy chunk.
       const scripts = bundleScripts(win);
       expect(scripts.slice(0, 3)).to.deep.equal(['/dist/agent-chat.js', scripts[1], scripts[2]]);
       expect(scripts[1]).to.match(/^\/dist\/agent-chat-core-[\w-]+\.js$/);
@@ -172,9 +173,9 @@ describe('strict CSP + Trusted Types page', function () {
       expect(
         scripts
           .slice(3)
-          .map((p) => /^\/dist\/agent-chat-([a-z-]+)-[\w-]{8}\.js$/.exec(p)?.[1])
+          .map((p) => /^\/dist\/agent-chat-([a-z-]+)-[\w-]{6}\.js$/.exec(p)?.[1])
           .sort(),
-      ).to.deep.equal(['branch-index', 'branches', 'cards', 'copy', 'plain', 'stream', 'tail', 'turns']);
+      ).to.deep.equal(['branch-index', 'branches', 'cards', 'copy', 'plain', 'reading', 'stream', 'tail', 'turns']);
     });
 
     it('an unopened launcher loads the shell only and calls no service; intent fetches the panel', async () => {

@@ -23,6 +23,7 @@ await Promise.all([
   chunks.fullScreen(),
   chunks.tail(),
   chunks.plain(),
+  chunks.reading(),
 ]);
 
 const mounted = new Set<HTMLElement>();
