@@ -5,8 +5,6 @@ import { renderSuggestions } from '../suggestions/suggestions.js';
 import { reading as readingChunk } from '../chunks.js';
 import type { Feature } from '../panel/feature.js';
 import { keyed } from './keyed.js';
-import { tabKey, tabStorage } from '../shell/tab-view.js';
-import { scopeOf } from '../state/storage.js';
 import { type MessageParts, renderMessageSafely, renderWelcome } from './message.js';
 
 type ReadingModule = typeof import('./reading.js');
@@ -166,12 +164,11 @@ export class Log implements ReadingHost {
       end = Infinity;
       this.placed = this.spaceFor = null;
       this.seen = count;
-      // The first transcript of the page: the reader goes back where this tab's page before left them.
-      const config = this.ctx.view.config;
-      if (!this.tookPlace && config && tabStorage(config.persist)?.getItem(tabKey(scopeOf(config), 'place'))) {
-        void this.reading.want(true).then((module) => module?.restorePlace(this));
-      }
-      this.tookPlace = true;
+      // The first transcript of the page: the reader goes back where this tab's page before
+      // left them, if it kept a place (the moves' work: they are wanted as soon as there is a
+      // conversation to read, or to type in).
+      if (!this.tookPlace && count) void this.reading.want().then((module) => module?.restorePlace(this));
+      this.tookPlace ||= count > 0;
     } else if (this.placed && latest?.key !== this.latest) {
       // A new turn of the reader's (typed, a suggestion, an edit, a rerun): the latest come into view.
       if (end < count) start = count - WINDOW;
