@@ -27,6 +27,7 @@ import {
 import type { PanelApi, ShellView } from './shell/panel-api.js';
 import { FULL_SCREEN_QUERY, Launcher } from './shell/launcher.js';
 import { PanelLoader } from './shell/panel-loader.js';
+import { ChatContext } from './shell/context.js';
 import { jsonConverter } from './shell/attributes.js';
 import { shellStyles } from './shell/shell.styles.js';
 import { HostElement, property, state, type PropertyValues } from './shell/host.js';
@@ -262,6 +263,8 @@ export class AgentChat extends HostElement {
   private readonly stored = new ShellStore();
   /** The UI language's table arrived since the strings were resolved. */
   private stringsStale = true;
+  /** `theme` as checked: what the context tells the host's elements. */
+  private checkedTheme: Theme = 'auto';
   /** The launcher's own texts (the panel resolves the rest). */
   private text: LauncherStrings = launcherStrings('en', undefined);
   private readonly view: ShellView = {
@@ -291,6 +294,12 @@ export class AgentChat extends HostElement {
 
   constructor() {
     super();
+    // The host's own elements ask for the widget's state and actions (README "Context").
+    new ChatContext(
+      this,
+      () => ({ threadId: this.threadId, status: this.status, lang: this.view.locale, dir: this.view.direction, theme: this.checkedTheme }),
+      { send: (text) => this.send(text), open: () => this.open(), close: () => this.close(), newThread: () => this.newThread() },
+    );
     this.addEventListener('agent-chat-message', () => {
       if (!this.view.launcher || this.isOpen) return;
       this.unread = true;
@@ -421,7 +430,8 @@ export class AgentChat extends HostElement {
     }
     if (changed.has('mode'))
       view.launcher = reported((problems) => oneOf('mode', this.mode, ['inline', 'launcher'] as const, problems)) === 'launcher';
-    if (changed.has('theme')) reported((problems) => oneOf('theme', this.theme, ['auto', 'light', 'dark'] as const, problems));
+    if (changed.has('theme'))
+      this.checkedTheme = reported((problems) => oneOf('theme', this.theme, ['auto', 'light', 'dark'] as const, problems));
     if (changed.has('linkTarget')) reported((problems) => oneOf('link-target', this.linkTarget, ['blank', 'auto'] as const, problems));
     if (CONFIG_KEYS.some((key) => changed.has(key)) || changed.has('debug')) this.applyConfig();
     // Opened however (open(), the attribute, the property): the reply has been seen.
