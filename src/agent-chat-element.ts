@@ -43,6 +43,8 @@ const CONFIG_GRACE_MS = 3000;
 /**
  * An embeddable chat with a conversational agent: streams replies, renders markdown and
  * product cards, keeps the thread across reloads. Works inline or as a floating launcher.
+ * The host's elements inside it get the context `'agent-chat'` (`agentChatContext`, the
+ * `@lit/context` protocol): `{threadId, status, lang, dir, theme, send, open, close, newThread}`.
  *
  * @summary Chat with a conversational agent, from one script tag.
  *
