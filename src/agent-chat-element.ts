@@ -1,5 +1,5 @@
 import { REPLY_LENGTH, type AgentVariables, type Channel, type Message } from './client/types.js';
-import type { CardRenderer } from './cards/cards.js';
+import type { CardRenderer, CardRendererApi } from './cards/cards.js';
 import type { CardAction } from './cards/actions.js';
 import { settlesBy } from './lazy.js';
 import { panel as panelChunk } from './shell/chunks.js';
@@ -33,7 +33,7 @@ import { shellStyles } from './shell/shell.styles.js';
 import { HostElement, property, state, type PropertyValues } from './shell/host.js';
 
 export type { LinkTarget, Mode, Theme, Transport };
-export type { CardRenderer };
+export type { CardRenderer, CardRendererApi };
 
 /** How long a render waits for the chunks it needs (panel, language) before it goes ahead without them. */
 const FEATURE_WAIT_MS = 3000;
@@ -227,7 +227,11 @@ export class AgentChat extends HostElement {
   /** Uploads an image and returns a signed URL sent as `image_url`. */
   @property({ attribute: false }) uploadImage?: (file: File) => Promise<string>;
 
-  /** Custom card rendering; `null`/`undefined` falls back to the built-in card. */
+  /**
+   * Custom card rendering; `null`/`undefined` falls back to the built-in card. The second
+   * argument lets the card act: `api.action(actionId, variant?)` fires `agent-chat-card-action`
+   * as a `cardActions` button does, `api.send(text)` sends, `api.index` is its place in the row.
+   */
   @property({ attribute: false }) cardRenderer?: CardRenderer;
 
   /** Buttons on each built-in card (`{id, label}`, four at most); a press fires `agent-chat-card-action`. */
