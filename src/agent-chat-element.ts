@@ -6,7 +6,7 @@ import { panel as panelChunk } from './shell/chunks.js';
 import { warnOnce } from './warn.js';
 import { emit } from './events.js';
 import type { Strings } from './i18n/strings.js';
-import { hasStrings, isRtl, loadStrings } from './i18n/locales.js';
+import { addPack, hasStrings, isRtl, loadStrings } from './i18n/locales.js';
 import { type LauncherStrings, launcherStrings } from './shell/strings.js';
 import type { ChatStatus } from './state/types.js';
 import type { ChatMessage } from './state/messages.js';
@@ -39,6 +39,9 @@ export type { CardRenderer, CardRendererApi };
 const FEATURE_WAIT_MS = 3000;
 /** How long after its upgrade an element with nothing to talk to waits for its settings before it says so. */
 const CONFIG_GRACE_MS = 3000;
+
+/** The widgets on the page: a language registered later shows in them at once. */
+const live = new Set<AgentChat>();
 
 /**
  * An embeddable chat with a conversational agent: streams replies, renders markdown and
@@ -153,6 +156,23 @@ const CONFIG_GRACE_MS = 3000;
  */
 export class AgentChat extends HostElement {
   static override styles = shellStyles;
+
+  /**
+   * Adds a language without a release: `lang` (a tag such as `pt-BR`, or `pt` for all its
+   * regions) then shows `strings`, a plain object such as a JSON file holds (docs/languages.md:
+   * the keys, and `{name}` templates for texts with parameters), with English for any text
+   * it lacks. `dir: 'rtl'` lays it out right to left. Replaces a shipped language of that
+   * name; widgets already on the page show it at once.
+   */
+  static registerLocale(lang: string, strings: Record<string, unknown>, options?: { dir?: 'ltr' | 'rtl' }): void {
+    if (typeof lang !== 'string' || !lang.trim())
+      return warnOnce('registerLocale(lang, strings): lang must be a language tag such as "pt-BR".');
+    addPack(lang, strings, options?.dir);
+    for (const el of live) {
+      el.stringsStale = true;
+      el.requestUpdate();
+    }
+  }
 
   /** Service base address; the reference's paths are appended to it. Required; https (http only to localhost). */
   @property({ attribute: 'base-url', reflect: true }) baseUrl = '';
@@ -522,11 +542,13 @@ export class AgentChat extends HostElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    live.add(this);
     this.panel?.setConnected(true);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    live.delete(this);
     this.panel?.setConnected(false);
   }
 
