@@ -8,6 +8,7 @@ import type { Strings } from './strings.js';
  * shows. A table that cannot be fetched leaves English in place; a later need (the next
  * update, after the retry pause of src/lazy.ts) asks again.
  */
+// Own keys only: `lang="constructor"` must not find Object.prototype's members.
 const shipped = (key: string) => (Object.hasOwn(languages, key) ? languages[key as keyof typeof languages] : undefined);
 
 interface Pack {
@@ -25,7 +26,7 @@ const packs = new Map<string, Pack>();
 /** A pack for the tag itself (`pt-br`), else for its language (`pt`). */
 const pack = (lang: string | undefined) => packs.get((lang ?? '').trim().toLowerCase()) ?? packs.get(primary(lang));
 
-// Own keys only: `lang="constructor"` must not find Object.prototype's members.
+/** What holds the texts of `lang`: the host's pack for it, else the shipped table of its language. */
 const loader = (lang: string | undefined) => pack(lang)?.load ?? shipped(primary(lang));
 
 /** The texts for `lang` once they are here: a registered pack (its own keys only) or a shipped table. */
