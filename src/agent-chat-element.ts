@@ -1,12 +1,12 @@
 import { REPLY_LENGTH, type AgentVariables, type Channel, type Message } from './client/types.js';
-import type { CardRenderer } from './cards/cards.js';
+import type { CardRenderer, CardRendererApi } from './cards/cards.js';
 import type { CardAction } from './cards/actions.js';
 import { settlesBy } from './lazy.js';
 import { panel as panelChunk } from './shell/chunks.js';
 import { warnOnce } from './warn.js';
 import { emit } from './events.js';
 import type { Strings } from './i18n/strings.js';
-import { hasStrings, isRtl, loadStrings } from './i18n/locales.js';
+import { addPack, hasStrings, isRtl, loadStrings } from './i18n/locales.js';
 import { type LauncherStrings, launcherStrings } from './shell/strings.js';
 import type { ChatStatus } from './state/types.js';
 import type { ChatMessage } from './state/messages.js';
@@ -27,21 +27,27 @@ import {
 import type { PanelApi, ShellView } from './shell/panel-api.js';
 import { FULL_SCREEN_QUERY, Launcher } from './shell/launcher.js';
 import { PanelLoader } from './shell/panel-loader.js';
+import { ChatContext } from './shell/context.js';
 import { jsonConverter } from './shell/attributes.js';
 import { shellStyles } from './shell/shell.styles.js';
 import { HostElement, property, state, type PropertyValues } from './shell/host.js';
 
 export type { LinkTarget, Mode, Theme, Transport };
-export type { CardRenderer };
+export type { CardRenderer, CardRendererApi };
 
 /** How long a render waits for the chunks it needs (panel, language) before it goes ahead without them. */
 const FEATURE_WAIT_MS = 3000;
 /** How long after its upgrade an element with nothing to talk to waits for its settings before it says so. */
 const CONFIG_GRACE_MS = 3000;
 
+/** The widgets on the page: a language registered later shows in them at once. */
+const live = new Set<AgentChat>();
+
 /**
  * An embeddable chat with a conversational agent: streams replies, renders markdown and
  * product cards, keeps the thread across reloads. Works inline or as a floating launcher.
+ * The host's elements inside it get the context `'agent-chat'` (`agentChatContext`, the
+ * `@lit/context` protocol): `{threadId, status, lang, dir, theme, send, open, close, newThread}`.
  *
  * @summary Chat with a conversational agent, from one script tag.
  *
@@ -151,6 +157,23 @@ const CONFIG_GRACE_MS = 3000;
 export class AgentChat extends HostElement {
   static override styles = shellStyles;
 
+  /**
+   * Adds a language without a release: `lang` (a tag such as `pt-BR`, or `pt` for all its
+   * regions) then shows `strings`, a plain object such as a JSON file holds (docs/languages.md:
+   * the keys, and `{name}` templates for texts with parameters), with English for any text
+   * it lacks. `dir: 'rtl'` lays it out right to left. Replaces a shipped language of that
+   * name; widgets already on the page show it at once.
+   */
+  static registerLocale(lang: string, strings: Record<string, unknown>, options?: { dir?: 'ltr' | 'rtl' }): void {
+    if (typeof lang !== 'string' || !lang.trim())
+      return warnOnce('registerLocale(lang, strings): lang must be a language tag such as "pt-BR".');
+    addPack(lang, strings, options?.dir);
+    for (const el of live) {
+      el.stringsStale = true;
+      el.requestUpdate();
+    }
+  }
+
   /** Service base address; the reference's paths are appended to it. Required; https (http only to localhost). */
   @property({ attribute: 'base-url', reflect: true }) baseUrl = '';
 
@@ -224,7 +247,11 @@ export class AgentChat extends HostElement {
   /** Uploads an image and returns a signed URL sent as `image_url`. */
   @property({ attribute: false }) uploadImage?: (file: File) => Promise<string>;
 
-  /** Custom card rendering; `null`/`undefined` falls back to the built-in card. */
+  /**
+   * Custom card rendering; `null`/`undefined` falls back to the built-in card. The second
+   * argument lets the card act: `api.action(actionId, variant?)` fires `agent-chat-card-action`
+   * as a `cardActions` button does, `api.send(text)` sends, `api.index` is its place in the row.
+   */
   @property({ attribute: false }) cardRenderer?: CardRenderer;
 
   /** Buttons on each built-in card (`{id, label}`, four at most); a press fires `agent-chat-card-action`. */
@@ -262,6 +289,8 @@ export class AgentChat extends HostElement {
   private readonly stored = new ShellStore();
   /** The UI language's table arrived since the strings were resolved. */
   private stringsStale = true;
+  /** `theme` as checked: what the context tells the host's elements. */
+  private checkedTheme: Theme = 'auto';
   /** The launcher's own texts (the panel resolves the rest). */
   private text: LauncherStrings = launcherStrings('en', undefined);
   private readonly view: ShellView = {
@@ -291,6 +320,12 @@ export class AgentChat extends HostElement {
 
   constructor() {
     super();
+    // The host's own elements ask for the widget's state and actions (README "Context").
+    new ChatContext(
+      this,
+      () => ({ threadId: this.threadId, status: this.status, lang: this.view.locale, dir: this.view.direction, theme: this.checkedTheme }),
+      { send: (text) => this.send(text), open: () => this.open(), close: () => this.close(), newThread: () => this.newThread() },
+    );
     this.addEventListener('agent-chat-message', () => {
       if (!this.view.launcher || this.isOpen) return;
       this.unread = true;
@@ -421,7 +456,8 @@ export class AgentChat extends HostElement {
     }
     if (changed.has('mode'))
       view.launcher = reported((problems) => oneOf('mode', this.mode, ['inline', 'launcher'] as const, problems)) === 'launcher';
-    if (changed.has('theme')) reported((problems) => oneOf('theme', this.theme, ['auto', 'light', 'dark'] as const, problems));
+    if (changed.has('theme'))
+      this.checkedTheme = reported((problems) => oneOf('theme', this.theme, ['auto', 'light', 'dark'] as const, problems));
     if (changed.has('linkTarget')) reported((problems) => oneOf('link-target', this.linkTarget, ['blank', 'auto'] as const, problems));
     if (CONFIG_KEYS.some((key) => changed.has(key)) || changed.has('debug')) this.applyConfig();
     // Opened however (open(), the attribute, the property): the reply has been seen.
@@ -506,11 +542,13 @@ export class AgentChat extends HostElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    live.add(this);
     this.panel?.setConnected(true);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    live.delete(this);
     this.panel?.setConnected(false);
   }
 

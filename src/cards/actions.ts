@@ -58,6 +58,22 @@ export function cardActions(value: unknown): CardAction[] {
   return actions;
 }
 
+/**
+ * What a host's card reports through `api.action(id, variant)` (src/cards/cards.ts
+ * `CardRendererApi`), in the shape a built-in card's press has: the `cardActions` entry of
+ * that id, else `{id, label: id}`; `variant` as the card gives it. Null for an id that is
+ * not a string, which only warns: a card's bug must not break the row.
+ */
+export function customAction(actions: readonly CardAction[], id: unknown, variant: unknown): Omit<CardActionPress, 'card'> | null {
+  if (typeof id !== 'string' || !id) {
+    warnOnce('a card renderer called api.action() without an action id; nothing was fired.');
+    return null;
+  }
+  if (variant != null && !Array.isArray(variant))
+    warnOnce('api.action(id, variant): variant must be an array of {group, item}; [] was sent.');
+  return { action: actions.find((a) => a.id === id) ?? { id, label: id }, variant: Array.isArray(variant) ? variant : [] };
+}
+
 /** The chosen options of a card, for `agent-chat-card-action`. */
 export function chosenVariant(view: { variants: VariantGroup[] }, choices: Choices): CardVariantChoice[] {
   return choices.flatMap((option, g) => {

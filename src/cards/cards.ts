@@ -13,7 +13,7 @@ import type { Card, Scalar } from '../client/types.js';
 import { isScalar as isWireScalar } from '../client/guards.js';
 import type { Strings } from '../i18n/strings.js';
 import { safeImageUrl, safeUrl } from '../security/url.js';
-import { type CardAction, type Choices, renderActions, renderChoosable } from './actions.js';
+import { type CardAction, type CardVariantChoice, type Choices, renderActions, renderChoosable } from './actions.js';
 import { isolate } from './isolate.js';
 
 export { styles } from './cards.styles.js';
@@ -317,7 +317,21 @@ export function renderCard(view: CardView, strings: Strings, opts: RenderCardOpt
 /** Cards a reply shows at first, and per "show more" (SECURITY.md "Limits"). */
 export const CARD_STEP = 12;
 
-export type CardRenderer = (card: Card) => TemplateResult | HTMLElement | null | undefined;
+/** What a host's card may do: the second argument of `cardRenderer` (README "Custom cards"). */
+export interface CardRendererApi {
+  /** Sends a message as the element's `send()` does (it fires `agent-chat-send` first). */
+  send(text: string): Promise<void>;
+  /**
+   * Fires `agent-chat-card-action` for this card, as a `cardActions` button of the built-in
+   * card does: `action` is the `cardActions` entry with this id, else `{id, label: id}`;
+   * `variant` the options chosen on the card, `[]` when none.
+   */
+  action(actionId: string, variant?: CardVariantChoice[]): void;
+  /** The card's place in its reply's row (the order of the cards' `index`), from 0. */
+  readonly index: number;
+}
+
+export type CardRenderer = (card: Card, api: CardRendererApi) => TemplateResult | HTMLElement | null | undefined;
 
 export interface CardRowOptions {
   strings: Strings;
@@ -326,8 +340,9 @@ export interface CardRowOptions {
   rtl: boolean;
   /** How many of the cards are shown; "Show N more" reveals the next `CARD_STEP`. */
   shown: number;
-  /** The host's `cardRenderer`, already checked to be a function. */
+  /** The host's `cardRenderer`, already checked to be a function, and what it is handed for card `index`. */
   renderer?: CardRenderer;
+  api?(card: Card, index: number): CardRendererApi;
   onMore(): void;
   /** A built-in card's link was activated: `preventDefault()` keeps it from opening. */
   onCardClick(event: MouseEvent, card: Card, url: string | null): void;
@@ -379,7 +394,7 @@ export function renderCardRow(cards: readonly Card[], o: CardRowOptions): Templa
           renderer
             ? html`<li ${isolate(
                 renderer,
-                () => renderer(card),
+                () => renderer(card, o.api!(card, i)),
                 () => builtIn(card, i),
                 o.onRendererError,
               )}></li>`

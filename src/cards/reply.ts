@@ -3,7 +3,7 @@ import { emit } from '../events.js';
 import type { PanelContext, ViewState } from '../panel/context.js';
 import type { ChatMessage } from '../state/messages.js';
 import { warnOnce } from '../warn.js';
-import { cardActions, chosenVariant } from './actions.js';
+import { cardActions, chosenVariant, customAction } from './actions.js';
 import { CARD_STEP, renderCardRow, type CardRenderer } from './cards.js';
 import type { CardsView } from './slot.js';
 
@@ -27,6 +27,15 @@ export function renderReplyCards(ctx: PanelContext, m: ChatMessage, cards: ViewS
     },
     onAction: (card, cardView, action) =>
       emit(host, 'agent-chat-card-action', { action, card, variant: chosenVariant(cardView, cards.value.choices.get(card) ?? []) }),
+    // A host's card acts through the same event, with what it says was chosen.
+    api: (card, index) => ({
+      index,
+      send: (text) => host.send(text),
+      action: (id, variant) => {
+        const press = customAction(cardActions(host.cardActions), id, variant);
+        if (press) emit(host, 'agent-chat-card-action', { ...press, card });
+      },
+    }),
     strings: text,
     lang: view.locale,
     rtl: view.direction === 'rtl',

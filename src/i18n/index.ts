@@ -1,5 +1,5 @@
 import { en, type Strings } from './strings.js';
-import { primary, table } from './locales.js';
+import { table } from './locales.js';
 import { warnOnce } from '../warn.js';
 
 export type { Strings } from './strings.js';
@@ -23,13 +23,16 @@ export function addEnglish(strings: Partial<Strings>): void {
 export const englishVersion = (): number => added;
 
 /**
- * Strings for `lang` (`de-AT` uses the `de` table; unknown languages fall back to English),
+ * Strings for `lang` (a registered pack for the tag or its language, else `de-AT` uses the
+ * `de` table; unknown languages and a pack's missing keys fall back to English),
  * with the host's `overrides` on top. Override values that are not the right type are
  * ignored, so a stray `null` from a JSON config cannot blank the UI, and a text function
  * that throws falls back to the built-in one.
  */
 export function resolveStrings(lang: string | undefined, overrides?: Partial<Strings>): Strings {
-  const base = table(primary(lang)) ?? english;
+  // A pack may lack keys: English shows there, a lazy feature's as its chunk arrives.
+  const found = table(lang);
+  const base = found ? { ...english, ...found } : english;
   if (!overrides) return base;
   const merged: Strings = { ...base };
   for (const key of Object.keys(base) as Array<keyof Strings>) {

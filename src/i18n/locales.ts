@@ -1,4 +1,5 @@
-import { languages } from '../shell/chunks.js';
+import { type Chunk, chunk } from '../lazy.js';
+import { languages, localePack } from '../shell/chunks.js';
 import type { Strings } from './strings.js';
 
 /**
@@ -7,10 +8,37 @@ import type { Strings } from './strings.js';
  * shows. A table that cannot be fetched leaves English in place; a later need (the next
  * update, after the retry pause of src/lazy.ts) asks again.
  */
-const loader = (key: string) => (Object.hasOwn(languages, key) ? languages[key as keyof typeof languages] : undefined);
-
 // Own keys only: `lang="constructor"` must not find Object.prototype's members.
-export const table = (key: string): Strings | undefined => loader(key)?.module?.default;
+const shipped = (key: string) => (Object.hasOwn(languages, key) ? languages[key as keyof typeof languages] : undefined);
+
+interface Pack {
+  load: Chunk<{ default: Partial<Strings> }>;
+  dir: unknown;
+}
+
+/**
+ * The host's language packs (`AgentChat.registerLocale`), by lower-case tag. Each is a
+ * chunk of its own, like a shipped table: the pack is checked and compiled in the
+ * `localePack` chunk, and a widget showing its language waits for that as for a table.
+ */
+const packs = new Map<string, Pack>();
+
+/** A pack for the tag itself (`pt-br`), else for its language (`pt`). */
+const pack = (lang: string | undefined) => packs.get((lang ?? '').trim().toLowerCase()) ?? packs.get(primary(lang));
+
+/** What holds the texts of `lang`: the host's pack for it, else the shipped table of its language. */
+const loader = (lang: string | undefined) => pack(lang)?.load ?? shipped(primary(lang));
+
+/** The texts for `lang` once they are here: a registered pack (its own keys only) or a shipped table. */
+export const table = (lang: string | undefined): Partial<Strings> | undefined => loader(lang)?.module?.default;
+
+/** Registers (or replaces) the pack for `lang`; its `dir`, when `rtl` or `ltr`, says its direction. */
+export function addPack(lang: string, strings: unknown, dir: unknown): void {
+  packs.set(lang.trim().toLowerCase(), {
+    load: chunk(() => localePack().then((m) => ({ default: m.compilePack(lang, strings, dir) }))),
+    dir,
+  });
+}
 
 /** Primary subtags of languages written right to left. */
 const RTL = new Set(['ar', 'he', 'iw', 'fa', 'ur', 'ps', 'sd', 'ug', 'yi', 'dv', 'ckb']);
@@ -25,9 +53,10 @@ export function normalizeLang(lang: string | undefined): string {
   return trimmed || 'en';
 }
 
-/** True for languages written right to left (Arabic, Hebrew, Persian, Urdu…). */
+/** True for languages written right to left (Arabic, Hebrew, Persian, Urdu…) and packs registered so. */
 export function isRtl(lang: string | undefined): boolean {
-  return RTL.has(primary(lang));
+  const dir = pack(lang)?.dir;
+  return dir === 'rtl' || (dir !== 'ltr' && RTL.has(primary(lang)));
 }
 
 /** Languages that ship with a complete table. */
@@ -38,7 +67,7 @@ export const SUPPORTED_LANGUAGES = ['en', ...Object.keys(languages)];
  * to English), unless its last load failed and is pausing before the next try.
  */
 export function hasStrings(lang: string | undefined): boolean {
-  const load = loader(primary(lang));
+  const load = loader(lang);
   return !load || !!load.module || load.failed;
 }
 
@@ -48,7 +77,7 @@ export function hasStrings(lang: string | undefined): boolean {
  * false.
  */
 export function loadStrings(lang: string | undefined): Promise<boolean> {
-  const load = loader(primary(lang));
+  const load = loader(lang);
   return load
     ? load().then(
         () => true,

@@ -17,3 +17,6 @@ export const languages = {
   ja: chunk(() => import('../i18n/locales/ja.js')),
   ar: chunk(() => import('../i18n/locales/ar.js')),
 };
+
+/** Checks and compiles a host's language pack (`AgentChat.registerLocale`): only pages that register one fetch it. */
+export const localePack = chunk(() => import('../i18n/pack.js'));

@@ -1,8 +1,9 @@
 import { expect } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
 import type { AgentChat } from '../../src/agent-chat.js';
-import type { CardActionDetail } from '../../src/events.js';
-import { $$, collect, mount, sendByUser, unmountAll, until } from '../support/element.js';
+import type { CardActionDetail, SendDetail } from '../../src/events.js';
+import type { Card, CardRendererApi } from '../../src/index.js';
+import { $, $$, agentTexts, collect, mount, sendByUser, unmountAll, until } from '../support/element.js';
 import { createKey } from '../support/server.js';
 
 const SIZES = {
@@ -35,11 +36,12 @@ const ACTIONS = [
 ];
 
 async function withCards(props: Partial<AgentChat> = { cardActions: ACTIONS }): Promise<AgentChat> {
-  const key = await createKey({ paceMs: 0, replies: [{ text: 'Jackets:', cards: [card(0), card(1), card(2)] }] });
+  const key = await createKey({ paceMs: 0, replies: [{ text: 'Jackets:', cards: [card(0), card(1), card(2)] }, { text: 'Noted' }] });
   const el = await mount({ 'publishable-key': key }, props);
   el.style.width = '700px';
   await sendByUser(el, 'jackets');
-  await until(() => $$(el, '[part~="card"]').length === 3, 'no cards');
+  // Three places in the row, the built-in card or a host's.
+  await until(() => $$(el, '.cards > li').length === 3 && !$$(el, '.cards > li').some((li) => !li.firstElementChild), 'no cards');
   return el;
 }
 
@@ -132,5 +134,78 @@ describe('card actions', () => {
     } finally {
       console.warn = warn;
     }
+  });
+});
+
+/** A host's card as README "Custom cards" shows it: its own "Add to cart" acts through `api`. */
+function customCard(card: Card, api: CardRendererApi): HTMLElement {
+  const root = document.createElement('div');
+  root.className = 'my-card';
+  root.dataset.index = String(api.index);
+  const add = document.createElement('button');
+  add.className = 'add';
+  add.textContent = 'Add to cart';
+  add.addEventListener('click', () => api.action('add-to-cart'));
+  const wish = document.createElement('button');
+  wish.className = 'wish';
+  wish.addEventListener('click', () => api.action('wishlist', [{ group: 'size', item: 'L' }]));
+  const tell = document.createElement('button');
+  tell.className = 'tell';
+  tell.addEventListener('click', () => void api.send(`Added ${String(card.json_data.entity.title)}`));
+  root.append(add, wish, tell);
+  return root;
+}
+
+describe('custom cards (cardRenderer with its api)', () => {
+  afterEach(() => unmountAll());
+
+  it('fire agent-chat-card-action with the card, in the shape a built-in card reports', async () => {
+    const el = await withCards({ cardActions: ACTIONS, cardRenderer: (c, api) => (c.index === 2 ? null : customCard(c, api)) });
+    const presses = collect<CardActionDetail>(el, 'agent-chat-card-action');
+    const mine = $$(el, '.my-card');
+    expect(mine).to.have.length(2);
+
+    mine[1]!.querySelector<HTMLElement>('.add')!.click();
+    expect(presses).to.have.length(1);
+    expect(presses[0]!.action, 'the cardActions entry of that id').to.deep.equal(ACTIONS[0]);
+    expect(presses[0]!.card.json_data?.entity).to.deep.include({ title: 'Rain jacket 1' });
+    expect(presses[0]!.variant).to.deep.equal([]);
+
+    mine[0]!.querySelector<HTMLElement>('.wish')!.click();
+    expect(presses[1]).to.deep.include({ action: { id: 'wishlist', label: 'wishlist' }, variant: [{ group: 'size', item: 'L' }] });
+    expect(presses[1]!.card.json_data?.entity).to.deep.include({ title: 'Rain jacket 0' });
+
+    // The built-in card beside them reports the same keys.
+    $$(el, '[part~="card"]')[0]!.querySelector<HTMLElement>('[part="card-action"]')!.click();
+    expect(presses).to.have.length(3);
+    expect(Object.keys(presses[2]!).sort()).to.deep.equal(Object.keys(presses[0]!).sort());
+  });
+
+  it('send a message through api.send, as the element does', async () => {
+    const el = await withCards({ cardRenderer: customCard });
+    const sends = collect<SendDetail>(el, 'agent-chat-send');
+    $(el, '.my-card .tell')!.click();
+    await until(() => agentTexts(el).includes('Noted'), 'no reply to the card’s message');
+    expect(sends.map((s) => s.text)).to.deep.equal(['Added Rain jacket 0']);
+  });
+
+  it('fire nothing for an action without an id, and say so', async () => {
+    const warn = console.warn;
+    const warnings: string[] = [];
+    console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+    try {
+      const el = await withCards({ cardRenderer: (c, api) => customCard(c, { ...api, action: () => api.action(undefined as never) }) });
+      const presses = collect(el, 'agent-chat-card-action');
+      $(el, '.my-card .add')!.click();
+      expect(presses).to.have.length(0);
+      expect(warnings.some((w) => w.includes('api.action()'))).to.equal(true);
+    } finally {
+      console.warn = warn;
+    }
+  });
+
+  it('are told their index in the row', async () => {
+    const el = await withCards({ cardRenderer: customCard });
+    expect($$(el, '.my-card').map((c) => c.dataset.index)).to.deep.equal(['0', '1', '2']);
   });
 });
