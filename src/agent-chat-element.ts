@@ -103,6 +103,7 @@ const CONFIG_GRACE_MS = 3000;
  * @csspart channel-button - Opens the WhatsApp/SMS hand-off form (only with `channels`).
  * @csspart channel-form - The hand-off form, and its confirmation.
  * @csspart copy-button - Copies a finished reply's text (its markdown) to the clipboard.
+ * @csspart read-aloud-button - Reads a finished reply aloud (attribute `read-aloud`, where the browser has speech synthesis); `aria-pressed` while it reads, pressed again it stops.
  * @csspart feedback - The thumbs group under a finished reply (attribute `feedback`).
  * @csspart feedback-up - Rates a reply up; `aria-pressed` when chosen.
  * @csspart feedback-down - Rates a reply down (then asks why, optionally); `aria-pressed` when chosen.
@@ -241,6 +242,9 @@ export class AgentChat extends HostElement {
 
   /** Thumbs up and down under each finished reply; a rating fires `agent-chat-feedback`. */
   @property({ type: Boolean }) feedback = false;
+
+  /** A button under each finished reply that reads it aloud (speech synthesis, where the browser has it). */
+  @property({ type: Boolean, attribute: 'read-aloud' }) readAloud = false;
 
   /** Configuration problems in the UI with developer detail (always on a local host; always in the console). */
   @property({ type: Boolean }) debug = false;

@@ -47,3 +47,4 @@ export const handoff = chunk(() => import('./handoff/index.js'));
 export const attachments = chunk(() => import('./attachments/index.js'));
 export const voice = chunk(() => import('./voice/index.js'));
 export const fullScreen = chunk(() => import('./full-screen/index.js'));
+export const readAloud = chunk(() => import('./read-aloud/index.js'));

@@ -72,6 +72,9 @@ export interface Strings {
   micDenied: string;
   /** Dictation failed otherwise (no speech service, network). */
   dictationFailed: string;
+  /** The button under a finished reply that reads it aloud (attribute `read-aloud`); its tooltip while it reads. */
+  readAloud: string;
+  readAloudStop: string;
   /** Accessible name of the horizontally scrolling region around a table. */
   tableLabel: string;
   /** Accessible name of the list of cards in one message. */
@@ -224,6 +227,7 @@ export interface FeatureKeys {
     | 'channelSending';
   history: 'removeConversation' | 'historyEmpty' | 'closeHistory' | 'untitledConversation';
   reading: 'newMessages';
+  readAloud: 'readAloud' | 'readAloudStop';
   turns:
     | 'stopped'
     | 'interrupted'

@@ -11,6 +11,7 @@ import { FeedbackSlot } from '../feedback/slot.js';
 import { FullScreenSlot } from '../full-screen/slot.js';
 import { HandOffSlot } from '../handoff/slot.js';
 import { HistorySlot } from '../history/slot.js';
+import { ReadAloudSlot } from '../read-aloud/slot.js';
 import type { Chunk } from '../lazy.js';
 import { handleLinkClick } from '../links/links.js';
 import { Log } from '../log/log.js';
@@ -60,6 +61,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   private readonly cards: CardsSlot;
   private readonly copy: CopySlot;
   private readonly feedback: FeedbackSlot;
+  private readonly readAloud: ReadAloudSlot;
   private readonly turns: TurnSlot;
   private readonly history: HistorySlot;
   private readonly handoff: HandOffSlot;
@@ -106,6 +108,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.cards = new CardsSlot(this);
     this.copy = new CopySlot(this);
     this.feedback = new FeedbackSlot(this);
+    this.readAloud = new ReadAloudSlot(this);
     this.turns = new TurnSlot(this);
     this.history = new HistorySlot(this);
     this.handoff = new HandOffSlot(this);
@@ -113,7 +116,9 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
       cards: (m) => this.cards.render(m),
       // A question has only the turn's controls: the part is theirs, without a template around it.
       turnControls: (m) =>
-        m.role === 'user' ? this.turns.render(m) : html`${this.copy.render(m)}${this.feedback.render(m)}${this.turns.render(m)}`,
+        m.role === 'user'
+          ? this.turns.render(m)
+          : html`${this.copy.render(m)}${this.readAloud.render(m)}${this.feedback.render(m)}${this.turns.render(m)}`,
       belowControls: (m) => this.feedback.reason(m),
       editor: (m) => this.turns.editor(m),
     });
@@ -246,6 +251,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.cards.sync(state);
     this.copy.sync(state);
     this.feedback.sync(state);
+    this.readAloud.sync(state);
     this.turns.sync(state);
     this.host.requestUpdate();
   };
@@ -276,6 +282,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.fullScreen.willUpdate();
     this.composer.willUpdate(changed);
     this.feedback.willUpdate(changed);
+    this.readAloud.willUpdate();
     if (changed.has('cardRenderer')) this.cards.setRenderer(host.cardRenderer);
     if (changed.has('channels')) this.handoff.setChannels(host.channels);
     if (CONFIG_KEYS.some((key) => changed.has(key)) && view.config) this.chat.configure(view.config);

@@ -24,6 +24,7 @@ await Promise.all([
   chunks.tail(),
   chunks.plain(),
   chunks.reading(),
+  chunks.readAloud(),
 ]);
 
 const mounted = new Set<HTMLElement>();

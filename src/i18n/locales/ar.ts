@@ -50,6 +50,8 @@ export const ar: Strings = {
   dictateStop: 'إيقاف الإملاء',
   micDenied: 'الميكروفون محظور. اسمح به في المتصفح للإملاء.',
   dictationFailed: 'توقف الإملاء: تعذّر التعرّف على الكلام.',
+  readAloud: 'قراءة بصوت عالٍ',
+  readAloudStop: 'إيقاف القراءة',
   tableLabel: 'جدول',
   cardsLabel: 'النتائج',
   previousCards: 'النتائج السابقة',

@@ -49,6 +49,8 @@ export const de: Strings = {
   dictateStop: 'Diktat beenden',
   micDenied: 'Das Mikrofon ist blockiert. Erlauben Sie es im Browser, um zu diktieren.',
   dictationFailed: 'Diktat beendet: Die Sprache konnte nicht erkannt werden.',
+  readAloud: 'Vorlesen',
+  readAloudStop: 'Vorlesen beenden',
   tableLabel: 'Tabelle',
   cardsLabel: 'Ergebnisse',
   previousCards: 'Vorherige Ergebnisse',

@@ -49,6 +49,8 @@ export const es: Strings = {
   dictateStop: 'Detener el dictado',
   micDenied: 'El micrófono está bloqueado. Permítelo en el navegador para dictar.',
   dictationFailed: 'Dictado detenido: no se pudo reconocer la voz.',
+  readAloud: 'Leer en voz alta',
+  readAloudStop: 'Dejar de leer',
   tableLabel: 'Tabla',
   cardsLabel: 'Resultados',
   previousCards: 'Resultados anteriores',

@@ -49,6 +49,8 @@ export const fr: Strings = {
   dictateStop: 'Arrêter la dictée',
   micDenied: 'Le micro est bloqué. Autorisez-le dans le navigateur pour dicter.',
   dictationFailed: 'Dictée arrêtée : la parole n’a pas pu être reconnue.',
+  readAloud: 'Lire à voix haute',
+  readAloudStop: 'Arrêter la lecture',
   tableLabel: 'Tableau',
   cardsLabel: 'Résultats',
   previousCards: 'Résultats précédents',

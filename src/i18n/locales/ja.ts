@@ -49,6 +49,8 @@ export const ja: Strings = {
   dictateStop: '音声入力を停止',
   micDenied: 'マイクがブロックされています。音声入力するにはブラウザーで許可してください。',
   dictationFailed: '音声入力を停止しました：音声を認識できませんでした。',
+  readAloud: '読み上げ',
+  readAloudStop: '読み上げを停止',
   tableLabel: '表',
   cardsLabel: '結果',
   previousCards: '前の結果',
