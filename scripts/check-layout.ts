@@ -42,6 +42,7 @@ const FEATURES = [
   'branches',
   'cards',
   'copy',
+  'export',
   'feedback',
   'full-screen',
   'handoff',

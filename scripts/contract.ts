@@ -45,7 +45,7 @@ export const PROPERTIES = [
   'status',
 ];
 
-export const METHODS = ['send', 'newThread', 'open', 'close', 'toggle', 'focusInput'];
+export const METHODS = ['send', 'newThread', 'open', 'close', 'toggle', 'focusInput', 'exportTranscript'];
 
 export const EVENTS = [
   'agent-chat-ready',
@@ -111,6 +111,7 @@ export const PARTS = [
   'branch-nav',
   'channel-button',
   'channel-form',
+  'export-button',
   'history-button',
   'history',
   'jump-to-latest',

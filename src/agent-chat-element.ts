@@ -112,6 +112,7 @@ const CONFIG_GRACE_MS = 3000;
  * @csspart branch-nav - "‹ 2 / 3 ›": moves between the versions of a turn.
  * @csspart code-block - A fenced code block (its language label, copy button and code).
  * @csspart code-language - The language named on a code block's fence.
+ * @csspart export-button - Downloads the conversation as a Markdown file (in the header, once there is a message).
  * @csspart history-button - Opens the list of earlier conversations.
  * @csspart history - The list of earlier conversations with this agent.
  *
@@ -355,6 +356,19 @@ export class AgentChat extends HostElement {
 
   toggle(): void {
     this.setOpen(!this.isOpen);
+  }
+
+  /**
+   * The conversation shown (its current branch) as a document: `markdown` to read (each
+   * message with its speaker and time, a reply's cards as a list of their titles and links),
+   * or `json`, the messages as the service's transcript has them (its `Message` objects). A
+   * launcher's conversation that was never loaded is loaded first. Rejects only when the
+   * widget's code cannot be fetched.
+   */
+  async exportTranscript(format: 'markdown' | 'json' = 'markdown'): Promise<string> {
+    const panel = await this.loader.whenReady();
+    if (!panel) throw new Error('agent-chat: the chat panel could not be loaded.');
+    return panel.exportTranscript(format);
   }
 
   /** Moves focus to the text field (once the panel is here). */

@@ -48,3 +48,5 @@ export const attachments = chunk(() => import('./attachments/index.js'));
 export const voice = chunk(() => import('./voice/index.js'));
 export const fullScreen = chunk(() => import('./full-screen/index.js'));
 export const readAloud = chunk(() => import('./read-aloud/index.js'));
+/** Saving the conversation: its first message (the header's button), or `exportTranscript()`. */
+export const transcript = chunk(() => import('./export/index.js'));

@@ -95,6 +95,8 @@ export interface Strings {
   welcomeLabel: string;
   suggestionsLabel: string;
   history: string;
+  /** The header's button that downloads the conversation as a Markdown file (part `export-button`). */
+  exportConversation: string;
   removeConversation: string;
   save: string;
   cancel: string;
@@ -225,6 +227,7 @@ export interface FeatureKeys {
     | 'channelConsent'
     | 'channelFailed'
     | 'channelSending';
+  export: 'exportConversation';
   history: 'removeConversation' | 'historyEmpty' | 'closeHistory' | 'untitledConversation';
   reading: 'newMessages';
   readAloud: 'readAloud' | 'readAloudStop';

@@ -7,6 +7,7 @@ import { plain as plainChunk } from '../chunks.js';
 import { Composer } from '../composer/composer.js';
 import { emit } from '../events.js';
 import { CopySlot } from '../copy/slot.js';
+import { ExportSlot } from '../export/slot.js';
 import { FeedbackSlot } from '../feedback/slot.js';
 import { FullScreenSlot } from '../full-screen/slot.js';
 import { HandOffSlot } from '../handoff/slot.js';
@@ -65,6 +66,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   private readonly turns: TurnSlot;
   private readonly history: HistorySlot;
   private readonly handoff: HandOffSlot;
+  private readonly exporter: ExportSlot;
   private readonly fullScreen: FullScreenSlot;
   /** What the controls inside messages do, by their `data-act` (`onMessageAction`). */
   private readonly actions = new Map<string, MessageAction>();
@@ -112,6 +114,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.turns = new TurnSlot(this);
     this.history = new HistorySlot(this);
     this.handoff = new HandOffSlot(this);
+    this.exporter = new ExportSlot(this);
     this.log = new Log(this, {
       cards: (m) => this.cards.render(m),
       // A question has only the turn's controls: the part is theirs, without a template around it.
@@ -186,6 +189,10 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.composer.input?.focus();
   }
 
+  exportTranscript(format: unknown): Promise<string> {
+    return this.exporter.transcript(format);
+  }
+
   announce(text: string): void {
     // The same words again must change the region's text, or they are not read out again.
     this.live.set({ text: text === this.live.value.text ? `${text}\u00a0` : text });
@@ -252,6 +259,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.copy.sync(state);
     this.feedback.sync(state);
     this.readAloud.sync(state);
+    this.exporter.sync(state);
     this.turns.sync(state);
     this.host.requestUpdate();
   };
@@ -331,6 +339,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
         launcher,
         historyOpen: this.history.isOpen,
         channelButton: this.handoff.renderButton(),
+        exportButton: this.exporter.renderButton(),
         onHistory: () => void this.history.toggle(),
         onNewThread: this.newThread,
         onClose: view.close,

@@ -25,6 +25,7 @@ await Promise.all([
   chunks.plain(),
   chunks.reading(),
   chunks.readAloud(),
+  chunks.transcript(),
 ]);
 
 const mounted = new Set<HTMLElement>();

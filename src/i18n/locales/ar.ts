@@ -67,6 +67,7 @@ export const ar: Strings = {
   welcomeLabel: 'رسالة الترحيب',
   suggestionsLabel: 'ردود مقترحة',
   history: 'المحادثات',
+  exportConversation: 'حفظ المحادثة',
   removeConversation: 'إزالة المحادثة',
   save: 'حفظ',
   cancel: 'إلغاء',

@@ -66,6 +66,7 @@ export const de: Strings = {
   welcomeLabel: 'Begrüßung',
   suggestionsLabel: 'Vorgeschlagene Antworten',
   history: 'Gespräche',
+  exportConversation: 'Gespräch speichern',
   removeConversation: 'Gespräch entfernen',
   save: 'Speichern',
   cancel: 'Abbrechen',

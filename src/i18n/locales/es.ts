@@ -66,6 +66,7 @@ export const es: Strings = {
   welcomeLabel: 'Mensaje de bienvenida',
   suggestionsLabel: 'Respuestas sugeridas',
   history: 'Conversaciones',
+  exportConversation: 'Guardar la conversación',
   removeConversation: 'Eliminar conversación',
   save: 'Guardar',
   cancel: 'Cancelar',

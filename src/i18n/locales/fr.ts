@@ -66,6 +66,7 @@ export const fr: Strings = {
   welcomeLabel: 'Message d’accueil',
   suggestionsLabel: 'Réponses suggérées',
   history: 'Conversations',
+  exportConversation: 'Enregistrer la conversation',
   removeConversation: 'Supprimer la conversation',
   save: 'Enregistrer',
   cancel: 'Annuler',

@@ -66,6 +66,7 @@ export const ja: Strings = {
   welcomeLabel: 'ウェルカムメッセージ',
   suggestionsLabel: '返信の候補',
   history: '会話履歴',
+  exportConversation: '会話を保存',
   removeConversation: '会話を削除',
   save: '保存',
   cancel: 'キャンセル',
