@@ -79,7 +79,7 @@ describe('read a reply aloud (read-aloud)', () => {
     expect(button!.getAttribute('aria-label')).to.equal('Vorlesen');
     expect(button!.getAttribute('aria-pressed')).to.equal('false');
     button!.click();
-    await el.updateComplete;
+    await until(() => synth.speaking, 'nothing spoken');
     expect(synth.spoken.map((u) => u.text)).to.deep.equal(['The Dome tent sleeps two. See the list for more.']);
     expect(synth.spoken[0]!.lang).to.equal('de');
     expect(button!.getAttribute('aria-pressed')).to.equal('true');
@@ -97,7 +97,7 @@ describe('read a reply aloud (read-aloud)', () => {
     const el = await conversation({}, [sentence.repeat(8)]);
     const [button] = buttons(el);
     button!.click();
-    await el.updateComplete;
+    await until(() => synth.speaking, 'nothing spoken');
     expect(synth.spoken, 'the whole reply queued at once').to.have.length(1);
     while (synth.speaking) synth.finish();
     await el.updateComplete;
@@ -111,9 +111,9 @@ describe('read a reply aloud (read-aloud)', () => {
     const el = await conversation({}, ['First reply.', 'Second reply.']);
     const [first, second] = buttons(el);
     first!.click();
-    await el.updateComplete;
+    await until(() => synth.speaking, 'nothing spoken');
     second!.click();
-    await el.updateComplete;
+    await until(() => synth.speaking?.text === 'Second reply.', 'the second reply is not read');
     expect(synth.spoken.map((u) => u.text)).to.deep.equal(['First reply.', 'Second reply.']);
     expect(synth.speaking!.text).to.equal('Second reply.');
     expect(first!.getAttribute('aria-pressed')).to.equal('false');
@@ -131,8 +131,7 @@ describe('read a reply aloud (read-aloud)', () => {
     await sendByUser(el, 'hello');
     await until(() => buttons(el).length === 1, 'no read-aloud button');
     buttons(el)[0]!.click();
-    await el.updateComplete;
-    expect(synth.speaking).to.not.equal(null);
+    await until(() => synth.speaking, 'nothing spoken');
     el.close();
     await el.updateComplete;
     expect(synth.speaking, 'still speaking with the panel closed').to.equal(null);
@@ -140,8 +139,7 @@ describe('read a reply aloud (read-aloud)', () => {
     el.open();
     await el.updateComplete;
     buttons(el)[0]!.click();
-    await el.updateComplete;
-    expect(synth.speaking).to.not.equal(null);
+    await until(() => synth.speaking, 'nothing spoken');
     el.newThread();
     await el.updateComplete;
     expect(synth.speaking, 'still speaking in a new conversation').to.equal(null);
