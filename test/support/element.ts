@@ -26,6 +26,7 @@ await Promise.all([
   chunks.reading(),
   chunks.readAloud(),
   chunks.transcript(),
+  chunks.recall(),
 ]);
 
 const mounted = new Set<HTMLElement>();
