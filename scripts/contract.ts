@@ -26,6 +26,7 @@ export const ATTRIBUTES: Record<string, string> = {
   'agent-display-name': 'agentDisplayName',
   feedback: 'feedback',
   'read-aloud': 'readAloud',
+  disclaimer: 'disclaimer',
   voice: 'voice',
   'link-target': 'linkTarget',
   debug: 'debug',
@@ -61,6 +62,7 @@ export const EVENTS = [
   'agent-chat-feedback',
   'agent-chat-link-click',
   'agent-chat-card-action',
+  'agent-chat-disclaimer-accept',
 ];
 
 export const PARTS = [
@@ -112,6 +114,8 @@ export const PARTS = [
   'channel-button',
   'channel-form',
   'export-button',
+  'disclaimer',
+  'disclaimer-accept',
   'history-button',
   'history',
   'jump-to-latest',

@@ -56,6 +56,7 @@ const CONFIG_GRACE_MS = 3000;
  * @fires {CustomEvent<EmptyDetail>} agent-chat-close - The launcher panel closed.
  * @fires {CustomEvent<FeedbackDetail>} agent-chat-feedback - `{messageId, threadId, rating, reason?, category?}` when the reader rates a reply (attribute `feedback`), takes a rating back (`rating: null`) or says why after a thumbs-down.
  * @fires {CustomEvent<LinkClickDetail>} agent-chat-link-click - `{url, text, messageId}` when the reader clicks a link in agent text; cancelable: `preventDefault()` and the widget does not open it.
+ * @fires {CustomEvent<DisclaimerAcceptDetail>} agent-chat-disclaimer-accept - `{text}` when the reader accepts the disclaimer (attribute `disclaimer`).
  * @fires {CustomEvent<CardActionDetail>} agent-chat-card-action - `{action, card, variant}` when a `cardActions` button on a card is pressed (`variant`: the options chosen on it).
  * @fires {CustomEvent<ChannelDetail>} agent-chat-channel - `{channel, threadId, phoneNumber}` after a WhatsApp/SMS hand-off succeeded.
  *
@@ -112,6 +113,8 @@ const CONFIG_GRACE_MS = 3000;
  * @csspart branch-nav - "‹ 2 / 3 ›": moves between the versions of a turn.
  * @csspart code-block - A fenced code block (its language label, copy button and code).
  * @csspart code-language - The language named on a code block's fence.
+ * @csspart disclaimer - The disclaimer (attribute `disclaimer`) above the messages until the reader accepts it.
+ * @csspart disclaimer-accept - The disclaimer's accept button.
  * @csspart export-button - Downloads the conversation as a Markdown file (in the header, once there is a message).
  * @csspart history-button - Opens the list of earlier conversations.
  * @csspart history - The list of earlier conversations with this agent.
@@ -243,6 +246,9 @@ export class AgentChat extends HostElement {
 
   /** Thumbs up and down under each finished reply; a rating fires `agent-chat-feedback`. */
   @property({ type: Boolean }) feedback = false;
+
+  /** Markdown shown above the messages with an accept button; nothing is sent until the reader accepts it (kept per `persist` and per text). */
+  @property() disclaimer = '';
 
   /** A button under each finished reply that reads it aloud (speech synthesis, where the browser has it). */
   @property({ type: Boolean, attribute: 'read-aloud' }) readAloud = false;

@@ -11,6 +11,7 @@ export type {
   CardActionDetail,
   CardClickDetail,
   ChannelDetail,
+  DisclaimerAcceptDetail,
   EmptyDetail,
   ErrorEventDetail,
   FeedbackCategory,

@@ -97,6 +97,10 @@ export interface Strings {
   history: string;
   /** The header's button that downloads the conversation as a Markdown file (part `export-button`). */
   exportConversation: string;
+  /** The disclaimer's accept button (attribute `disclaimer`). */
+  disclaimerAccept: string;
+  /** Said (polite region) when a send is refused because the disclaimer is not accepted yet; the draft is kept. */
+  disclaimerHint: string;
   removeConversation: string;
   save: string;
   cancel: string;
@@ -227,6 +231,7 @@ export interface FeatureKeys {
     | 'channelConsent'
     | 'channelFailed'
     | 'channelSending';
+  disclaimer: 'disclaimerAccept' | 'disclaimerHint';
   export: 'exportConversation';
   history: 'removeConversation' | 'historyEmpty' | 'closeHistory' | 'untitledConversation';
   reading: 'newMessages';

@@ -7,6 +7,7 @@ import { plain as plainChunk } from '../chunks.js';
 import { Composer } from '../composer/composer.js';
 import { emit } from '../events.js';
 import { CopySlot } from '../copy/slot.js';
+import { DisclaimerSlot } from '../disclaimer/slot.js';
 import { ExportSlot } from '../export/slot.js';
 import { FeedbackSlot } from '../feedback/slot.js';
 import { FullScreenSlot } from '../full-screen/slot.js';
@@ -68,6 +69,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   private readonly handoff: HandOffSlot;
   private readonly exporter: ExportSlot;
   private readonly fullScreen: FullScreenSlot;
+  private readonly disclaimer: DisclaimerSlot;
   /** What the controls inside messages do, by their `data-act` (`onMessageAction`). */
   private readonly actions = new Map<string, MessageAction>();
   /**
@@ -115,6 +117,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.history = new HistorySlot(this);
     this.handoff = new HandOffSlot(this);
     this.exporter = new ExportSlot(this);
+    this.disclaimer = new DisclaimerSlot(this);
     this.log = new Log(this, {
       cards: (m) => this.cards.render(m),
       // A question has only the turn's controls: the part is theirs, without a template around it.
@@ -177,7 +180,13 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   }
 
   send(text: string, options: { imageUrl?: string; host?: boolean } = {}): Promise<void> {
-    return this.chat.send(text.trim() || (options.imageUrl ? this.text.imageMessage : ''), options.imageUrl, options.host);
+    return this.held(options.host)
+      ? Promise.resolve()
+      : this.chat.send(text.trim() || (options.imageUrl ? this.text.imageMessage : ''), options.imageUrl, options.host);
+  }
+
+  held(host?: boolean): boolean {
+    return this.disclaimer.holds(host);
   }
 
   readonly newThread = (): void => {
@@ -291,6 +300,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.composer.willUpdate(changed);
     this.feedback.willUpdate(changed);
     this.readAloud.willUpdate();
+    this.disclaimer.willUpdate();
     if (changed.has('cardRenderer')) this.cards.setRenderer(host.cardRenderer);
     if (changed.has('channels')) this.handoff.setChannels(host.channels);
     if (CONFIG_KEYS.some((key) => changed.has(key)) && view.config) this.chat.configure(view.config);
@@ -344,7 +354,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
         onNewThread: this.newThread,
         onClose: view.close,
       })}
-      ${this.handoff.renderForm()}
+      ${this.handoff.renderForm()} ${this.disclaimer.render()}
       ${view.configProblems.length ? renderConfigNotice(t, view.configProblems, { developer: view.developer, fatal: !view.config }) : nothing}
       ${this.log.render(this.history.isOpen ? this.history.render() : nothing)}
       ${

@@ -27,6 +27,7 @@ await Promise.all([
   chunks.readAloud(),
   chunks.transcript(),
   chunks.recall(),
+  chunks.disclaimer(),
 ]);
 
 const mounted = new Set<HTMLElement>();

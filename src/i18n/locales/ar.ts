@@ -68,6 +68,8 @@ export const ar: Strings = {
   suggestionsLabel: 'ردود مقترحة',
   history: 'المحادثات',
   exportConversation: 'حفظ المحادثة',
+  disclaimerAccept: 'موافق',
+  disclaimerHint: 'وافق على الإشعار أعلاه لإرسال رسالتك. رسالتك محفوظة.',
   removeConversation: 'إزالة المحادثة',
   save: 'حفظ',
   cancel: 'إلغاء',

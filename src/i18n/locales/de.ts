@@ -67,6 +67,8 @@ export const de: Strings = {
   suggestionsLabel: 'Vorgeschlagene Antworten',
   history: 'Gespräche',
   exportConversation: 'Gespräch speichern',
+  disclaimerAccept: 'Akzeptieren',
+  disclaimerHint: 'Akzeptieren Sie den Hinweis oben, um zu senden. Ihre Nachricht bleibt erhalten.',
   removeConversation: 'Gespräch entfernen',
   save: 'Speichern',
   cancel: 'Abbrechen',

@@ -67,6 +67,8 @@ export const es: Strings = {
   suggestionsLabel: 'Respuestas sugeridas',
   history: 'Conversaciones',
   exportConversation: 'Guardar la conversación',
+  disclaimerAccept: 'Aceptar',
+  disclaimerHint: 'Acepta el aviso de arriba para enviar. Tu mensaje se conserva.',
   removeConversation: 'Eliminar conversación',
   save: 'Guardar',
   cancel: 'Cancelar',

@@ -67,6 +67,8 @@ export const fr: Strings = {
   suggestionsLabel: 'Réponses suggérées',
   history: 'Conversations',
   exportConversation: 'Enregistrer la conversation',
+  disclaimerAccept: 'Accepter',
+  disclaimerHint: 'Acceptez l’avis ci-dessus pour envoyer. Votre message est conservé.',
   removeConversation: 'Supprimer la conversation',
   save: 'Enregistrer',
   cancel: 'Annuler',

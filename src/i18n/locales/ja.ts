@@ -67,6 +67,8 @@ export const ja: Strings = {
   suggestionsLabel: '返信の候補',
   history: '会話履歴',
   exportConversation: '会話を保存',
+  disclaimerAccept: '同意する',
+  disclaimerHint: '送信するには上の注意事項に同意してください。メッセージは保持されています。',
   removeConversation: '会話を削除',
   save: '保存',
   cancel: 'キャンセル',
