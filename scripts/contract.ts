@@ -25,6 +25,8 @@ export const ATTRIBUTES: Record<string, string> = {
   channels: 'channels',
   'agent-display-name': 'agentDisplayName',
   feedback: 'feedback',
+  'read-aloud': 'readAloud',
+  disclaimer: 'disclaimer',
   voice: 'voice',
   'link-target': 'linkTarget',
   debug: 'debug',
@@ -44,7 +46,7 @@ export const PROPERTIES = [
   'status',
 ];
 
-export const METHODS = ['send', 'newThread', 'open', 'close', 'toggle', 'focusInput'];
+export const METHODS = ['send', 'newThread', 'open', 'close', 'toggle', 'focusInput', 'exportTranscript'];
 
 export const EVENTS = [
   'agent-chat-ready',
@@ -60,6 +62,7 @@ export const EVENTS = [
   'agent-chat-feedback',
   'agent-chat-link-click',
   'agent-chat-card-action',
+  'agent-chat-disclaimer-accept',
 ];
 
 export const PARTS = [
@@ -101,6 +104,7 @@ export const PARTS = [
   'error',
   'retry-button',
   'copy-button',
+  'read-aloud-button',
   'feedback',
   'feedback-up',
   'feedback-down',
@@ -109,6 +113,9 @@ export const PARTS = [
   'branch-nav',
   'channel-button',
   'channel-form',
+  'export-button',
+  'disclaimer',
+  'disclaimer-accept',
   'history-button',
   'history',
   'jump-to-latest',

@@ -62,6 +62,7 @@ const live = new Set<AgentChat>();
  * @fires {CustomEvent<EmptyDetail>} agent-chat-close - The launcher panel closed.
  * @fires {CustomEvent<FeedbackDetail>} agent-chat-feedback - `{messageId, threadId, rating, reason?, category?}` when the reader rates a reply (attribute `feedback`), takes a rating back (`rating: null`) or says why after a thumbs-down.
  * @fires {CustomEvent<LinkClickDetail>} agent-chat-link-click - `{url, text, messageId}` when the reader clicks a link in agent text; cancelable: `preventDefault()` and the widget does not open it.
+ * @fires {CustomEvent<DisclaimerAcceptDetail>} agent-chat-disclaimer-accept - `{text}` when the reader accepts the disclaimer (attribute `disclaimer`).
  * @fires {CustomEvent<CardActionDetail>} agent-chat-card-action - `{action, card, variant}` when a `cardActions` button on a card is pressed (`variant`: the options chosen on it).
  * @fires {CustomEvent<ChannelDetail>} agent-chat-channel - `{channel, threadId, phoneNumber}` after a WhatsApp/SMS hand-off succeeded.
  *
@@ -109,6 +110,7 @@ const live = new Set<AgentChat>();
  * @csspart channel-button - Opens the WhatsApp/SMS hand-off form (only with `channels`).
  * @csspart channel-form - The hand-off form, and its confirmation.
  * @csspart copy-button - Copies a finished reply's text (its markdown) to the clipboard.
+ * @csspart read-aloud-button - Reads a finished reply aloud (attribute `read-aloud`, where the browser has speech synthesis); `aria-pressed` while it reads, pressed again it stops.
  * @csspart feedback - The thumbs group under a finished reply (attribute `feedback`).
  * @csspart feedback-up - Rates a reply up; `aria-pressed` when chosen.
  * @csspart feedback-down - Rates a reply down (then asks why, optionally); `aria-pressed` when chosen.
@@ -117,6 +119,9 @@ const live = new Set<AgentChat>();
  * @csspart branch-nav - "‹ 2 / 3 ›": moves between the versions of a turn.
  * @csspart code-block - A fenced code block (its language label, copy button and code).
  * @csspart code-language - The language named on a code block's fence.
+ * @csspart disclaimer - The disclaimer (attribute `disclaimer`) above the messages until the reader accepts it.
+ * @csspart disclaimer-accept - The disclaimer's accept button.
+ * @csspart export-button - Downloads the conversation as a Markdown file (in the header, once there is a message).
  * @csspart history-button - Opens the list of earlier conversations.
  * @csspart history - The list of earlier conversations with this agent.
  *
@@ -269,6 +274,12 @@ export class AgentChat extends HostElement {
   /** Thumbs up and down under each finished reply; a rating fires `agent-chat-feedback`. */
   @property({ type: Boolean }) feedback = false;
 
+  /** Markdown shown above the messages with an accept button; nothing is sent until the reader accepts it (kept per `persist` and per text). */
+  @property() disclaimer = '';
+
+  /** A button under each finished reply that reads it aloud (speech synthesis, where the browser has it). */
+  @property({ type: Boolean, attribute: 'read-aloud' }) readAloud = false;
+
   /** Configuration problems in the UI with developer detail (always on a local host; always in the console). */
   @property({ type: Boolean }) debug = false;
 
@@ -386,6 +397,19 @@ export class AgentChat extends HostElement {
 
   toggle(): void {
     this.setOpen(!this.isOpen);
+  }
+
+  /**
+   * The conversation shown (its current branch) as a document: `markdown` to read (each
+   * message with its speaker and time, a reply's cards as a list of their titles and links),
+   * or `json`, the messages as the service's transcript has them (its `Message` objects). A
+   * launcher's conversation that was never loaded is loaded first. Rejects only when the
+   * widget's code cannot be fetched.
+   */
+  async exportTranscript(format: 'markdown' | 'json' = 'markdown'): Promise<string> {
+    const panel = await this.loader.whenReady();
+    if (!panel) throw new Error('agent-chat: the chat panel could not be loaded.');
+    return panel.exportTranscript(format);
   }
 
   /** Moves focus to the text field (once the panel is here). */

@@ -47,3 +47,10 @@ export const handoff = chunk(() => import('./handoff/index.js'));
 export const attachments = chunk(() => import('./attachments/index.js'));
 export const voice = chunk(() => import('./voice/index.js'));
 export const fullScreen = chunk(() => import('./full-screen/index.js'));
+export const readAloud = chunk(() => import('./read-aloud/index.js'));
+/** The disclaimer: `disclaimer` is set. */
+export const disclaimer = chunk(() => import('./disclaimer/index.js'));
+/** Prompt recall (ArrowUp in an empty text field): the text field takes focus. */
+export const recall = chunk(() => import('./recall/index.js'));
+/** Saving the conversation: its first message (the header's button), or `exportTranscript()`. */
+export const transcript = chunk(() => import('./export/index.js'));

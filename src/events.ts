@@ -127,6 +127,12 @@ export interface CardActionDetail {
   variant: CardVariantChoice[];
 }
 
+/** `agent-chat-disclaimer-accept`: the reader accepted the disclaimer (attribute `disclaimer`). */
+export interface DisclaimerAcceptDetail {
+  /** The text accepted, as the attribute had it. */
+  text: string;
+}
+
 /** `agent-chat-open` / `agent-chat-close` carry no data. */
 export type EmptyDetail = Record<string, never>;
 
@@ -145,6 +151,7 @@ export interface AgentChatEventMap {
   'agent-chat-feedback': CustomEvent<FeedbackDetail>;
   'agent-chat-link-click': CustomEvent<LinkClickDetail>;
   'agent-chat-card-action': CustomEvent<CardActionDetail>;
+  'agent-chat-disclaimer-accept': CustomEvent<DisclaimerAcceptDetail>;
 }
 
 export type AgentChatEventName = keyof AgentChatEventMap;

@@ -12,6 +12,7 @@ export type {
   CardActionDetail,
   CardClickDetail,
   ChannelDetail,
+  DisclaimerAcceptDetail,
   EmptyDetail,
   ErrorEventDetail,
   FeedbackCategory,

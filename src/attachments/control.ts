@@ -124,7 +124,8 @@ export class AttachmentsControl {
     const { chat } = this.ctx;
     const { attachments } = this;
     const upload = this.upload();
-    if (chat.busy || attachments.uploading) return;
+    // Not uploaded before the disclaimer is accepted either: the image stays attached.
+    if (chat.busy || attachments.uploading || this.ctx.held()) return;
     if (!upload) {
       attachments.clear();
       return;

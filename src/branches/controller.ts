@@ -108,6 +108,7 @@ export class TurnControls {
 
   private rerun(turn: number, replyId: string | null, text: string): void {
     const { chat } = this.ctx;
+    if (this.ctx.held()) return;
     chat.useTurns().then(
       (turns) => turns.rerun(turn, replyId, text),
       (error: unknown) => chat.fail(error, null),

@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit-html';
 import { live } from 'lit-html/directives/live.js';
 import { AttachmentsSlot } from '../attachments/slot.js';
+import { recall } from '../chunks.js';
 import { icons } from '../icons/icons.js';
 import type { PanelContext } from '../panel/context.js';
 import type { AgentChat } from '../agent-chat-element.js';
@@ -10,7 +11,8 @@ import { VoiceSlot } from '../voice/slot.js';
 /**
  * The composer: the draft (kept by the conversation's store so no failure can lose it),
  * Enter to send, the send/stop button; images (picker, paste, drop) and dictation come
- * with their own chunks when `uploadImage` or `voice` is set (their slots).
+ * with their own chunks when `uploadImage` or `voice` is set (their slots), and so does
+ * ArrowUp's recall of the questions sent (src/recall/) once the field takes focus.
  */
 export class Composer {
   private readonly images: AttachmentsSlot;
@@ -80,7 +82,10 @@ export class Composer {
     void this.ctx.send(text);
   };
 
-  private readonly onFocus = (): void => this.ctx.chat.prefetchTurn();
+  private readonly onFocus = (): void => {
+    this.ctx.chat.prefetchTurn();
+    recall().catch(() => undefined);
+  };
 
   private readonly onInput = (event: Event): void => {
     const area = event.target as HTMLTextAreaElement;
@@ -111,7 +116,7 @@ export class Composer {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
       if (!this.ctx.chat.busy) this.onSubmit(event);
-    }
+    } else if (recall.module?.recall(event, this.ctx.chat)) this.onInput(event);
   };
 
   private readonly onPaste = (event: ClipboardEvent): void => this.images.control?.onPaste(event);

@@ -2,13 +2,10 @@ import { nothing } from 'lit-html';
 import { copy as copyChunk } from '../chunks.js';
 import type { PanelContext } from '../panel/context.js';
 import type { Feature } from '../panel/feature.js';
-import type { ChatMessage } from '../state/messages.js';
+import { type ChatMessage, finished } from '../state/messages.js';
 import type { ConversationState } from '../state/store.js';
 
 type CopyModule = typeof import('./index.js');
-
-/** A reply with text that no longer arrives: it can be copied. */
-const finished = (m: ChatMessage) => m.role === 'agent' && !!m.text && m.state !== 'streaming' && m.state !== 'queued';
 
 /**
  * Where the copy button sits under a reply (the chunk is index.ts): fetched when the first

@@ -72,7 +72,8 @@ export class HandOffControl {
   private async submit(event: Event): Promise<void> {
     event.preventDefault();
     const { host, chat } = this.ctx;
-    if (!this.form) return;
+    // The hand-off continues the conversation elsewhere: not before the disclaimer is accepted.
+    if (!this.form || this.ctx.held()) return;
     const result = await this.form.submit(chat.client, {
       userId: chat.currentUserId,
       agentDisplayName: host.agentDisplayName,

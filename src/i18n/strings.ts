@@ -72,6 +72,9 @@ export interface Strings {
   micDenied: string;
   /** Dictation failed otherwise (no speech service, network). */
   dictationFailed: string;
+  /** The button under a finished reply that reads it aloud (attribute `read-aloud`); its tooltip while it reads. */
+  readAloud: string;
+  readAloudStop: string;
   /** Accessible name of the horizontally scrolling region around a table. */
   tableLabel: string;
   /** Accessible name of the list of cards in one message. */
@@ -92,6 +95,12 @@ export interface Strings {
   welcomeLabel: string;
   suggestionsLabel: string;
   history: string;
+  /** The header's button that downloads the conversation as a Markdown file (part `export-button`). */
+  exportConversation: string;
+  /** The disclaimer's accept button (attribute `disclaimer`). */
+  disclaimerAccept: string;
+  /** Said (polite region) when a send is refused because the disclaimer is not accepted yet; the draft is kept. */
+  disclaimerHint: string;
   removeConversation: string;
   save: string;
   cancel: string;
@@ -222,8 +231,11 @@ export interface FeatureKeys {
     | 'channelConsent'
     | 'channelFailed'
     | 'channelSending';
+  disclaimer: 'disclaimerAccept' | 'disclaimerHint';
+  export: 'exportConversation';
   history: 'removeConversation' | 'historyEmpty' | 'closeHistory' | 'untitledConversation';
   reading: 'newMessages';
+  readAloud: 'readAloud' | 'readAloudStop';
   turns:
     | 'stopped'
     | 'interrupted'

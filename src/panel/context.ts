@@ -33,6 +33,11 @@ export interface PanelContext {
    */
   feature<T extends FeatureModule>(chunk: Chunk<T>, saysFailure?: boolean): Feature<T>;
   send(text: string, options?: { imageUrl?: string }): Promise<void>;
+  /**
+   * Whether sending waits for the reader to accept the disclaimer (attribute `disclaimer`):
+   * then what would send does not, and the reader is told (`host`: the page's call, warned).
+   */
+  held(host?: boolean): boolean;
   focusInput(): void;
   /** A suggestion chip was picked: `agent-chat-suggestion`, then sent unless cancelled. */
   pickSuggestion(text: string): void;

@@ -8,6 +8,8 @@ export interface HeaderView {
   historyOpen: boolean;
   /** The hand-off button (src/handoff/), when channels are offered. */
   channelButton: unknown;
+  /** The button that saves the conversation (src/export/), once there is a message. */
+  exportButton: unknown;
   onHistory(): void;
   onNewThread(): void;
   onClose(): void;
@@ -15,7 +17,7 @@ export interface HeaderView {
 
 /**
  * The header bar: the host's content (slot `header`: a logo, an avatar), the title, then
- * hand-off, history, new conversation and (launcher) close. A plain `div`, not `<header>`:
+ * hand-off, save, history, new conversation and (launcher) close. A plain `div`, not `<header>`:
  * inside the launcher's dialog, axe (and some screen readers) take a `<header>` for the
  * page's banner, a second one beside the host page's own.
  */
@@ -23,7 +25,7 @@ export function renderHeader(t: Strings, view: HeaderView) {
   return html`<div part="header" class="header">
     <slot name="header"></slot>
     <h2 part="heading">${view.heading}</h2>
-    ${view.channelButton}
+    ${view.channelButton}${view.exportButton}
     <button
       part="history-button"
       class="icon-button"

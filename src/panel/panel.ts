@@ -7,10 +7,13 @@ import { plain as plainChunk } from '../chunks.js';
 import { Composer } from '../composer/composer.js';
 import { emit } from '../events.js';
 import { CopySlot } from '../copy/slot.js';
+import { DisclaimerSlot } from '../disclaimer/slot.js';
+import { ExportSlot } from '../export/slot.js';
 import { FeedbackSlot } from '../feedback/slot.js';
 import { FullScreenSlot } from '../full-screen/slot.js';
 import { HandOffSlot } from '../handoff/slot.js';
 import { HistorySlot } from '../history/slot.js';
+import { ReadAloudSlot } from '../read-aloud/slot.js';
 import type { Chunk } from '../lazy.js';
 import { handleLinkClick } from '../links/links.js';
 import { Log } from '../log/log.js';
@@ -60,10 +63,13 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   private readonly cards: CardsSlot;
   private readonly copy: CopySlot;
   private readonly feedback: FeedbackSlot;
+  private readonly readAloud: ReadAloudSlot;
   private readonly turns: TurnSlot;
   private readonly history: HistorySlot;
   private readonly handoff: HandOffSlot;
+  private readonly exporter: ExportSlot;
   private readonly fullScreen: FullScreenSlot;
+  private readonly disclaimer: DisclaimerSlot;
   /** What the controls inside messages do, by their `data-act` (`onMessageAction`). */
   private readonly actions = new Map<string, MessageAction>();
   /**
@@ -106,14 +112,19 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.cards = new CardsSlot(this);
     this.copy = new CopySlot(this);
     this.feedback = new FeedbackSlot(this);
+    this.readAloud = new ReadAloudSlot(this);
     this.turns = new TurnSlot(this);
     this.history = new HistorySlot(this);
     this.handoff = new HandOffSlot(this);
+    this.exporter = new ExportSlot(this);
+    this.disclaimer = new DisclaimerSlot(this);
     this.log = new Log(this, {
       cards: (m) => this.cards.render(m),
       // A question has only the turn's controls: the part is theirs, without a template around it.
       turnControls: (m) =>
-        m.role === 'user' ? this.turns.render(m) : html`${this.copy.render(m)}${this.feedback.render(m)}${this.turns.render(m)}`,
+        m.role === 'user'
+          ? this.turns.render(m)
+          : html`${this.copy.render(m)}${this.readAloud.render(m)}${this.feedback.render(m)}${this.turns.render(m)}`,
       belowControls: (m) => this.feedback.reason(m),
       editor: (m) => this.turns.editor(m),
     });
@@ -169,7 +180,13 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   }
 
   send(text: string, options: { imageUrl?: string; host?: boolean } = {}): Promise<void> {
-    return this.chat.send(text.trim() || (options.imageUrl ? this.text.imageMessage : ''), options.imageUrl, options.host);
+    return this.held(options.host)
+      ? Promise.resolve()
+      : this.chat.send(text.trim() || (options.imageUrl ? this.text.imageMessage : ''), options.imageUrl, options.host);
+  }
+
+  held(host?: boolean): boolean {
+    return this.disclaimer.holds(host);
   }
 
   readonly newThread = (): void => {
@@ -179,6 +196,10 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
 
   focusInput(): void {
     this.composer.input?.focus();
+  }
+
+  exportTranscript(format: unknown): Promise<string> {
+    return this.exporter.transcript(format);
   }
 
   announce(text: string): void {
@@ -246,6 +267,8 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.cards.sync(state);
     this.copy.sync(state);
     this.feedback.sync(state);
+    this.readAloud.sync(state);
+    this.exporter.sync(state);
     this.turns.sync(state);
     this.host.requestUpdate();
   };
@@ -276,6 +299,8 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.fullScreen.willUpdate();
     this.composer.willUpdate(changed);
     this.feedback.willUpdate(changed);
+    this.readAloud.willUpdate();
+    this.disclaimer.willUpdate();
     if (changed.has('cardRenderer')) this.cards.setRenderer(host.cardRenderer);
     if (changed.has('channels')) this.handoff.setChannels(host.channels);
     if (CONFIG_KEYS.some((key) => changed.has(key)) && view.config) this.chat.configure(view.config);
@@ -324,11 +349,12 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
         launcher,
         historyOpen: this.history.isOpen,
         channelButton: this.handoff.renderButton(),
+        exportButton: this.exporter.renderButton(),
         onHistory: () => void this.history.toggle(),
         onNewThread: this.newThread,
         onClose: view.close,
       })}
-      ${this.handoff.renderForm()}
+      ${this.handoff.renderForm()} ${this.disclaimer.render()}
       ${view.configProblems.length ? renderConfigNotice(t, view.configProblems, { developer: view.developer, fatal: !view.config }) : nothing}
       ${this.log.render(this.history.isOpen ? this.history.render() : nothing)}
       ${

@@ -18,6 +18,7 @@ export const events = {
   onClose: 'agent-chat-close' as Event<'agent-chat-close'>,
   onFeedback: 'agent-chat-feedback' as Event<'agent-chat-feedback'>,
   onLinkClick: 'agent-chat-link-click' as Event<'agent-chat-link-click'>,
+  onDisclaimerAccept: 'agent-chat-disclaimer-accept' as Event<'agent-chat-disclaimer-accept'>,
   onCardAction: 'agent-chat-card-action' as Event<'agent-chat-card-action'>,
   onChannel: 'agent-chat-channel' as Event<'agent-chat-channel'>,
 };

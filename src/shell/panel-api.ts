@@ -37,6 +37,8 @@ export interface PanelApi<H = unknown> {
   send(text: string, options?: { imageUrl?: string; host?: boolean }): Promise<void>;
   newThread(): void;
   focusInput(): void;
+  /** The shown branch as Markdown or JSON (src/export/); loads the conversation first if it has not. */
+  exportTranscript(format: unknown): Promise<string>;
   /** The panel is about to show (or a reply is pending): the conversation may call the service. */
   activate(): void;
   /**

@@ -98,6 +98,9 @@ export function emptyReply(text = ''): ChatMessage {
   return { key: localKey('agent'), role: 'agent', text, cards: [], suggestions: [], state: 'streaming' };
 }
 
+/** A reply with text that no longer arrives: it can be copied or read aloud. */
+export const finished = (m: ChatMessage) => m.role === 'agent' && !!m.text && m.state !== 'streaming' && m.state !== 'queued';
+
 /** Position in `messages` of the user message of turn `turn`. */
 export function userMessageIndex(messages: readonly ChatMessage[], turn: number): number {
   let seen = -1;

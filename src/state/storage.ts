@@ -29,6 +29,8 @@ export interface PersistedState {
   rev?: number;
   /** Ratings of replies by message id (src/feedback/, attribute `feedback`); unchecked until read. */
   feedback?: Record<string, unknown>;
+  /** The fingerprint of the disclaimer text the reader accepted (src/disclaimer/, under its own key); unchecked until compared. */
+  disclaimer?: string;
   /** Without Web Locks: the tab taking over an orphaned turn (src/continuity/mirror.ts). */
   claim?: string;
 }
@@ -41,8 +43,11 @@ export interface ThreadStorage {
 
 export const PREFIX = 'agent-chat:v1:';
 
-/** A short, stable, non-secret fingerprint: the key itself never lands in storage names. */
-function fingerprint(text: string): string {
+/**
+ * A short, stable, non-secret fingerprint: the key itself never lands in storage names (and
+ * a disclaimer's text is kept as the one accepted by it).
+ */
+export function fingerprint(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);

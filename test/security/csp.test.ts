@@ -164,8 +164,9 @@ describe('strict CSP + Trusted Types page', function () {
       // and, fetched with the first message, the turns, the streaming code with its guard for
       // half-typed markdown (tail), what a reply brings (cards, turn controls with the index of
       // branch relations they share with the history, the copy button), the plain text of
-      // its announcement (plain) and the reading moves that place the question sent (reading);
-      // no other lazy chunk.
+      // its announcement (plain), the reading moves that place the question sent (reading),
+      // the header's save button (export) and, as the text field took focus, prompt recall
+      // (recall); no other lazy chunk.
       const scripts = bundleScripts(win);
       expect(scripts.slice(0, 3)).to.deep.equal(['/dist/agent-chat.js', scripts[1], scripts[2]]);
       expect(scripts[1]).to.match(/^\/dist\/agent-chat-core-[\w-]+\.js$/);
@@ -175,7 +176,7 @@ describe('strict CSP + Trusted Types page', function () {
           .slice(3)
           .map((p) => /^\/dist\/agent-chat-([a-z-]+)-[\w-]{6}\.js$/.exec(p)?.[1])
           .sort(),
-      ).to.deep.equal(['branch-index', 'branches', 'cards', 'copy', 'plain', 'reading', 'stream', 'tail', 'turns']);
+      ).to.deep.equal(['branch-index', 'branches', 'cards', 'copy', 'export', 'plain', 'reading', 'recall', 'stream', 'tail', 'turns']);
     });
 
     it('an unopened launcher loads the shell only and calls no service; intent fetches the panel', async () => {

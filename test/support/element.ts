@@ -24,6 +24,10 @@ await Promise.all([
   chunks.tail(),
   chunks.plain(),
   chunks.reading(),
+  chunks.readAloud(),
+  chunks.transcript(),
+  chunks.recall(),
+  chunks.disclaimer(),
 ]);
 
 const mounted = new Set<HTMLElement>();

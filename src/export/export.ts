@@ -1,0 +1,85 @@
+/**
+ * Save the conversation, a lazy chunk: `exportTranscript(format)` returns the shown branch
+ * as Markdown or JSON (transcript.ts), and the header's button (part `export-button`,
+ * once there is a message) downloads the Markdown as a file named after the thread's title,
+ * else its date. slot.ts fetches it with the first message, or with the method's first call.
+ */
+import { html, nothing, svg } from 'lit-html';
+import { icon } from '../icons/icons.js';
+import type { PanelContext } from '../panel/context.js';
+import { oneOf, reported } from '../state/config.js';
+import { titleFrom } from '../state/history.js';
+import type { ConversationStore } from '../state/store.js';
+import { fileName, transcriptJson, transcriptMarkdown } from './transcript.js';
+
+const saveIcon = icon(svg`<path d="M12 4v11M7 10l5 5 5-5M5 20h14"/>`);
+
+/** How long a download's file stays in memory: the browser has taken it long before. */
+const KEEP_MS = 30_000;
+
+/** The store's next transition. */
+const next = (store: ConversationStore) =>
+  new Promise<void>((resolve) => {
+    const stop = store.subscribe(() => {
+      stop();
+      resolve();
+    });
+  });
+
+export class Exporter {
+  constructor(private readonly ctx: PanelContext) {}
+
+  renderButton() {
+    if (!this.ctx.chat.state.messages.length) return nothing;
+    const label = this.ctx.text.exportConversation;
+    return html`<button part="export-button" class="icon-button" type="button" title=${label} aria-label=${label} @click=${this.save}>
+      ${saveIcon}
+    </button>`;
+  }
+
+  /**
+   * The shown branch as `format` (`markdown` unless `json`; anything else warns once). A
+   * conversation that is loading (a launcher's, never opened: the call loads it) is waited
+   * for; one that could not load is exported as it shows, empty.
+   */
+  async transcript(format: unknown): Promise<string> {
+    const json =
+      reported((problems) => oneOf('the format of exportTranscript()', format, ['markdown', 'json'] as const, problems)) === 'json';
+    const { chat } = this.ctx;
+    chat.activate();
+    while (!chat.state.ready && chat.status === 'connecting') await next(chat.store);
+    return json ? transcriptJson(chat.messages, chat.currentUserId) : this.markdown();
+  }
+
+  /** The thread's title in this browser's history (its first question), else the first question shown. */
+  private title(): string {
+    const { chat } = this.ctx;
+    const kept = chat.history.find((entry) => entry.id === chat.threadId)?.title;
+    return kept || titleFrom(chat.messages.find((m) => m.role === 'user')?.text ?? '');
+  }
+
+  private markdown(): string {
+    const { ctx } = this;
+    const t = ctx.text;
+    const heading = ctx.host.heading || t.heading;
+    return transcriptMarkdown(ctx.chat.messages, {
+      title: this.title() || heading,
+      user: t.userName,
+      agent: ctx.host.agentDisplayName || t.agentName,
+      truncated: t.replyTruncated,
+      image: t.attachedImage,
+      locale: ctx.view.locale,
+    });
+  }
+
+  /** The header's button: the Markdown as a file, which the browser downloads. */
+  private readonly save = (): void => {
+    const first = this.ctx.chat.messages[0]?.createdAt;
+    const url = URL.createObjectURL(new Blob([this.markdown()], { type: 'text/markdown;charset=utf-8' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = fileName(this.title(), first && !Number.isNaN(Date.parse(first)) ? new Date(first) : new Date());
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), KEEP_MS);
+  };
+}

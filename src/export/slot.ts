@@ -1,0 +1,40 @@
+import { nothing } from 'lit-html';
+import { transcript as transcriptChunk } from '../chunks.js';
+import type { PanelContext } from '../panel/context.js';
+import type { Feature } from '../panel/feature.js';
+import type { ConversationState } from '../state/store.js';
+
+type ExportModule = typeof import('./index.js');
+
+/**
+ * Where saving the conversation sits before its chunk (index.ts) arrives: the header's
+ * button, fetched with the first message (such a render waits for it a little), and
+ * `exportTranscript()`, which fetches it when called first.
+ */
+export class ExportSlot {
+  private readonly feature: Feature<ExportModule>;
+  private control: InstanceType<ExportModule['Exporter']> | null = null;
+
+  constructor(private readonly ctx: PanelContext) {
+    this.feature = ctx.feature(transcriptChunk);
+  }
+
+  sync(state: ConversationState): void {
+    if (!this.feature.module && state.messages.length) void this.feature.want(true);
+  }
+
+  async transcript(format: unknown): Promise<string> {
+    const module = await this.feature.want();
+    if (!module) throw new Error('agent-chat: the code that exports the conversation could not be loaded.');
+    return this.use(module).transcript(format);
+  }
+
+  renderButton() {
+    const module = this.feature.module;
+    return module ? this.use(module).renderButton() : nothing;
+  }
+
+  private use(module: ExportModule) {
+    return (this.control ??= new module.Exporter(this.ctx));
+  }
+}
