@@ -8,6 +8,7 @@ import { minifyLiterals } from './scripts/vite-minify-literals.js';
 import { chunkRetry } from './scripts/vite-chunk-retry.js';
 import { inlinePropertyDecorators } from './scripts/vite-decorators.js';
 import { shortPrivateNames } from './scripts/vite-private-names.js';
+import { chunkOrder } from './scripts/vite-chunk-order.js';
 
 /**
  * `npm start`: the demo page and the reference messaging server on one port. The fault
@@ -66,6 +67,18 @@ export default defineConfig({
     inlinePropertyDecorators(),
     chunkRetry(),
     shortPrivateNames({ tsconfig: 'tsconfig.json' }),
+    // The panel's stylesheets, marked and what reads like it first in the panel's chunk, the
+    // widget's own modules after them within gzip's reach of each other: 0.63 KB gzip.
+    chunkOrder({
+      chunk: 'panel',
+      first: [
+        /\.styles\.ts$/,
+        /[\\/]node_modules[\\/]marked[\\/]/,
+        /[\\/]src[\\/]markdown[\\/]lex\.ts$/,
+        /[\\/]src[\\/]security[\\/]trusted-types\.ts$/,
+        /[\\/]src[\\/]markdown[\\/]entities\.ts$/,
+      ],
+    }),
   ],
   server: { port: 5173, open: false },
   build: {
