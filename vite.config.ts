@@ -67,17 +67,18 @@ export default defineConfig({
     inlinePropertyDecorators(),
     chunkRetry(),
     shortPrivateNames({ tsconfig: 'tsconfig.json' }),
-    // The panel's stylesheets, marked and what reads like it first in the panel's chunk, the
-    // widget's own modules after them within gzip's reach of each other: 0.63 KB gzip.
+    // Stylesheets, marked and what reads like it first in the panel's chunk, the widget's own
+    // modules after them within gzip's reach of each other: 0.63 KB gzip of the inline load;
+    // the core's stylesheet and reactive base first: 39 bytes of every page view.
     chunkOrder({
-      chunk: 'panel',
-      first: [
+      panel: [
         /\.styles\.ts$/,
         /[\\/]node_modules[\\/]marked[\\/]/,
         /[\\/]src[\\/]markdown[\\/]lex\.ts$/,
         /[\\/]src[\\/]security[\\/]trusted-types\.ts$/,
         /[\\/]src[\\/]markdown[\\/]entities\.ts$/,
       ],
+      core: [/[\\/]@lit[\\/]reactive-element[\\/]css-tag\.js$/, /\.styles\.ts$/, /[\\/]src[\\/]shell[\\/]host\.ts$/],
     }),
   ],
   server: { port: 5173, open: false },
