@@ -9,6 +9,7 @@ import { chunkRetry } from './scripts/vite-chunk-retry.js';
 import { inlinePropertyDecorators } from './scripts/vite-decorators.js';
 import { shortPrivateNames } from './scripts/vite-private-names.js';
 import { chunkOrder } from './scripts/vite-chunk-order.js';
+import { shortCustomProperties } from './scripts/vite-custom-properties.js';
 
 /**
  * `npm start`: the demo page and the reference messaging server on one port. The fault
@@ -61,6 +62,7 @@ export default defineConfig({
   root: '.',
   plugins: [
     referenceServer(),
+    shortCustomProperties({ src: 'src' }),
     minifyLiterals(),
     markedLexerOnly(),
     highlightCoreEsm(),
