@@ -86,15 +86,25 @@ export function leadWith(
 
 /** `first`, by chunk name: the modules that lead that chunk, in that order. */
 export function chunkOrder(first: Readonly<Record<string, readonly RegExp[]>>): Plugin {
+  const seen = new Set<string>();
   return {
     name: 'agent-chat-chunk-order',
     apply: 'build',
+    buildStart() {
+      seen.clear();
+    },
+    // A chunk renamed in the build's configuration would otherwise keep its order unnoticed.
+    generateBundle() {
+      const missing = Object.keys(first).filter((name) => !seen.has(name));
+      if (missing.length) this.error(`chunk-order: no chunk named ${missing.join(', ')}; see scripts/vite-chunk-order.ts`);
+    },
     renderChunk: {
       // On the bundler's own output, before the other plugins rewrite or minify it.
       order: 'pre',
       handler(code, chunk) {
         const lead = Object.hasOwn(first, chunk.name) ? first[chunk.name] : undefined;
         if (!lead) return null;
+        seen.add(chunk.name);
         const modules = Object.entries(chunk.modules).map(([id, m]) => ({
           id,
           code: m.code ?? '',
