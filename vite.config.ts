@@ -8,6 +8,8 @@ import { minifyLiterals } from './scripts/vite-minify-literals.js';
 import { chunkRetry } from './scripts/vite-chunk-retry.js';
 import { inlinePropertyDecorators } from './scripts/vite-decorators.js';
 import { shortPrivateNames } from './scripts/vite-private-names.js';
+import { chunkOrder } from './scripts/vite-chunk-order.js';
+import { shortCustomProperties } from './scripts/vite-custom-properties.js';
 
 /**
  * `npm start`: the demo page and the reference messaging server on one port. The fault
@@ -60,12 +62,26 @@ export default defineConfig({
   root: '.',
   plugins: [
     referenceServer(),
+    shortCustomProperties({ src: 'src' }),
     minifyLiterals(),
     markedLexerOnly(),
     highlightCoreEsm(),
     inlinePropertyDecorators(),
     chunkRetry(),
     shortPrivateNames({ tsconfig: 'tsconfig.json' }),
+    // Stylesheets, marked and what reads like it first in the panel's chunk, the widget's own
+    // modules after them within gzip's reach of each other: 0.63 KB gzip of the inline load;
+    // the core's stylesheet and reactive base first: 39 bytes of every page view.
+    chunkOrder({
+      panel: [
+        /\.styles\.ts$/,
+        /[\\/]node_modules[\\/]marked[\\/]/,
+        /[\\/]src[\\/]markdown[\\/]lex\.ts$/,
+        /[\\/]src[\\/]security[\\/]trusted-types\.ts$/,
+        /[\\/]src[\\/]markdown[\\/]entities\.ts$/,
+      ],
+      core: [/[\\/]@lit[\\/]reactive-element[\\/]css-tag\.js$/, /\.styles\.ts$/, /[\\/]src[\\/]shell[\\/]host\.ts$/],
+    }),
   ],
   server: { port: 5173, open: false },
   build: {
