@@ -342,7 +342,7 @@ export interface CardRowOptions {
   shown: number;
   /** The host's `cardRenderer`, already checked to be a function, and what it is handed for card `index`. */
   renderer?: CardRenderer;
-  api?(card: Card, index: number): CardRendererApi;
+  api(card: Card, index: number): CardRendererApi;
   onMore(): void;
   /** A built-in card's link was activated: `preventDefault()` keeps it from opening. */
   onCardClick(event: MouseEvent, card: Card, url: string | null): void;
@@ -394,7 +394,7 @@ export function renderCardRow(cards: readonly Card[], o: CardRowOptions): Templa
           renderer
             ? html`<li ${isolate(
                 renderer,
-                () => renderer(card, o.api!(card, i)),
+                () => renderer(card, o.api(card, i)),
                 () => builtIn(card, i),
                 o.onRendererError,
               )}></li>`

@@ -253,6 +253,7 @@ describe('renderCard', () => {
     onMore: () => {},
     onCardClick: () => {},
     onRendererError: () => {},
+    api: (_card, index) => ({ index, send: () => Promise.resolve(), action: () => {} }),
     ...extra,
   });
 

@@ -39,9 +39,10 @@ describe('i18n', () => {
   });
 
   it('matches a region tag to its language and falls back to English', () => {
-    expect(resolveStrings('de-AT')).to.equal(de);
-    expect(resolveStrings('FR_ca')).to.equal(fr);
-    expect(resolveStrings('es-419')).to.equal(es);
+    // A table over English: what it lacks (a lazy feature's text it does not have yet) is English.
+    expect(resolveStrings('de-AT')).to.deep.include(de);
+    expect(resolveStrings('FR_ca')).to.deep.include(fr);
+    expect(resolveStrings('es-419')).to.deep.include(es);
     // English: the panel's and, once their chunks arrived (here: all), the features' texts.
     expect(resolveStrings('pt-BR')).to.deep.equal(en);
     expect(resolveStrings(undefined)).to.deep.equal(en);
