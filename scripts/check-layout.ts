@@ -37,7 +37,19 @@ for (const file of files) {
 // --- import direction ---------------------------------------------------------------------
 
 /** Folders of the features the panel composes: each is reached only through the panel. */
-const FEATURES = ['attachments', 'branches', 'cards', 'copy', 'feedback', 'full-screen', 'handoff', 'highlight', 'history', 'voice'];
+const FEATURES = [
+  'attachments',
+  'branches',
+  'cards',
+  'copy',
+  'feedback',
+  'full-screen',
+  'handoff',
+  'highlight',
+  'history',
+  'preview',
+  'voice',
+];
 const featureOf = (path: string) => FEATURES.find((f) => path.startsWith(`${f}/`));
 const PANEL_FOR_FEATURES = new Set(['panel/context.ts', 'panel/feature.ts']);
 const CHUNK_LISTS = new Set(['chunks.ts', 'shell/chunks.ts', 'highlight/chunks.ts']);

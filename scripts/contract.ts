@@ -27,6 +27,7 @@ export const ATTRIBUTES: Record<string, string> = {
   feedback: 'feedback',
   voice: 'voice',
   'link-target': 'linkTarget',
+  preview: 'preview',
   debug: 'debug',
 };
 
@@ -60,6 +61,7 @@ export const EVENTS = [
   'agent-chat-feedback',
   'agent-chat-link-click',
   'agent-chat-card-action',
+  'agent-chat-preview-rename',
 ];
 
 export const PARTS = [
@@ -114,6 +116,15 @@ export const PARTS = [
   'jump-to-latest',
   'code-block',
   'code-language',
+  'trace-button',
+  'trace',
+  'version-button',
+  'version-menu',
+  'version-label',
+  'thread-title',
+  'rename-button',
+  'rename-input',
+  'preview-note',
 ];
 
 /** Slots a host fills with its own content. */

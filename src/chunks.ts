@@ -47,3 +47,5 @@ export const handoff = chunk(() => import('./handoff/index.js'));
 export const attachments = chunk(() => import('./attachments/index.js'));
 export const voice = chunk(() => import('./voice/index.js'));
 export const fullScreen = chunk(() => import('./full-screen/index.js'));
+/** The builder's preview (a reply's trace, version-pinned reruns, the thread's title): `preview` is set. */
+export const preview = chunk(() => import('./preview/index.js'));

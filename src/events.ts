@@ -127,6 +127,16 @@ export interface CardActionDetail {
   variant: CardVariantChoice[];
 }
 
+/**
+ * `agent-chat-preview-rename`: the builder renamed the thread in the preview's header
+ * (attribute `preview`); the service has the new title.
+ */
+export interface PreviewRenameDetail {
+  threadId: string;
+  /** The title the service now has; `null` when it was cleared. */
+  title: string | null;
+}
+
 /** `agent-chat-open` / `agent-chat-close` carry no data. */
 export type EmptyDetail = Record<string, never>;
 
@@ -145,6 +155,7 @@ export interface AgentChatEventMap {
   'agent-chat-feedback': CustomEvent<FeedbackDetail>;
   'agent-chat-link-click': CustomEvent<LinkClickDetail>;
   'agent-chat-card-action': CustomEvent<CardActionDetail>;
+  'agent-chat-preview-rename': CustomEvent<PreviewRenameDetail>;
 }
 
 export type AgentChatEventName = keyof AgentChatEventMap;

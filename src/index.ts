@@ -17,6 +17,7 @@ export type {
   FeedbackDetail,
   LinkClickDetail,
   MessageDetail,
+  PreviewRenameDetail,
   ReadyDetail,
   SendDetail,
   SuggestionDetail,

@@ -20,4 +20,5 @@ export const events = {
   onLinkClick: 'agent-chat-link-click' as Event<'agent-chat-link-click'>,
   onCardAction: 'agent-chat-card-action' as Event<'agent-chat-card-action'>,
   onChannel: 'agent-chat-channel' as Event<'agent-chat-channel'>,
+  onPreviewRename: 'agent-chat-preview-rename' as Event<'agent-chat-preview-rename'>,
 };

@@ -13,11 +13,12 @@ import { strings as copy } from '../../src/copy/strings.js';
 import { strings as feedback } from '../../src/feedback/strings.js';
 import { strings as handoff } from '../../src/handoff/strings.js';
 import { strings as history } from '../../src/history/strings.js';
+import { strings as preview } from '../../src/preview/strings.js';
 import { strings as voice } from '../../src/voice/strings.js';
 import { strings as turns } from '../../src/state/turn-strings.js';
 import { strings as reading } from '../../src/log/reading.js';
 
-export const features = { attachments, branches, cards, copy, feedback, handoff, history, voice, turns, reading };
+export const features = { attachments, branches, cards, copy, feedback, handoff, history, preview, voice, turns, reading };
 export const english: Strings = {
   ...en,
   ...attachments,
@@ -27,6 +28,7 @@ export const english: Strings = {
   ...feedback,
   ...handoff,
   ...history,
+  ...preview,
   ...voice,
   ...turns,
   ...reading,
