@@ -50,7 +50,7 @@ describe('builder preview: a page without `preview`', () => {
     const el = await mount({}, { tokenProvider: () => loginToken(key) });
     await sendByUser(el, 'hi');
     await until(() => $(el, '.message.agent:not(.welcome) [part="copy-button"]'), 'no finished reply');
-    expect(previewChunk.module).to.equal(undefined);
+    expect(previewChunk.module === undefined, 'the preview chunk arrived').to.equal(true);
     expect(previewRequested()).to.equal(false);
     expect($(el, '[part="trace-button"]')).to.equal(null);
     expect(el.hasAttribute('preview')).to.equal(false);
