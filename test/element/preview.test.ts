@@ -3,18 +3,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import type { AgentChat } from '../../src/agent-chat.js';
 import { preview as previewChunk } from '../../src/chunks.js';
 import { $, $$, mount, sendByUser, unmountAll, until } from '../support/element.js';
-import { createKey, forgetStorage, ORGANIZATION_API_KEY, tokenFor } from '../support/server.js';
-
-/** A login session's token for `key`'s agent (the reference server's dev login): it serves messaging and management. */
-async function loginToken(key: string): Promise<string> {
-  const res = await fetch('/management/v1/auth/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-organization-api-key': ORGANIZATION_API_KEY },
-    body: JSON.stringify({ publishable_key: key }),
-  });
-  if (!res.ok) throw new Error(`login: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
+import { createKey, forgetStorage, loginToken, tokenFor } from '../support/server.js';
 
 /**
  * Whether this page has requested the preview's chunk: a module of src/preview/ besides
