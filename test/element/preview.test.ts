@@ -3,7 +3,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import type { AgentChat } from '../../src/agent-chat.js';
 import { preview as previewChunk } from '../../src/chunks.js';
 import { $, $$, mount, sendByUser, unmountAll, until } from '../support/element.js';
-import { createKey, forgetStorage, loginToken, tokenFor } from '../support/server.js';
+import { advanceClocks, createKey, forgetStorage, loginToken, tokenFor } from '../support/server.js';
 
 /**
  * Whether this page has requested the preview's chunk: a module of src/preview/ besides
@@ -105,6 +105,29 @@ describe('builder preview', () => {
     expect($(el, '[part="trace-button"]')).to.equal(null);
     expect($$(el, '[part="preview-note"]')).to.have.length(1);
     await expect(el).to.be.accessible();
+  });
+
+  it('turns off, saying why, when the service refuses management later (a session gone); the chat goes on', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'One' }, { text: 'Two' }] });
+    // The session ends: once its token has expired, the page can only get a visitor's.
+    let session = true;
+    const el = await mount({ preview: '' }, { tokenProvider: () => (session ? loginToken(key) : tokenFor(key)) });
+    await sendByUser(el, 'a');
+    await until(() => lastReply(el).querySelector('[part="trace-button"]'), 'no Trace button');
+    session = false;
+    const restore = await advanceClocks(key, 2 * 3600_000);
+    try {
+      lastReply(el).querySelector<HTMLButtonElement>('[part="trace-button"]')!.click();
+      await until(() => $(el, '[part="preview-note"]'), 'the refusal is not said');
+      expect($(el, '[part="preview-note"]')!.textContent).to.contain('refused');
+      expect($(el, '[part="trace-button"]')).to.equal(null);
+      expect($(el, 'dialog[part="trace"]')).to.equal(null);
+      await sendByUser(el, 'b');
+      await until(() => lastReply(el).textContent!.includes('Two'), 'the chat does not go on');
+      expect($$(el, '[part="preview-note"]')).to.have.length(1);
+    } finally {
+      restore();
+    }
   });
 
   it('reruns a reply on a chosen version: the rerun carries its version_id and the branch shows its tag', async () => {
