@@ -71,6 +71,8 @@ export class Preview {
   private counted: readonly ChatMessage[] | null = null;
   /** The title as typed in the rename field: not view state (a keystroke renders nothing). */
   private title = '';
+  /** What the version tags were last asked for: the branches, the thread, the number of turns. */
+  private askedFor: readonly unknown[] = [];
 
   constructor(private readonly ctx: PanelContext) {
     this.view = new ViewState<View>(ctx.host, {
@@ -235,7 +237,6 @@ export class Preview {
    * is from), asked for once each. Worked out when the branches, the thread or the number
    * of messages change, not per token.
    */
-  private askedFor: readonly unknown[] = [];
   private askTags(): void {
     const { chat } = this.ctx;
     const { branches, threadId } = chat;
@@ -302,7 +303,7 @@ export class Preview {
   private async toggleMenu(m: ChatMessage): Promise<void> {
     const open = this.view.value.menu !== m.key;
     this.view.set({ menu: open ? m.key : null });
-    if (open) await this.focus(`[data-key="${m.key}"] [part="version-menu"] button`);
+    if (open) await this.focus(`[data-key="${CSS.escape(m.key)}"] [part="version-menu"] button`);
   }
 
   /** Escape closes the version menu, and focus goes back to its button. */
@@ -312,7 +313,7 @@ export class Preview {
     event.stopPropagation();
     const key = this.view.value.menu;
     this.view.set({ menu: null });
-    void this.focus(`[data-key="${key}"] [part="version-button"]`);
+    void this.focus(`[data-key="${CSS.escape(key ?? '')}"] [part="version-button"]`);
   };
 
   /** Reruns reply `m` on version `versionId`: as Regenerate does, pinned (src/state/turns.ts `rerun`). */
@@ -355,7 +356,7 @@ export class Preview {
     this.traceRequest?.abort();
     const key = this.view.value.trace?.key;
     this.view.set({ trace: null });
-    if (key) await this.focus(`[data-key="${key}"] [part="trace-button"]`);
+    if (key) await this.focus(`[data-key="${CSS.escape(key)}"] [part="trace-button"]`);
   }
 }
 

@@ -139,6 +139,13 @@ describe('builder preview', () => {
     try {
       lastReply(el).querySelector<HTMLButtonElement>('[part="version-button"]')!.click();
       await until(() => $(el, '[part="version-menu"] button'), 'the menu did not open');
+      // Escape closes the menu and gives focus back to its button; the menu opens again.
+      await until(() => el.shadowRoot!.activeElement === $(el, '[part="version-menu"] button'), 'focus did not move into the menu');
+      await sendKeys({ press: 'Escape' });
+      await until(() => !$(el, '[part="version-menu"]'), 'Escape did not close the menu');
+      await until(() => el.shadowRoot!.activeElement === lastReply(el).querySelector('[part="version-button"]'), 'focus did not go back');
+      lastReply(el).querySelector<HTMLButtonElement>('[part="version-button"]')!.click();
+      await until(() => $(el, '[part="version-menu"] button'), 'the menu did not open again');
       const choices = $$(el, '[part="version-menu"] button');
       expect(choices.map((b) => b.textContent!.trim())).to.deep.equal(['v1.0 (live)', 'v1.1-preview']);
       await expect(el).to.be.accessible();
