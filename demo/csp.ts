@@ -45,6 +45,7 @@ if (params.has('channels')) chat.setAttribute('channels', params.get('channels')
 if (params.has('transport')) chat.setAttribute('transport', params.get('transport')!);
 if (params.has('mode')) chat.setAttribute('mode', params.get('mode')!);
 if (params.has('feedback')) chat.setAttribute('feedback', '');
+if (params.has('preview')) chat.setAttribute('preview', '');
 
 if (params.has('probe')) {
   // Deliberate violations: an inline style attribute, and (where Trusted Types exist) a

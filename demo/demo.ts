@@ -40,6 +40,34 @@ controls.addEventListener('input', (event) => {
   }
 });
 
+// The builder preview: the dev login of the reference server (its development organization
+// key, accepted only while it listens on this machine) returns a login session's token,
+// which serves management and messaging of the agent; the widget gets it from
+// `tokenProvider` and, with `preview`, offers traces, reruns on a version and the title.
+// A real builder page gets such a token from its own back end: an organization key never
+// goes to a browser.
+const DEV_ORGANIZATION_API_KEY = 'org_dev_reference_server';
+const previewStatus = document.querySelector<HTMLElement>('#preview-status')!;
+async function builderToken(): Promise<string> {
+  const res = await fetch(new URL('/management/v1/auth/login', location.href), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-organization-api-key': DEV_ORGANIZATION_API_KEY },
+    body: JSON.stringify({ publishable_key: inline.publishableKey }),
+  });
+  if (!res.ok) {
+    previewStatus.textContent = `Dev login refused (${res.status}): the preview is off.`;
+    throw new Error(`Dev login failed (${res.status}).`);
+  }
+  previewStatus.textContent = 'Logged in as the builder (dev login).';
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+document.querySelector<HTMLInputElement>('#preview')!.addEventListener('change', (event) => {
+  const on = (event.target as HTMLInputElement).checked;
+  inline.tokenProvider = on ? builderToken : undefined;
+  inline.preview = on;
+  if (!on) previewStatus.textContent = '';
+});
+
 document.querySelector('#new-thread')!.addEventListener('click', () => inline.newThread());
 document.querySelector('#toggle-launcher')!.addEventListener('click', () => launcher.toggle());
 document.querySelector('#page-theme')!.addEventListener('click', (event) => {

@@ -49,6 +49,7 @@ const FEATURES = [
   'highlight',
   'history',
   'read-aloud',
+  'preview',
   'voice',
 ];
 const featureOf = (path: string) => FEATURES.find((f) => path.startsWith(`${f}/`));

@@ -29,6 +29,7 @@ export const ATTRIBUTES: Record<string, string> = {
   disclaimer: 'disclaimer',
   voice: 'voice',
   'link-target': 'linkTarget',
+  preview: 'preview',
   debug: 'debug',
 };
 
@@ -63,6 +64,7 @@ export const EVENTS = [
   'agent-chat-link-click',
   'agent-chat-card-action',
   'agent-chat-disclaimer-accept',
+  'agent-chat-preview-rename',
 ];
 
 export const PARTS = [
@@ -121,6 +123,15 @@ export const PARTS = [
   'jump-to-latest',
   'code-block',
   'code-language',
+  'trace-button',
+  'trace',
+  'version-button',
+  'version-menu',
+  'version-label',
+  'thread-title',
+  'rename-button',
+  'rename-input',
+  'preview-note',
 ];
 
 /** Slots a host fills with its own content. */

@@ -65,6 +65,7 @@ const live = new Set<AgentChat>();
  * @fires {CustomEvent<DisclaimerAcceptDetail>} agent-chat-disclaimer-accept - `{text}` when the reader accepts the disclaimer (attribute `disclaimer`).
  * @fires {CustomEvent<CardActionDetail>} agent-chat-card-action - `{action, card, variant}` when a `cardActions` button on a card is pressed (`variant`: the options chosen on it).
  * @fires {CustomEvent<ChannelDetail>} agent-chat-channel - `{channel, threadId, phoneNumber}` after a WhatsApp/SMS hand-off succeeded.
+ * @fires {CustomEvent<PreviewRenameDetail>} agent-chat-preview-rename - `{threadId, title}` after the builder renamed the thread in the header (attribute `preview`).
  *
  * @csspart panel - The chat surface (the floating panel in launcher mode).
  * @csspart header - The header bar.
@@ -116,6 +117,15 @@ const live = new Set<AgentChat>();
  * @csspart feedback-down - Rates a reply down (then asks why, optionally); `aria-pressed` when chosen.
  * @csspart regenerate-button - Regenerates an agent reply as a new branch of the thread.
  * @csspart edit-button - Edits a user message; the edited text is re-asked as a new branch.
+ * @csspart trace-button - With `preview`: under a finished reply, opens its trace.
+ * @csspart trace - With `preview`: the dialog of a reply's trace, its steps as text.
+ * @csspart version-button - With `preview`: under a finished reply, shows the agent's versions to rerun it on.
+ * @csspart version-menu - With `preview`: the group of versions; each reruns the reply pinned to it.
+ * @csspart version-label - With `preview`: the version tag of the branch a turn shows, beside its navigator.
+ * @csspart thread-title - With `preview`: the thread's title in the header (the rename form while renaming).
+ * @csspart rename-button - With `preview`: renames the thread.
+ * @csspart rename-input - With `preview`: the title's field while renaming (Enter saves, Escape cancels).
+ * @csspart preview-note - With `preview`: why the preview is off (the token does not serve management).
  * @csspart branch-nav - "‹ 2 / 3 ›": moves between the versions of a turn.
  * @csspart code-block - A fenced code block (its language label, copy button and code).
  * @csspart code-language - The language named on a code block's fence.
@@ -279,6 +289,13 @@ export class AgentChat extends HostElement {
 
   /** A button under each finished reply that reads it aloud (speech synthesis, where the browser has it). */
   @property({ type: Boolean, attribute: 'read-aloud' }) readAloud = false;
+  /**
+   * Builder preview: with a token that serves management (a login session's, from
+   * `tokenProvider`), each reply offers its trace and a rerun on another agent version, and
+   * the header the thread's title with rename (README "Builder preview"). Visitors' pages
+   * leave it off and fetch none of its code.
+   */
+  @property({ type: Boolean, reflect: true }) preview = false;
 
   /** Configuration problems in the UI with developer detail (always on a local host; always in the console). */
   @property({ type: Boolean }) debug = false;

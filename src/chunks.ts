@@ -54,3 +54,5 @@ export const disclaimer = chunk(() => import('./disclaimer/index.js'));
 export const recall = chunk(() => import('./recall/index.js'));
 /** Saving the conversation: its first message (the header's button), or `exportTranscript()`. */
 export const transcript = chunk(() => import('./export/index.js'));
+/** The builder's preview (a reply's trace, version-pinned reruns, the thread's title): `preview` is set. */
+export const preview = chunk(() => import('./preview/index.js'));

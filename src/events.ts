@@ -133,6 +133,16 @@ export interface DisclaimerAcceptDetail {
   text: string;
 }
 
+/**
+ * `agent-chat-preview-rename`: the builder renamed the thread in the preview's header
+ * (attribute `preview`); the service has the new title.
+ */
+export interface PreviewRenameDetail {
+  threadId: string;
+  /** The title the service now has; `null` when it was cleared. */
+  title: string | null;
+}
+
 /** `agent-chat-open` / `agent-chat-close` carry no data. */
 export type EmptyDetail = Record<string, never>;
 
@@ -152,6 +162,7 @@ export interface AgentChatEventMap {
   'agent-chat-link-click': CustomEvent<LinkClickDetail>;
   'agent-chat-card-action': CustomEvent<CardActionDetail>;
   'agent-chat-disclaimer-accept': CustomEvent<DisclaimerAcceptDetail>;
+  'agent-chat-preview-rename': CustomEvent<PreviewRenameDetail>;
 }
 
 export type AgentChatEventName = keyof AgentChatEventMap;

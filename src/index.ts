@@ -19,6 +19,7 @@ export type {
   FeedbackDetail,
   LinkClickDetail,
   MessageDetail,
+  PreviewRenameDetail,
   ReadyDetail,
   SendDetail,
   SuggestionDetail,

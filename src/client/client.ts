@@ -65,7 +65,8 @@ export interface StreamingCode {
  * No DOM beyond fetch and AbortSignal.
  */
 export class AgentClient {
-  private readonly ctx: HttpContext;
+  /** What every request needs (base address, token, timeout); the management client (management.ts) shares it. */
+  readonly ctx: HttpContext;
   /** The session code, once a turn went over the WebSocket session. */
   private socket: Awaited<ReturnType<StreamingCode['socket']>> | null = null;
 

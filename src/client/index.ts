@@ -21,6 +21,16 @@ export type { RequestOptions } from './http.js';
 export { errorFromFrame, parseFrame, readFrames, type DataFrame, type FrameCallbacks, type ReadOutcome } from './sse.js';
 export { backoffDelay, type StreamHandlers, type StreamOptions, type StreamResult } from './stream.js';
 export { SESSION_PATH, sessionUrl, streamOverSocket } from './websocket.js';
-export { TokenManager, jwtExpiry, refreshTime, type CachedToken, type TokenCache, type TokenSource } from './token.js';
+export { TokenManager, jwtExpiry, jwtPayload, refreshTime, type CachedToken, type TokenCache, type TokenSource } from './token.js';
+export {
+  ManagementClient,
+  tokenAccess,
+  type AgentVersion,
+  type ThreadRecord,
+  type TokenAccess,
+  type Trace,
+  type TraceError,
+  type TraceStep,
+} from './management.js';
 export { isMessage } from './guards.js';
 export * from './types.js';

@@ -30,17 +30,27 @@ export interface TokenCache {
   write(token: CachedToken | null): void;
 }
 
-/** Reads `exp` (epoch seconds) from a JWT's payload without verifying it; null if absent. */
-export function jwtExpiry(token: string): number | null {
+/**
+ * A JWT's payload (base64url JSON), read without verifying it: the service verifies, the
+ * client only reads when to refresh (`exp`) and what the token serves (`scope`,
+ * management.ts). Null for an opaque token or one whose payload is not a JSON object.
+ */
+export function jwtPayload(token: string): Record<string, unknown> | null {
   const part = token.split('.')[1];
   if (!part) return null;
   try {
     const b64 = part.replace(/-/g, '+').replace(/_/g, '/');
     const payload: unknown = JSON.parse(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4)));
-    return isObject(payload) && typeof payload.exp === 'number' ? payload.exp : null;
+    return isObject(payload) ? payload : null;
   } catch {
     return null;
   }
+}
+
+/** Reads `exp` (epoch seconds) from a JWT's payload without verifying it; null if absent. */
+export function jwtExpiry(token: string): number | null {
+  const exp = jwtPayload(token)?.exp;
+  return typeof exp === 'number' ? exp : null;
 }
 
 /**

@@ -134,6 +134,21 @@ export const PACK_KEYS: { [K in keyof Strings]: Params<Strings[K]> } = {
   unsent: 0,
   errorConfiguration: ['details'],
   chatUnavailable: 0,
+  trace: 0,
+  closeTrace: 0,
+  traceLoading: 0,
+  traceFailed: ['details'],
+  traceTruncated: 0,
+  rerunVersion: 0,
+  versionLive: ['tag'],
+  untitledThread: 0,
+  renameThread: 0,
+  saveTitle: 0,
+  cancelRename: 0,
+  threadTitle: 0,
+  renameFailed: ['details'],
+  previewNoManagement: 0,
+  previewRefused: 0,
 };
 
 const FORMS = new Set(['none', 'zero', 'one', 'two', 'few', 'many', 'other']);

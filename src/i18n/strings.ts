@@ -182,6 +182,31 @@ export interface Strings {
   errorConfiguration: (details?: string) => string;
   /** What a visitor reads when the widget is misconfigured (the details go to the developer). */
   chatUnavailable: string;
+  /** Builder preview (attribute `preview`): the button under a reply and the heading of its trace. */
+  trace: string;
+  closeTrace: string;
+  traceLoading: string;
+  /** `details` is the service's own explanation, when it sent one. */
+  traceFailed: (details?: string) => string;
+  /** Under a trace whose later steps the service (or the widget) left out. */
+  traceTruncated: string;
+  /** The button that offers the agent's versions for a rerun, and the group of them. */
+  rerunVersion: string;
+  /** A version in that group, when it is the one messaging runs on. */
+  versionLive: (tag: string) => string;
+  /** The header's title of a thread that has none. */
+  untitledThread: string;
+  renameThread: string;
+  /** The rename form's buttons (the turn editor's Save and Cancel are another chunk's). */
+  saveTitle: string;
+  cancelRename: string;
+  /** Accessible name of the title's text field while renaming. */
+  threadTitle: string;
+  renameFailed: (details?: string) => string;
+  /** Developer-facing: the token serves messaging only, so the preview is off. */
+  previewNoManagement: string;
+  /** Developer-facing: the service refused a management request (401/403), so the preview is off. */
+  previewRefused: string;
 }
 
 /** A sentence with the service's detail after it, when there is one. */
@@ -234,6 +259,22 @@ export interface FeatureKeys {
   disclaimer: 'disclaimerAccept' | 'disclaimerHint';
   export: 'exportConversation';
   history: 'removeConversation' | 'historyEmpty' | 'closeHistory' | 'untitledConversation';
+  preview:
+    | 'trace'
+    | 'closeTrace'
+    | 'traceLoading'
+    | 'traceFailed'
+    | 'traceTruncated'
+    | 'rerunVersion'
+    | 'versionLive'
+    | 'untitledThread'
+    | 'renameThread'
+    | 'threadTitle'
+    | 'renameFailed'
+    | 'previewNoManagement'
+    | 'previewRefused'
+    | 'saveTitle'
+    | 'cancelRename';
   reading: 'newMessages';
   readAloud: 'readAloud' | 'readAloudStop';
   turns:

@@ -4,6 +4,8 @@ import type { Strings } from '../i18n/index.js';
 
 export interface HeaderView {
   heading: string;
+  /** The builder preview's thread title (src/preview/), beside the heading. */
+  title: unknown;
   launcher: boolean;
   historyOpen: boolean;
   /** The hand-off button (src/handoff/), when channels are offered. */
@@ -25,6 +27,7 @@ export function renderHeader(t: Strings, view: HeaderView) {
   return html`<div part="header" class="header">
     <slot name="header"></slot>
     <h2 part="heading">${view.heading}</h2>
+    ${view.title}
     ${view.channelButton}${view.exportButton}
     <button
       part="history-button"

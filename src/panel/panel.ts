@@ -14,6 +14,7 @@ import { FullScreenSlot } from '../full-screen/slot.js';
 import { HandOffSlot } from '../handoff/slot.js';
 import { HistorySlot } from '../history/slot.js';
 import { ReadAloudSlot } from '../read-aloud/slot.js';
+import { PreviewSlot } from '../preview/slot.js';
 import type { Chunk } from '../lazy.js';
 import { handleLinkClick } from '../links/links.js';
 import { Log } from '../log/log.js';
@@ -70,6 +71,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   private readonly exporter: ExportSlot;
   private readonly fullScreen: FullScreenSlot;
   private readonly disclaimer: DisclaimerSlot;
+  private readonly preview: PreviewSlot;
   /** What the controls inside messages do, by their `data-act` (`onMessageAction`). */
   private readonly actions = new Map<string, MessageAction>();
   /**
@@ -118,13 +120,14 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.handoff = new HandOffSlot(this);
     this.exporter = new ExportSlot(this);
     this.disclaimer = new DisclaimerSlot(this);
+    this.preview = new PreviewSlot(this);
     this.log = new Log(this, {
       cards: (m) => this.cards.render(m),
       // A question has only the turn's controls: the part is theirs, without a template around it.
       turnControls: (m) =>
         m.role === 'user'
           ? this.turns.render(m)
-          : html`${this.copy.render(m)}${this.readAloud.render(m)}${this.feedback.render(m)}${this.turns.render(m)}`,
+          : html`${this.copy.render(m)}${this.readAloud.render(m)}${this.feedback.render(m)}${this.turns.render(m)}${this.preview.render(m)}`,
       belowControls: (m) => this.feedback.reason(m),
       editor: (m) => this.turns.editor(m),
     });
@@ -306,6 +309,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     if (CONFIG_KEYS.some((key) => changed.has(key)) && view.config) this.chat.configure(view.config);
     this.handoff.willUpdate();
     this.turns.willUpdate();
+    this.preview.willUpdate();
     this.log.willUpdate();
     if (this.log.anchor !== this.anchor) {
       this.anchor = this.log.anchor;
@@ -346,6 +350,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     >
       ${renderHeader(t, {
         heading,
+        title: this.preview.render(),
         launcher,
         historyOpen: this.history.isOpen,
         channelButton: this.handoff.renderButton(),

@@ -21,4 +21,5 @@ export const events = {
   onDisclaimerAccept: 'agent-chat-disclaimer-accept' as Event<'agent-chat-disclaimer-accept'>,
   onCardAction: 'agent-chat-card-action' as Event<'agent-chat-card-action'>,
   onChannel: 'agent-chat-channel' as Event<'agent-chat-channel'>,
+  onPreviewRename: 'agent-chat-preview-rename' as Event<'agent-chat-preview-rename'>,
 };

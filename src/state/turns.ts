@@ -12,6 +12,7 @@ import { type ChatMessage, emptyReply, localKey, userMessageIndex } from './mess
 import { addBranch } from './branches.js';
 import { HostSends } from './host-sends.js';
 import type { TurnHost } from './scene.js';
+import type { VersionPin } from './types.js';
 import type { Notice } from './notice.js';
 import { appendUser, editDraft, endTurn, inform, withdraw } from './store.js';
 import {
@@ -424,11 +425,13 @@ export class Turns {
    * Regenerates the reply of turn `turn` (`replyId` is its interaction id; null for a turn
    * that was stopped or interrupted, found in the transcript), or re-asks it with edited
    * text. The service answers with a NEW thread branched from this one; the view switches
-   * to it and the relation is kept for the branch navigator.
+   * to it and the relation is kept for the branch navigator. `pin`: the agent version it
+   * runs on (the preview's menu), else the element's `version-id`/`version-tag`, else live.
    */
-  async rerun(turn: number, replyId: string | null, text: string): Promise<void> {
+  async rerun(turn: number, replyId: string | null, text: string, pin?: VersionPin): Promise<void> {
     const { chat } = this;
     const { client, config, store } = chat;
+    const version: VersionPin = pin ?? { versionId: config?.versionId, versionTag: config?.versionTag };
     const source = chat.threads.id;
     const trimmed = text.trim();
     if (!client || !source || !trimmed || chat.busy) return;
@@ -446,18 +449,8 @@ export class Turns {
       // the service has recorded the turn (it runs on after Stop; docs/protocol.md).
       const id = replyId ?? (await (await recovery()).recordedReply(client, source, before, userIndex, controller.signal));
       if (id) {
-        const response = await client.rerun(
-          source,
-          rerunBody({
-            replyId: id,
-            text: trimmed,
-            userId: chat.threads.userId,
-            imageUrl: user.imageUrl,
-            versionId: config?.versionId,
-            versionTag: config?.versionTag,
-          }),
-          { signal: controller.signal },
-        );
+        const body = rerunBody({ replyId: id, text: trimmed, userId: chat.threads.userId, imageUrl: user.imageUrl, ...version });
+        const response = await client.rerun(source, body, { signal: controller.signal });
         const to = response.thread_id;
         chat.threads.saved?.edit('branches', (branches) => addBranch(branches, { from: source, turn, to }), { threadId: to });
         chat.threads.move(response.thread_id, 'rerun', false);

@@ -24,3 +24,6 @@ export interface ChatConfig {
   /** Characters of one reply shown; a longer one is cut there, with a note (`max-reply-length`). */
   maxReplyLength: number;
 }
+
+/** The agent version a rerun runs on instead of the live one: by id or by tag. */
+export type VersionPin = Pick<ChatConfig, 'versionId' | 'versionTag'>;

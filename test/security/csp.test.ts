@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
 import type { RecordedViolation } from '../../demo/csp.js';
-import { createKey, keyStats } from '../support/server.js';
+import { createKey, keyStats, loginToken } from '../support/server.js';
 import { $, $$, input, sendByUser, until } from '../support/element.js';
 import { corpusMarkdown, hostileCards, PAYLOADS } from './corpus.js';
 import { afterLateTriggers, installTrap, problemsIn, visibleText } from './inspect.js';
@@ -247,6 +247,22 @@ describe('strict CSP + Trusted Types page', function () {
       expect(win.getComputedStyle(form).display).to.equal('flex');
       expect(bundleScripts(win).filter((p) => /agent-chat-handoff-/.test(p))).to.have.length(1);
       expect(el.shadowRoot!.activeElement, 'focus moves into the form').to.equal($(el, '#channel-form input:checked'));
+      expect(win.cspViolations).to.deep.equal([]);
+      expect(await reports(id)).to.deep.equal([]);
+    });
+
+    it('the builder preview arrives as a chunk with its stylesheet, under the policy, only with `preview`', async () => {
+      const key = await createKey({ paceMs: 0 });
+      const { id, win, el } = await openPage({ key, bundle: '', preview: '' });
+      el.tokenProvider = () => loginToken(key);
+      await until(() => el.status === 'idle', 'not ready');
+      await sendByUser(el, 'hello');
+      await until(() => $(el, '.message.agent:not(.welcome) [part="trace-button"]'), 'no Trace button');
+      expect(bundleScripts(win).filter((p) => /agent-chat-preview-/.test(p))).to.have.length(1);
+      $(el, '.message.agent:not(.welcome) [part="trace-button"]')!.click();
+      await until(() => $(el, 'dialog[part="trace"] .trace-step'), 'the trace is not shown');
+      // The trace's own rules (a sheet adopted from the chunk), not the browser's defaults.
+      expect(win.getComputedStyle($(el, '.trace-steps')!).display).to.equal('grid');
       expect(win.cspViolations).to.deep.equal([]);
       expect(await reports(id)).to.deep.equal([]);
     });

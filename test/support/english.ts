@@ -16,6 +16,7 @@ import { strings as feedback } from '../../src/feedback/strings.js';
 import { strings as handoff } from '../../src/handoff/strings.js';
 import { strings as history } from '../../src/history/strings.js';
 import { strings as readAloud } from '../../src/read-aloud/strings.js';
+import { strings as preview } from '../../src/preview/strings.js';
 import { strings as voice } from '../../src/voice/strings.js';
 import { strings as turns } from '../../src/state/turn-strings.js';
 import { strings as reading } from '../../src/log/reading.js';
@@ -30,6 +31,7 @@ export const features = {
   feedback,
   handoff,
   history,
+  preview,
   readAloud,
   voice,
   turns,
@@ -47,6 +49,7 @@ export const english: Strings = {
   ...handoff,
   ...history,
   ...readAloud,
+  ...preview,
   ...voice,
   ...turns,
   ...reading,

@@ -58,6 +58,20 @@ export async function tokenFor(key: string): Promise<string> {
 }
 
 /**
+ * A login session's token for `key`'s agent (the reference server's dev login, with the
+ * organization key): it serves messaging and management, as a builder's page would have.
+ */
+export async function loginToken(key: string): Promise<string> {
+  const res = await fetch('/management/v1/auth/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-organization-api-key': ORGANIZATION_API_KEY },
+    body: JSON.stringify({ publishable_key: key }),
+  });
+  if (!res.ok) throw new Error(`loginToken: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/**
  * Moves the server's clock for `key` on by `ms`: its tokens are checked (and new ones
  * minted) as if that time had passed, so a test sees a token expire without waiting for it.
  */

@@ -123,6 +123,22 @@ export const ar: Strings = {
   unsent: 'لم تصل رسالتك إلى الخدمة قبل تغيّر الصفحة. عادت إلى حقل النص.',
   errorConfiguration: (details) => withDetails('لم يتم إعداد الدردشة بشكل صحيح.', details),
   chatUnavailable: 'الدردشة غير متاحة حاليًا.',
+  trace: 'التتبع',
+  closeTrace: 'إغلاق التتبع',
+  traceLoading: 'جارٍ تحميل التتبع…',
+  traceFailed: (details) => withDetails('تعذّر تحميل التتبع.', details),
+  traceTruncated: 'سُجّلت خطوات أكثر مما يُعرض هنا.',
+  rerunVersion: 'إعادة التشغيل بإصدار محدد',
+  versionLive: (tag) => `${tag} (المنشور)`,
+  untitledThread: 'بلا عنوان',
+  renameThread: 'إعادة التسمية',
+  saveTitle: 'حفظ',
+  cancelRename: 'إلغاء',
+  threadTitle: 'عنوان المحادثة',
+  renameFailed: (details) => withDetails('تعذّر حفظ العنوان.', details),
+  previewNoManagement:
+    'المعاينة متوقفة: هذا الرمز للمراسلة فقط (لا يتضمن نطاقه scope كلمة "management"). سجّل الدخول كمنشئ لاستخدام المعاينة.',
+  previewRefused: 'المعاينة متوقفة: رفضت الخدمة عمليات الإدارة بهذا الرمز.',
 };
 
 /** Arabic counts agree with the noun in four forms (one, two, 3-10, 11-99) besides 100s. */

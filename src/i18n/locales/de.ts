@@ -124,6 +124,22 @@ export const de: Strings = {
   unsent: 'Ihre Nachricht hat den Dienst nicht erreicht, bevor die Seite wechselte. Sie steht wieder im Textfeld.',
   errorConfiguration: (details) => withDetails('Der Chat ist nicht richtig eingerichtet.', details),
   chatUnavailable: 'Der Chat ist gerade nicht verfügbar.',
+  trace: 'Trace',
+  closeTrace: 'Trace schließen',
+  traceLoading: 'Trace wird geladen…',
+  traceFailed: (details) => withDetails('Der Trace konnte nicht geladen werden.', details),
+  traceTruncated: 'Es wurden mehr Schritte aufgezeichnet, als hier stehen.',
+  rerunVersion: 'Mit einer Version neu ausführen',
+  versionLive: (tag) => `${tag} (live)`,
+  untitledThread: 'Ohne Titel',
+  renameThread: 'Umbenennen',
+  saveTitle: 'Speichern',
+  cancelRename: 'Abbrechen',
+  threadTitle: 'Titel der Unterhaltung',
+  renameFailed: (details) => withDetails('Der Titel konnte nicht gespeichert werden.', details),
+  previewNoManagement:
+    'Vorschau aus: Dieses Token dient nur dem Messaging (sein scope enthält kein „management“). Melden Sie sich als Builder an, um die Vorschau zu nutzen.',
+  previewRefused: 'Vorschau aus: Der Dienst hat die Verwaltung mit diesem Token abgelehnt.',
 };
 
 export default de;

@@ -124,6 +124,22 @@ export const es: Strings = {
   unsent: 'Tu mensaje no llegó al servicio antes de que cambiara la página. Ha vuelto al campo de texto.',
   errorConfiguration: (details) => withDetails('El chat no está configurado correctamente.', details),
   chatUnavailable: 'El chat no está disponible en este momento.',
+  trace: 'Traza',
+  closeTrace: 'Cerrar la traza',
+  traceLoading: 'Cargando la traza…',
+  traceFailed: (details) => withDetails('No se pudo cargar la traza.', details),
+  traceTruncated: 'Se registraron más pasos de los que se muestran.',
+  rerunVersion: 'Volver a ejecutar con una versión',
+  versionLive: (tag) => `${tag} (activa)`,
+  untitledThread: 'Sin título',
+  renameThread: 'Cambiar nombre',
+  saveTitle: 'Guardar',
+  cancelRename: 'Cancelar',
+  threadTitle: 'Título de la conversación',
+  renameFailed: (details) => withDetails('No se pudo guardar el título.', details),
+  previewNoManagement:
+    'Vista previa desactivada: este token solo sirve para mensajería (su scope no incluye «management»). Inicia sesión como creador para usar la vista previa.',
+  previewRefused: 'Vista previa desactivada: el servicio rechazó la gestión con este token.',
 };
 
 export default es;

@@ -124,6 +124,22 @@ export const fr: Strings = {
   unsent: 'Votre message n’a pas atteint le service avant le changement de page. Il est revenu dans le champ de texte.',
   errorConfiguration: (details) => withDetails('Le chat n’est pas configuré correctement.', details),
   chatUnavailable: 'Le chat est indisponible pour le moment.',
+  trace: 'Trace',
+  closeTrace: 'Fermer la trace',
+  traceLoading: 'Chargement de la trace…',
+  traceFailed: (details) => withDetails('La trace n’a pas pu être chargée.', details),
+  traceTruncated: 'Le service a enregistré plus d’étapes que celles affichées.',
+  rerunVersion: 'Relancer avec une version',
+  versionLive: (tag) => `${tag} (en ligne)`,
+  untitledThread: 'Sans titre',
+  renameThread: 'Renommer',
+  saveTitle: 'Enregistrer',
+  cancelRename: 'Annuler',
+  threadTitle: 'Titre de la conversation',
+  renameFailed: (details) => withDetails('Le titre n’a pas pu être enregistré.', details),
+  previewNoManagement:
+    'Aperçu désactivé : ce jeton ne sert que la messagerie (son scope ne contient pas « management »). Connectez-vous en tant que créateur pour l’aperçu.',
+  previewRefused: 'Aperçu désactivé : le service a refusé la gestion avec ce jeton.',
 };
 
 export default fr;

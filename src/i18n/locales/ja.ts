@@ -124,6 +124,22 @@ export const ja: Strings = {
   unsent: 'ページが切り替わる前にメッセージはサービスに届きませんでした。入力欄に戻っています。',
   errorConfiguration: (details) => withDetails('チャットが正しく設定されていません。', details),
   chatUnavailable: '現在チャットはご利用いただけません。',
+  trace: 'トレース',
+  closeTrace: 'トレースを閉じる',
+  traceLoading: 'トレースを読み込んでいます…',
+  traceFailed: (details) => withDetails('トレースを読み込めませんでした。', details),
+  traceTruncated: '表示されている以上のステップが記録されています。',
+  rerunVersion: 'バージョンを指定して再実行',
+  versionLive: (tag) => `${tag}（公開中）`,
+  untitledThread: '無題',
+  renameThread: '名前を変更',
+  saveTitle: '保存',
+  cancelRename: 'キャンセル',
+  threadTitle: 'スレッドのタイトル',
+  renameFailed: (details) => withDetails('タイトルを保存できませんでした。', details),
+  previewNoManagement:
+    'プレビューはオフです: このトークンはメッセージング専用です（scope に「management」がありません）。プレビューするにはビルダーとしてログインしてください。',
+  previewRefused: 'プレビューはオフです: サービスがこのトークンでの管理操作を拒否しました。',
 };
 
 export default ja;
