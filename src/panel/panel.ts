@@ -124,10 +124,15 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.log = new Log(this, {
       cards: (m) => this.cards.render(m),
       // A question has only the turn's controls: the part is theirs, without a template around it.
+      // A reply's controls that some pages turn on take parts (a marker node each) only there.
       turnControls: (m) =>
         m.role === 'user'
           ? this.turns.render(m)
-          : html`${this.copy.render(m)}${this.readAloud.render(m)}${this.feedback.render(m)}${this.turns.render(m)}${this.preview.render(m)}`,
+          : html`${this.copy.render(m)}${
+              host.feedback || host.readAloud || host.preview
+                ? html`${this.readAloud.render(m)}${this.feedback.render(m)}${this.turns.render(m)}${this.preview.render(m)}`
+                : this.turns.render(m)
+            }`,
       belowControls: (m) => this.feedback.reason(m),
       editor: (m) => this.turns.editor(m),
     });

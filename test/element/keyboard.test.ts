@@ -464,6 +464,9 @@ describe('<agent-chat> visible focus', () => {
     it(`every focusable shows a 2px ring with 3:1 contrast (${theme})`, async function () {
       // No system focus in a background tab (Firefox runs files side by side): no ring to measure.
       if (!document.hasFocus()) this.skip();
+      // About 60 Tab presses through the browser's input, each a round trip to the test
+      // runner: more than the default 10 s on a busy 2-core machine.
+      this.timeout(30_000);
       const key = await createKey({
         paceMs: 0,
         replies: [
