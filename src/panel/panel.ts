@@ -420,17 +420,9 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     const reply = this.chat.messages.at(-1);
     if (reply?.role !== 'agent') return;
     const t = this.text;
-    const suggestions = reply.suggestions.filter((s) => typeof s === 'string' && s.trim() !== '').length;
-    // Plain text: a screen reader must not read out "asterisk asterisk" or table pipes.
-    // A bounded summary: a live region that received a whole long reply would keep a
-    // screen reader talking for minutes (and hold the text after the reply is gone).
     // Without its chunk (offline), the reply is not announced; it is in the log.
     plainChunk().then(
-      ({ plainSummary }) => {
-        const parts = [t.announce(this.host.agentDisplayName || t.agentName, plainSummary(reply.text))];
-        if (suggestions) parts.push(t.suggestionsAvailable(suggestions));
-        this.announce(parts.join(' '));
-      },
+      ({ replyAnnouncement }) => this.announce(replyAnnouncement(t, this.host.agentDisplayName || t.agentName, reply)),
       () => {},
     );
   }
