@@ -2,7 +2,6 @@ import { html, nothing, render, type RootPart } from 'lit-html';
 import type { PropertyValues } from '../shell/host.js';
 import type { AgentChat } from '../agent-chat-element.js';
 import { plain as plainChunk } from '../chunks.js';
-import { Composer } from '../composer/composer.js';
 import { emit } from '../events.js';
 import type { Chunk } from '../lazy.js';
 import { handleLinkClick } from '../links/links.js';
@@ -30,9 +29,11 @@ import { type MessageAction, type PanelContext, ViewState } from './context.js';
 import { FocusKeeper } from './focus-keeper.js';
 import { Feature, type FeatureModule, Waits } from './feature.js';
 import { renderHeader } from './header.js';
-// The features' slots last: the bundler lays the panel's chunk out in import order, and
-// they are read with this module (which makes them) and not with the log's and the
-// conversation's modules, more than gzip's 32 KB window before it (BENCHMARKS.md "Bundle size").
+// The composer and the features' slots last: the bundler lays the panel's chunk out in
+// import order, and they are read with this module (which makes them) and not with the
+// log's and the conversation's modules, more than gzip's 32 KB window before it
+// (BENCHMARKS.md "Bundle size").
+import { Composer } from '../composer/composer.js';
 import { TurnSlot } from '../branches/slot.js';
 import { CardsSlot } from '../cards/slot.js';
 import { CopySlot } from '../copy/slot.js';
