@@ -5,8 +5,6 @@ import { plain as plainChunk } from '../chunks.js';
 import { emit } from '../events.js';
 import type { Chunk } from '../lazy.js';
 import { handleLinkClick } from '../links/links.js';
-import { Log } from '../log/log.js';
-import { actOn } from '../log/message.js';
 import {
   handleCopyClick,
   hasHtmlSupport,
@@ -29,10 +27,12 @@ import { type MessageAction, type PanelContext, ViewState } from './context.js';
 import { FocusKeeper } from './focus-keeper.js';
 import { Feature, type FeatureModule, Waits } from './feature.js';
 import { renderHeader } from './header.js';
-// The composer and the features' slots last: the bundler lays the panel's chunk out in
-// import order, and they are read with this module (which makes them) and not with the
-// log's and the conversation's modules, more than gzip's 32 KB window before it
+// The log, the composer and the features' slots last: the bundler lays the panel's chunk
+// out in import order, and they are read with this module (which makes them), not with
+// the conversation's and the markdown's modules, more than gzip's 32 KB window before it
 // (BENCHMARKS.md "Bundle size").
+import { Log } from '../log/log.js';
+import { actOn } from '../log/message.js';
 import { Composer } from '../composer/composer.js';
 import { TurnSlot } from '../branches/slot.js';
 import { CardsSlot } from '../cards/slot.js';
