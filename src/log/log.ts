@@ -6,26 +6,9 @@ import { reading as readingChunk } from '../chunks.js';
 import type { Feature } from '../panel/feature.js';
 import { keyed } from './keyed.js';
 import { type MessageParts, renderMessageSafely, renderWelcome } from './message.js';
+import { MOST, MOVES, WINDOW } from './window.js';
 
 type ReadingModule = typeof import('./reading.js');
-
-/**
- * Messages a step of the window adds (a transcript opens on its latest WINDOW; scrolling or
- * the arrow keys past an edge add as many): a screenful and more, yet few enough that one
- * step (markdown, style and layout of the new messages) stays well under a 50 ms task on a
- * slow machine (BENCHMARKS.md).
- */
-export const WINDOW = 15;
-/**
- * The most messages rendered at once. The window recycles: past this bound, what it takes
- * in at one edge it lets go at the other, so reading through thousands of messages keeps
- * the DOM, the style and layout work and every later render as small as for a short
- * conversation. The others stay in the log as hidden-until-found text (see `render`).
- */
-export const MOST = 60;
-
-/** The keys that move between messages (src/log/reading.ts). */
-export const MOVES = ['ArrowUp', 'ArrowDown', 'Home', 'End'];
 
 /** The rendered window of the log: messages `start` to `end` (exclusive; Infinity while it follows the latest). */
 export interface LogWindow {

@@ -11,7 +11,8 @@ import type { Strings } from '../i18n/strings.js';
 import { tabKey, tabStorage } from '../shell/tab-view.js';
 import type { PersistMode } from '../state/storage.js';
 import { scopeOf } from '../state/storage.js';
-import { MOST, MOVES, type ReadingHost, WINDOW } from './log.js';
+import type { ReadingHost } from './log.js';
+import { MOST, MOVES, WINDOW } from './window.js';
 
 /** The English of the moves' texts (the other languages' tables carry them too). */
 export const strings: Pick<Strings, 'newMessages'> = {

@@ -1,4 +1,6 @@
 import type { Token, Tokens } from 'marked';
+import type { Strings } from '../i18n/strings.js';
+import type { ChatMessage } from '../state/messages.js';
 import { decodeEntities } from './entities.js';
 import { inlineText } from './tokens.js';
 import { lexMarkdown } from './lex.js';
@@ -53,4 +55,19 @@ export function plainSummary(markdownText: string, max = 300): string {
   const cut = text.slice(0, /[\ud800-\udbff]/.test(text[max - 1] ?? '') ? max - 1 : max);
   const space = cut.lastIndexOf(' ');
   return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/**
+ * What the polite status region says when a reply completes (src/panel/panel.ts
+ * `announceReply`): its sender and its text as plain text (a screen reader must not read out
+ * "asterisk asterisk" or table pipes), a bounded summary (a live region that received a
+ * whole long reply would keep a screen reader talking for minutes), then how many suggested
+ * replies came with it. Here, with the summary, rather than in the panel: a reply is
+ * announced only once this chunk is here.
+ */
+export function replyAnnouncement(t: Strings, sender: string, reply: ChatMessage): string {
+  const suggestions = reply.suggestions.filter((s) => typeof s === 'string' && s.trim() !== '').length;
+  const parts = [t.announce(sender, plainSummary(reply.text))];
+  if (suggestions) parts.push(t.suggestionsAvailable(suggestions));
+  return parts.join(' ');
 }

@@ -1,24 +1,10 @@
 import { html, nothing, render, type RootPart } from 'lit-html';
 import type { PropertyValues } from '../shell/host.js';
 import type { AgentChat } from '../agent-chat-element.js';
-import { TurnSlot } from '../branches/slot.js';
-import { CardsSlot } from '../cards/slot.js';
 import { plain as plainChunk } from '../chunks.js';
-import { Composer } from '../composer/composer.js';
 import { emit } from '../events.js';
-import { CopySlot } from '../copy/slot.js';
-import { DisclaimerSlot } from '../disclaimer/slot.js';
-import { ExportSlot } from '../export/slot.js';
-import { FeedbackSlot } from '../feedback/slot.js';
-import { FullScreenSlot } from '../full-screen/slot.js';
-import { HandOffSlot } from '../handoff/slot.js';
-import { HistorySlot } from '../history/slot.js';
-import { ReadAloudSlot } from '../read-aloud/slot.js';
-import { PreviewSlot } from '../preview/slot.js';
 import type { Chunk } from '../lazy.js';
 import { handleLinkClick } from '../links/links.js';
-import { Log } from '../log/log.js';
-import { actOn } from '../log/message.js';
 import {
   handleCopyClick,
   hasHtmlSupport,
@@ -41,6 +27,24 @@ import { type MessageAction, type PanelContext, ViewState } from './context.js';
 import { FocusKeeper } from './focus-keeper.js';
 import { Feature, type FeatureModule, Waits } from './feature.js';
 import { renderHeader } from './header.js';
+// The log, the composer and the features' slots last: the bundler lays the panel's chunk
+// out in import order, and they are read with this module (which makes them), not with
+// the conversation's and the markdown's modules, more than gzip's 32 KB window before it
+// (BENCHMARKS.md "Bundle size").
+import { Log } from '../log/log.js';
+import { actOn } from '../log/message.js';
+import { Composer } from '../composer/composer.js';
+import { TurnSlot } from '../branches/slot.js';
+import { CardsSlot } from '../cards/slot.js';
+import { CopySlot } from '../copy/slot.js';
+import { DisclaimerSlot } from '../disclaimer/slot.js';
+import { ExportSlot } from '../export/slot.js';
+import { FeedbackSlot } from '../feedback/slot.js';
+import { FullScreenSlot } from '../full-screen/slot.js';
+import { HandOffSlot } from '../handoff/slot.js';
+import { HistorySlot } from '../history/slot.js';
+import { ReadAloudSlot } from '../read-aloud/slot.js';
+import { PreviewSlot } from '../preview/slot.js';
 
 /** A reply's text that streams or was cut off: the guard for half-typed markdown draws it. */
 const unfinished = (m: ChatMessage) =>
@@ -427,17 +431,9 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     const reply = this.chat.messages.at(-1);
     if (reply?.role !== 'agent') return;
     const t = this.text;
-    const suggestions = reply.suggestions.filter((s) => typeof s === 'string' && s.trim() !== '').length;
-    // Plain text: a screen reader must not read out "asterisk asterisk" or table pipes.
-    // A bounded summary: a live region that received a whole long reply would keep a
-    // screen reader talking for minutes (and hold the text after the reply is gone).
     // Without its chunk (offline), the reply is not announced; it is in the log.
     plainChunk().then(
-      ({ plainSummary }) => {
-        const parts = [t.announce(this.host.agentDisplayName || t.agentName, plainSummary(reply.text))];
-        if (suggestions) parts.push(t.suggestionsAvailable(suggestions));
-        this.announce(parts.join(' '));
-      },
+      ({ replyAnnouncement }) => this.announce(replyAnnouncement(t, this.host.agentDisplayName || t.agentName, reply)),
       () => {},
     );
   }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MOST, WINDOW } from '../../src/log/log.js';
+import { MOST, WINDOW } from '../../src/log/window.js';
 import { moveWindow } from '../../src/log/reading.js';
 
 /** A window of the log as the log keeps it: at most MOST messages, `end` ≤ `count`. */
