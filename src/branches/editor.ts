@@ -4,7 +4,7 @@
  * adds a line.
  */
 import { html } from 'lit-html';
-import { live } from 'lit-html/directives/live.js';
+import { live } from '../live.js';
 import type { Strings } from '../i18n/strings.js';
 
 export interface EditorOptions {

@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit-html';
-import { live } from 'lit-html/directives/live.js';
+import { live } from '../live.js';
 import { AttachmentsSlot } from '../attachments/slot.js';
 import { recall } from '../chunks.js';
 import { icons } from '../icons/icons.js';

@@ -7,7 +7,7 @@
  * (ratings.ts). A chunk of its own: slot.ts fetches it and renders it under each rateable reply.
  */
 import { html, nothing, svg } from 'lit-html';
-import { live } from 'lit-html/directives/live.js';
+import { live } from '../live.js';
 import { emit, type FeedbackCategory } from '../events.js';
 import type { Strings } from '../i18n/strings.js';
 import { icon } from '../icons/icons.js';

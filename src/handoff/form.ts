@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit-html';
-import { live } from 'lit-html/directives/live.js';
+import { live } from '../live.js';
 import type { Channel } from '../client/types.js';
 import type { Strings } from '../i18n/index.js';
 import { CHANNEL_NAMES } from './channels.js';

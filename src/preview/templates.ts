@@ -5,7 +5,7 @@
  * click listener serves them: a reply adds no listener); every text is bound as text.
  */
 import { html, nothing } from 'lit-html';
-import { live } from 'lit-html/directives/live.js';
+import { live } from '../live.js';
 import type { AgentVersion } from '../client/management.js';
 import type { Strings } from '../i18n/strings.js';
 
