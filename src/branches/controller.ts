@@ -101,7 +101,8 @@ export class TurnControls {
   private submitEdit(user: ChatMessage): void {
     const info = this.turns.get(user.key);
     const text = this.editing && this.text.trim();
-    if (!info || !(info.replyId || info.unfinished) || !text) return;
+    // Held (the disclaimer not accepted yet): the editor stays open with the text written.
+    if (!info || !(info.replyId || info.unfinished) || !text || this.ctx.held()) return;
     this.view.set({ editing: null });
     this.rerun(info.turn, info.replyId ?? null, text);
   }

@@ -24,6 +24,17 @@ export class DisclaimerSlot {
     if (module) this.gate ??= new module.Disclaimer(this.ctx);
   }
 
+  /** Set, and its chunk not here yet: a send waits for it (`ready`) to know whether the reader accepted. */
+  pending(): boolean {
+    return !!this.ctx.host.disclaimer && !this.gate;
+  }
+
+  /** The chunk here, or given up on. */
+  async ready(): Promise<void> {
+    await this.feature.want();
+    this.willUpdate();
+  }
+
   /** Whether a send waits for the reader's acceptance; if so it is refused, and they are told (`host`: the page's call). */
   holds(host?: boolean): boolean {
     return !!this.ctx.host.disclaimer && (this.gate?.holds(host) ?? true);

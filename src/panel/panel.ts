@@ -192,9 +192,13 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   }
 
   send(text: string, options: { imageUrl?: string; host?: boolean } = {}): Promise<void> {
-    return this.held(options.host)
-      ? Promise.resolve()
-      : this.chat.send(text.trim() || (options.imageUrl ? this.text.imageMessage : ''), options.imageUrl, options.host);
+    const go = () =>
+      this.held(options.host)
+        ? undefined
+        : this.chat.send(text.trim() || (options.imageUrl ? this.text.imageMessage : ''), options.imageUrl, options.host);
+    // Whether the reader accepted the disclaimer is known once its chunk is here (a page's
+    // send() can come before it): waited for, or the send would be refused unasked.
+    return this.disclaimer.pending() ? this.disclaimer.ready().then(go) : Promise.resolve(go());
   }
 
   held(host?: boolean): boolean {

@@ -88,6 +88,51 @@ describe('the disclaimer (disclaimer)', () => {
     expect(notice(changed.el), 'a changed text is asked again after a reload').to.exist;
   });
 
+  it("a page's send() as it loads waits for the disclaimer's code: accepted on an earlier visit, the message goes out", async () => {
+    // A page of its own: this page has the disclaimer's chunk already, a new one fetches it.
+    const { key } = await chat({ persist: 'local' }).then(async ({ el, key }) => {
+      accept(el)!.click();
+      await until(() => !notice(el), 'the disclaimer stays');
+      return { key };
+    });
+    unmountAll();
+    const frame = document.createElement('iframe');
+    frame.srcdoc = `<!doctype html><agent-chat base-url="${location.origin}" publishable-key="${key}" persist="local"
+      disclaimer="${TERMS.replace(/"/g, '&quot;')}"></agent-chat>
+      <script type="module">
+        import '/src/agent-chat.ts';
+        await customElements.whenDefined('agent-chat');
+        document.querySelector('agent-chat').send('sent as the page loads');
+      </script>`;
+    document.body.append(frame);
+    try {
+      await until(() => {
+        const el = frame.contentDocument?.querySelector('agent-chat') as AgentChat | null;
+        const asked = el?.messages?.findIndex((m) => m.role === 'user' && m.text === 'sent as the page loads') ?? -1;
+        return asked >= 0 && el!.messages[asked + 1]?.state === 'done';
+      }, "the page's message was dropped");
+      expect((await keyStats(key)).turnsRun).to.equal(1);
+    } finally {
+      frame.remove();
+    }
+  });
+
+  it('keeps an edited question in its editor while it waits', async () => {
+    const { el } = await chat({ disclaimer: '' });
+    await sendByUser(el, 'hello');
+    el.disclaimer = 'New terms apply.';
+    await until(() => notice(el), 'no disclaimer');
+    ($(el, '[part="edit-button"]') as HTMLButtonElement).click();
+    await until(() => $(el, '.edit-input'), 'no editor');
+    const editor = $(el, '.edit-input') as HTMLTextAreaElement;
+    editor.value = 'hello again';
+    editor.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    ($(el, '.edit-form button[type="submit"]') as HTMLButtonElement).click();
+    await el.updateComplete;
+    expect(($(el, '.edit-input') as HTMLTextAreaElement | null)?.value, 'the editor and its text').to.equal('hello again');
+    expect(el.messages.filter((m) => m.role === 'user').map((m) => m.text)).to.deep.equal(['hello']);
+  });
+
   it('is not kept across reloads with persist="none"', async () => {
     const first = await chat({ persist: 'none' });
     accept(first.el)!.click();
