@@ -86,13 +86,19 @@ function field(entity: Record<string, unknown>, names: readonly string[]): strin
   return undefined;
 }
 
+/**
+ * A URL as a link destination in angle brackets: a `mailto:` or `tel:` URL keeps `<` and `>`
+ * as written, and one would end the destination early (what follows it would be markdown).
+ */
+const destination = (url: string) => url.replace(/[<>]/g, encodeURIComponent);
+
 /** A card as a line of a list: its title, linked where it has a link that passes the URL allow-list. */
 function cardLine(card: Card): string | null {
   const entity: unknown = card?.json_data?.entity;
   if (!entity || typeof entity !== 'object') return null;
   const title = field(entity as Record<string, unknown>, TITLE)?.replace(/\s+/g, ' ');
   const link = safeUrl(field(entity as Record<string, unknown>, LINK) ?? '');
-  if (link) return `- [${literal(title ?? link)}](<${link}>)`;
+  if (link) return `- [${literal(title ?? link)}](<${destination(link)}>)`;
   return title ? `- ${literal(title)}` : null;
 }
 
@@ -104,7 +110,7 @@ export function transcriptMarkdown(messages: readonly ChatMessage[], o: Markdown
     const lines = [`**${literal(m.role === 'user' ? o.user : o.agent)}**${when}`];
     if (m.text) lines.push(m.role === 'user' ? literal(m.text) : m.text);
     const image = safeImageUrl(m.imageUrl);
-    if (image) lines.push(`![${literal(o.image)}](<${image}>)`);
+    if (image) lines.push(`![${literal(o.image)}](<${destination(image)}>)`);
     const cards = m.cards.map(cardLine).filter(Boolean);
     if (cards.length) lines.push(cards.join('\n'));
     if (m.truncated) lines.push(`_${literal(o.truncated)}_`);

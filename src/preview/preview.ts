@@ -211,6 +211,8 @@ export class Preview {
 
   private loadThread(threadId: string | null): void {
     this.threadAsked = threadId;
+    // A rename begun on another thread is not this one's.
+    if (this.view.value.rename) this.view.set({ rename: null });
     const { api } = this;
     if (!api || !threadId) return;
     api.thread(threadId, { signal: this.requests.signal }).then(
@@ -276,11 +278,13 @@ export class Preview {
     this.view.set({ rename: { saving: true, error: null } });
     try {
       const saved = await api.rename(thread.id, title, { signal: this.requests.signal });
-      this.view.set({ thread: saved, rename: null });
       emit(this.ctx.host, 'agent-chat-preview-rename', { threadId: saved.id, title: saved.title });
+      // The reader may have moved to another thread meanwhile: its title is not this one.
+      if (this.ctx.chat.threadId !== saved.id) return;
+      this.view.set({ thread: saved, rename: null });
       await this.focus('[part="rename-button"]');
     } catch (error) {
-      if (this.failed(error, 'the title could not be saved.')) return;
+      if (this.failed(error, 'the title could not be saved.') || this.ctx.chat.threadId !== thread.id) return;
       // Said in place; the field keeps what was typed.
       this.view.set({ rename: { saving: false, error: this.ctx.text.renameFailed(detailOf(error)) } });
       await this.focus('.rename-input');

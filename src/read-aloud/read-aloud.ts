@@ -93,8 +93,16 @@ export class ReadAloud {
       if (!text) return this.stop();
       const utterance = new SpeechSynthesisUtterance(text);
       utterance.lang = lang;
-      // An utterance cancelled or replaced ends too: only the current one goes on.
-      utterance.onend = utterance.onerror = () => this.current === utterance && next();
+      // An utterance cancelled or replaced ends too: only the current one goes on. One the
+      // page or another widget cancelled (speech is one queue per page) stops the reading.
+      utterance.onend = () => this.current === utterance && next();
+      utterance.onerror = (event) => {
+        if (this.current !== utterance) return;
+        if (event.error !== 'interrupted' && event.error !== 'canceled') return next();
+        // Not cancelled again here: that would silence what the other one now says.
+        this.current = null;
+        this.stop();
+      };
       this.current = utterance;
       synth.speak(utterance);
     };

@@ -70,6 +70,20 @@ describe('the conversation as a document', () => {
     );
   });
 
+  it("a card's link cannot end its destination early: < and > of a mailto: or tel: URL are escaped", () => {
+    const markdown = transcriptMarkdown(
+      [
+        message({
+          role: 'agent',
+          text: 'Write to us:',
+          cards: [{ json_data: { entity: { title: 'Mail', url: 'mailto:a@b.c>)[x](javascript:alert(1)' } } }],
+        }),
+      ],
+      OPTIONS,
+    );
+    expect(markdown).toContain('- [Mail](<mailto:a@b.c%3E)[x](javascript:alert(1)>)');
+  });
+
   it('a file name from the title, safe anywhere; the date when there is none to use', () => {
     const day = new Date(2025, 0, 2);
     expect(fileName('Which tent: "dome"/tunnel?', day)).toBe('Which tent dome tunnel.md');
