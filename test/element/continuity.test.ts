@@ -21,6 +21,11 @@ async function leaveMidTurn(key: string, when: (el: AgentChat) => boolean, attrs
   await until(() => when(el));
   const threadId = el.threadId;
   el.remove();
+  // A page that goes lets go of its turn's lock at once; a widget taken off a page that stays
+  // (this test page) lets go as its stream's abort settles, later under load. Until then the
+  // next widget would take the turn for another tab's, whose storage events this same page
+  // never hears.
+  await until(async () => !(await navigator.locks.query()).held?.length, 'the widget taken off still holds its turn');
   return threadId;
 }
 

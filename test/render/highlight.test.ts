@@ -212,9 +212,18 @@ describe('highlighted code', () => {
       const draw = (text: string) => render(html`<div ${markdown(text, {})}></div>`, box);
       const warnings = await warningsOf(async () => {
         draw('```slow\n' + code + '```');
-        // Highlighted for a while (calls were made), then plain.
+        // Highlighted for a while (calls were made), then plain. Drawn again as a stream draws
+        // it (a character more each time): each draw takes a step in its own task's allowance,
+        // so the budget runs out on draws, not on the slices' timers, which a page sharing its
+        // thread with another (Firefox runs the test files of one site in one process) may
+        // get seconds apart.
+        for (let i = 1; i <= 200 && box.querySelector('code')!.classList.contains('hljs'); i++) {
+          draw('```slow\n' + code + '#'.repeat(i) + '\n```');
+          await Promise.resolve();
+        }
+        draw('```slow\n' + code + '```');
         await waitUntil(() => calls.length && !box.querySelector('code')!.classList.contains('hljs'), 'the block was still highlighted', {
-          timeout: 20_000,
+          timeout: 5000,
         });
       });
       const shown = box.querySelector('code')!;
