@@ -21,11 +21,6 @@ async function leaveMidTurn(key: string, when: (el: AgentChat) => boolean, attrs
   await until(() => when(el));
   const threadId = el.threadId;
   el.remove();
-  // A page that goes lets go of its turn's lock at once; a widget taken off a page that stays
-  // (this test page) lets go as its stream's abort settles, later under load. Until then the
-  // next widget would take the turn for another tab's, whose storage events this same page
-  // never hears.
-  await until(async () => !(await navigator.locks.query()).held?.length, 'the widget taken off still holds its turn');
   return threadId;
 }
 
@@ -187,6 +182,11 @@ describe('<agent-chat> continuity: a turn survives the page', () => {
   it('a launcher with a turn running loads at once and shows the dot when the reply lands', async () => {
     const key = await createKey(plan);
     await leaveMidTurn(key, (el) => (agentText(el)[0]?.length ?? 0) > 20, { mode: 'launcher', open: '' });
+    // A page that goes lets go of its turn's lock at once; a widget taken off a page that
+    // stays (this test page) lets go as its stream's abort settles, later under load. Until
+    // then a launcher, which loads at once, takes the turn for another tab's, whose storage
+    // events this same page never hears.
+    await until(async () => !(await navigator.locks.query()).held?.length, 'the widget taken off still holds its turn');
     const again = element({ 'publishable-key': key, mode: 'launcher', persist: 'local' });
     const landed = oneEvent(again, 'agent-chat-message');
     document.body.append(again);
