@@ -170,11 +170,19 @@ describe('<agent-chat> continuity: a turn survives the page', () => {
     expect((await keyStats(key)).turnsRun).to.equal(2);
   });
 
-  it('the WebSocket transport resumes as SSE does', async () => {
+  it('the WebSocket transport resumes as SSE does', async function () {
+    // A socket opened, a token exchanged and a resume asked for on a page that shares its
+    // Firefox process with another test file's: 8 s ran out in two full runs.
+    this.timeout(25_000);
     const key = await createKey(plan);
     await leaveMidTurn(key, (el) => (agentText(el)[0]?.length ?? 0) > 30, { transport: 'websocket' });
     const again = await comeBack(key, { transport: 'websocket' });
-    await until(() => again.status === 'idle' && again.messages.at(-1)?.state === 'done', 'the reply to end', 8000);
+    await until(
+      () => again.status === 'idle' && again.messages.at(-1)?.state === 'done',
+      () =>
+        `the reply to end: ${JSON.stringify({ status: again.status, messages: again.messages.map((m) => [m.text.slice(0, 20), m.state]) })}`,
+      20_000,
+    );
     expect(again.messages.map((m) => m.text)).to.deep.equal(['tell me everything', REPLY]);
     expect((await keyStats(key)).turnsRun).to.equal(1);
   });
