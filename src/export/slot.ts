@@ -20,7 +20,8 @@ export class ExportSlot {
   }
 
   sync(state: ConversationState): void {
-    if (!this.feature.module && state.messages.length) void this.feature.want(true);
+    // Not waited for: the save button can come a moment after the messages it saves.
+    if (!this.feature.module && state.messages.length) void this.feature.want();
   }
 
   async transcript(format: unknown): Promise<string> {
