@@ -48,6 +48,19 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-unused-expressions': 'off' },
   },
   {
+    files: ['test/**/*.ts'],
+    // The Node layer's storage is a fake of each test's own.
+    ignores: ['test/unit/**'],
+    rules: {
+      // Firefox runs test files side by side in one profile: a clear wipes another file's
+      // conversation mid-test (test/support/server.ts forgetStorage removes a test's own keys).
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.object.name='localStorage'][callee.property.name='clear']", message: 'Use forgetStorage(): other test files share this storage.' },
+      ],
+    },
+  },
+  {
     // The one-shot render (markdown.ts), the RCDATA decode of a character reference
     // (entities.ts) and DOMPurify's policy.
     files: ['src/markdown/markdown.ts', 'src/markdown/entities.ts', 'src/security/html-policy.ts'],

@@ -2,7 +2,7 @@ import { expect } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
 import type { DisclaimerAcceptDetail } from '../../src/events.js';
 import { $, collect, input, mount, sendByUser, type, unmountAll, until } from '../support/element.js';
-import { createKey, keyStats } from '../support/server.js';
+import { createKey, forgetStorage, keyStats } from '../support/server.js';
 
 const TERMS = 'Answers are generated and may be wrong. Read the [terms](https://example.com/terms) **first**.';
 
@@ -10,8 +10,7 @@ const TERMS = 'Answers are generated and may be wrong. Read the [terms](https://
 describe('the disclaimer (disclaimer)', () => {
   afterEach(() => {
     unmountAll();
-    localStorage.clear();
-    sessionStorage.clear();
+    forgetStorage();
   });
 
   const notice = (el: AgentChat) => $(el, '[part="disclaimer"]');

@@ -19,11 +19,16 @@ export function storageKeyFor(key: string): string {
 
 /**
  * Forgets what widgets of this page's keys stored. Test files run side by side in pages of
- * one browser that share localStorage: clearing all of it would wipe another file's
- * conversation mid-test (and tell its tabs, through storage events).
+ * one browser that share localStorage (Firefox: one profile; Chromium's pages each have a
+ * context): clearing all of it wipes another file's conversation mid-test, so a widget
+ * that comes back finds nothing to resume. Never call `localStorage.clear()` in a test.
  */
 export function forgetStorage(): void {
-  for (const key of created.splice(0)) localStorage.removeItem(storageKeyFor(key));
+  const scopes = created.splice(0).map(storageKeyFor);
+  // A scope's state and what features keep beside it under its name (`…:disclaimer`).
+  for (const name of Object.keys(localStorage)) {
+    if (scopes.some((scope) => name === scope || name.startsWith(`${scope}:`))) localStorage.removeItem(name);
+  }
   // sessionStorage is this page's own.
   sessionStorage.clear();
 }
