@@ -56,7 +56,10 @@ export default tseslint.config(
       // conversation mid-test (test/support/server.ts forgetStorage removes a test's own keys).
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.object.name='localStorage'][callee.property.name='clear']", message: 'Use forgetStorage(): other test files share this storage.' },
+        {
+          selector: "CallExpression[callee.object.name='localStorage'][callee.property.name='clear']",
+          message: 'Use forgetStorage(): other test files share this storage.',
+        },
       ],
     },
   },

@@ -83,14 +83,11 @@ export function chosenVariant(view: { variants: VariantGroup[] }, choices: Choic
   });
 }
 
-/** A variant group's options as toggle buttons, one chosen at most; an unavailable one cannot be. */
-export function renderChoosable(
-  group: VariantGroup,
-  chosen: number | undefined,
-  strings: Strings,
-  tabIndex: number,
-  onChoose: (option: number | undefined) => void,
-) {
+/**
+ * A variant group's options as toggle buttons, one chosen at most; an unavailable one cannot
+ * be. A press (src/cards/delegate.ts) reads the group and option from `data-group`/`data-option`.
+ */
+export function renderChoosable(group: VariantGroup, g: number, chosen: number | undefined, strings: Strings, tabIndex: number) {
   return group.options.map(
     (option, i) =>
       html`<li class="choice">
@@ -101,7 +98,9 @@ export function renderChoosable(
           tabindex=${tabIndex}
           aria-pressed=${chosen === i ? 'true' : 'false'}
           ?disabled=${!option.available}
-          @click=${() => onChoose(chosen === i ? undefined : i)}
+          data-act="card-choose"
+          data-group=${g}
+          data-option=${i}
         >
           ${option.label}${option.available ? nothing : html`<span class="sr-only"> (${strings.unavailable})</span>`}
         </button>
@@ -109,9 +108,13 @@ export function renderChoosable(
   );
 }
 
-export function renderActions(actions: readonly CardAction[], tabIndex: number, onAction: (action: CardAction) => void) {
+/** The card's action buttons; a press (src/cards/delegate.ts) finds its action by `data-action`. */
+export function renderActions(actions: readonly CardAction[], tabIndex: number) {
   return html`<div class="card-actions">
-    ${actions.map((action) => html`<button part="card-action" class="card-action" type="button" tabindex=${tabIndex} @click=${() => onAction(action)}>${action.label}</button>`)}
+    ${actions.map(
+      (action, i) =>
+        html`<button part="card-action" class="card-action" type="button" tabindex=${tabIndex} data-act="card-action" data-action=${i}>${action.label}</button>`,
+    )}
   </div>`;
 }
 

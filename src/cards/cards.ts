@@ -244,11 +244,6 @@ export function cachedCardView(card: Card, opts: CardViewOptions): CardView {
 }
 
 export interface RenderCardOptions {
-  /**
-   * Called when the card's link is activated, with the native event: call
-   * `event.preventDefault()` to keep the link from opening (the host vetoed the click).
-   */
-  onClick?: (event: MouseEvent, view: CardView) => void;
   /** The row is one Tab stop: its link is -1 except on the row's current card. */
   tabIndex?: number;
   /** The row's direction, decided by the cards' content (not a localized badge). */
@@ -256,22 +251,21 @@ export interface RenderCardOptions {
   /** The host's `cardActions`: buttons on the card, and its variant options choosable. */
   actions?: readonly CardAction[];
   choices?: Choices;
-  onChoose?(group: number, option: number | undefined): void;
-  onAction?(action: CardAction): void;
 }
 
 /**
  * The built-in card. Parts: `card` (+ `card-recommended`), `card-image`, `card-title`,
  * `card-price`, `card-fields`, `card-variants`; classes `card-badge`, `card-description`,
- * `card-badge-custom`, `card-variant` for the element's stylesheet.
+ * `card-badge-custom`, `card-variant` for the element's stylesheet. Its controls bind no
+ * listener: they say what they do (`data-act`), and the panel's one listener per event
+ * runs it (src/cards/delegate.ts).
  */
 export function renderCard(view: CardView, strings: Strings, opts: RenderCardOptions = {}): TemplateResult {
-  const onClick = opts.onClick ? (event: MouseEvent) => opts.onClick!(event, view) : undefined;
   const actions = opts.actions?.length ? opts.actions : null;
   const tabIndex = opts.tabIndex ?? 0;
   const titleText = view.title || (view.url ? strings.cardLink : '');
   const title = view.url
-    ? html`<a href=${view.url} target="_blank" rel="noopener noreferrer" tabindex=${opts.tabIndex ?? nothing} @click=${onClick}>${titleText}</a>`
+    ? html`<a href=${view.url} target="_blank" rel="noopener noreferrer" tabindex=${opts.tabIndex ?? nothing} data-act="card-link">${titleText}</a>`
     : titleText;
   return html`<article part=${view.recommended ? 'card card-recommended' : 'card'} class="card" dir=${opts.dir ?? 'auto'}>
     ${view.imageUrl ? html`<img part="card-image" src=${view.imageUrl} alt=${view.imageAlt} loading="lazy" decoding="async" />` : nothing}
@@ -297,7 +291,7 @@ export function renderCard(view: CardView, strings: Strings, opts: RenderCardOpt
                 <ul>
                   ${
                     actions
-                      ? renderChoosable(group, opts.choices?.[g], strings, tabIndex, (option) => opts.onChoose?.(g, option))
+                      ? renderChoosable(group, g, opts.choices?.[g], strings, tabIndex)
                       : group.options.map((option) =>
                           option.available
                             ? html`<li>${option.label}</li>`
@@ -310,7 +304,7 @@ export function renderCard(view: CardView, strings: Strings, opts: RenderCardOpt
         </div>`
         : nothing
     }
-    ${actions ? renderActions(actions, tabIndex, (action) => opts.onAction?.(action)) : nothing}
+    ${actions ? renderActions(actions, tabIndex) : nothing}
   </article>`;
 }
 
@@ -343,28 +337,30 @@ export interface CardRowOptions {
   /** The host's `cardRenderer`, already checked to be a function, and what it is handed for card `index`. */
   renderer?: CardRenderer;
   api(card: Card, index: number): CardRendererApi;
-  onMore(): void;
-  /** A built-in card's link was activated: `preventDefault()` keeps it from opening. */
-  onCardClick(event: MouseEvent, card: Card, url: string | null): void;
   onRendererError(error: unknown): void;
-  /** Checked `cardActions`, with each card's chosen options and what a press does. */
+  /** Checked `cardActions`, with each card's chosen options. */
   actions?: readonly CardAction[];
   choicesOf?(card: Card): Choices;
-  onChoose?(card: Card, group: number, option: number | undefined): void;
-  onAction?(card: Card, view: CardView, action: CardAction): void;
 }
 
 /** Each message's cards in `index` order, sorted once: a message's cards never change. */
 const sorted = new WeakMap<readonly Card[], Card[]>();
 
+/** A reply's cards in the order they show (a card's `data-card` is its place in it). */
+export function cardsInOrder(cards: readonly Card[]): Card[] {
+  let list = sorted.get(cards);
+  if (!list) sorted.set(cards, (list = sortCards(cards)));
+  return list;
+}
+
 /**
  * The cards of one reply as a labelled row (part `cards`) in `index` order: the first
  * `shown`, the host's renderer (inside an error boundary) or the built-in card for each,
- * and a "Show N more results" button (part `cards-more`) when there are more.
+ * and a "Show N more results" button (part `cards-more`) when there are more. Nothing in
+ * it listens: src/cards/delegate.ts does, once per widget.
  */
 export function renderCardRow(cards: readonly Card[], o: CardRowOptions): TemplateResult {
-  let list = sorted.get(cards);
-  if (!list) sorted.set(cards, (list = sortCards(cards)));
+  const list = cardsInOrder(cards);
   const shown = list.slice(0, o.shown);
   const views = shown.map((card) => cachedCardView(card, { lang: o.lang, strings: o.strings }));
   // One direction for the whole row, from what the cards say: a localized "Recommended"
@@ -373,41 +369,33 @@ export function renderCardRow(cards: readonly Card[], o: CardRowOptions): Templa
   // The row is one Tab stop: the controls of one card (at first the first that has any).
   const current = o.actions?.length ? 0 : views.findIndex((v) => v.url);
   const builtIn = (card: Card, i: number) =>
-    renderCard(views[i]!, o.strings, {
-      onClick: (event, view) => o.onCardClick(event, card, view.url),
-      tabIndex: i === current ? 0 : -1,
-      dir,
-      actions: o.actions,
-      choices: o.choicesOf?.(card),
-      onChoose: (group, option) => o.onChoose?.(card, group, option),
-      onAction: (action) => o.onAction?.(card, views[i]!, action),
-    });
+    renderCard(views[i]!, o.strings, { tabIndex: i === current ? 0 : -1, dir, actions: o.actions, choices: o.choicesOf?.(card) });
   const more = list.length - o.shown;
   const renderer = o.renderer;
   const t = o.strings;
-  return html`<div class="cards-row" dir=${dir} @pointerenter=${syncFromBox}>
-      <button part="card-prev" class="icon-button card-nav prev" type="button" hidden aria-label=${t.previousCards} title=${t.previousCards} @click=${scrollRow}>
+  return html`<div class="cards-row" dir=${dir}>
+      <button part="card-prev" class="icon-button card-nav prev" type="button" hidden aria-label=${t.previousCards} title=${t.previousCards} data-act="cards-scroll">
         ${chevron}
       </button>
-      <ul part="cards" class="cards" aria-label=${t.cardsLabel} @keydown=${moveBetweenCards} @focusin=${rove} @scroll=${syncRow}>
+      <ul part="cards" class="cards" aria-label=${t.cardsLabel}>
         ${shown.map((card, i) =>
           renderer
-            ? html`<li ${isolate(
+            ? html`<li data-card=${i} ${isolate(
                 renderer,
                 () => renderer(card, o.api(card, i)),
                 () => builtIn(card, i),
                 o.onRendererError,
               )}></li>`
-            : html`<li>${builtIn(card, i)}</li>`,
+            : html`<li data-card=${i}>${builtIn(card, i)}</li>`,
         )}
       </ul>
-      <button part="card-next" class="icon-button card-nav next" type="button" hidden aria-label=${t.nextCards} title=${t.nextCards} @click=${scrollRow}>
+      <button part="card-next" class="icon-button card-nav next" type="button" hidden aria-label=${t.nextCards} title=${t.nextCards} data-act="cards-scroll">
         ${chevron}
       </button>
     </div>
     ${
       more > 0
-        ? html`<button part="cards-more" class="text-button cards-more" type="button" @click=${o.onMore}>
+        ? html`<button part="cards-more" class="text-button cards-more" type="button" data-act="cards-more">
           ${t.showMoreCards(Math.min(more, CARD_STEP))}
         </button>`
         : nothing
@@ -422,77 +410,4 @@ const RTL_SCRIPT = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Scrip
 export function contentDirection(text: string): 'ltr' | 'rtl' | null {
   const letter = /\p{L}/u.exec(text)?.[0];
   return letter ? (RTL_SCRIPT.test(letter) ? 'rtl' : 'ltr') : null;
-}
-
-/** The row's buttons: shown while the row scrolls, each disabled at its end. */
-function syncRow(this: void, event: Event | HTMLElement): void {
-  const row = (event instanceof Event ? event.currentTarget : event) as HTMLElement;
-  const box = row.parentElement;
-  const prev = box?.querySelector<HTMLButtonElement>('.card-nav.prev');
-  const next = box?.querySelector<HTMLButtonElement>('.card-nav.next');
-  if (!prev || !next) return;
-  const scrolls = row.scrollWidth > row.clientWidth + 1;
-  // scrollLeft runs negative in a right-to-left row: its distance from the start is the same.
-  // A few pixels of slack: snapping rests a card on the row's padding, not at 0.
-  const from = Math.abs(row.scrollLeft);
-  prev.hidden = next.hidden = !scrolls;
-  prev.disabled = from <= 4;
-  next.disabled = from + row.clientWidth >= row.scrollWidth - 4;
-}
-
-/**
- * The buttons are for a pointer: they appear when one comes over a row that scrolls (the
- * panel may have been resized since the row was drawn) and follow the row's scroll. No
- * observer has to outlive a row.
- */
-function syncFromBox(event: PointerEvent): void {
-  const row = (event.currentTarget as HTMLElement).querySelector<HTMLElement>('.cards');
-  if (row) syncRow(row);
-}
-
-/** Previous/next: one card's width towards the row's start or end. */
-function scrollRow(event: MouseEvent): void {
-  const button = event.currentTarget as HTMLButtonElement;
-  const row = button.parentElement?.querySelector<HTMLElement>('.cards');
-  if (!row) return;
-  const step = (row.querySelector('li')?.getBoundingClientRect().width ?? row.clientWidth * 0.8) + 10;
-  const forward = button.classList.contains('next');
-  const rtl = getComputedStyle(row).direction === 'rtl';
-  // Smooth unless the reader asked for less motion (the row's CSS scroll-behavior decides).
-  row.scrollBy({ left: (forward !== rtl ? 1 : -1) * step });
-}
-
-/** A built-in card's controls: its link, and with `cardActions` its options and actions. */
-const CONTROLS = 'a[href], button:not(:disabled)';
-const cardsWithControls = (row: HTMLElement) =>
-  Array.from(row.querySelectorAll<HTMLElement>('[part~="card"]')).filter((card) => card.querySelector(CONTROLS));
-
-/** Makes `card` the row's Tab stop: its controls are in the Tab order, other cards' are not. */
-function makeCurrent(row: HTMLElement, card: Element): void {
-  for (const control of row.querySelectorAll<HTMLElement>(`[part~="card"] :is(${CONTROLS})`))
-    control.tabIndex = card.contains(control) ? 0 : -1;
-}
-
-/** Focus that reaches a card (a click, Shift+Tab back into the row) makes it the row's Tab stop. */
-function rove(event: FocusEvent): void {
-  const card = (event.target as HTMLElement).closest?.('[part~="card"]');
-  if (card) makeCurrent(event.currentTarget as HTMLElement, card);
-}
-
-/** Arrow keys move between the cards of a row (the row's own direction), as in a listbox. */
-function moveBetweenCards(event: KeyboardEvent): void {
-  if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
-  const row = event.currentTarget as HTMLElement;
-  const rtl = getComputedStyle(row).direction === 'rtl';
-  const active = (row.getRootNode() as Document | ShadowRoot).activeElement;
-  const cards = cardsWithControls(row);
-  const index = cards.findIndex((card) => card.contains(active));
-  const next = cards[index + ((event.key === 'ArrowRight') !== rtl ? 1 : -1)];
-  if (next) {
-    event.preventDefault();
-    // The row's one Tab stop moves with it.
-    makeCurrent(row, next);
-    next.querySelector<HTMLElement>(CONTROLS)!.focus();
-    next.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-  }
 }

@@ -106,6 +106,6 @@ export function actOn(event: Event, messages: readonly ChatMessage[], actions: R
   const key = control?.closest<HTMLElement>('[data-key]')?.dataset.key;
   const m = action && messages.find((message) => message.key === key);
   if (!m) return false;
-  action(m, control!);
+  action(m, control!, event);
   return true;
 }

@@ -51,8 +51,8 @@ export interface PanelContext {
   onMessageAction(name: string, action: MessageAction): void;
 }
 
-/** A control inside message `m` was clicked (`control`: the element with `data-act`). */
-export type MessageAction = (m: ChatMessage, control: HTMLElement) => void;
+/** A control inside message `m` was clicked (`control`: the element with `data-act`; `event`: the click, which it may cancel). */
+export type MessageAction = (m: ChatMessage, control: HTMLElement, event: Event) => void;
 
 /**
  * A feature's own view state (a form open, a button that says "Copied"): replaced through

@@ -79,6 +79,62 @@ describe('messages are light', () => {
     await until(() => $(el, '.edit-input'), 'the editor opens');
   });
 
+  it('adds no listener per reply with cards: links, options, actions and the row are served by the widget’s listeners', async () => {
+    const product = (index: number) => ({
+      index,
+      json_data: {
+        entity: { title: `Tent ${index}`, url: `https://shop.example/p/${index}` },
+        sub_entities: [{ name: 'size', items: [{ size: 'S' }, { size: 'M' }] }],
+      },
+    });
+    const cards = Array.from({ length: 14 }, (_, i) => product(i));
+    const key = await createKey({
+      paceMs: 0,
+      replies: [
+        { text: 'First:', cards },
+        { text: 'More:', cards },
+        { text: 'Last:', cards },
+      ],
+    });
+    const el = await mount({ 'publishable-key': key }, { cardActions: [{ id: 'add', label: 'Add' }] });
+    el.style.width = '700px';
+    await sendByUser(el, 'tents');
+    // The first row wires the widget once (the cards' chunk); later replies add nothing.
+    await until(() => $$(el, '.cards > li').length === 12, 'the first row');
+    const watch = listenersOnMessages();
+    try {
+      await sendByUser(el, 'more tents');
+      await sendByUser(el, 'and more');
+      await until(() => $$(el, '.cards > li').length === 36, 'three rows');
+    } finally {
+      watch.stop();
+    }
+    expect(watch.count()).to.equal(0);
+    // And they act: an option chosen, an action pressed with it, a link the page vetoes, the next step shown.
+    const row = $$(el, '.cards')[2]!;
+    const second = row.querySelectorAll('[part~="card"]')[1]!;
+    const size = second.querySelectorAll<HTMLButtonElement>('[part="card-variant"]')[1]!;
+    size.click();
+    await until(() => size.getAttribute('aria-pressed') === 'true', 'the option chosen');
+    const pressed = new Promise<CustomEvent>((resolve) =>
+      el.addEventListener('agent-chat-card-action', resolve as EventListener, { once: true }),
+    );
+    (second.querySelector('[part="card-action"]') as HTMLButtonElement).click();
+    const { detail } = await pressed;
+    expect([detail.action.id, detail.card.json_data.entity.title, detail.variant]).to.deep.equal([
+      'add',
+      'Tent 1',
+      [{ group: 'size', item: { size: 'M' } }],
+    ]);
+    el.addEventListener('agent-chat-card-click', (event) => event.preventDefault(), { once: true });
+    const link = second.querySelector<HTMLAnchorElement>('a[href]')!;
+    const clicked = new MouseEvent('click', { bubbles: true, composed: true, cancelable: true });
+    link.dispatchEvent(clicked);
+    expect(clicked.defaultPrevented, 'the page vetoed the link').to.equal(true);
+    (row.closest('[data-key]')!.querySelector('[part="cards-more"]') as HTMLButtonElement).click();
+    await until(() => $$(el, '.cards')[2]!.querySelectorAll('li[data-card]').length === 14, 'the next step');
+  });
+
   it('gives each block of a reply the direction of its own text', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'مرحبا بكم\n\n- عنصر\n- آخر\n\nEnglish after it' }] });
     const el = await mount({ 'publishable-key': key });

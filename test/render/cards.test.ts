@@ -227,22 +227,33 @@ describe('renderCard', () => {
     expect(el.textContent).not.to.contain('alert(3)');
   });
 
-  it('calls onClick with the event so the host can veto', async () => {
-    const strings = en;
-    let seen: string | null = null;
-    const view = cardView(card({ title: 'T', url: 'https://shop.example/2' }));
+  it('binds no listener: its link, options and actions say what they do (the panel listens once, src/cards/delegate.ts)', async () => {
+    const view = cardView({
+      json_data: {
+        entity: { title: 'T', url: 'https://shop.example/2' },
+        sub_entities: [{ name: 'size', items: [{ size: 'S' }, { size: 'M' }] }],
+      },
+    });
     const el = await fixture<HTMLElement>(
-      html`<div>
-        ${renderCard(view, strings, {
-          onClick: (event, v) => {
-            seen = v.url;
-            event.preventDefault();
-          },
-        })}
-      </div>`,
+      html`<div>${renderCard(view, en, {
+        actions: [
+          { id: 'add', label: 'Add' },
+          { id: 'guide', label: 'Guide' },
+        ],
+        choices: [1],
+      })}</div>`,
     );
-    el.querySelector('a')!.click();
-    expect(seen).to.equal('https://shop.example/2');
+    expect(el.querySelector('a')!.dataset.act).to.equal('card-link');
+    const options = Array.from(el.querySelectorAll<HTMLButtonElement>('[part="card-variant"]'));
+    expect(options.map((b) => [b.dataset.act, b.dataset.group, b.dataset.option, b.getAttribute('aria-pressed')])).to.deep.equal([
+      ['card-choose', '0', '0', 'false'],
+      ['card-choose', '0', '1', 'true'],
+    ]);
+    const actions = Array.from(el.querySelectorAll<HTMLButtonElement>('[part="card-action"]'));
+    expect(actions.map((b) => [b.dataset.act, b.dataset.action, b.textContent])).to.deep.equal([
+      ['card-action', '0', 'Add'],
+      ['card-action', '1', 'Guide'],
+    ]);
   });
 
   const row = (extra: Partial<CardRowOptions> = {}): CardRowOptions => ({
@@ -250,8 +261,6 @@ describe('renderCard', () => {
     lang: 'en',
     rtl: false,
     shown: CARD_STEP,
-    onMore: () => {},
-    onCardClick: () => {},
     onRendererError: () => {},
     api: (_card, index) => ({ index, send: () => Promise.resolve(), action: () => {} }),
     ...extra,
@@ -278,13 +287,15 @@ describe('renderCard', () => {
 
   it('shows the first `shown` cards and a button for the next step', async () => {
     const cards = Array.from({ length: 30 }, (_, i) => card({ title: `T${i}` }, { index: i }));
-    let more = 0;
-    const el = await fixture<HTMLElement>(html`<div>${renderCardRow(cards, row({ shown: 12, onMore: () => more++ }))}</div>`);
+    const el = await fixture<HTMLElement>(html`<div>${renderCardRow(cards, row({ shown: 12 }))}</div>`);
     expect(el.querySelectorAll('[part~="card"]')).to.have.length(12);
+    // Each card says its place in the row, which the delegated listener reads.
+    expect(Array.from(el.querySelectorAll<HTMLElement>('.cards > li'), (li) => li.dataset.card)).to.deep.equal(
+      cards.slice(0, 12).map((_, i) => String(i)),
+    );
     const button = el.querySelector<HTMLButtonElement>('[part="cards-more"]')!;
     expect(button.textContent!.trim()).to.equal(en.showMoreCards(12));
-    button.click();
-    expect(more).to.equal(1);
+    expect(button.dataset.act).to.equal('cards-more');
     const all = await fixture<HTMLElement>(html`<div>${renderCardRow(cards, row({ shown: 36 }))}</div>`);
     expect(all.querySelector('[part="cards-more"]')).to.equal(null);
   });
