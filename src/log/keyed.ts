@@ -5,6 +5,7 @@ import { insertPart, setChildPartValue } from 'lit-html/directive-helpers.js';
 type Key = (item: never) => string;
 type Deps = (item: never, index: number) => readonly unknown[];
 type Render = (item: never, index: number) => unknown;
+type From = readonly unknown[];
 
 /**
  * The log's list of messages: one part per key, kept while its key is shown (left in place,
@@ -15,12 +16,17 @@ type Render = (item: never, index: number) => unknown;
  */
 class KeyedList extends Directive {
   private parts = new Map<string, { part: ChildPart; deps: readonly unknown[] }>();
+  /** What the list was last drawn from. */
+  private from: From = [];
 
-  render(_items: readonly unknown[], _key: Key, _deps: Deps, _render: Render): unknown {
+  render(_items: readonly unknown[], _key: Key, _deps: Deps, _render: Render, _from: From): unknown {
     return noChange;
   }
 
-  override update(container: ChildPart, [items, key, deps, render]: Parameters<this['render']>): unknown {
+  override update(container: ChildPart, [items, key, deps, render, from]: Parameters<this['render']>): unknown {
+    // Drawn from the same values as last time (a keystroke): not even the keys are walked.
+    if (from.every((value, i) => value === this.from[i])) return noChange;
+    this.from = from;
     const keys = items.map((item) => key(item as never));
     const shown = new Set(keys);
     // What leaves goes first: then every part that stays is in order already, and moves only
@@ -55,11 +61,14 @@ function remove(part: ChildPart): void {
 
 /**
  * `render(item, index)` for each of `items`, in a part kept per `key(item)`; drawn again only
- * when `deps(item, index)` differs (by identity, value by value) from the last time.
+ * when `deps(item, index)` differs (by identity, value by value) from the last time. `from`:
+ * everything `deps` and `render` read (`items` among them); the same values as last time
+ * leave the list as it is.
  */
 export const keyed = directive(KeyedList) as <T>(
   items: readonly T[],
   key: (item: T) => string,
   deps: (item: T, index: number) => readonly unknown[],
   render: (item: T, index: number) => unknown,
+  from: readonly unknown[],
 ) => unknown;

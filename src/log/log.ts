@@ -297,6 +297,9 @@ export class Log implements ReadingHost {
             shown(i)
               ? renderMessageSafely(this.ctx, this.parts, m, m === last)
               : html`<p class="found" hidden="until-found" data-key=${m.key}>${m.text}</p>`,
+          // A keystroke (the same messages, window and revision) leaves the list as it is: typing
+          // costs the same at turn 1 and turn 200.
+          [messages, this.ctx.revision, start, end],
         )}
         ${this.renderTyping()}
         ${messages.length || !starters.length ? nothing : renderSuggestions(starters, t, { onSelect: (s) => this.ctx.pickSuggestion(s) })}

@@ -30,6 +30,7 @@ describe('keyed list', () => {
               (item) => item.key,
               (item) => [item.version],
               (item) => (rendered++, html`<b data-key=${item.key}>${item.key}${item.version}</b>`),
+              [items],
             )}<p>after</p>`,
             into,
           );
@@ -57,5 +58,35 @@ describe('keyed list', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('drawn from the same values again (a keystroke), walks nothing; a value that changed walks the list', () => {
+    const box = document.createElement('div');
+    const items: Item[] = [
+      { key: 'a', version: 0 },
+      { key: 'b', version: 0 },
+    ];
+    let calls = 0;
+    const draw = (from: unknown[], list = items) =>
+      render(
+        keyed(
+          list,
+          (item) => (calls++, item.key),
+          (item) => (calls++, [item.version]),
+          (item) => (calls++, html`<b>${item.key}${item.version}</b>`),
+          from,
+        ),
+        box,
+      );
+    draw([items, 1]);
+    calls = 0;
+    draw([items, 1]);
+    expect(calls, 'nothing called').to.equal(0);
+    // A list changed in place with the same `from` is the caller's mistake: what shows stays as it was.
+    draw([items, 1], [{ key: 'a', version: 1 }]);
+    expect(box.textContent).to.equal('a0b0');
+    draw([items, 2], [{ key: 'a', version: 1 }]);
+    expect(box.textContent).to.equal('a1');
+    expect(calls).to.be.greaterThan(0);
   });
 });
