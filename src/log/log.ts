@@ -358,7 +358,11 @@ export class Log implements ReadingHost {
     if (reading?.scrolled(this, log)) return;
     // Keeping the reader's place (and a placed question's) is the moves' work.
     if (!reading) void this.reading.want().then((module) => module?.scrolled(this, log));
-    if (this.stickToBottom && top > this.lastHeight - log.clientHeight - 32) return;
+    // Still at the end (the log's own follow, or the browser clamping as content shrank): the
+    // reader stays with the latest. The height is read now (layout is fresh after scrollTop):
+    // the one of the last follow, a frame old after the log grew, took a reader who scrolled
+    // up just then for one at the end, and pulled them back down.
+    if (this.stickToBottom && top > log.scrollHeight - log.clientHeight - 32) return;
     this.stickToBottom = end >= count && (log.scrollHeight - top - log.clientHeight < 32 || (this.stickToBottom && !up));
     if (this.stickToBottom) {
       this.seen = count;

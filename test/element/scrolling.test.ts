@@ -104,6 +104,37 @@ describe('scrolling a reader can trust', () => {
     await until(() => log.scrollHeight - log.scrollTop - log.clientHeight < 40, 'at the end');
   });
 
+  it('a reader who scrolls up just after the log grew stays where they scrolled', async function () {
+    this.timeout(20_000);
+    const key = await createKey({ paceMs: 0, replies: FILLERS(10) });
+    const thread = await longThread(key, 10);
+    const el = await mount({ 'publishable-key': key, 'thread-id': thread, 'user-id': 'u-long', style: 'height: 420px' });
+    const log = $(el, '[part="log"]')!;
+    await until(() => el.messages.length === 20 && log.scrollHeight - log.scrollTop - log.clientHeight < 2, 'at the end');
+    const frames = (n: number) =>
+      new Promise<void>((done) =>
+        (function next(left: number) {
+          left ? requestAnimationFrame(() => next(left - 1)) : done();
+        })(n),
+      );
+    await frames(3);
+    // In one task, before the log has seen its new height: it grows (as a reply's text does),
+    // the reader is at the new end, and scrolls up a little.
+    const growth = document.createElement('div');
+    growth.style.height = '600px';
+    log.querySelector('.log-content')!.append(growth);
+    log.scrollTop = log.scrollHeight;
+    log.dispatchEvent(new Event('scroll'));
+    log.scrollTop -= 300;
+    log.dispatchEvent(new Event('scroll'));
+    const where = log.scrollTop;
+    expect(where, 'scrolled up').to.be.lessThan(log.scrollHeight - log.clientHeight - 200);
+    // The log's next look at its size (a ResizeObserver, after layout) leaves the reader there.
+    await frames(3);
+    expect(log.scrollTop, 'not pulled back to the end').to.equal(where);
+    growth.remove();
+  });
+
   it('the on-screen keyboard of a phone leaves the composer and the last message in sight', async function () {
     this.timeout(20_000);
     await setViewport({ width: 390, height: 700 });
