@@ -424,9 +424,9 @@ export class AgentChat extends HostElement {
    * widget's code cannot be fetched.
    */
   async exportTranscript(format: 'markdown' | 'json' = 'markdown'): Promise<string> {
-    const panel = await this.loader.whenReady();
-    if (!panel) throw new Error('agent-chat: the chat panel could not be loaded.');
-    return panel.exportTranscript(format);
+    const text = await (await this.loader.whenReady())?.exportTranscript(format);
+    if (text == null) throw new Error('agent-chat: the export could not be loaded.');
+    return text;
   }
 
   /** Moves focus to the text field (once the panel is here). */

@@ -45,14 +45,14 @@ export function readCard(value: unknown): Card | null {
 export function readCards(value: unknown): Card[] {
   if (value == null) return [];
   if (!Array.isArray(value)) {
-    warnOnce('a reply\'s "cards" is not an array; no cards are shown for it.');
+    warnOnce('a reply\'s "cards" is not an array; none are shown.');
     return [];
   }
   const cards: Card[] = [];
   for (const item of value) {
     const card = readCard(item);
     if (card) cards.push(card);
-    else warnOnce('a reply carries a card that is not an object; it is left out.');
+    else warnOnce('a card that is not an object is left out.');
   }
   return cards;
 }

@@ -24,10 +24,10 @@ export class ExportSlot {
     if (!this.feature.module && state.messages.length) void this.feature.want();
   }
 
-  async transcript(format: unknown): Promise<string> {
+  /** The conversation as a document; null when the export's code could not be fetched (the element says so). */
+  async transcript(format: unknown): Promise<string | null> {
     const module = await this.feature.want();
-    if (!module) throw new Error('agent-chat: the code that exports the conversation could not be loaded.');
-    return this.use(module).transcript(format);
+    return module && this.use(module).transcript(format);
   }
 
   renderButton() {

@@ -214,7 +214,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.composer.input?.focus();
   }
 
-  exportTranscript(format: unknown): Promise<string> {
+  exportTranscript(format: unknown): Promise<string | null> {
     return this.exporter.transcript(format);
   }
 

@@ -38,7 +38,7 @@ export interface PanelApi<H = unknown> {
   newThread(): void;
   focusInput(): void;
   /** The shown branch as Markdown or JSON (src/export/); loads the conversation first if it has not. */
-  exportTranscript(format: unknown): Promise<string>;
+  exportTranscript(format: unknown): Promise<string | null>;
   /** The panel is about to show (or a reply is pending): the conversation may call the service. */
   activate(): void;
   /**

@@ -84,4 +84,18 @@ describe('a chunk that failed is tried again', function () {
       expect(notice(el)).to.equal('');
     });
   }
+
+  it('the export (404): exportTranscript() rejects saying so, and the chat goes on', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'Saved?' }, { text: 'Still here.' }] });
+    const el = await openPage({ key, bundle: 'dist-broken-404-export' });
+    await until(() => el.status === 'idle' && $(el, '[part="input"]'), 'not ready');
+    await sendByUser(el, 'hello');
+    const error = await el.exportTranscript().then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(error?.message).to.equal('agent-chat: the export could not be loaded.');
+    await sendByUser(el, 'again');
+    await until(() => el.messages.at(-1)?.text === 'Still here.', 'the next reply');
+  });
 });
