@@ -13,6 +13,7 @@
  *    next frame) after turn 1 and after turn 200.
  */
 import { writeFile } from 'node:fs/promises';
+import { REPLY_LENGTH } from '../src/client/types.js';
 import type { Browser } from 'playwright-core';
 import {
   askAsReader,
@@ -67,7 +68,8 @@ async function replyRun(browser: Browser, base: string, variant: ReplyVariant, t
   const { context, page, cdp } = await openPage(browser, base, variant);
   try {
     const key = await newKey(base, { replies: [{ text }], paceMs: 0, chunkChars: 64 });
-    if (variant === 'widget') await mountWidget(page, key);
+    // The whole reply is shown: the default limit (200,000 characters, #25) would cut the 1 MB one.
+    if (variant === 'widget') await mountWidget(page, key, { 'max-reply-length': String(REPLY_LENGTH.max) });
     if (variant === 'deep-chat')
       await page.evaluate(
         async (key) => void ((window as unknown as DeepChatPage).el = await (window as unknown as DeepChatPage).mountWidget({ key })),

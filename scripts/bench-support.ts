@@ -144,12 +144,15 @@ export const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x`
 /** The widget of a bench page (demo/bench/widget.html), as `window.el`. */
 export type BenchWidget = HTMLElement & { send(t: string): void; status: string; updateComplete: Promise<unknown> };
 
-/** Mounts the page's widget on `key` (no storage, a fixed user) and waits until it is ready. */
-export const mountWidget = (page: Page, key: string) =>
-  page.evaluate(async (k) => {
-    const w = window as unknown as { mountWidget(a: object): Promise<HTMLElement>; el: HTMLElement };
-    w.el = await w.mountWidget({ 'base-url': '/', 'publishable-key': k, persist: 'none', 'user-id': 'bench-user' });
-  }, key);
+/** Mounts the page's widget on `key` (no storage, a fixed user, `attrs` besides) and waits until it is ready. */
+export const mountWidget = (page: Page, key: string, attrs: Record<string, string> = {}) =>
+  page.evaluate(
+    async ([k, more]) => {
+      const w = window as unknown as { mountWidget(a: object): Promise<HTMLElement>; el: HTMLElement };
+      w.el = await w.mountWidget({ 'base-url': '/', 'publishable-key': k, persist: 'none', 'user-id': 'bench-user', ...more });
+    },
+    [key, attrs] as const,
+  );
 
 /**
  * One turn, sent as the reader sends (the page's own `send()` is limited to one a second,
