@@ -127,6 +127,7 @@ export class Preview {
       menuOpen: menu === m.key,
       busy: chat.busy,
       onMenuKey: this.onMenuKey,
+      onMenuFocusOut: this.onMenuFocusOut,
     });
   }
 
@@ -318,6 +319,18 @@ export class Preview {
     const key = this.view.value.menu;
     this.view.set({ menu: null });
     void this.focus(`[data-key="${CSS.escape(key ?? '')}"] [part="version-button"]`);
+  };
+
+  /**
+   * Focus left the menu (a click or Tab elsewhere): it closes, as a disclosure does. Its own
+   * button toggles it; focus going nowhere (the window losing it) leaves it open for the
+   * reader's return.
+   */
+  private readonly onMenuFocusOut = (event: FocusEvent): void => {
+    const menu = event.currentTarget as HTMLElement;
+    const to = event.relatedTarget as Node | null;
+    if (to ? menu.contains(to) || to === menu.previousElementSibling : !document.hasFocus()) return;
+    this.view.set({ menu: null });
   };
 
   /** Reruns reply `m` on version `versionId`: as Regenerate does, pinned (src/state/turns.ts `rerun`). */

@@ -17,6 +17,7 @@ export interface ReplyControlsView {
   /** A turn runs: no rerun now. */
   busy: boolean;
   onMenuKey(event: KeyboardEvent): void;
+  onMenuFocusOut(event: FocusEvent): void;
 }
 
 /** `‹ 2 / 2 › v1.1-preview`, then the version menu's button (and its versions, when open), then Trace. */
@@ -32,7 +33,7 @@ export function renderReplyControls(t: Strings, v: ReplyControlsView) {
 /** The versions of the agent a rerun may run on: a button that shows them (a disclosure), each a rerun pinned to it. */
 function renderVersions(t: Strings, v: ReplyControlsView) {
   const menu = v.menuOpen
-    ? html`<div part="version-menu" class="version-menu" role="group" aria-label=${t.rerunVersion} @keydown=${v.onMenuKey}>
+    ? html`<div part="version-menu" class="version-menu" role="group" aria-label=${t.rerunVersion} @keydown=${v.onMenuKey} @focusout=${v.onMenuFocusOut}>
         ${v.versions.map(
           (version) =>
             html`<button type="button" class="text-button" ?disabled=${v.busy} data-act="rerun-version" data-version=${version.id}>
