@@ -19,6 +19,7 @@ import type { LanguageFn } from 'highlight.js';
 import { createLowlight } from 'lowlight';
 import { PIECE_CHARS, pieceEnd } from '../src/highlight/pieces.js';
 import { SLOW_CODE, slowCode } from '../test/support/slow-code.js';
+import { typescriptCode } from './bench-support.js';
 
 const GRAMMARS =
   'bash c cpp csharp css diff go graphql java javascript json kotlin markdown php python ruby rust scss sql swift typescript xml yaml'.split(
@@ -70,26 +71,11 @@ function pieces(grammar: string, text: string): { longest: number; total: number
   return { longest, total, count };
 }
 
-/** TypeScript as scripts/bench.ts streams it (`codeReply`). */
-function typescript(chars: number): string {
-  const lines: string[] = [];
-  for (let i = 0; lines.join('\n').length < chars; i++)
-    lines.push(
-      `/** Step ${i} of the pipeline. */`,
-      `export function step${i}(input: number, label = 'step'): string {`,
-      `  const value = input * ${i} + 0x${(i * 31).toString(16)};`,
-      '  return `${label} ${value}`;',
-      '}',
-      '',
-    );
-  return lines.join('\n') + '\n';
-}
-
 async function measure(): Promise<void> {
   console.log(`Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)}; shortest of 3 runs, ms`);
   console.log('| block | one call: 2 KB | 4 KB | 8 KB | 16 KB | growth per doubling | 80 KB in pieces: longest call | sum | calls |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-  const rows: Array<[string, string, (chars: number) => string]> = [['typescript', 'TypeScript', typescript]];
+  const rows: Array<[string, string, (chars: number) => string]> = [['typescript', 'TypeScript', typescriptCode]];
   for (const [grammar, shapes] of Object.entries(SLOW_CODE))
     for (const [shape, fragment] of Object.entries(shapes))
       rows.push([grammar, `${grammar} ${label(fragment)} (${shape})`, (chars) => slowCode(fragment, chars)]);

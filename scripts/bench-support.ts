@@ -211,3 +211,26 @@ export async function deepChatKeystroke(page: Page, cdp: CDPSession, count = 20)
   }, count);
   return busy(before, await metrics(cdp)).task / (count + 1);
 }
+
+/**
+ * About `chars` characters of TypeScript (functions of a pipeline), ending in a newline: the
+ * code block the widget's highlighting is measured on, in the browser (scripts/bench.ts)
+ * and in Node (scripts/bench-highlight.ts).
+ */
+export function typescriptCode(chars: number): string {
+  const lines: string[] = [];
+  // `length`: of the lines so far joined by newlines (one fewer newline than lines).
+  for (let i = 0, length = -1; length < chars; i++) {
+    const step = [
+      `/** Step ${i} of the pipeline. */`,
+      `export function step${i}(input: number, label = 'step'): string {`,
+      `  const value = input * ${i} + 0x${(i * 31).toString(16)};`,
+      '  return `${label} ${value}`;',
+      '}',
+      '',
+    ];
+    lines.push(...step);
+    length += step.reduce((n, line) => n + line.length + 1, 0);
+  }
+  return lines.join('\n') + '\n';
+}

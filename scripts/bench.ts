@@ -68,6 +68,7 @@ import {
   ratio,
   settle,
   TURN_REPLIES,
+  typescriptCode,
   words,
 } from './bench-support.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
@@ -507,18 +508,7 @@ const CODE_KB = process.env.BENCH_CODE_KB ? [Number(process.env.BENCH_CODE_KB)] 
 
 /** A reply that is one code block of about `chars` characters of TypeScript, fenced `language`. */
 function codeReply(language: string, chars: number): string {
-  const lines: string[] = [];
-  for (let i = 0; lines.join('\n').length < chars; i++) {
-    lines.push(
-      `/** Step ${i} of the pipeline. */`,
-      `export function step${i}(input: number, label = 'step'): string {`,
-      `  const value = input * ${i} + 0x${(i * 31).toString(16)};`,
-      '  return `${label} ${value}`;',
-      '}',
-      '',
-    );
-  }
-  return `Here is the module:\n\n\`\`\`${language}\n${lines.join('\n')}\n\`\`\`\n`;
+  return `Here is the module:\n\n\`\`\`${language}\n${typescriptCode(chars)}\`\`\`\n`;
 }
 
 /** A reply that is 80 KB of code its grammar is slowest on (`fragment` repeated), fenced `language`. */
