@@ -6,26 +6,59 @@
  * the hand-off, the page's `send()`) is refused; the reader's draft stays, focus goes to the
  * accept button and the polite region says why; the page's call resolves having sent
  * nothing and warns in the console. Acceptance is kept per `persist` and per service, as a
- * fingerprint of the text: a changed text asks again.
+ * fingerprint of the text: a changed text asks again. Accepted in another tab of the site
+ * (`persist="local"`), it goes here too.
  */
 import { html, nothing } from 'lit-html';
 import { emit } from '../events.js';
 import { markdown } from '../markdown/markdown.js';
 import type { PanelContext } from '../panel/context.js';
-import { createStorage, fingerprint, scopeOf, type ThreadStorage } from '../state/storage.js';
+import { createStorage, fingerprint, PREFIX, scopeOf, type ThreadStorage } from '../state/storage.js';
 import { warnOnce } from '../warn.js';
+
+/** The disclaimers of this page, held weakly: one listener tells them what other tabs wrote. */
+const disclaimers = new Set<WeakRef<Disclaimer>>();
+let listening = false;
+
+function hearOtherTabs(disclaimer: Disclaimer): void {
+  if (!listening) {
+    listening = true;
+    addEventListener('storage', (event) => {
+      for (const ref of disclaimers) {
+        const live = ref.deref();
+        if (live) live.stored(event);
+        else disclaimers.delete(ref);
+      }
+    });
+  }
+  disclaimers.add(new WeakRef(disclaimer));
+}
 
 export class Disclaimer {
   /** The storage of the scope and `persist` mode it was read from (`''`: none). */
   private scope = '';
   private storage: ThreadStorage | null = null;
+  /** Its name in localStorage, where other tabs write too (`''`: not shared). */
+  private shared = '';
   /** The fingerprint of the text accepted in this scope, as stored. */
   private kept: unknown;
   /** The text last asked about and its fingerprint (a text is hashed once). */
   private text = '';
   private print = '';
 
-  constructor(private readonly ctx: PanelContext) {}
+  constructor(private readonly ctx: PanelContext) {
+    hearOtherTabs(this);
+  }
+
+  /**
+   * Another tab wrote to localStorage: an acceptance there (or a page clearing its storage)
+   * is read again, and the notice goes (or comes back) without a reload.
+   */
+  stored(event: StorageEvent): void {
+    if (!this.shared || (event.key !== this.shared && event.key !== null) || !this.ctx.host.isConnected) return;
+    this.kept = this.storage?.read().disclaimer;
+    this.ctx.host.requestUpdate();
+  }
 
   /** Whether sending waits for the reader: a disclaimer whose text they have not accepted here. */
   waits(): boolean {
@@ -78,7 +111,9 @@ export class Disclaimer {
     if (key === this.scope) return;
     this.scope = key;
     // Beside the conversation's state, not in it: that is checked field by field as it is read.
-    this.storage = config && createStorage(config.persist, `${scopeOf(config)}:disclaimer`);
+    const name = config && `${scopeOf(config)}:disclaimer`;
+    this.storage = name ? createStorage(config.persist, name) : null;
+    this.shared = name && config.persist === 'local' ? PREFIX + name : '';
     this.kept = this.storage?.read().disclaimer;
   }
 }

@@ -3,6 +3,7 @@ import type { AgentChat } from '../../src/agent-chat.js';
 import type { DisclaimerAcceptDetail } from '../../src/events.js';
 import { $, collect, input, mount, sendByUser, type, unmountAll, until } from '../support/element.js';
 import { createKey, forgetStorage, keyStats } from '../support/server.js';
+import { closeTabs, tab } from '../support/tabs.js';
 
 const TERMS = 'Answers are generated and may be wrong. Read the [terms](https://example.com/terms) **first**.';
 
@@ -10,6 +11,7 @@ const TERMS = 'Answers are generated and may be wrong. Read the [terms](https://
 describe('the disclaimer (disclaimer)', () => {
   afterEach(() => {
     unmountAll();
+    closeTabs();
     forgetStorage();
   });
 
@@ -85,6 +87,20 @@ describe('the disclaimer (disclaimer)', () => {
     again.el.remove();
     const changed = await chat({ persist: 'local', disclaimer: `${TERMS} Updated.` }, first.key);
     expect(notice(changed.el), 'a changed text is asked again after a reload').to.exist;
+  });
+
+  it('accepted in another tab of the site (persist local), it goes here too, without a reload', async function () {
+    this.timeout(20_000);
+    const here = await chat({ persist: 'local' });
+    await type(here.el, 'Do you ship to Norway?');
+    const other = await tab(here.key, { disclaimer: TERMS.replace(/"/g, '&quot;') });
+    const otherAccept = () => other.el.shadowRoot!.querySelector<HTMLButtonElement>('[part="disclaimer-accept"]');
+    await until(otherAccept, 'the other tab shows the disclaimer');
+    otherAccept()!.click();
+    await until(() => !notice(here.el), 'the disclaimer stays here');
+    // The draft is still there, and goes out.
+    ($(here.el, '[part="send-button"]') as HTMLButtonElement).click();
+    await until(() => here.el.messages.some((m) => m.role === 'agent' && m.text === 'Noted.'), 'the question did not go out');
   });
 
   it("a page's send() as it loads waits for the disclaimer's code: accepted on an earlier visit, the message goes out", async () => {
