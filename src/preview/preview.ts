@@ -196,7 +196,11 @@ export class Preview {
         : 'the service refused a management request: the preview is off until the token changes.',
       error,
     );
+    const had = (this.ctx.host.renderRoot as ShadowRoot).activeElement;
     this.view.set({ access: why, rename: null, menu: null, trace: null });
+    // What had focus may go with the preview (the trace, the rename field, a reply's trace
+    // button): the reader goes on in the text field, not on the page's body.
+    if (had) void this.ctx.host.updateComplete.then(() => had.isConnected || this.ctx.focusInput());
   }
 
   /** A management request failed: a refusal turns the preview off; anything else is warned (or said where it shows). */

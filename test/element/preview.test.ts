@@ -120,6 +120,8 @@ describe('builder preview', () => {
       lastReply(el).querySelector<HTMLButtonElement>('[part="trace-button"]')!.click();
       await until(() => $(el, '[part="preview-note"]'), 'the refusal is not said');
       expect($(el, '[part="preview-note"]')!.textContent).to.contain('refused');
+      // Focus was in the trace dialog, which went with the preview: it is in the text field now.
+      await until(() => el.shadowRoot!.activeElement === $(el, '[part="input"]'), 'focus was lost with the trace');
       expect($(el, '[part="trace-button"]')).to.equal(null);
       expect($(el, 'dialog[part="trace"]')).to.equal(null);
       await sendByUser(el, 'b');
