@@ -48,7 +48,11 @@ export function delegateCards(ctx: PanelContext, cards: ViewState<CardsView>): v
   ctx.onMessageAction('cards-scroll', (_, control) => scrollRow(control));
 
   const root = host.renderRoot;
-  const rowOf = (event: Event) => (event.composedPath()[0] as Element).closest?.<HTMLElement>('.cards') ?? null;
+  // `target`, not the composed path: heard on the shadow root, it is the element of this
+  // tree (a host's card with a shadow root of its own is its element here), and a host's
+  // markup inside a card is not taken for a row.
+  const within = (event: Event, selector: string) => (event.target as Element).closest?.<HTMLElement>(selector) ?? null;
+  const rowOf = (event: Event) => within(event, '.cards-row > .cards');
   root.addEventListener('keydown', (event) => {
     const row = /^Arrow(Left|Right)$/.test((event as KeyboardEvent).key) && rowOf(event);
     if (row) moveBetweenCards(row, event as KeyboardEvent);
@@ -56,7 +60,7 @@ export function delegateCards(ctx: PanelContext, cards: ViewState<CardsView>): v
   // Focus that reaches a card (a click, Shift+Tab back into the row) makes it the row's Tab stop.
   root.addEventListener('focusin', (event) => {
     const row = rowOf(event);
-    const card = (event.composedPath()[0] as Element).closest?.('[part~="card"]');
+    const card = within(event, '[part~="card"]');
     if (row && card) makeCurrent(row, card);
   });
   // Scroll does not bubble: heard on its way down.
@@ -64,16 +68,16 @@ export function delegateCards(ctx: PanelContext, cards: ViewState<CardsView>): v
     'scroll',
     (event) => {
       const row = event.target as Element;
-      if (row.matches?.('.cards')) syncRow(row as HTMLElement);
+      if (row.matches?.('.cards-row > .cards')) syncRow(row as HTMLElement);
     },
     true,
   );
   // The buttons are for a pointer: they appear when one comes over a row that scrolls (the
   // panel may have been resized since the row was drawn).
   root.addEventListener('pointerover', (event) => {
-    const box = (event.composedPath()[0] as Element).closest?.('.cards-row');
+    const box = within(event, '.cards-row');
     const from = (event as PointerEvent).relatedTarget;
-    const row = box?.querySelector<HTMLElement>('.cards');
+    const row = box?.querySelector<HTMLElement>(':scope > .cards');
     if (row && !(from instanceof Node && box!.contains(from))) syncRow(row);
   });
 }

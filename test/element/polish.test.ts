@@ -1,5 +1,5 @@
 import { expect, oneEvent } from '@open-wc/testing';
-import { setViewport } from '@web/test-runner-commands';
+import { sendMouse, setViewport } from '@web/test-runner-commands';
 import { $, $$, element, mount, openLauncher, sendByUser, unmountAll, until } from '../support/element.js';
 import { createKey, forgetStorage } from '../support/server.js';
 import type { AgentChat } from '../../src/agent-chat.js';
@@ -183,6 +183,13 @@ describe('the card row', () => {
     await sendByUser(el, 'shoes');
     await until(() => $$(el, '[part~="card"] a[href]').length === 6, 'no cards');
     const links = $$(el, '[part~="card"] a[href]');
+    // A pointer coming over the row (onto one of its cards) shows its buttons.
+    const next = $(el, '[part="card-next"]') as HTMLButtonElement;
+    // The real pointer away from the widget (a row drawn under it would count as one coming over it).
+    await sendMouse({ type: 'move', position: [790, 590] });
+    next.hidden = true;
+    links[1]!.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true }));
+    await until(() => !next.hidden, 'no next button on a row that scrolls');
     expect(links.map((l) => l.tabIndex)).to.deep.equal([0, -1, -1, -1, -1, -1]);
     links[0]!.focus();
     links[0]!.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, composed: true, cancelable: true }));
@@ -191,21 +198,50 @@ describe('the card row', () => {
 
     const row = $(el, '[part="cards"]')!;
     const prev = $(el, '[part="card-prev"]') as HTMLButtonElement;
-    const next = $(el, '[part="card-next"]') as HTMLButtonElement;
-    row.scrollLeft = 0;
-    // A pointer coming over the row shows its buttons.
-    row.parentElement!.dispatchEvent(new PointerEvent('pointerenter'));
-    await until(() => !next.hidden, 'no next button on a row that scrolls');
-    expect(prev.disabled).to.equal(true);
-    expect(next.getAttribute('aria-label')).to.equal('Next results');
-    // Instant, as with reduced motion: a background tab may never run a smooth scroll.
     row.style.scrollBehavior = 'auto';
+    row.scrollLeft = 0;
+    row.dispatchEvent(new Event('scroll'));
+    await until(() => prev.disabled, 'previous is not disabled at the start');
+    expect(next.getAttribute('aria-label')).to.equal('Next results');
+    // Instant (above), as with reduced motion: a background tab may never run a smooth scroll.
     next.click();
     await until(() => row.scrollLeft > 100, 'next did not scroll the row');
     await until(() => !prev.disabled, 'previous stayed disabled');
     row.scrollLeft = row.scrollWidth;
     row.dispatchEvent(new Event('scroll'));
     await until(() => next.disabled, 'next is not disabled at the end');
+  });
+});
+
+describe('a row of host-rendered cards', () => {
+  afterEach(() => unmountAll());
+
+  it('shows its buttons for a pointer over a card with a shadow root of its own', async () => {
+    if (!customElements.get('shop-card')) {
+      customElements.define(
+        'shop-card',
+        class extends HTMLElement {
+          constructor() {
+            super();
+            this.attachShadow({ mode: 'open' }).innerHTML = '<button style="width: 160px">Buy</button>';
+          }
+        },
+      );
+    }
+    const cards = [0, 1, 2, 3, 4, 5].map((index) => ({ index, json_data: { entity: { title: `Shoe ${index}` } } }));
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'Options:', cards }] });
+    const el = await mount({ 'publishable-key': key }, { cardRenderer: () => document.createElement('shop-card') });
+    el.style.width = '420px';
+    await sendByUser(el, 'shoes');
+    await until(() => $$(el, 'shop-card').length === 6, 'no host cards');
+    const next = $(el, '[part="card-next"]') as HTMLButtonElement;
+    await sendMouse({ type: 'move', position: [790, 590] });
+    next.hidden = true;
+    // The event starts inside the card's own shadow root, as a real pointer's does.
+    $$(el, 'shop-card')[1]!
+      .shadowRoot!.querySelector('button')!
+      .dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true }));
+    await until(() => !next.hidden, 'no next button for a pointer over a host card');
   });
 });
 
