@@ -60,6 +60,11 @@ export default tseslint.config(
           selector: "CallExpression[callee.object.name='localStorage'][callee.property.name='clear']",
           message: 'Use forgetStorage(): other test files share this storage.',
         },
+        {
+          // window.localStorage.clear(), a frame's contentWindow.localStorage.clear()
+          selector: "CallExpression[callee.object.property.name='localStorage'][callee.property.name='clear']",
+          message: 'Use forgetStorage(): other test files share this storage.',
+        },
       ],
     },
   },

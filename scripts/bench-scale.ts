@@ -146,7 +146,8 @@ export async function replies(browser: Browser, base: string, runs: number): Pro
   ];
   await replyRun(browser, base, 'widget', longReply(20_000)); // warm-up
   for (const size of REPLY_SIZES) {
-    const text = longReply(size);
+    // Exactly `size` (the builder runs a little past it): 1 MB fits the widget's largest `max-reply-length`.
+    const text = longReply(size).slice(0, size);
     const list: Record<ReplyVariant, ReplyRun[]> = { widget: [], 'floor-follow': [], 'deep-chat': [] };
     for (let i = 0; i < runs; i++) {
       for (const variant of REPLY_VARIANTS) {
