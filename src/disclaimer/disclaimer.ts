@@ -13,7 +13,7 @@ import { html, nothing } from 'lit-html';
 import { emit } from '../events.js';
 import { markdown } from '../markdown/markdown.js';
 import type { PanelContext } from '../panel/context.js';
-import { createStorage, fingerprint, PREFIX, scopeOf, type ThreadStorage } from '../state/storage.js';
+import { createStorage, fingerprint, scopeOf, type ThreadStorage } from '../state/storage.js';
 import { warnOnce } from '../warn.js';
 
 /** The disclaimers of this page, held weakly: one listener tells them what other tabs wrote. */
@@ -38,7 +38,7 @@ export class Disclaimer {
   /** The storage of the scope and `persist` mode it was read from (`''`: none). */
   private scope = '';
   private storage: ThreadStorage | null = null;
-  /** Its name in localStorage, where other tabs write too (`''`: not shared). */
+  /** The end of its name in localStorage, where other tabs write too (`''`: not shared). */
   private shared = '';
   /** The fingerprint of the text accepted in this scope, as stored. */
   private kept: unknown;
@@ -55,7 +55,7 @@ export class Disclaimer {
    * is read again, and the notice goes (or comes back) without a reload.
    */
   stored(event: StorageEvent): void {
-    if (!this.shared || (event.key !== this.shared && event.key !== null) || !this.ctx.host.isConnected) return;
+    if (!this.shared || !(event.key?.endsWith(this.shared) ?? true) || !this.ctx.host.isConnected) return;
     this.kept = this.storage?.read().disclaimer;
     this.ctx.host.requestUpdate();
   }
@@ -113,7 +113,8 @@ export class Disclaimer {
     // Beside the conversation's state, not in it: that is checked field by field as it is read.
     const name = config && `${scopeOf(config)}:disclaimer`;
     this.storage = name ? createStorage(config.persist, name) : null;
-    this.shared = name && config.persist === 'local' ? PREFIX + name : '';
+    // Matched by its end: the storage's prefix is the state module's own.
+    this.shared = name && config.persist === 'local' ? `:${name}` : '';
     this.kept = this.storage?.read().disclaimer;
   }
 }
