@@ -238,6 +238,9 @@ export class Log implements ReadingHost {
     }
     if (this.stickToBottom) {
       log.scrollTop = log.scrollHeight;
+      // Where following left the log (the browser clamps it, to a box grown taller too) is not
+      // the reader's move: a scroll event that comes after more growth compares with it.
+      this.lastTop = log.scrollTop;
       this.seen = count;
     } else if (grew && !this.view.value.showJump) {
       this.showJump();
@@ -351,7 +354,8 @@ export class Log implements ReadingHost {
     const { start, end } = this.view.value;
     const count = this.ctx.chat.state.messages.length;
     const top = log.scrollTop;
-    const up = top < this.lastTop;
+    // A move of a pixel or less is rounding (Firefox keeps fractions of one), not the reader.
+    const up = top < this.lastTop - 1;
     this.lastTop = top;
     if (start > 0 || end < count) this.read(event); // near an edge, the window moves
     const reading = this.reading.module;
@@ -362,8 +366,9 @@ export class Log implements ReadingHost {
     // reader stays with the latest. The height is read now (layout is fresh after scrollTop):
     // the one of the last follow, a frame old after the log grew, took a reader who scrolled
     // up just then for one at the end, and pulled them back down.
-    if (this.stickToBottom && top > log.scrollHeight - log.clientHeight - 32) return;
-    this.stickToBottom = end >= count && (log.scrollHeight - top - log.clientHeight < 32 || (this.stickToBottom && !up));
+    const atEnd = log.scrollHeight - top - log.clientHeight < 32;
+    if (this.stickToBottom && atEnd) return;
+    this.stickToBottom = end >= count && (atEnd || (this.stickToBottom && !up));
     if (this.stickToBottom) {
       this.seen = count;
       if (this.view.value.showJump) this.view.set({ showJump: false });
