@@ -28,7 +28,10 @@ async function comeBack(key: string, attrs: Record<string, string> = {}): Promis
   return mount({ 'publishable-key': key, persist: 'local', ...attrs });
 }
 
-describe('<agent-chat> continuity: a turn survives the page', () => {
+describe('<agent-chat> continuity: a turn survives the page', function () {
+  // A test leaves a page mid-turn, comes back and gives the reply 8 s to end: mocha's 10 s
+  // for the whole would cut a slow run short of the wait's own message.
+  this.timeout(30_000);
   afterEach(() => {
     unmountAll();
     forgetStorage();
