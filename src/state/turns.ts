@@ -44,6 +44,8 @@ export class Turns {
   private link: TurnLink | null = null;
   /** A turn another tab runs, shown here. */
   private mirrored: Mirror | null = null;
+  /** When the last turn of another tab shown here began (its record's `startedAt`). */
+  private shown = 0;
   /** The running streamed turn, kept in storage so the next page can resume it. */
   private readonly journal: TurnJournal;
   /** A question of this tab's that another tab's turn beat (`lost`), while it is in the composer. */
@@ -112,7 +114,9 @@ export class Turns {
     if (this.mirrored?.active) return true;
     if (!chat.host.isConnected) return false;
     // Already over (the tab learnt of it late): nothing to show but the transcript.
-    if (this.running || chat.config?.persist !== 'local' || !readRunningTurn(chat.threads.saved?.current().turn)) return false;
+    const record = readRunningTurn(chat.threads.saved?.current().turn);
+    if (this.running || chat.config?.persist !== 'local' || !record) return false;
+    this.shown = record.startedAt;
     this.mirrored = new Mirror(
       chat,
       scopeOf(chat.config),
@@ -164,7 +168,16 @@ export class Turns {
     const stored = chat.threads.saved?.draftOf(chat.threads.id) ?? '';
     if (!this.controller || this.journal.current)
       chat.store.apply(editDraft, !back || stored.includes(back.text) ? stored : stored.trim() ? `${back.text}\n${stored}` : back.text);
-    if (state.turn && !this.running && chat.state.ready) this.mirror();
+    // A turn the other tab started shows here as it streams; over already (this tab heard of
+    // it late: its turns' code came first, on a busy page), as the service has it now. Late
+    // events of a turn shown here already load nothing.
+    if (state.turn && !this.running && chat.state.ready && !this.mirror()) {
+      const turn = readRunningTurn(state.turn);
+      if (turn && turn.startedAt !== this.shown) {
+        this.shown = turn.startedAt;
+        void chat.load();
+      }
+    }
   }
 
   /** A turn here ended: what the other tabs did meanwhile (a move, a turn of theirs) is followed now. */

@@ -51,7 +51,14 @@ describe('a page opened on a thread', () => {
     const page = await tab(key, { 'thread-id': thread });
     await until(() => other.el.threadId === thread && texts(other.el).length === 2, 'the other tab follows');
     await sendByUser(other.el, 'from the other tab');
-    await until(() => texts(page.el).length === 4 && page.el.status === 'idle', 'the page shows that turn');
+    await until(
+      () => texts(page.el).length === 4 && page.el.status === 'idle',
+      () =>
+        `the page shows that turn: ${JSON.stringify({
+          page: [page.el.threadId, page.el.status, texts(page.el)],
+          other: [other.el.threadId, other.el.status, texts(other.el)],
+        })}`,
+    );
     await new Promise((resolve) => setTimeout(resolve));
     expect(page.el.threadId).to.equal(thread);
     expect(other.el.threadId).to.equal(thread);

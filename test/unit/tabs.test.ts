@@ -107,6 +107,37 @@ describe('following the other tabs', () => {
     expect(chat.threadId).toBe(OTHER_THREAD);
   });
 
+  it('a turn there that ended before this tab heard of it shows here, as the service has it', async () => {
+    const { chat, client } = await twoThreads();
+    const storage = createStorage('local', scope);
+    // The other tab stored its turn as it began; the event reaches this tab (its turns' code
+    // fetched first, on a busy page) only when that turn has ended and its record is gone.
+    storage.write({
+      turn: {
+        body: { text: 'from there', user_id: 'u' },
+        threadId: THREAD,
+        lastSeq: 0,
+        text: '',
+        after: null,
+        startedAt: Date.now(),
+        key: 'a1'.repeat(16),
+      },
+    });
+    const started = localStorage.getItem(key);
+    expect(started).toContain('from there');
+    storage.clear(['turn']);
+    client.transcripts.set(THREAD, [question('in the first'), reply('first'), question('from there'), reply('its reply')]);
+    dispatchEvent(Object.assign(new Event('storage'), { storageArea: localStorage, key, newValue: started }));
+    await settled();
+    expect(chat.threadId).toBe(THREAD);
+    expect(chat.state.messages.map((m) => m.text)).toEqual(['in the first', 'first', 'from there', 'its reply']);
+    // More late events of that turn (each of its writes is one) load nothing more.
+    const loads = client.calls.filter((c) => c.startsWith('transcript')).length;
+    dispatchEvent(Object.assign(new Event('storage'), { storageArea: localStorage, key, newValue: started }));
+    await settled();
+    expect(client.calls.filter((c) => c.startsWith('transcript')).length).toBe(loads);
+  });
+
   it('history written there is taken over here', async () => {
     const { chat } = await twoThreads();
     otherTabWrites({ history: [{ id: OTHER_THREAD, title: 'From the other tab', updatedAt: new Date().toISOString() }] });
