@@ -4,6 +4,7 @@ import { type PanelContext, ViewState } from '../panel/context.js';
 import { renderSuggestions } from '../suggestions/suggestions.js';
 import { reading as readingChunk } from '../chunks.js';
 import type { Feature } from '../panel/feature.js';
+import type { ChatMessage } from '../state/messages.js';
 import { keyed } from './keyed.js';
 import { type MessageParts, renderMessageSafely, renderWelcome } from './message.js';
 import { MOST, MOVES, WINDOW } from './window.js';
@@ -42,6 +43,21 @@ function timeFormat(lang: string): Intl.DateTimeFormat {
     return new Intl.DateTimeFormat(undefined, options); // a language tag Intl does not take
   }
 }
+
+/**
+ * The messages outside the window: their text, hidden until found, so Find in page reaches
+ * them (the window moves there), at a few nodes and no layout each. The list is drawn from
+ * its messages alone: a streamed token walks them by identity and draws none (a token costs
+ * the same beside 2,000 messages as beside 10).
+ */
+const hidden = (messages: readonly ChatMessage[]) =>
+  keyed(
+    messages,
+    (m) => m.key,
+    (m) => [m],
+    (m) => html`<p class="found" hidden="until-found" data-key=${m.key}>${m.text}</p>`,
+    [messages.length, ...messages],
+  );
 
 /**
  * The `role="log"` message list: the window of rendered messages, following the latest
@@ -265,7 +281,6 @@ export class Log implements ReadingHost {
     const t = this.ctx.text;
     const last = messages.at(-1);
     const { start, end, showJump } = this.view.value;
-    const shown = (i: number) => i >= start && i < end;
     return html`<div class="log-wrap">
       <div
         part="log"
@@ -289,21 +304,19 @@ export class Log implements ReadingHost {
             </button>`
             : nothing
         }
+        ${hidden(messages.slice(0, start))}
         ${keyed(
-          messages,
+          messages.slice(start, end),
           (m) => m.key,
-          // A keystroke or a token renders again only the message that changed (`revision`).
-          (m, i) => (shown(i) ? [m, m === last, this.ctx.revision] : [m, -1]),
-          // The messages outside the window are their text, hidden until found: Find in page
-          // reaches them (the window moves there), at a few nodes and no layout each.
-          (m, i) =>
-            shown(i)
-              ? renderMessageSafely(this.ctx, this.parts, m, m === last)
-              : html`<p class="found" hidden="until-found" data-key=${m.key}>${m.text}</p>`,
+          // A token renders again only the message that changed; a render the panel asked for
+          // (`revision`), all of them.
+          (m) => [m, m === last, this.ctx.revision],
+          (m) => renderMessageSafely(this.ctx, this.parts, m, m === last),
           // A keystroke (the same messages, window and revision) leaves the list as it is: typing
           // costs the same at turn 1 and turn 200.
           [messages, this.ctx.revision, start, end],
         )}
+        ${hidden(messages.slice(end))}
         ${this.renderTyping()}
         ${messages.length || !starters.length ? nothing : renderSuggestions(starters, t, { onSelect: (s) => this.ctx.pickSuggestion(s) })}
         </div>

@@ -5,11 +5,8 @@ export const jsonConverter = {
   fromAttribute(value: string | null): AgentVariables | undefined | Error {
     if (value == null || value.trim() === '') return undefined;
     try {
-      const parsed: unknown = JSON.parse(value);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-        return new Error('agent-variables must be a JSON object like {"static": {...}, "dynamic": {...}}');
-      }
-      return parsed as AgentVariables;
+      // Any JSON: what is not an object is told by the configuration's check (src/state/config.ts).
+      return JSON.parse(value) as AgentVariables;
     } catch {
       return new Error('agent-variables is not valid JSON');
     }

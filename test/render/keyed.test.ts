@@ -89,4 +89,30 @@ describe('keyed list', () => {
     expect(box.textContent).to.equal('a1');
     expect(calls).to.be.greaterThan(0);
   });
+
+  it("drawn from its items themselves (the log's hidden messages): a new array of them walks nothing, a shorter one drops the rest", () => {
+    const box = document.createElement('div');
+    const [a, b, c] = ['a', 'b', 'c'].map((key) => ({ key, version: 0 }));
+    let calls = 0;
+    const draw = (list: Item[]) =>
+      render(
+        keyed(
+          list,
+          (item) => (calls++, item.key),
+          (item) => [item],
+          (item) => html`<b>${item.key}</b>`,
+          [list.length, ...list],
+        ),
+        box,
+      );
+    draw([a!, b!, c!]);
+    calls = 0;
+    // A streamed token makes a new array of the same messages: none of them is looked at.
+    draw([a!, b!, c!]);
+    expect(calls, 'no key worked out').to.equal(0);
+    // The window grew over the last one: the list is its first two, and shows them only.
+    draw([a!, b!]);
+    expect(box.textContent).to.equal('ab');
+    expect(calls).to.be.greaterThan(0);
+  });
 });
