@@ -146,9 +146,12 @@ async function coldLoad(browser: Browser, base: string, variant: Variant, key: s
     // panel opens it), to see what its long tasks are made of; the last load traced is kept.
     const trace = variant === 'widget' && process.env.BENCH_TRACE;
     if (trace) await browser.startTracing(page, { path: trace });
-    await page.goto(`${base}/demo/bench/${variant === 'widget' ? 'widget' : 'deep-chat'}.html?key=${key}&thread=${threadId}`);
-    await page.waitForFunction(() => (window as unknown as { loaded?: number }).loaded, undefined, { timeout: 60_000 });
-    if (trace) await browser.stopTracing();
+    try {
+      await page.goto(`${base}/demo/bench/${variant === 'widget' ? 'widget' : 'deep-chat'}.html?key=${key}&thread=${threadId}`);
+      await page.waitForFunction(() => (window as unknown as { loaded?: number }).loaded, undefined, { timeout: 60_000 });
+    } finally {
+      if (trace) await browser.stopTracing();
+    }
     const r = await page.evaluate(() => {
       const w = window as unknown as { loaded: number; __bench: Bench };
       const long = w.__bench.longTasksSince(0);

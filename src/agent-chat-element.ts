@@ -207,8 +207,11 @@ export class AgentChat extends HostElement {
   /** `sse` (stream), `rest` (one JSON response) or `websocket`. */
   @property() transport: Transport = 'sse';
 
-  /** `{static, dynamic}` sent as `agent_variables`; the attribute takes JSON. */
-  @property({ attribute: 'agent-variables', converter: jsonConverter }) agentVariables?: AgentVariables | Error;
+  /**
+   * `{static, dynamic}` sent as `agent_variables`; the attribute takes JSON (or JSON text set
+   * here). Text that is not a JSON object stays text, and the configuration says why.
+   */
+  @property({ attribute: 'agent-variables', converter: jsonConverter }) agentVariables?: AgentVariables | string | Error;
 
   /** `inline` fills its box; `launcher` is a floating button that opens a panel. */
   @property({ reflect: true }) mode: Mode = 'inline';

@@ -62,8 +62,9 @@ function remove(part: ChildPart): void {
 /**
  * `render(item, index)` for each of `items`, in a part kept per `key(item)`; drawn again only
  * when `deps(item, index)` differs (by identity, value by value) from the last time. `from`:
- * everything `deps` and `render` read (`items` among them), as many values each time; the
- * same values as last time leave the list as it is.
+ * everything `deps` and `render` read (`items` among them, or the items themselves led by
+ * their count: a `from` of varying length must start with its length); the same values as
+ * last time leave the list as it is.
  */
 export const keyed = directive(KeyedList) as <T>(
   items: readonly T[],

@@ -367,8 +367,7 @@ export class Log implements ReadingHost {
     const { start, end } = this.view.value;
     const count = this.ctx.chat.state.messages.length;
     const top = log.scrollTop;
-    // A move of a pixel or less is rounding (Firefox keeps fractions of one), not the reader.
-    const up = top < this.lastTop - 1;
+    const up = top < this.lastTop;
     this.lastTop = top;
     if (start > 0 || end < count) this.read(event); // near an edge, the window moves
     const reading = this.reading.module;

@@ -44,8 +44,7 @@ export class Turns {
   private link: TurnLink | null = null;
   /** A turn another tab runs, shown here. */
   private mirrored: Mirror | null = null;
-  /** When the last turn of another tab shown here began (its record's `startedAt`). */
-  private shown = 0;
+  private shown = 0; // when the last turn of another tab shown here began (its `startedAt`)
   /** The running streamed turn, kept in storage so the next page can resume it. */
   private readonly journal: TurnJournal;
   /** A question of this tab's that another tab's turn beat (`lost`), while it is in the composer. */
@@ -91,9 +90,8 @@ export class Turns {
   }
 
   /**
-   * Retry of a question that went back to the composer: its text leaves the composer again
-   * (what the reader added beside it stays) and it is asked once more. Once: a second Retry
-   * meanwhile finds it asked.
+   * Retry of a question that went back to the composer: asked once more, its text out of the
+   * composer again (what the reader added stays); a second Retry meanwhile finds it asked.
    */
   resend(unsent: ChatMessage): Promise<void> | undefined {
     const { chat } = this;
@@ -134,10 +132,9 @@ export class Turns {
   }
 
   /**
-   * Another tab wrote (ChatController listens): the thread it moved to (new conversation,
-   * history, branch, hand-off, or the thread its turn created), the draft of this thread
-   * (cleared when it sent), a turn it started (mirrored here). History and branches are
-   * taken over by Saved.
+   * Another tab wrote (ChatController listens): the thread it moved to (new conversation, history,
+   * branch, hand-off, or its turn's new thread), the draft of this thread (cleared when it sent), a
+   * turn it started (mirrored here, or loaded if over). Saved takes over history and branches.
    */
   followTab(state: PersistedState): void {
     const { chat } = this;
@@ -168,15 +165,13 @@ export class Turns {
     const stored = chat.threads.saved?.draftOf(chat.threads.id) ?? '';
     if (!this.controller || this.journal.current)
       chat.store.apply(editDraft, !back || stored.includes(back.text) ? stored : stored.trim() ? `${back.text}\n${stored}` : back.text);
-    // A turn the other tab started shows here as it streams; over already (this tab heard of
-    // it late: its turns' code came first, on a busy page), as the service has it now. Late
-    // events of a turn shown here already load nothing.
-    if (state.turn && !this.running && chat.state.ready && !this.mirror()) {
-      const turn = readRunningTurn(state.turn);
-      if (turn && turn.startedAt !== this.shown) {
-        this.shown = turn.startedAt;
-        void chat.load();
-      }
+    // A turn the other tab started shows here as it streams; over already (heard of late, its
+    // code fetched first), as the service has it now: once, and not while a turn here starts.
+    const turn = state.turn && !this.running && chat.state.ready && !chat.state.turn && !this.mirror() && readRunningTurn(state.turn);
+    if (turn && turn.startedAt !== this.shown) {
+      this.shown = turn.startedAt;
+      void chat.load();
+      if (back) chat.store.apply(inform, back.notice); // the load cleared it
     }
   }
 
