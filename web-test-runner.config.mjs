@@ -125,7 +125,8 @@ export default {
   port: process.env.TEST_PORT ? Number(process.env.TEST_PORT) : undefined,
   concurrency: 2,
   concurrentBrowsers: 2,
-  testsFinishTimeout: 240_000,
+  // A file may take this long: the send-once file reloads 42 pages (100 s alone in Firefox).
+  testsFinishTimeout: 480_000,
   // No retries: a test that fails once is a bug to find (in the test or the widget). A test
   // that must allow one says so itself, with its reason, and a retry that happens is
   // printed (test/support/retry.ts).

@@ -5,8 +5,7 @@ import { createKey, keyStats, serviceTranscript, storageKeyFor } from './server.
 import { input, until } from './element.js';
 
 /**
- * What the send-once tests share (test/element/send-once*.test.ts; two files, so each ends
- * well within the runner's time for a file: every reload loads a page, 0.5-1 s in Firefox).
+ * The steps of test/element/send-once.test.ts.
  * A send is exactly-once across a reload at any moment (docs/protocol.md "A send and a
  * reload"): a page reloaded 0 to 20 ms after Enter shows the turn, run once on the service,
  * or has the question back in its composer, the service having run nothing. Fault knobs

@@ -1,5 +1,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PREFIX, createStorage, scopeOf } from '../../src/state/storage.js';
+import { userMessage } from '../../src/state/messages.js';
+import { appendUser, startTurn } from '../../src/state/store.js';
 import {
   FakeClient,
   OTHER_THREAD,
@@ -136,6 +138,25 @@ describe('following the other tabs', () => {
     dispatchEvent(Object.assign(new Event('storage'), { storageArea: localStorage, key, newValue: started }));
     await settled();
     expect(client.calls.filter((c) => c.startsWith('transcript')).length).toBe(loads);
+  });
+
+  it('a late turn of there loads nothing while a turn of this tab starts (the transcript would take its question away)', async () => {
+    const { chat, client } = await twoThreads();
+    const storage = createStorage('local', scope);
+    storage.write({
+      turn: { body: { text: 'from there', user_id: 'u' }, threadId: THREAD, lastSeq: 0, text: '', after: null, startedAt: Date.now() },
+    });
+    const started = localStorage.getItem(key);
+    storage.clear(['turn']);
+    // This tab's question is in the log and its turn started; its request waits for the turns' code.
+    const mine = userMessage('from here');
+    chat.store.apply(appendUser, mine);
+    chat.store.apply(startTurn, mine.key);
+    const loads = client.calls.filter((c) => c.startsWith('transcript')).length;
+    dispatchEvent(Object.assign(new Event('storage'), { storageArea: localStorage, key, newValue: started }));
+    await settled();
+    expect(client.calls.filter((c) => c.startsWith('transcript')).length).toBe(loads);
+    expect(chat.state.messages.map((m) => m.text)).toEqual(['in the first', 'first', 'from here']);
   });
 
   it('history written there is taken over here', async () => {
