@@ -12,7 +12,8 @@ const REPLY = Array.from({ length: 30 }, (_, i) => `token${i}`).join(' ');
 
 describe('<agent-chat> tabs share one conversation', function () {
   // Every tab is a page of its own that loads the widget's modules: slower than one element.
-  this.timeout(20_000);
+  // A takeover waits out 6 s of silence and a claim's 0.5 s: under CI load, past 20 s once.
+  this.timeout(40_000);
   afterEach(() => {
     closeTabs();
     forgetStorage();

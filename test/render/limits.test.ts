@@ -102,7 +102,9 @@ describe('markdown limits', () => {
     } finally {
       Lexer.prototype.inlineTokens = original;
     }
-    expect(seen.length).to.be.greaterThan(10);
+    // Lexed in pieces (how many depends on the time budget: a loaded machine shows the rest
+    // plain sooner; in CI 3, where a quiet one lexes dozens).
+    expect(seen.length).to.be.greaterThan(1);
     // A piece ends at a space or, failing that, at the limit (plus one for a surrogate pair).
     expect(Math.max(...seen)).to.be.at.most(LIMITS.inlineChars + 1);
   });
