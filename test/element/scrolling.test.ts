@@ -36,6 +36,17 @@ async function afterFollow(el: AgentChat): Promise<void> {
   });
 }
 
+/** A widget on a thread of 20 messages, its log at the end and following, having looked at its size. */
+async function followingTwentyMessages(): Promise<{ el: AgentChat; log: HTMLElement }> {
+  const key = await createKey({ paceMs: 0, replies: FILLERS(10) });
+  const thread = await longThread(key, 10);
+  const el = await mount({ 'publishable-key': key, 'thread-id': thread, 'user-id': 'u-long', style: 'height: 420px' });
+  const log = $(el, '[part="log"]')!;
+  await until(() => el.messages.length === 20 && log.scrollHeight - log.scrollTop - log.clientHeight < 2, 'at the end');
+  await afterFollow(el);
+  return { el, log };
+}
+
 async function scrollToTop(el: AgentChat): Promise<void> {
   const log = $(el, '[part="log"]')!;
   log.scrollTop = 0;
@@ -125,12 +136,7 @@ describe('scrolling a reader can trust', () => {
 
   it('a reader who scrolls up just after the log grew stays where they scrolled', async function () {
     this.timeout(20_000);
-    const key = await createKey({ paceMs: 0, replies: FILLERS(10) });
-    const thread = await longThread(key, 10);
-    const el = await mount({ 'publishable-key': key, 'thread-id': thread, 'user-id': 'u-long', style: 'height: 420px' });
-    const log = $(el, '[part="log"]')!;
-    await until(() => el.messages.length === 20 && log.scrollHeight - log.scrollTop - log.clientHeight < 2, 'at the end');
-    await afterFollow(el);
+    const { el, log } = await followingTwentyMessages();
     // In one task, before the log has seen its new height: it grows (as a reply's text does),
     // the reader is at the new end, and scrolls up a little.
     const growth = document.createElement('div');
@@ -150,12 +156,7 @@ describe('scrolling a reader can trust', () => {
 
   it('a log that grew taller while following, then longer before its scroll event, still follows', async function () {
     this.timeout(20_000);
-    const key = await createKey({ paceMs: 0, replies: FILLERS(10) });
-    const thread = await longThread(key, 10);
-    const el = await mount({ 'publishable-key': key, 'thread-id': thread, 'user-id': 'u-long', style: 'height: 420px' });
-    const log = $(el, '[part="log"]')!;
-    await until(() => el.messages.length === 20 && log.scrollHeight - log.scrollTop - log.clientHeight < 2, 'at the end');
-    await afterFollow(el);
+    const { el, log } = await followingTwentyMessages();
     log.dispatchEvent(new Event('scroll')); // following's own event, at the end
     // The box grows (as when "jump to latest" leaves): the browser moves the place up to the
     // new end, and the log follows there, its scroll event still to come. Before that event,
