@@ -167,7 +167,7 @@ export class Turns {
       chat.store.apply(editDraft, !back || stored.includes(back.text) ? stored : stored.trim() ? `${back.text}\n${stored}` : back.text);
     // A turn the other tab started shows here as it streams; over already (heard of late, its
     // code fetched first), as the service has it now: once, and not while a turn here starts.
-    const turn = state.turn && !this.running && chat.state.ready && !chat.state.turn && !this.mirror() && readRunningTurn(state.turn);
+    const turn = state.turn && !this.running && chat.state.ready && !this.mirror() && !chat.state.turn && readRunningTurn(state.turn);
     if (turn && turn.startedAt !== this.shown) {
       this.shown = turn.startedAt;
       void chat.load();
