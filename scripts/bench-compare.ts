@@ -145,7 +145,9 @@ async function coldLoad(browser: Browser, base: string, variant: Variant, key: s
     // BENCH_TRACE=<file>: a performance trace of the widget's page load (DevTools' Performance
     // panel opens it), to see what its long tasks are made of; the last load traced is kept.
     const trace = variant === 'widget' && process.env.BENCH_TRACE;
-    if (trace) await browser.startTracing(page, { path: trace });
+    // The JavaScript samples (v8.cpu_profiler) say which functions a task ran, not only that it ran script.
+    const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler'];
+    if (trace) await browser.startTracing(page, { path: trace, categories });
     try {
       await page.goto(`${base}/demo/bench/${variant === 'widget' ? 'widget' : 'deep-chat'}.html?key=${key}&thread=${threadId}`);
       await page.waitForFunction(() => (window as unknown as { loaded?: number }).loaded, undefined, { timeout: 60_000 });

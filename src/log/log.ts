@@ -179,7 +179,7 @@ export class Log implements ReadingHost {
     if (end >= count && (this.stickToBottom || this.placed)) start = Math.max(start, count - MOST);
     start = Math.max(0, Math.min(start, count - WINDOW));
     if (start !== this.view.value.start || end !== this.view.value.end) this.view.set({ start, end });
-    if (start > 0 && !this.reading.module) void this.reading.want();
+    if (start > 0) void this.reading.want(); // taken at once when the chunk is here already
   }
 
   /**
@@ -211,7 +211,7 @@ export class Log implements ReadingHost {
 
   /** A question is on its way (the reader types, a reply brought suggestions): the moves that place it are fetched. */
   prefetch(): void {
-    if (!this.reading.module) void this.reading.want();
+    void this.reading.want();
   }
 
   /** A new transcript arrived (its first message changed): the features reset what they kept per message. */
