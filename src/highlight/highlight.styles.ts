@@ -19,7 +19,9 @@ export const styles = css`
      that piece, not the whole block (its thousands of spans, every frame). Copying a
      selection still gives the code's own line breaks, and nothing more. */
   .hljs,
-  .hljs > span {
+  .hljs > span,
+  .plain-code,
+  .plain-code > span {
     display: block;
   }
 

@@ -47,6 +47,13 @@ let cachedChars = 0;
 /** Longer code stays plain: past it, what a reader gains no longer pays for its DOM. */
 const MAX_CHARS = 100_000;
 /**
+ * Plain code is drawn in blocks of at most this many characters, cut at line ends (a longer
+ * line is a block of its own): a frame lays out the block being written, not all the code
+ * before it. As one text node, an 80 KB block was laid out whole every frame (9-18 tasks over
+ * 50 ms; BENCHMARKS.md "Highlighted code").
+ */
+export const PLAIN_CHARS = 2_048;
+/**
  * What a block's highlighting may take of the main thread in all (its steps, and the piece
  * being written again as it streams), in milliseconds: BUDGET_MS and BUDGET_MS_PER_KB of
  * its length. A safety net, not a filter: cut into pieces, the slowest code found costs a
@@ -118,6 +125,9 @@ function highlightNow(grammar: string, text: string): Lit {
 
 let noted = false;
 
+/** The class of a `<code>` drawn plain in blocks (highlight.styles.ts lays them out as blocks). */
+const PLAIN = 'plain-code';
+
 /** `code`'s text is `text`, one text node: a block that grew gets the characters it gained. */
 function setText(code: HTMLElement, text: string): void {
   const node = code.firstChild;
@@ -140,7 +150,7 @@ class Painting implements Work {
   private done = 0;
   private open: { end: number; node: Node } | undefined;
   private readonly rest = new Text();
-  /** Past its budget or MAX_CHARS, or without its grammar: its text, plain. */
+  /** Past its budget or MAX_CHARS, or without its grammar: its text, plain, in blocks of PLAIN_CHARS (`plainDraw`). */
   private plain = false;
   spent = 0;
   budget = BUDGET_MS;
@@ -160,7 +170,7 @@ class Painting implements Work {
   update(text: string, typing: boolean): void {
     if (text.length > MAX_CHARS) this.giveUp();
     this.typing = typing;
-    if (this.plain) return setText(this.code, (this.text = text));
+    if (this.plain) return this.plainDraw(text);
     const finished = typing ? text.lastIndexOf('\n', text.length - 2) + 1 : text.length;
     const { done, open } = this;
     const grown = done <= finished && text.startsWith(this.text.slice(0, done));
@@ -192,8 +202,8 @@ class Painting implements Work {
 
   /** Its grammar is here (`ok`), or cannot be had. */
   ready(ok: boolean): void {
-    if (!ok) this.plain = true;
-    this.update(this.text, this.typing);
+    if (ok) this.update(this.text, this.typing);
+    else this.giveUp(false);
   }
 
   /**
@@ -268,7 +278,35 @@ class Painting implements Work {
     noted ||= note;
     this.plain = true;
     this.code.classList.remove('hljs');
-    this.code.replaceChildren(this.text);
+    this.code.classList.add(PLAIN);
+    this.done = 0;
+    this.open = undefined;
+    this.code.replaceChildren(this.rest);
+    this.plainDraw(this.text);
+  }
+
+  /**
+   * Draws `text` plain: the blocks drawn before stay while the text only grew; what follows
+   * the last is cut into blocks of PLAIN_CHARS at line ends, and the rest is one text node.
+   */
+  private plainDraw(text: string): void {
+    if (!text.startsWith(this.text.slice(0, this.done))) {
+      this.done = 0;
+      this.code.replaceChildren(this.rest);
+    }
+    this.text = text;
+    while (text.length - this.done > PLAIN_CHARS) {
+      // The last line end within PLAIN_CHARS, else the end of the (long) line.
+      let cut = text.lastIndexOf('\n', this.done + PLAIN_CHARS - 1) + 1;
+      if (cut <= this.done) cut = text.indexOf('\n', this.done) + 1;
+      if (cut <= this.done) break; // one line to the end: it is the rest
+      const block = document.createElement('span');
+      block.append(text.slice(this.done, cut));
+      this.code.insertBefore(block, this.rest);
+      this.done = cut;
+    }
+    const after = text.slice(this.done);
+    if (this.rest.data !== after) this.rest.data = after;
   }
 }
 
@@ -291,14 +329,16 @@ function adoptInto(code: HTMLElement): void {
  * last line is unfinished.
  */
 export function highlight(code: HTMLElement, language: string, typing: boolean): void {
+  if (paintings.has(code)) return;
   const grammar = grammarOf(language);
-  if (!grammar || paintings.has(code)) return;
   const text = code.textContent ?? '';
-  const painting = new Painting(code, grammar);
+  const painting = new Painting(code, grammar ?? '');
   paintings.set(code, painting);
   adoptInto(code);
+  // A language without a grammar is drawn plain, in blocks.
+  if (!grammar) painting.giveUp(false);
   painting.update(text, typing);
-  if (!lowlight.registered(grammar))
+  if (grammar && !lowlight.registered(grammar))
     void loadGrammar(grammar).then((ok) => {
       adoptInto(code);
       painting.ready(ok);
@@ -329,7 +369,7 @@ export function redraw(drawn: ChildNode[] | false | undefined, fresh: DocumentFr
   if (!drawn || drawn.length !== 1 || !(wrapper instanceof HTMLElement) || !wrapper.matches('.code-block')) return false;
   const code = codeOf(wrapper.lastChild);
   const next = fresh.childNodes.length === 1 ? codeOf(fresh.firstChild) : undefined;
-  if (!code || !next || next.className !== code.className.replace(/ ?\bhljs\b/, '')) return false;
+  if (!code || !next || next.className !== code.className.replace(/ ?\b(?:hljs|plain-code)\b/, '')) return false;
   const text = next.textContent ?? '';
   const painting = paintings.get(code);
   if (painting) painting.update(text, typing);

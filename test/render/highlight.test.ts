@@ -4,7 +4,7 @@ import { html, render } from 'lit';
 import { highlight as highlightChunk } from '../../src/chunks.js';
 import { GRAMMARS } from '../../src/highlight/chunks.js';
 import { PIECE_CHARS } from '../../src/highlight/pieces.js';
-import { BUDGET_MS, BUDGET_MS_PER_KB } from '../../src/highlight/highlight.js';
+import { BUDGET_MS, BUDGET_MS_PER_KB, PLAIN_CHARS } from '../../src/highlight/highlight.js';
 import { SLICE_MS, STEP_CHARGE_MS } from '../../src/highlight/slices.js';
 import { chunk } from '../../src/lazy.js';
 import { markdown } from '../../src/markdown/markdown.js';
@@ -39,6 +39,22 @@ describe('highlighted code', () => {
     box.remove();
     unmountAll();
   });
+
+  /** `code` drawn plain: no colours, its text in blocks of at most PLAIN_CHARS that end at line ends (a longer line alone). */
+  function expectPlainBlocks(code: HTMLElement): void {
+    expect(code.classList.contains('hljs'), 'not highlighted').to.equal(false);
+    expect(code.querySelector('[class]'), 'no coloured span').to.equal(null);
+    const blocks = Array.from(code.children);
+    expect(blocks.length, 'in blocks').to.be.at.least(Math.floor(code.textContent!.length / PLAIN_CHARS) - 1);
+    for (const block of blocks) {
+      const text = block.textContent!;
+      expect(block.localName).to.equal('span');
+      expect(text.endsWith('\n'), 'a block ends at a line end').to.equal(true);
+      if (text.length > PLAIN_CHARS) expect(text.indexOf('\n'), 'only a line longer than a block is longer').to.equal(text.length - 1);
+      // Laid out as blocks where the code module's styles are adopted (a widget's shadow root).
+      if (code.getRootNode() instanceof ShadowRoot) expect(getComputedStyle(block).display).to.equal('block');
+    }
+  }
 
   const highlighted = (root: ParentNode) =>
     waitUntil(() => root.querySelector('code.hljs'), 'the code was not highlighted', { timeout: 5000 });
@@ -227,7 +243,7 @@ describe('highlighted code', () => {
         });
       });
       const shown = box.querySelector('code')!;
-      expect(shown.children, 'no spans').to.have.length(0);
+      expectPlainBlocks(shown);
       expect(shown.textContent).to.equal(code);
       expect(warnings).to.deep.equal([]);
       // Drawn again (grown, or a frame later), it stays plain and costs nothing more.
@@ -269,6 +285,55 @@ describe('highlighted code', () => {
     box.remove();
   });
 
+  it('draws long plain code (a language without a grammar) in blocks over its previous draw, as the block drawn at once', async () => {
+    // A line longer than a block, among ordinary ones: it is a block of its own, never cut.
+    const lines = Array.from({ length: 700 }, (_, i) =>
+      i === 350 ? 'x'.repeat(PLAIN_CHARS + 100) + '\n' : `plain line ${i}: output without colours\n`,
+    );
+    const box = document.createElement('div');
+    document.body.append(box);
+    const draw = (text: string, streaming: boolean) => render(html`<div ${markdown(text, { streaming })}></div>`, box);
+    draw('```text\n' + lines[0], true);
+    await waitUntil(() => box.querySelector('code.plain-code'), 'not drawn by the code module', { timeout: 5000 });
+    const code = box.querySelector('code')!;
+    let first: Element | null = null;
+    const removed: number[] = [];
+    const observer = new MutationObserver((records) => {
+      for (const record of records) removed.push([...record.removedNodes].reduce((sum, node) => sum + (node.textContent ?? '').length, 0));
+    });
+    observer.observe(box, { childList: true, subtree: true });
+    for (let i = 2; i <= lines.length; i += 5) {
+      draw('```text\n' + lines.slice(0, i).join('') + 'part of a li', true);
+      first ??= code.firstElementChild;
+    }
+    draw('```text\n' + lines.join('') + '```', false);
+    observer.disconnect();
+    expect(box.querySelector('code'), 'the same <code>').to.equal(code);
+    expect(code.firstElementChild, 'the first block, drawn once').to.equal(first);
+    expect(
+      removed.filter((n) => n > 0),
+      'nothing drawn is taken out',
+    ).to.deep.equal([]);
+    expect(code.textContent).to.equal(lines.join(''));
+    expectPlainBlocks(code);
+    // The same as the block drawn at once.
+    const settled = mountMarkdown('```text\n' + lines.join('') + '```', {}, document.body.appendChild(document.createElement('div')));
+    await waitUntil(() => settled.innerHTML === box.firstElementChild!.innerHTML, 'not the settled render', { timeout: 5000 });
+    settled.parentElement!.remove();
+    box.remove();
+  });
+
+  it('lays out plain code blocks as blocks in the widget', async () => {
+    const text = Array.from({ length: 300 }, (_, i) => `$ step ${i} done\n`).join('');
+    const key = await createKey({ paceMs: 0, chunkChars: 512, replies: [{ text: '```output\n' + text + '```' }] });
+    const el = await mount({ 'publishable-key': key });
+    await sendByUser(el, 'log');
+    const code = $(el, '.message.agent:not(.welcome) code')!;
+    await waitUntil(() => code.classList.contains('plain-code'), 'not drawn by the code module', { timeout: 5000 });
+    expect(code.textContent).to.equal(text);
+    expectPlainBlocks(code);
+  });
+
   it('highlights an 80 KB block, and leaves one past 100,000 characters plain without a word', async () => {
     const line = 'const greeting = "hello";\n';
     const box = document.createElement('div');
@@ -280,7 +345,7 @@ describe('highlighted code', () => {
         timeout: 10_000,
       });
       const longer = mountMarkdown('```js\n' + line.repeat(100_001 / line.length + 1) + '```', {}, box);
-      expect(longer.querySelector('code')!.children).to.have.length(0);
+      expectPlainBlocks(longer.querySelector('code')!);
     });
     expect(warnings).to.deep.equal([]);
     box.remove();
