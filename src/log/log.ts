@@ -51,13 +51,15 @@ function timeFormat(lang: string): Intl.DateTimeFormat {
  * working out every one's key and place (BENCHMARKS.md "A token walks no hidden message").
  */
 const hidden = (messages: readonly ChatMessage[]) =>
-  keyed(
-    messages,
-    (m) => m.key,
-    (m) => [m],
-    (m) => html`<p class="found" hidden="until-found" data-key=${m.key}>${m.text}</p>`,
-    [messages.length, ...messages],
-  );
+  html`<div class="found">
+    ${keyed(
+      messages,
+      (m) => m.key,
+      (m) => [m],
+      (m) => html`<p class="found" hidden="until-found" data-key=${m.key}>${m.text}</p>`,
+      [messages.length, ...messages],
+    )}
+  </div>`;
 
 /**
  * The `role="log"` message list: the window of rendered messages, following the latest

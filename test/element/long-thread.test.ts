@@ -33,7 +33,7 @@ describe('<agent-chat> long conversations', () => {
     }, 'the rest');
     expect($(el, '[part="load-earlier"]')).to.be.null;
     expect($$(el, 'article.message:not(.welcome)')).to.have.length(60);
-    expect($$(el, '.found')).to.have.length(30);
+    expect($$(el, 'p.found')).to.have.length(30);
     // Away from the latest, "jump to latest" is there; it brings the latest back.
     $(el, '[part="jump-to-latest"]')!.click();
     await until(() => $$(el, '.message.user [part="text"]').at(-1)?.textContent?.trim() === 'question 44', 'the latest again');
@@ -71,7 +71,7 @@ describe('<agent-chat> long conversations', () => {
     expect(Math.abs(last.getBoundingClientRect().top - before)).to.be.lessThan(2);
     await scroll(-1, () => questions().at(-1) === 'question 59');
     expect(most, 'messages rendered at most').to.be.at.most(60);
-    expect(rendered().length + $$(el, '.found').length).to.equal(120);
+    expect(rendered().length + $$(el, 'p.found').length).to.equal(120);
     expect(log.scrollWidth, 'hidden messages take no room').to.equal(log.clientWidth);
     expect($(el, '[part="jump-to-latest"]')).to.be.null;
   });
@@ -107,8 +107,8 @@ describe('<agent-chat> long conversations', () => {
 
     // Find in page: the browser fires beforematch at the hidden text it matched.
     press('End');
-    await until(() => $$(el, '.found').length > 0, 'messages outside the window');
-    const hidden = $$(el, '.found').find((p) => p.textContent === 'question 3')!;
+    await until(() => $$(el, 'p.found').length > 0, 'messages outside the window');
+    const hidden = $$(el, 'p.found').find((p) => p.textContent === 'question 3')!;
     expect(hidden.getAttribute('hidden')).to.equal('until-found');
     hidden.dispatchEvent(new Event('beforematch', { bubbles: true }));
     await until(() => $$(el, '.message.user [part="text"]').some((t) => t.textContent!.trim() === 'question 3'), 'the found message');
