@@ -161,7 +161,7 @@ export const logStyles = css`
     }
   }
 
-  /* A message outside the window (src/log/log.ts): out of the column's flow and gaps, no size. */
+  /* The messages outside the window and their box (src/log/log.ts, hidden): out of the column's flow and gaps, no size. */
   .found {
     position: absolute;
     width: 0;

@@ -49,6 +49,8 @@ function timeFormat(lang: string): Intl.DateTimeFormat {
  * them (the window moves there), at a few nodes and no layout each. The list is drawn from
  * its messages alone: a streamed token compares them by identity and draws none, instead of
  * working out every one's key and place (BENCHMARKS.md "A token walks no hidden message").
+ * They sit in one positioned box: as positioned boxes of their own, every layout of the
+ * log's column placed each of them (BENCHMARKS.md "A token lays out no hidden message").
  */
 const hidden = (messages: readonly ChatMessage[]) =>
   html`<div class="found">
