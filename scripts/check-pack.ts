@@ -21,9 +21,12 @@ interface PackResult {
  * and its 23 grammars, each a chunk with its map, are 0.6 MB of it (0.9 MB packed in all);
  * from 3 MB with the #24/#25 round (3.12 MB: the branch index, the reply limit, the
  * send-once keys, the highlighter's slices and the reading moves, each in the script's
- * chunks, their maps and the package's own build).
+ * chunks, their maps and the package's own build); to 3.75 MB when it reached 3.50 MB
+ * (plain code drawn in blocks). Of the 3.50 MB: 1.96 MB the chunks' source maps, 0.71 MB
+ * the package's own build (dist/lib, comments kept: its .d.ts carry the API's JSDoc), 0.47
+ * MB the chunks, 0.32 MB declarations. None of it is what a page loads (`npm run size`).
  */
-const MAX_UNPACKED = 3.5 * 1024 * 1024;
+const MAX_UNPACKED = 3.75 * 1024 * 1024;
 const REQUIRED = [
   'package.json',
   'README.md',
