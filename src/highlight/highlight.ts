@@ -140,7 +140,8 @@ function setText(code: HTMLElement, text: string): void {
  * One `<code>` as drawn: a node per piece drawn for good (`done` characters of its text),
  * the piece drawn last (`open`: the last of the finished lines, which the next line may
  * still change), and `rest`, one text node for everything after (pieces not yet highlighted
- * and the line being typed), plain.
+ * and the line being typed), plain. Drawn plain (`plain`), the same without colours: a
+ * `<span>` per block of PLAIN_CHARS up to `done`, and `rest` after.
  */
 class Painting implements Work {
   private text = '';
@@ -305,12 +306,17 @@ class Painting implements Work {
       this.code.insertBefore(block, this.rest);
       this.done = cut;
     }
+    // Grown, the text node keeps what it had (and a reader's selection in it).
     const after = text.slice(this.done);
-    if (this.rest.data !== after) this.rest.data = after;
+    if (after.startsWith(this.rest.data)) this.rest.appendData(after.slice(this.rest.data.length));
+    else this.rest.data = after;
   }
 }
 
 const paintings = new WeakMap<HTMLElement, Painting>();
+
+/** A `<code>`'s classes as the markdown renderer wrote them (its language), without the ones drawing adds. */
+const classes = (code: Element) => [...code.classList].filter((name) => name !== 'hljs' && name !== PLAIN).join(' ');
 
 /** The colours go to the shadow root the block is shown in: now, or once it is put there. */
 function adoptInto(code: HTMLElement): void {
@@ -325,17 +331,17 @@ function adoptInto(code: HTMLElement): void {
 
 /**
  * Highlights `code` (a `<code>` of a fenced block whose fence named `language`) in place:
- * as its grammar arrives, a piece at a time. `typing`: the block is still streaming and its
- * last line is unfinished.
+ * as its grammar arrives, a piece at a time; a language without a grammar is drawn plain,
+ * in blocks. `typing`: the block is still streaming and its last line is unfinished.
  */
 export function highlight(code: HTMLElement, language: string, typing: boolean): void {
-  if (paintings.has(code)) return;
   const grammar = grammarOf(language);
+  // Agent HTML's markup inside code (allow-html) stays as it is where nothing would colour it.
+  if (paintings.has(code) || (!grammar && code.firstElementChild)) return;
   const text = code.textContent ?? '';
   const painting = new Painting(code, grammar ?? '');
   paintings.set(code, painting);
   adoptInto(code);
-  // A language without a grammar is drawn plain, in blocks.
   if (!grammar) painting.giveUp(false);
   painting.update(text, typing);
   if (grammar && !lowlight.registered(grammar))
@@ -369,7 +375,7 @@ export function redraw(drawn: ChildNode[] | false | undefined, fresh: DocumentFr
   if (!drawn || drawn.length !== 1 || !(wrapper instanceof HTMLElement) || !wrapper.matches('.code-block')) return false;
   const code = codeOf(wrapper.lastChild);
   const next = fresh.childNodes.length === 1 ? codeOf(fresh.firstChild) : undefined;
-  if (!code || !next || next.className !== code.className.replace(/ ?\b(?:hljs|plain-code)\b/, '')) return false;
+  if (!code || !next || classes(next) !== classes(code)) return false;
   const text = next.textContent ?? '';
   const painting = paintings.get(code);
   if (painting) painting.update(text, typing);

@@ -7,7 +7,7 @@ import { PIECE_CHARS } from '../../src/highlight/pieces.js';
 import { BUDGET_MS, BUDGET_MS_PER_KB, PLAIN_CHARS } from '../../src/highlight/highlight.js';
 import { SLICE_MS, STEP_CHARGE_MS } from '../../src/highlight/slices.js';
 import { chunk } from '../../src/lazy.js';
-import { markdown } from '../../src/markdown/markdown.js';
+import { loadHtmlSupport, markdown } from '../../src/markdown/markdown.js';
 import { $, mount, sendByUser, unmountAll } from '../support/element.js';
 import { mountMarkdown } from '../support/markdown.js';
 import { createKey } from '../support/server.js';
@@ -43,6 +43,9 @@ describe('highlighted code', () => {
   /** `code` drawn plain: no colours, its text in blocks of at most PLAIN_CHARS that end at line ends (a longer line alone). */
   function expectPlainBlocks(code: HTMLElement): void {
     expect(code.classList.contains('hljs'), 'not highlighted').to.equal(false);
+    expect(code.classList.contains('plain-code'), 'drawn by the code module').to.equal(true);
+    const rest = code.lastChild!.nodeType === Node.TEXT_NODE ? code.lastChild!.textContent! : '';
+    expect(rest.length <= PLAIN_CHARS || !rest.slice(0, -1).includes('\n'), 'the rest, at most a block or one line').to.equal(true);
     expect(code.querySelector('[class]'), 'no coloured span').to.equal(null);
     const blocks = Array.from(code.children);
     expect(blocks.length, 'in blocks').to.be.at.least(Math.floor(code.textContent!.length / PLAIN_CHARS) - 1);
@@ -332,6 +335,19 @@ describe('highlighted code', () => {
     await waitUntil(() => code.classList.contains('plain-code'), 'not drawn by the code module', { timeout: 5000 });
     expect(code.textContent).to.equal(text);
     expectPlainBlocks(code);
+    // Selected and copied, the blocks give the code's own line breaks, and nothing more (Chromium
+    // leaves out the last one, which ends no rendered line).
+    getSelection()!.selectAllChildren(code);
+    expect(getSelection()!.toString().replace(/\n$/, '')).to.equal(text.slice(0, -1));
+    getSelection()!.removeAllRanges();
+  });
+
+  it('leaves markup inside code it would not colour as it is (allow-html)', async () => {
+    await loadHtmlSupport();
+    const el = mountMarkdown('<pre><code class="language-foo">a <mark>b</mark></code></pre>', { allowHtml: true }, box);
+    await highlightChunk();
+    await new Promise((resolve) => setTimeout(resolve));
+    expect(el.querySelector('code mark')?.textContent).to.equal('b');
   });
 
   it('highlights an 80 KB block, and leaves one past 100,000 characters plain without a word', async () => {
