@@ -21,7 +21,7 @@ import { adoptStyles } from '../shell/panel-loader.js';
 import { warnOnce } from '../warn.js';
 import { GRAMMARS } from './chunks.js';
 import { grammarOf } from './languages.js';
-import { PIECE_CHARS, pieceEnd } from './pieces.js';
+import { PIECE_CHARS, pieceEnd, plainEnd } from './pieces.js';
 import { Slices, type Work } from './slices.js';
 import { styles } from './highlight.styles.js';
 
@@ -46,13 +46,6 @@ const CACHE_CHARS = 200_000;
 let cachedChars = 0;
 /** Longer code stays plain: past it, what a reader gains no longer pays for its DOM. */
 const MAX_CHARS = 100_000;
-/**
- * Plain code is drawn in blocks of at most this many characters, cut at line ends (a longer
- * line is a block of its own): a frame lays out the block being written, not all the code
- * before it. As one text node, an 80 KB block was laid out whole every frame (9-18 tasks over
- * 50 ms; BENCHMARKS.md "Highlighted code").
- */
-export const PLAIN_CHARS = 2_048;
 /**
  * What a block's highlighting may take of the main thread in all (its steps, and the piece
  * being written again as it streams), in milliseconds: BUDGET_MS and BUDGET_MS_PER_KB of
@@ -128,12 +121,18 @@ let noted = false;
 /** The class of a `<code>` drawn plain in blocks (highlight.styles.ts lays them out as blocks). */
 const PLAIN = 'plain-code';
 
-/** `code`'s text is `text`, one text node: a block that grew gets the characters it gained. */
+/** `node`'s text is `text`: a text that grew gets the characters it gained (a reader's selection in it stays). */
+function grow(node: Text, text: string): void {
+  if (text === node.data) return;
+  if (text.startsWith(node.data)) node.appendData(text.slice(node.data.length));
+  else node.data = text;
+}
+
+/** `code`'s text is `text`, one text node. */
 function setText(code: HTMLElement, text: string): void {
   const node = code.firstChild;
   if (!(node instanceof Text) || node !== code.lastChild) code.replaceChildren(text);
-  else if (text.startsWith(node.data)) node.appendData(text.slice(node.data.length));
-  else node.data = text;
+  else grow(node, text);
 }
 
 /**
@@ -151,7 +150,7 @@ class Painting implements Work {
   private done = 0;
   private open: { end: number; node: Node } | undefined;
   private readonly rest = new Text();
-  /** Past its budget or MAX_CHARS, or without its grammar: its text, plain, in blocks of PLAIN_CHARS (`plainDraw`). */
+  /** Past its budget or MAX_CHARS, or without its grammar: its text, plain, in blocks of PLAIN_CHARS (pieces.ts `plainEnd`). */
   private plain = false;
   spent = 0;
   budget = BUDGET_MS;
@@ -191,7 +190,7 @@ class Painting implements Work {
       this.open = undefined;
     }
     const after = text.slice(this.open?.end ?? this.done);
-    if (this.rest.data !== after) this.rest.data = after;
+    grow(this.rest, after);
     if (!lowlight.registered(this.grammar)) return;
     this.code.classList.add('hljs');
     // Pieces highlighted before (this block a frame ago, or another showing the same code)
@@ -288,7 +287,7 @@ class Painting implements Work {
 
   /**
    * Draws `text` plain: the blocks drawn before stay while the text only grew; what follows
-   * the last is cut into blocks of PLAIN_CHARS at line ends, and the rest is one text node.
+   * the last is cut into blocks (pieces.ts `plainEnd`), and the rest is one text node.
    */
   private plainDraw(text: string): void {
     if (!text.startsWith(this.text.slice(0, this.done))) {
@@ -296,20 +295,12 @@ class Painting implements Work {
       this.code.replaceChildren(this.rest);
     }
     this.text = text;
-    while (text.length - this.done > PLAIN_CHARS) {
-      // The last line end within PLAIN_CHARS, else the end of the (long) line.
-      let cut = text.lastIndexOf('\n', this.done + PLAIN_CHARS - 1) + 1;
-      if (cut <= this.done) cut = text.indexOf('\n', this.done) + 1;
-      if (cut <= this.done) break; // one line to the end: it is the rest
+    for (let end; (end = plainEnd(text, this.done)) > this.done; this.done = end) {
       const block = document.createElement('span');
-      block.append(text.slice(this.done, cut));
+      block.append(text.slice(this.done, end));
       this.code.insertBefore(block, this.rest);
-      this.done = cut;
     }
-    // Grown, the text node keeps what it had (and a reader's selection in it).
-    const after = text.slice(this.done);
-    if (after.startsWith(this.rest.data)) this.rest.appendData(after.slice(this.rest.data.length));
-    else this.rest.data = after;
+    grow(this.rest, text.slice(this.done));
   }
 }
 

@@ -1,5 +1,6 @@
 /**
- * Where a block of code is cut for the highlighter (DOM-free; test/unit/highlight.test.ts).
+ * Where a block of code is cut: into pieces for the highlighter, and into the blocks plain code
+ * is drawn in (DOM-free; test/unit/highlight.test.ts).
  *
  * highlight.js reads a piece of code with one regular expression per state, tried at each
  * position, and several grammars backtrack on short repeated inputs: for C, C++, C# and Java
@@ -39,4 +40,25 @@ export function pieceEnd(text: string, from: number, to: number): number {
 function isBlank(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (text[i] !== ' ' && text[i] !== '\t' && text[i] !== '\n') return false;
   return true;
+}
+
+/**
+ * Plain code (a language without a grammar, a block past its budget) is drawn in blocks of at
+ * most this many characters, cut at line ends (a longer line is a block of its own): a frame
+ * lays out the block being written, not all the code before it. As one text node, an 80 KB
+ * block was laid out whole every frame (10 tasks over 50 ms; BENCHMARKS.md "plain code in
+ * blocks").
+ */
+export const PLAIN_CHARS = 2_048;
+
+/**
+ * The end of the plain block of `text` that starts at `from` (a line start), once more than
+ * PLAIN_CHARS follow it: the last line end within PLAIN_CHARS, else the end of the longer
+ * line; `from` while no block is due (what follows is drawn as it is). A cut depends only on
+ * the text before it, so a growing text keeps its blocks.
+ */
+export function plainEnd(text: string, from: number): number {
+  if (text.length - from <= PLAIN_CHARS) return from;
+  const end = text.lastIndexOf('\n', from + PLAIN_CHARS - 1) + 1;
+  return end > from ? end : text.indexOf('\n', from) + 1 || from;
 }

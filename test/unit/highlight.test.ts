@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PIECE_CHARS, pieceEnd } from '../../src/highlight/pieces.js';
+import { PIECE_CHARS, PLAIN_CHARS, pieceEnd, plainEnd } from '../../src/highlight/pieces.js';
 import { SLICE_MS, Slices, STEP_CHARGE_MS, SYNC_MS, type Work } from '../../src/highlight/slices.js';
 
 /**
@@ -67,6 +67,63 @@ describe('the pieces of a code block', () => {
         // Cut from any piece's start, the rest is cut the same: a frame cuts only what follows the pieces drawn.
         const from = after.slice(0, -1).reduce((sum, piece) => sum + piece.length, 0);
         expect(cut(start + more, from)).toEqual(after.slice(-1));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+/** `text` drawn plain: its blocks, and the rest drawn as it is. */
+function blocks(text: string): { blocks: string[]; rest: string } {
+  const out: string[] = [];
+  let from = 0;
+  for (let end; (end = plainEnd(text, from)) > from; from = end) out.push(text.slice(from, end));
+  return { blocks: out, rest: text.slice(from) };
+}
+
+/** Plain code: long runs without a line break among ordinary lines. */
+const plainCode = fc
+  .array(
+    fc.oneof(
+      fc.string({ unit: fc.constantFrom('a', ' ', '\n'), maxLength: 80 }),
+      fc.integer({ min: PLAIN_CHARS - 2, max: PLAIN_CHARS + 40 }).map((n) => 'x'.repeat(n)),
+      fc.constant('\n'),
+    ),
+    { maxLength: 80 },
+  )
+  .map((parts) => parts.join(''));
+
+describe('the blocks of plain code', () => {
+  it('are its text, cut at line ends, each within PLAIN_CHARS unless it is one line; the rest at most a block or one line', () => {
+    fc.assert(
+      fc.property(plainCode, (text) => {
+        const { blocks: list, rest } = blocks(text);
+        expect(list.join('') + rest).toBe(text);
+        for (const block of list) {
+          expect(block.endsWith('\n')).toBe(true);
+          if (block.length > PLAIN_CHARS) expect(block.indexOf('\n')).toBe(block.length - 1);
+        }
+        expect(rest.length <= PLAIN_CHARS || !rest.includes('\n')).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('are cut at the last line end that fits, else after the longer line; none while PLAIN_CHARS or fewer follow', () => {
+    const line = 'x'.repeat(99) + '\n';
+    expect(plainEnd(line.repeat(20), 0)).toBe(0);
+    expect(plainEnd(line.repeat(21), 0)).toBe(20 * 100);
+    expect(plainEnd(line.repeat(21), 100)).toBe(100);
+    const long = 'y'.repeat(PLAIN_CHARS + 10);
+    expect(plainEnd(long, 0), 'a line not yet ended').toBe(0);
+    expect(plainEnd(`${long}\nz`, 0)).toBe(long.length + 1);
+  });
+
+  it('stay as they were as the text grows (a streamed block keeps them)', () => {
+    fc.assert(
+      fc.property(plainCode, plainCode, (start, more) => {
+        const before = blocks(start).blocks;
+        expect(blocks(start + more).blocks.slice(0, before.length)).toEqual(before);
       }),
       { numRuns: 2000 },
     );
