@@ -84,6 +84,14 @@ async function replyRun(browser: Browser, base: string, variant: ReplyVariant, t
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');
     }
+    // BENCH_TRACE=<file>: a performance trace of the widget's turn (DevTools' Performance panel
+    // opens it): what its long tasks are made of (script, style, layout, paint, garbage collection).
+    const trace = variant === 'widget' && process.env.BENCH_TRACE;
+    if (trace)
+      await browser.startTracing(page, {
+        path: trace,
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink_gc', 'v8'],
+      });
     const before = await metrics(cdp);
     const r = await page.evaluate(
       async ({ variant, key, limit }) => {
@@ -126,6 +134,7 @@ async function replyRun(browser: Browser, base: string, variant: ReplyVariant, t
       { variant, key, limit: DEEP_CHAT_LIMIT_MS },
     );
     const after = await metrics(cdp);
+    if (trace) await browser.stopTracing();
     if (profile) await writeFile(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
     const heapAfter = await heap(cdp);
     return { ...busy(before, after), ...r, heap: heapAfter.heap - heapBefore.heap };
