@@ -125,6 +125,9 @@ export default defineConfig({
           groups: [
             { name: 'core', tags: ['$initial'], test: (id: string) => !/[\\/]src[\\/]agent-chat\.ts$/.test(id) },
             { name: 'panel', test: (id: string) => PANEL_SHARED.test(id) },
+            // The small icon buttons' stylesheet, shared by the chunks that draw them: named
+            // as a chunk, not as the module's file.
+            { name: 'small-buttons', test: (id: string) => /[\\/]src[\\/]icons[\\/]small-buttons\.styles\.ts$/.test(id) },
           ],
         },
       },

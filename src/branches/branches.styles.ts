@@ -1,7 +1,8 @@
 import { css } from '@lit/reactive-element/css-tag.js';
+import { smallButtonStyles } from '../icons/small-buttons.styles.js';
 
 /** The branches chunk's stylesheet (the version navigator, the inline editor), adopted when it arrives. */
-export const styles = css`
+const own = css`
   .branch-nav {
     display: inline-flex;
     align-items: center;
@@ -57,3 +58,6 @@ export const styles = css`
     }
   }
 `;
+
+/** With the small icon buttons it draws (src/icons/small-buttons.styles.ts). */
+export const styles = [smallButtonStyles, own];

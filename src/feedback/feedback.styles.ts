@@ -1,7 +1,8 @@
 import { css } from '@lit/reactive-element/css-tag.js';
+import { smallButtonStyles } from '../icons/small-buttons.styles.js';
 
 /** The feedback chunk's stylesheet (thumbs, the reason form), adopted when it arrives. */
-export const styles = css`
+const own = css`
   .feedback {
     display: inline-flex;
     gap: 2px;
@@ -73,3 +74,6 @@ export const styles = css`
     }
   }
 `;
+
+/** With the small icon buttons it draws (src/icons/small-buttons.styles.ts). */
+export const styles = [smallButtonStyles, own];

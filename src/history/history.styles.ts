@@ -1,7 +1,8 @@
 import { css } from '@lit/reactive-element/css-tag.js';
+import { smallButtonStyles } from '../icons/small-buttons.styles.js';
 
 /** The history panel's stylesheet, adopted when the panel's chunk arrives (its first opening). */
-export const styles = css`
+const own = css`
   .history {
     position: absolute;
     inset: 0;
@@ -82,3 +83,6 @@ export const styles = css`
     }
   }
 `;
+
+/** With the small icon buttons it draws (src/icons/small-buttons.styles.ts). */
+export const styles = [smallButtonStyles, own];

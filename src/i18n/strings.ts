@@ -275,7 +275,7 @@ export interface FeatureKeys {
     | 'previewRefused'
     | 'saveTitle'
     | 'cancelRename';
-  reading: 'newMessages';
+  reading: 'newMessages' | 'showEarlier';
   readAloud: 'readAloud' | 'readAloudStop';
   turns:
     | 'stopped'
@@ -317,7 +317,6 @@ export const en: Omit<Strings, FeatureKey> = {
   welcomeLabel: 'Welcome message',
   suggestionsLabel: 'Suggested replies',
   history: 'Conversations',
-  showEarlier: (count) => `Show ${count} earlier messages`,
   imageMessage: 'Image',
   announce: (sender, text) => `${sender}: ${text}`,
   suggestionsAvailable: (count) => (count === 1 ? '1 suggested reply' : `${count} suggested replies`),

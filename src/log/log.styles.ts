@@ -115,15 +115,6 @@ export const logStyles = css`
     min-height: 24px;
   }
 
-  .message .meta .icon-button {
-    opacity: 0.7;
-  }
-
-  .message:hover .meta .icon-button:not(:disabled),
-  .message .meta .icon-button:focus-visible {
-    opacity: 1;
-  }
-
   /* ---- typing ---- */
   .typing {
     display: inline-flex;
@@ -167,30 +158,6 @@ export const logStyles = css`
     width: 0;
   }
 
-  .load-earlier {
-    align-self: center;
-    width: auto;
-    color: var(--_muted);
-  }
-
-  /* ---- jump to latest ---- */
-  /* Under the log, in a strip of its own: it never covers a chip, a line of code or a card. */
-  .jump {
-    flex: none;
-    align-self: center;
-    margin-block: 6px;
-    display: inline-flex;
-    align-items: center;
-    gap: 6px;
-    min-height: 32px;
-    padding: 4px 14px;
-    border: 1px solid var(--_border);
-    border-radius: 999px;
-    background: var(--_bg);
-    box-shadow: var(--_shadow);
-    font-size: 0.88em;
-  }
-
   @media (prefers-reduced-motion: reduce) {
     .typing span {
       animation: none;
@@ -199,7 +166,6 @@ export const logStyles = css`
 
   @media (forced-colors: active) {
     .bubble,
-    .jump,
     .typing {
       border: 1px solid CanvasText;
     }

@@ -302,7 +302,8 @@ export class Log implements ReadingHost {
         ${renderWelcome(this.ctx)}
         ${messages.length ? nothing : html`<slot name="empty"></slot>`}
         ${
-          start > 0
+          // Shows with the moves that do what it says (a window that starts late asks for them).
+          start > 0 && this.reading.module
             ? html`<button part="load-earlier" class="text-button load-earlier" type="button" @click=${this.read}>
               ${t.showEarlier(start)}
             </button>`
@@ -327,14 +328,18 @@ export class Log implements ReadingHost {
         <div class="turn-space"></div>
       </div>
       ${overlay}
-      ${showJump || end < messages.length ? this.renderJump(messages.length - this.seen) : nothing}
+      ${(showJump || end < messages.length) && this.reading.module ? this.renderJump(messages.length - this.seen) : nothing}
     </div>`;
   }
 
-  /** "Jump to latest", with how many messages came since the reader last saw the end; under the log, never over it. */
+  /**
+   * "Jump to latest", with how many messages came since the reader last saw the end; under
+   * the log, never over it. What it does and its style come with the reading moves' chunk,
+   * which showing it asks for (`showJump`): it shows when they are here.
+   */
   private renderJump(unseen: number) {
     const t = this.ctx.text;
-    const label = unseen > 0 && this.reading.module ? t.newMessages(unseen) : '';
+    const label = unseen > 0 ? t.newMessages(unseen) : '';
     return html`<button
       part="jump-to-latest"
       class="jump"

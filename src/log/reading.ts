@@ -14,9 +14,12 @@ import { scopeOf } from '../state/storage.js';
 import type { ReadingHost } from './log.js';
 import { MOST, MOVES, WINDOW } from './window.js';
 
+export { readingStyles as styles } from './reading.styles.js';
+
 /** The English of the moves' texts (the other languages' tables carry them too). */
-export const strings: Pick<Strings, 'newMessages'> = {
+export const strings: Pick<Strings, 'newMessages' | 'showEarlier'> = {
   newMessages: (count) => (count === 1 ? '1 new message' : `${count} new messages`),
+  showEarlier: (count) => `Show ${count} earlier messages`,
 };
 
 /** How far below the log's top a placed question sits. */

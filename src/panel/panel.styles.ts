@@ -63,17 +63,6 @@ export const panelStyles = css`
     color: var(--_text);
   }
 
-  .icon-button.small {
-    min-width: 28px;
-    min-height: 28px;
-    padding: 4px;
-  }
-
-  .icon-button.small svg {
-    width: 16px;
-    height: 16px;
-  }
-
   .icon-button:disabled {
     opacity: 0.4;
     cursor: default;

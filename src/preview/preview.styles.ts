@@ -1,7 +1,8 @@
 import { css } from '@lit/reactive-element/css-tag.js';
+import { smallButtonStyles } from '../icons/small-buttons.styles.js';
 
 /** The preview chunk's stylesheet (header title, version menu and label, the trace dialog), adopted when it arrives. */
-export const styles = css`
+const own = css`
   /* The title sits beside the heading; the heading gives up the room it takes otherwise. */
   .header:has(.thread-title) h2 {
     flex: 0 1 auto;
@@ -205,3 +206,6 @@ export const styles = css`
     overflow-wrap: anywhere;
   }
 `;
+
+/** With the small icon buttons it draws (src/icons/small-buttons.styles.ts). */
+export const styles = [smallButtonStyles, own];

@@ -1,9 +1,13 @@
 import { css } from '@lit/reactive-element/css-tag.js';
+import { smallButtonStyles } from '../icons/small-buttons.styles.js';
 
 /** The read-aloud button while it reads, adopted with its chunk. */
-export const styles = css`
+const own = css`
   .read-aloud[aria-pressed='true'] {
     color: var(--_accent);
     opacity: 1;
   }
 `;
+
+/** With the small icon buttons it draws (src/icons/small-buttons.styles.ts). */
+export const styles = [smallButtonStyles, own];

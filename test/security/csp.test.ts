@@ -163,7 +163,8 @@ describe('strict CSP + Trusted Types page', function () {
       // The script tag's one-line module, the shell it imports, the panel (inline: at once)
       // and, fetched with the first message, the turns, the streaming code with its guard for
       // half-typed markdown (tail), what a reply brings (cards, turn controls with the index of
-      // branch relations they share with the history, the copy button), the plain text of
+      // branch relations they share with the history, the copy button, the small buttons'
+      // stylesheet they share), the plain text of
       // its announcement (plain), the reading moves that place the question sent (reading),
       // the header's save button (export) and, if the text field took focus, prompt recall
       // (recall: a page in a background window, as Firefox runs tests, may get no focus
@@ -178,7 +179,19 @@ describe('strict CSP + Trusted Types page', function () {
           .map((p) => /^\/dist\/agent-chat-([a-z-]+)-[\w-]{6}\.js$/.exec(p)?.[1])
           .filter((name) => name !== 'recall')
           .sort(),
-      ).to.deep.equal(['branch-index', 'branches', 'cards', 'copy', 'export', 'plain', 'reading', 'stream', 'tail', 'turns']);
+      ).to.deep.equal([
+        'branch-index',
+        'branches',
+        'cards',
+        'copy',
+        'export',
+        'plain',
+        'reading',
+        'small-buttons',
+        'stream',
+        'tail',
+        'turns',
+      ]);
     });
 
     it('an unopened launcher loads the shell only and calls no service; intent fetches the panel', async () => {

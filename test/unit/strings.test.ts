@@ -15,20 +15,20 @@ describe('UI texts', () => {
   });
 
   it("the host's overrides win where they have the right type", () => {
-    const t = resolveStrings('en', { send: 'Go', typing: 42 as never, showEarlier: (n: number) => `${n} older` });
+    const t = resolveStrings('en', { send: 'Go', typing: 42 as never, errorRateLimited: (n: number) => `Wait ${n} s` });
     expect(t.send).toBe('Go');
     expect(t.typing).toBe(en.typing);
-    expect(t.showEarlier(3)).toBe('3 older');
+    expect(t.errorRateLimited(3)).toBe('Wait 3 s');
   });
 
   it('a text function of the host that throws or returns no text falls back to the built-in one', () => {
     const t = resolveStrings('en', {
-      showEarlier: () => {
+      errorRateLimited: () => {
         throw new Error('host bug');
       },
       suggestionsAvailable: () => 7 as never,
     });
-    expect(t.showEarlier(2)).toBe(en.showEarlier(2));
+    expect(t.errorRateLimited(2)).toBe(en.errorRateLimited(2));
     expect(t.suggestionsAvailable(2)).toBe(en.suggestionsAvailable(2));
   });
 
