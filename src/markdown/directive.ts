@@ -2,6 +2,7 @@ import type { Tokens, TokensList } from 'marked';
 import { noChange } from 'lit-html';
 import { Directive, directive, PartType, type ElementPart, type PartInfo } from 'lit-html/directive.js';
 import { warnOnce } from '../warn.js';
+import { el } from './tokens.js';
 import {
   blockSource,
   DEFAULT_LABELS,
@@ -18,6 +19,17 @@ import {
   type MarkdownOptions,
 } from './blocks.js';
 
+/**
+ * Blocks a reply draws in its element before the rest go into boxes of this many (`.g`,
+ * markdown.styles.ts). A block that grows changes the height of its parent, and the browser
+ * places every child of that parent again, each frame: a 1 MB reply's 6,000 blocks in one
+ * element made each frame's layout and pre-paint grow with the reply (layout 3 → 48 ms a
+ * frame; 126–135 tasks over 50 ms). In boxes, a frame places the boxes and the last box's
+ * blocks, and a box out of view is skipped (`content-visibility`): no task over 50 ms
+ * (BENCHMARKS.md "A long reply in boxes"). Shorter replies (nearly all) have no box.
+ */
+const GROUP = 64;
+
 interface RenderedBlock {
   key: string;
   nodes: ChildNode[];
@@ -28,6 +40,8 @@ interface RenderedBlock {
 class MarkdownDirective extends Directive {
   private element: Element | undefined;
   private rendered: RenderedBlock[] = [];
+  /** The boxes of the blocks after the first GROUP: box n holds blocks (n + 1) * GROUP onward. */
+  private groups: HTMLElement[] = [];
   private settings = '';
   private text = '';
   private streaming = false;
@@ -86,8 +100,21 @@ class MarkdownDirective extends Directive {
     return noChange;
   }
 
+  /**
+   * Block `i`'s nodes after the blocks before it: the first GROUP in the element, before its
+   * boxes (a full draw, which replaces the first blocks, keeps them there), the others at the
+   * end of their box, which is made when its first block comes. Stale blocks are taken out
+   * after the draw, so whatever is still in a place ends up before what a draw adds.
+   */
+  private place(element: Element, i: number, frag: DocumentFragment): void {
+    const n = Math.floor(i / GROUP) - 1;
+    if (n < 0) element.insertBefore(frag, this.groups[0] ?? null);
+    else (this.groups[n] ??= element.appendChild(el('div', [], { class: 'g' }))).append(frag);
+  }
+
   private reset(): void {
     this.rendered = [];
+    this.groups = [];
     this.blocks = [];
     this.text = '';
     this.fullLex = false;
@@ -128,10 +155,11 @@ class MarkdownDirective extends Directive {
         const drawn = i === same && stale[0]?.nodes;
         const frag = renderBlock(blocks[i]!, src, this.links, allowHtml, labels, i === last && tail === 'typing', drawn);
         const nodes = frag ? [...frag.childNodes] : stale.shift()!.nodes;
-        if (frag) element.append(frag);
+        if (frag) this.place(element, i, frag);
         rendered.push({ key: key(i, src), nodes, block: blocks[i]! });
       }
       for (const { nodes } of stale) for (const node of nodes) node.remove();
+      for (const group of this.groups.splice(Math.max(0, Math.floor(last / GROUP)))) group.remove();
     } catch (error) {
       // The message's error boundary (blocks have their own): its text, as text.
       warnOnce('a message could not be rendered; it is shown as plain text.', error);

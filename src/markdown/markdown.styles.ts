@@ -11,6 +11,23 @@ export const markdownStyles = css`
     margin-bottom: 0;
   }
 
+  /*
+   * The boxes of a long reply's blocks (directive.ts GROUP): one out of view is neither laid
+   * out nor painted. Its containment keeps its blocks' margins inside, where they leave room
+   * for a focus ring (as the padding does at the sides, given back by the margin); the
+   * negative margins take the space they would have shared with the block before.
+   */
+  .text .g {
+    content-visibility: auto;
+    contain-intrinsic-size: auto 50em;
+    margin: -0.6em -4px 0;
+    padding: 0 4px;
+  }
+
+  .text .g:last-child {
+    margin-bottom: -0.6em;
+  }
+
   .text p,
   .text ul,
   .text ol,

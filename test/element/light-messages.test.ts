@@ -143,4 +143,35 @@ describe('messages are light', () => {
     const directions = Array.from(text.children, (block) => getComputedStyle(block).direction);
     expect(directions).to.deep.equal(['rtl', 'rtl', 'ltr']);
   });
+
+  it('lays a long reply out in boxes that skip layout out of view and look like one column of blocks', async () => {
+    const text = Array.from({ length: 140 }, (_, i) => `Paragraph ${i} of a long answer.`).join('\n\n');
+    const key = await createKey({ paceMs: 0, chunkChars: 2_000, replies: [{ text }] });
+    const el = await mount({ 'publishable-key': key });
+    // A box out of view is not laid out (it counts as its last size, or 50em; a background
+    // Firefox page has no frame to lay one out in): here every box is as it is in view, with
+    // the containment of one (its blocks' margins stay inside).
+    const inView = new CSSStyleSheet();
+    inView.replaceSync('.text .g { content-visibility: visible; contain: layout paint style }');
+    el.shadowRoot!.adoptedStyleSheets = [...el.shadowRoot!.adoptedStyleSheets, inView];
+    await sendByUser(el, 'tell me everything');
+    const body = replies(el)[0]!.querySelector('[part="text"]')!;
+    const boxes = Array.from(body.querySelectorAll<HTMLElement>(':scope > .g'));
+    expect(boxes.map((b) => b.children.length)).to.deep.equal([64, 12]);
+    el.shadowRoot!.adoptedStyleSheets = el.shadowRoot!.adoptedStyleSheets.filter((sheet) => sheet !== inView);
+    for (const box of boxes) expect(getComputedStyle(box).contentVisibility).to.equal('auto');
+    el.shadowRoot!.adoptedStyleSheets = [...el.shadowRoot!.adoptedStyleSheets, inView];
+    const paragraphs = Array.from(body.querySelectorAll('p'));
+    const top = (i: number) => paragraphs[i]!.getBoundingClientRect().top;
+    // The same step from block to block across a box's edge as inside a box or before the boxes.
+    const inside = top(139) - top(138);
+    expect(inside).to.be.greaterThan(10);
+    expect(top(64) - top(63), 'into the first box').to.be.closeTo(inside, 1);
+    expect(top(128) - top(127), 'from one box to the next').to.be.closeTo(inside, 1);
+    expect(top(10) - top(9), 'before the boxes').to.be.closeTo(inside, 1);
+    // No margin after the last block: the bubble ends where its text does.
+    const bubble = body.closest('.bubble')!;
+    const padding = parseFloat(getComputedStyle(bubble).paddingBottom);
+    expect(bubble.getBoundingClientRect().bottom - paragraphs[139]!.getBoundingClientRect().bottom).to.be.closeTo(padding, 1);
+  });
 });
