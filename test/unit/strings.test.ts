@@ -15,7 +15,7 @@ describe('UI texts', () => {
   });
 
   it("the host's overrides win where they have the right type", () => {
-    const t = resolveStrings('en', { send: 'Go', typing: 42 as never, errorRateLimited: (n: number) => `Wait ${n} s` });
+    const t = resolveStrings('en', { send: 'Go', typing: 42 as never, errorRateLimited: (n?: number) => `Wait ${n} s` });
     expect(t.send).toBe('Go');
     expect(t.typing).toBe(en.typing);
     expect(t.errorRateLimited(3)).toBe('Wait 3 s');
