@@ -104,21 +104,34 @@ export function fitSpace(host: ReadingHost, log: HTMLElement): void {
   if (space.offsetHeight !== height) space.style.height = `${height}px`;
 }
 
-/** Where the reader is in a thread: the message at the log's top and how far below the top it is (null: at the end). */
+/**
+ * Where the reader is in a thread: the message at the log's top and how far below the top it
+ * is (null: at the end); in a long reply with boxes, the block at the top instead (its index
+ * among the reply's blocks), since a box above it may not have been laid out on either page.
+ */
 export interface Place {
   thread: string;
   at: string | null;
   offset: number;
+  block?: number;
 }
+
+/** A reply's blocks in order, in its element and in its boxes (src/markdown/directive.ts GROUP_BITS); none when it has no box. */
+const boxedBlocks = (message: Element) =>
+  message.querySelector('[part~="text"] > .g')
+    ? Array.from(message.querySelectorAll<HTMLElement>('[part~="text"] > :not(.g), [part~="text"] > .g > *'))
+    : [];
 
 /** The place this tab kept for the scope (src/shell/tab-view.ts), checked field by field; null when none or malformed. */
 export function readPlace(persist: PersistMode, scope: string): Place | null {
   try {
     const raw: unknown = JSON.parse(tabStorage(persist)?.getItem(tabKey(scope, 'place')) ?? 'null');
-    const { thread, at, offset } = (raw ?? {}) as Record<string, unknown>;
+    const { thread, at, offset, block } = (raw ?? {}) as Record<string, unknown>;
     const id = (value: unknown) => typeof value === 'string' && value.length > 0 && value.length <= 128;
     if (!id(thread) || !(at === null || id(at)) || typeof offset !== 'number' || !(Math.abs(offset) < 1e5)) return null;
-    return { thread: thread as string, at: at as string | null, offset };
+    const place: Place = { thread: thread as string, at: at as string | null, offset };
+    if (Number.isSafeInteger(block) && (block as number) >= 0) place.block = block as number;
+    return place;
   } catch {
     return null;
   }
@@ -132,7 +145,12 @@ export function keepPlace({ ctx, element: log, stickToBottom }: ReadingHost): vo
   const first = stickToBottom
     ? undefined
     : ctx.focusKeeper.messages().find((m) => m.getBoundingClientRect().bottom > log.getBoundingClientRect().top);
-  const place: Place = { thread, at: first?.dataset.key ?? null, offset: first ? Math.round(below(log, first)) : 0 };
+  const top = log.getBoundingClientRect().top;
+  const blocks = first ? boxedBlocks(first) : [];
+  const block = blocks.findIndex((b) => b.getBoundingClientRect().bottom > top);
+  const anchor = blocks[block] ?? first;
+  const place: Place = { thread, at: first?.dataset.key ?? null, offset: anchor ? Math.round(below(log, anchor)) : 0 };
+  if (anchor !== first) place.block = block;
   try {
     tabStorage(config.persist)?.setItem(tabKey(scopeOf(config), 'place'), JSON.stringify(place));
   } catch {
@@ -153,7 +171,10 @@ export function restorePlace(host: ReadingHost): void {
   );
   void ctx.host.updateComplete.then(() => {
     const element = rendered(ctx, place!.at);
-    if (element) log.scrollTop += below(log, element) - place!.offset;
+    // In a long reply, the block: the boxes above it count as a guess of their size until
+    // they are in view, and so does the place's distance from the message's top.
+    const anchor = (element && place!.block !== undefined && boxedBlocks(element)[place!.block]) || element;
+    if (anchor) log.scrollTop += below(log, anchor) - place!.offset;
   });
 }
 

@@ -20,15 +20,16 @@ import {
 } from './blocks.js';
 
 /**
- * Blocks a reply draws in its element before the rest go into boxes of this many (`.g`,
- * markdown.styles.ts). A block that grows changes the height of its parent, and the browser
- * places every child of that parent again, each frame: a 1 MB reply's 6,000 blocks in one
- * element made each frame's layout and pre-paint grow with the reply (layout 3 → 48 ms a
- * frame; 126–135 tasks over 50 ms). In boxes, a frame places the boxes and the last box's
- * blocks, and a box out of view is skipped (`content-visibility`): no task over 50 ms
- * (BENCHMARKS.md "A long reply in boxes"). Shorter replies (nearly all) have no box.
+ * A reply draws its first 64 blocks in its element and the rest in boxes of 64 (`.g`,
+ * markdown.styles.ts): 64 is `1 << GROUP_BITS`, and `i >> GROUP_BITS` the box of block `i`
+ * (counting the element as box 0). A block that grows changes the height of its parent, and
+ * the browser places every child of that parent again, each frame: a 1 MB reply's 6,000
+ * blocks in one element made each frame's layout and pre-paint grow with the reply (layout
+ * 3 → 48 ms a frame; 126–135 tasks over 50 ms). In boxes, a frame places the boxes and the
+ * last box's blocks, and a box out of view is skipped (`content-visibility`): no task over
+ * 50 ms (BENCHMARKS.md "A long reply in boxes"). Shorter replies (nearly all) have no box.
  */
-const GROUP = 64;
+const GROUP_BITS = 6;
 
 interface RenderedBlock {
   key: string;
@@ -40,7 +41,7 @@ interface RenderedBlock {
 class MarkdownDirective extends Directive {
   private element: Element | undefined;
   private rendered: RenderedBlock[] = [];
-  /** The boxes of the blocks after the first GROUP: box n holds blocks (n + 1) * GROUP onward. */
+  /** The boxes of the blocks after the first 64: `groups[n]` holds blocks (n + 1) * 64 to (n + 2) * 64 - 1. */
   private groups: HTMLElement[] = [];
   private settings = '';
   private text = '';
@@ -101,13 +102,14 @@ class MarkdownDirective extends Directive {
   }
 
   /**
-   * Block `i`'s nodes after the blocks before it: the first GROUP in the element, before its
+   * Block `i`'s nodes after the blocks before it: the first 64 in the element, before its
    * boxes (a full draw, which replaces the first blocks, keeps them there), the others at the
-   * end of their box, which is made when its first block comes. Stale blocks are taken out
-   * after the draw, so whatever is still in a place ends up before what a draw adds.
+   * end of their box, made when its first block comes (drawn or not, so boxes are made in
+   * order). Stale blocks are taken out after the draw, so whatever is still in a place ends
+   * up before what a draw adds.
    */
   private place(element: Element, i: number, frag: DocumentFragment): void {
-    const n = Math.floor(i / GROUP) - 1;
+    const n = (i >> GROUP_BITS) - 1;
     if (n < 0) element.insertBefore(frag, this.groups[0] ?? null);
     else (this.groups[n] ??= element.appendChild(el('div', [], { class: 'g' }))).append(frag);
   }
@@ -159,7 +161,9 @@ class MarkdownDirective extends Directive {
         rendered.push({ key: key(i, src), nodes, block: blocks[i]! });
       }
       for (const { nodes } of stale) for (const node of nodes) node.remove();
-      for (const group of this.groups.splice(Math.max(0, Math.floor(last / GROUP)))) group.remove();
+      // The boxes past the last block go (one whose blocks draw nothing stays, and takes no
+      // room: markdown.styles.ts).
+      for (const group of this.groups.splice(Math.max(0, last >> GROUP_BITS))) group.remove();
     } catch (error) {
       // The message's error boundary (blocks have their own): its text, as text.
       warnOnce('a message could not be rendered; it is shown as plain text.', error);

@@ -12,20 +12,24 @@ export const markdownStyles = css`
   }
 
   /*
-   * The boxes of a long reply's blocks (directive.ts GROUP): one out of view is neither laid
-   * out nor painted. Its containment keeps its blocks' margins inside, where they leave room
-   * for a focus ring (as the padding does at the sides, given back by the margin); the
-   * negative margins take the space they would have shared with the block before.
+   * The boxes of a long reply's blocks (directive.ts GROUP_BITS): one out of view is neither
+   * laid out nor painted. Its containment (stated for browsers without content-visibility)
+   * keeps its blocks' margins inside, where they leave room for a focus ring; its negative
+   * margins take the space they would have shared with the block before or after (two
+   * boxes' margins meet as one). At the sides, the padding (the bubble's, given back by the
+   * margin) keeps a list's markers and focus rings unclipped.
    */
   .text .g {
     content-visibility: auto;
+    contain: content;
     contain-intrinsic-size: auto 50em;
-    margin: -0.6em -4px 0;
-    padding: 0 4px;
+    margin: -0.6em -14px;
+    padding: 0 14px;
   }
 
-  .text .g:last-child {
-    margin-bottom: -0.6em;
+  /* Its blocks draw nothing (link definitions, a line the tail guard holds back). */
+  .text .g:empty {
+    display: none;
   }
 
   .text p,

@@ -3,7 +3,8 @@ import { smallButtonStyles } from '../icons/small-buttons.styles.js';
 
 /** The read-aloud button while it reads, adopted with its chunk. */
 const own = css`
-  .read-aloud[aria-pressed='true'] {
+  /* As specific as the meta line's quiet buttons (small-buttons.styles.ts), which it follows. */
+  .message .meta .read-aloud[aria-pressed='true'] {
     color: var(--_accent);
     opacity: 1;
   }

@@ -17,6 +17,7 @@ import { styles as panelStyles } from '../../src/panel/index.js';
 import { styles as channelFormStyles } from '../../src/handoff/handoff.styles.js';
 import { styles as cardStyles } from '../../src/cards/cards.styles.js';
 import { styles as attachmentStyles } from '../../src/attachments/attachments.styles.js';
+import { readingStyles } from '../../src/log/reading.styles.js';
 import { createKey } from '../support/server.js';
 import { $, $$, mount, openLauncher, sendByUser, type, unmountAll, until } from '../support/element.js';
 
@@ -427,8 +428,9 @@ describe('<agent-chat> reflow, zoom, targets and media', () => {
   it('forced colours: every custom-drawn control keeps a border or a system colour, and focus stays visible', async () => {
     // Rendered where the runner can emulate it (Playwright's Chromium); the stylesheet is
     // checked everywhere, since Firefox under Puppeteer cannot emulate forced colours.
-    // Sheets that arrive with lazy chunks (hand-off form, cards, image input) are checked with the rest.
-    const css = [shellStyles, ...panelStyles, channelFormStyles, cardStyles, attachmentStyles]
+    // Sheets that arrive with lazy chunks (hand-off form, cards, image input, the reading moves'
+    // "jump to latest") are checked with the rest.
+    const css = [shellStyles, ...panelStyles, channelFormStyles, cardStyles, attachmentStyles, readingStyles]
       .map((sheet) => sheet.cssText)
       .join(' ')
       .replace(/\s+/g, ' ');

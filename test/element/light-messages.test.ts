@@ -145,19 +145,25 @@ describe('messages are light', () => {
   });
 
   it('lays a long reply out in boxes that skip layout out of view and look like one column of blocks', async () => {
-    const text = Array.from({ length: 140 }, (_, i) => `Paragraph ${i} of a long answer.`).join('\n\n');
+    // Ending in link definitions: blocks that draw nothing, in a box of their own (it takes no room).
+    const text =
+      Array.from({ length: 140 }, (_, i) => `Paragraph ${i} of a [long][r${i}] answer.`).join('\n\n') +
+      '\n\n' +
+      Array.from({ length: 70 }, (_, i) => `[r${i}]: https://ref.example/${i}`).join('\n\n');
     const key = await createKey({ paceMs: 0, chunkChars: 2_000, replies: [{ text }] });
     const el = await mount({ 'publishable-key': key });
     // A box out of view is not laid out (it counts as its last size, or 50em; a background
-    // Firefox page has no frame to lay one out in): here every box is as it is in view, with
-    // the containment of one (its blocks' margins stay inside).
+    // Firefox page has no frame to lay one out in): here every box is laid out, with the
+    // containment the widget's style gives it (its blocks' margins stay inside), as it is in
+    // view, and as it is in a browser without content-visibility.
     const inView = new CSSStyleSheet();
-    inView.replaceSync('.text .g { content-visibility: visible; contain: layout paint style }');
+    inView.replaceSync('.text .g { content-visibility: visible }');
     el.shadowRoot!.adoptedStyleSheets = [...el.shadowRoot!.adoptedStyleSheets, inView];
     await sendByUser(el, 'tell me everything');
     const body = replies(el)[0]!.querySelector('[part="text"]')!;
     const boxes = Array.from(body.querySelectorAll<HTMLElement>(':scope > .g'));
-    expect(boxes.map((b) => b.children.length)).to.deep.equal([64, 12]);
+    expect(boxes.map((b) => b.children.length)).to.deep.equal([64, 12, 0]);
+    expect(getComputedStyle(boxes[2]!).display).to.equal('none');
     el.shadowRoot!.adoptedStyleSheets = el.shadowRoot!.adoptedStyleSheets.filter((sheet) => sheet !== inView);
     for (const box of boxes) expect(getComputedStyle(box).contentVisibility).to.equal('auto');
     el.shadowRoot!.adoptedStyleSheets = [...el.shadowRoot!.adoptedStyleSheets, inView];

@@ -317,4 +317,44 @@ describe('a launcher that follows the visitor through the site', () => {
       () => `question 15 at ${at('question 15')}`,
     );
   });
+
+  it('the reader is where they were inside a long reply, whichever of its boxes each page laid out', async function () {
+    this.timeout(30_000);
+    const long = Array.from({ length: 200 }, (_, i) => `Paragraph ${i} of a long answer.`).join('\n\n');
+    const key = await createKey({ paceMs: 0, replies: [{ text: long }] });
+    const thread = await longThread(key, 1);
+    const attrs = { mode: 'inline', 'thread-id': thread, 'user-id': 'u-long', style: 'height: 420px' };
+    const tab = frame();
+    let el = await page(tab, key, attrs);
+    await until(() => el.messages.length === 2 && el.shadowRoot!.querySelector('[part~="text"] > .g'), 'the long reply, in boxes');
+    const log = () => el.shadowRoot!.querySelector<HTMLElement>('[part="log"]')!;
+    const paragraph = (n: number) =>
+      Array.from(el.shadowRoot!.querySelectorAll('[part~="text"] p')).find((p) => p.textContent === `Paragraph ${n} of a long answer.`)!;
+    const at = (n: number) => Math.round(paragraph(n).getBoundingClientRect().top - log().getBoundingClientRect().top);
+    const scrollTo = async (n: number) => {
+      log().scrollTop += at(n) - 30;
+      log().dispatchEvent(new Event('scroll'));
+      // A visible page lays out the boxes that come into view (a background one has no frames).
+      if (!tab.contentDocument!.hidden) for (let i = 0; i < 2; i++) await new Promise((r) => tab.contentWindow!.requestAnimationFrame(r));
+    };
+    // The reader goes up through the first box (laid out now, at its real size), then down to paragraph 150.
+    await scrollTo(90);
+    await scrollTo(150);
+    await until(
+      () => at(150) === 30,
+      () => `paragraph 150 at ${at(150)}`,
+    );
+    await until(() => {
+      log().dispatchEvent(new Event('scroll'));
+      return JSON.parse(sessionStorage.getItem(`${storageKeyFor(key)}:place`) ?? '{}').at?.startsWith('agent:');
+    }, 'the place kept');
+    tab.contentWindow!.dispatchEvent(new PageTransitionEvent('pagehide'));
+    // The next page has laid out none of the boxes above: they count as a guess of their size.
+    el = await page(tab, key, attrs);
+    await until(() => el.messages.length === 2 && paragraph(150), 'the long reply again');
+    await until(
+      () => Math.abs(at(150) - 30) <= 2,
+      () => `paragraph 150 at ${at(150)}`,
+    );
+  });
 });

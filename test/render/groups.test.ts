@@ -4,7 +4,7 @@ import { mountMarkdown, oneShot, streamThrough } from '../support/markdown.js';
 
 /**
  * A long reply's blocks after the first 64 go into boxes of 64 (`.g`, src/markdown/directive.ts
- * GROUP): a frame that grows the last block then places the boxes and one box's blocks, not
+ * GROUP_BITS): a frame that grows the last block then places the boxes and one box's blocks, not
  * every block of the reply (BENCHMARKS.md "A long reply in boxes").
  */
 const GROUP = 64;
