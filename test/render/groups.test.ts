@@ -81,7 +81,9 @@ describe('markdown() directive: a long reply in boxes', () => {
     expect(el.querySelector('.g')).to.equal(null);
   });
 
-  it('streamed at random points, equals the reply drawn at once, in the same boxes', () => {
+  it('streamed at random points, equals the reply drawn at once, in the same boxes', function () {
+    // 40 replies of up to 160 blocks, each drawn about 14 times: seconds on a loaded machine.
+    this.timeout(60_000);
     const fragment = fc.constantFrom('Para **b**', '- a\n- b', '```\ncode\n```', '> quote', '# Head', '| a |\n|---|\n| 1 |', '1. one');
     fc.assert(
       fc.property(
