@@ -454,12 +454,22 @@ interface HostileRun extends Busy {
  * paint. `idle`: main-thread time until the page is idle after it (highlighting goes on in
  * slices after the last frame of a turn).
  */
+let hostileRuns = 0;
+
 async function hostileRun(browser: Browser, base: string, text: string, idle = false): Promise<HostileRun> {
   const { context, page, cdp } = await openPage(browser, base, 'widget');
   try {
     const key = await newKey(base, { replies: [{ text }], paceMs: 0, chunkChars: 64 });
     await mountWidget(page, key);
     await settle(page);
+    // BENCH_TRACE=<file>: a performance trace of each turn (run n in <file>.n.json), to see
+    // what a long task is made of (script, style, layout, paint, garbage collection).
+    const trace = process.env.BENCH_TRACE && `${process.env.BENCH_TRACE}.${++hostileRuns}.json`;
+    if (trace)
+      await browser.startTracing(page, {
+        path: trace,
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink_gc', 'v8'],
+      });
     const before = await metrics(cdp);
     const r = await page.evaluate(async (idle) => {
       type Widget = HTMLElement & { send(t: string): void; status: string; updateComplete: Promise<unknown> };
@@ -495,7 +505,9 @@ async function hostileRun(browser: Browser, base: string, text: string, idle = f
         highlighted: !!texts[texts.length - 1]?.querySelector('code.hljs'),
       };
     }, idle);
-    return { ...busy(before, await metrics(cdp)), ...r };
+    const after = await metrics(cdp);
+    if (trace) await browser.stopTracing();
+    return { ...busy(before, after), ...r };
   } finally {
     await context.close();
   }
