@@ -100,6 +100,10 @@ describe('card actions', () => {
     const clicks = collect(el, 'agent-chat-card-click');
     el.addEventListener('agent-chat-card-click', (event) => event.preventDefault());
     const button = firstCard(el).querySelector<HTMLElement>('[part="card-action"]')!;
+    // The reply's controls come with chunks of their own (the copy button and the turn
+    // controls, each after the small buttons' stylesheet they share): a row that appears
+    // after the looks below moves the card under the pointer.
+    await until(() => $(el, '[part="copy-button"]') && $(el, '[part="regenerate-button"]') && el.status === 'idle', "the reply's controls");
     // Scrolled to, as a reader would, and clicked once the log has settled: the button is
     // what the pointer would hit, at the same place on eight looks in a row, 10 ms apart (the
     // question's placing, the jump strip, which comes a task after the scroll, and late
