@@ -33,6 +33,7 @@ import {
   openPage,
   ratio,
   settle,
+  TRACE_CATEGORIES,
 } from './bench-support.js';
 
 type Widget = BenchWidget;
@@ -90,7 +91,7 @@ async function replyRun(browser: Browser, base: string, variant: ReplyVariant, t
     if (trace)
       await browser.startTracing(page, {
         path: trace,
-        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink_gc', 'v8'],
+        categories: TRACE_CATEGORIES,
       });
     const before = await metrics(cdp);
     const r = await page.evaluate(

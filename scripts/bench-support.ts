@@ -74,6 +74,12 @@ export async function createLongThread(base: string, turns: number, then?: { tex
 
 // --- measuring ----------------------------------------------------------------------------
 
+/**
+ * What a BENCH_TRACE trace of a turn records: the main thread's tasks with their style,
+ * layout, pre-paint and paint, script, and garbage collection (V8's and Blink's).
+ */
+export const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink_gc', 'v8'];
+
 export type Metrics = Record<string, number>;
 
 export async function metrics(cdp: CDPSession): Promise<Metrics> {

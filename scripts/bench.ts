@@ -70,6 +70,7 @@ import {
   TURN_REPLIES,
   typescriptCode,
   words,
+  TRACE_CATEGORIES,
 } from './bench-support.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
 import { SLOW_CODE, slowCode } from '../test/support/slow-code.js';
@@ -468,7 +469,7 @@ async function hostileRun(browser: Browser, base: string, text: string, idle = f
     if (trace)
       await browser.startTracing(page, {
         path: trace,
-        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink_gc', 'v8'],
+        categories: TRACE_CATEGORIES,
       });
     const before = await metrics(cdp);
     const r = await page.evaluate(async (idle) => {
