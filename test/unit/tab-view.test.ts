@@ -33,12 +33,21 @@ describe('what follows the visitor from page to page of a tab (src/shell/tab-vie
     sessionStorage.setItem(`${PREFIX}s:place`, JSON.stringify(place));
     expect(readPlace('local', 's')).to.deep.equal(place);
     expect(readPlace('none', 's')).to.equal(null);
+    // In a long reply with boxes, the block at the log's top: kept when it is an index, dropped otherwise.
+    sessionStorage.setItem(`${PREFIX}s:place`, JSON.stringify({ ...place, block: 150 }));
+    expect(readPlace('local', 's')).to.deep.equal({ ...place, block: 150 });
+    for (const block of [-1, 1.5, '150', null, 2 ** 60]) {
+      sessionStorage.setItem(`${PREFIX}s:place`, JSON.stringify({ ...place, block }));
+      expect(readPlace('local', 's'), String(block)).to.deep.equal(place);
+    }
     fc.assert(
       fc.property(fc.oneof(fc.json(), fc.string()), (raw) => {
         sessionStorage.setItem(`${PREFIX}s:place`, raw);
         const read = readPlace('local', 's');
         if (read === null) return;
-        expect(Object.keys(read).sort()).to.deep.equal(['at', 'offset', 'thread']);
+        const { block, ...rest } = read;
+        expect(Object.keys(rest).sort()).to.deep.equal(['at', 'offset', 'thread']);
+        expect(block === undefined || (Number.isSafeInteger(block) && block >= 0)).to.equal(true);
         expect(typeof read.thread === 'string' && read.thread.length <= 128).to.equal(true);
         expect(read.at === null || (typeof read.at === 'string' && read.at.length <= 128)).to.equal(true);
         expect(Number.isFinite(read.offset)).to.equal(true);
