@@ -106,6 +106,9 @@ export class Log implements ReadingHost {
    * first one on a page costs 25-30 ms (ICU data), so it is made in a task of its own when
    * the browser is idle, never in a render: made there, it was a third of the render that
    * shows a restored conversation (a 70 ms task). Stamps show a moment after their messages.
+   * It is made once there is a conversation, or one on its way (a thread to load): a panel
+   * with the welcome alone, a first visit's, pays nothing for ICU (20-30 ms in Chromium,
+   * BENCHMARKS.md "The load, alone") until its first message.
    */
   private timeFormat: Intl.DateTimeFormat | null = null;
   private formatting = false;
@@ -120,7 +123,6 @@ export class Log implements ReadingHost {
     this.reading = ctx.feature(readingChunk);
     this.parts = { ...parts, time: (iso) => this.formatTime(iso) };
     this.view = new ViewState(ctx.host, { start: 0, end: Infinity, showJump: false });
-    this.formatLater();
   }
 
   /** Makes the language's formatter when the browser is idle (within 100 ms), then stamps the messages shown. */
@@ -150,7 +152,7 @@ export class Log implements ReadingHost {
       this.locale = view.locale;
       this.timeFormat = null;
     }
-    if (!this.timeFormat) this.formatLater();
+    if (!this.timeFormat && (count || chat.threadId)) this.formatLater();
     // Placed during this update, the window renders with it, without asking for another.
     let { start, end } = this.view.value;
     const first = messages[0]?.key;

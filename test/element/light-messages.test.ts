@@ -135,6 +135,33 @@ describe('messages are light', () => {
     await until(() => $$(el, '.cards')[2]!.querySelectorAll('li[data-card]').length === 14, 'the next step');
   });
 
+  it('makes no time formatter (ICU data, 20-30 ms) for a panel with the welcome alone; its first message brings one', async () => {
+    // Idle callbacks run on the next task here, so a formatter asked for is made before the checks.
+    const idle = globalThis.requestIdleCallback;
+    const Format = Intl.DateTimeFormat;
+    let made = 0;
+    globalThis.requestIdleCallback = (callback) => window.setTimeout(() => callback({ didTimeout: true, timeRemaining: () => 0 }), 0);
+    Intl.DateTimeFormat = new Proxy(Format, {
+      construct(target, args: ConstructorParameters<typeof Intl.DateTimeFormat>) {
+        made++;
+        return new target(...args);
+      },
+    });
+    try {
+      const key = await createKey({ paceMs: 0, replies: [{ text: 'Hello there.' }] });
+      const el = await mount({ 'publishable-key': key, 'user-id': 'u-format' });
+      await new Promise((settled) => setTimeout(settled, 0)); // the idle callbacks asked for so far
+      expect($(el, '[part~="welcome"]'), 'the welcome').to.exist;
+      expect(made, 'formatters made for the welcome alone').to.equal(0);
+      await sendByUser(el, 'Hi');
+      await until(() => $(el, '.message.user [part="meta"] span')?.textContent, 'the time stamp');
+      expect(made).to.be.above(0);
+    } finally {
+      globalThis.requestIdleCallback = idle;
+      Intl.DateTimeFormat = Format;
+    }
+  });
+
   it('gives each block of a reply the direction of its own text', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'مرحبا بكم\n\n- عنصر\n- آخر\n\nEnglish after it' }] });
     const el = await mount({ 'publishable-key': key });
