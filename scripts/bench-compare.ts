@@ -16,6 +16,10 @@
  *    text in the DOM: it paints in that frame).
  *
  * Each run opens a fresh browser context; widget and Deep Chat alternate.
+ *
+ * `BENCH_ONLY=load` (`loads`) is the page load alone, many times: its ratio moves by more
+ * than the 1.5x target between sessions at three runs (BENCHMARKS.md "The load, alone");
+ * and a first visit's panel, with no conversation.
  */
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import {
@@ -233,4 +237,74 @@ export async function compare(browser: Browser, base: string, runs: number): Pro
     );
   out.push('', `Per token at ${SIZES.at(-1)} messages over ${SIZES[0]}: widget ${growth('widget')}, Deep Chat ${growth('deep-chat')}.`);
   return out;
+}
+
+/**
+ * A first visit: the chat mounted in a loaded page with no conversation (the widget's
+ * welcome; Deep Chat empty), main-thread time from the mount to 1 s after it, when what
+ * the chat does once it is idle (the widget's idle work, its chunks) has run.
+ */
+async function firstVisit(browser: Browser, base: string, variant: Variant, key: string): Promise<number> {
+  const { context, page, cdp } = await openPage(browser, base, variant === 'widget' ? 'widget' : 'deep-chat');
+  try {
+    const before = await metrics(cdp);
+    await page.evaluate(
+      async ({ variant, key }) => {
+        const w = window as unknown as { mountWidget(a: object): Promise<HTMLElement> };
+        await w.mountWidget(
+          variant === 'widget' ? { 'base-url': '/', 'publishable-key': key, 'user-id': 'bench-user', persist: 'none' } : { key },
+        );
+        await new Promise((done) => setTimeout(done, 1000));
+      },
+      { variant, key },
+    );
+    return busy(before, await metrics(cdp)).task;
+  } finally {
+    await context.close();
+  }
+}
+
+/** Cold page loads in each variant for `BENCH_ONLY=load` (BENCH_LOAD_RUNS, default 15). */
+const LOAD_RUNS = Math.max(1, Number(process.env.BENCH_LOAD_RUNS ?? 15));
+
+/**
+ * The page load alone (`coldLoad`), widget and Deep Chat in turns, LOAD_RUNS times each
+ * after one warm-up of each, on a thread of SIZES[0] messages: medians of the main-thread
+ * time and of the longest task, the slowest longest task, and how many loads had a task
+ * over 50 ms. Nothing else runs in the browser meanwhile, so the ratio is the load's own.
+ */
+export async function loads(browser: Browser, base: string): Promise<string[]> {
+  const size = SIZES[0]!;
+  const thread = await createLongThread(base, size / 2, { text: TURN_REPLY, chunkChars: TURN_CHUNK });
+  const results: Record<Variant, Array<Awaited<ReturnType<typeof coldLoad>>>> = { widget: [], 'deep-chat': [] };
+  for (const variant of VARIANTS) await coldLoad(browser, base, variant, thread.key, thread.threadId); // warm-up
+  // Which goes first changes by round: a load right after another context closed measured
+  // slower, by as much as a tenth, than the next one (the browser still tearing it down).
+  for (let i = 0; i < LOAD_RUNS; i++)
+    for (const variant of i % 2 ? [...VARIANTS].reverse() : VARIANTS) {
+      const r = await coldLoad(browser, base, variant, thread.key, thread.threadId);
+      results[variant].push(r);
+      console.log(
+        `  load ${size} messages, ${variant} #${i + 1}: on screen ${ms(r.loaded)}, task ${ms(r.task)}, longest task ${ms(r.longest)}`,
+      );
+    }
+  const visits: Record<Variant, number[]> = { widget: [], 'deep-chat': [] };
+  for (let i = 0; i < LOAD_RUNS; i++)
+    for (const variant of i % 2 ? [...VARIANTS].reverse() : VARIANTS)
+      visits[variant].push(await firstVisit(browser, base, variant, thread.key));
+  const m = (v: Variant, f: (r: (typeof results)[Variant][number]) => number) => median(results[v].map(f));
+  const row = (label: string, f: (r: (typeof results)[Variant][number]) => number, fmt: (n: number) => string) =>
+    `| ${label} | ${fmt(m('widget', f))} | ${fmt(m('deep-chat', f))} | ${ratio(m('widget', f), m('deep-chat', f))} |`;
+  const count = (v: Variant) => `${results[v].filter((r) => r.longTasks > 0).length} of ${LOAD_RUNS}`;
+  const worst = (v: Variant) => ms(Math.max(...results[v].map((r) => r.longest)));
+  return [
+    `| Page load with ${size} messages (median of ${LOAD_RUNS}, in turns) | widget | Deep Chat | widget / Deep Chat |`,
+    '|---|---:|---:|---:|',
+    row('Navigation → on screen', (r) => r.loaded, ms),
+    row('Main-thread time', (r) => r.task, ms),
+    row('Longest task', (r) => r.longest, ms),
+    `| Slowest longest task | ${worst('widget')} | ${worst('deep-chat')} | |`,
+    `| Loads with a task over 50 ms | ${count('widget')} | ${count('deep-chat')} | |`,
+    `| A first visit (no conversation): mount → 1 s later, main-thread time | ${ms(median(visits.widget))} | ${ms(median(visits['deep-chat']))} | ${ratio(median(visits.widget), median(visits['deep-chat']))} |`,
+  ];
 }

@@ -22,7 +22,9 @@
  *     until the page is idle again (highlighting goes on in slices after the last frame).
  *  7. Cost at scale (scripts/bench-scale.ts): a 100 KB and a 1 MB reply against a floor that
  *     scrolls once a frame (time, long tasks, heap after GC), and a 200-turn session (time
- *     per token and per keystroke at turn 1 and at turn 200).
+ *     per token and per keystroke at turn 1 and at turn 200); beside Deep Chat on threads of
+ *     10 to 2,000 messages (scripts/bench-compare.ts, `compare`), and the page load of the
+ *     first size alone, alternating BENCH_LOAD_RUNS times (`load`).
  *  8. Long branch chains (scripts/bench-branches.ts): one question edited 10 and 1,000 times
  *     in a row: a keystroke, a keystroke in the editor, opening the history, a send.
  *  9. Size limits (scripts/bench-limits.ts): a reply of 50 KB to 1 MB in one frame (what it
@@ -46,7 +48,7 @@ import { build } from 'vite';
 import { createApp } from '../demo/server/app.js';
 import { toNodeMiddleware } from '../demo/server/node.js';
 import { chunkText } from '../demo/server/turn.js';
-import { compare } from './bench-compare.js';
+import { compare, loads } from './bench-compare.js';
 import { replies, session } from './bench-scale.js';
 import { branchChains } from './bench-branches.js';
 import { limits } from './bench-limits.js';
@@ -77,11 +79,12 @@ import { SLOW_CODE, slowCode } from '../test/support/slow-code.js';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 /**
- * BENCH_ONLY=stream|restore|memory|hostile|launcher|code|reply|session|compare|branches|limits runs one section, or
+ * BENCH_ONLY=stream|restore|memory|hostile|launcher|code|reply|session|compare|load|branches|limits runs one section, or
  * several separated by commas (`reply,session,compare` is the scale section of BENCHMARKS.md).
  */
 const ONLY = process.env.BENCH_ONLY?.split(',');
-type Section = 'stream' | 'restore' | 'memory' | 'hostile' | 'launcher' | 'code' | 'reply' | 'session' | 'compare' | 'branches' | 'limits';
+type Section =
+  'stream' | 'restore' | 'memory' | 'hostile' | 'launcher' | 'code' | 'reply' | 'session' | 'compare' | 'load' | 'branches' | 'limits';
 const want = (section: Section) => !ONLY || ONLY.includes(section);
 /** Everything ends by then (BENCH_WATCHDOG_MIN): the whole bench with Deep Chat's 200-turn session runs past 45 minutes on a busy machine. */
 const WATCHDOG_MS = Number(process.env.BENCH_WATCHDOG_MIN ?? 90) * 60_000;
@@ -770,6 +773,10 @@ async function main(): Promise<void> {
     if (want('compare')) {
       console.log('bench: beside Deep Chat…');
       scale.push(...(await compare(browser, base, Math.min(RUNS, 3))), '');
+    }
+    if (want('load')) {
+      console.log('bench: the page load alone, beside Deep Chat…');
+      scale.push(...(await loads(browser, base)), '');
     }
     if (want('branches')) {
       console.log('bench: chains of edits of one message…');
