@@ -24,7 +24,7 @@
  *     scrolls once a frame (time, long tasks, heap after GC), and a 200-turn session (time
  *     per token and per keystroke at turn 1 and at turn 200); beside Deep Chat on threads of
  *     10 to 2,000 messages (scripts/bench-compare.ts, `compare`), and the page load of the
- *     first size alone, alternating BENCH_LOAD_RUNS times (`load`).
+ *     first size alone, in turns BENCH_LOAD_RUNS times, and a first visit (`load`).
  *  8. Long branch chains (scripts/bench-branches.ts): one question edited 10 and 1,000 times
  *     in a row: a keystroke, a keystroke in the editor, opening the history, a send.
  *  9. Size limits (scripts/bench-limits.ts): a reply of 50 KB to 1 MB in one frame (what it
