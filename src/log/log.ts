@@ -103,12 +103,12 @@ export class Log implements ReadingHost {
   /**
    * One formatter per language: every render stamps every rendered message, and creating an
    * Intl.DateTimeFormat per stamp made re-renders of long transcripts cost tens of ms. The
-   * first one on a page costs 25-30 ms (ICU data), so it is made in a task of its own when
-   * the browser is idle, never in a render: made there, it was a third of the render that
-   * shows a restored conversation (a 70 ms task). Stamps show a moment after their messages.
-   * It is made once there is a conversation, or one on its way (a thread to load): a panel
-   * with the welcome alone, a first visit's, pays nothing for ICU (20-30 ms in Chromium,
-   * BENCHMARKS.md "The load, alone") until its first message.
+   * first one on a page costs 20-30 ms in Chromium (ICU data), so it is made in a task of
+   * its own when the browser is idle, never in a render: made there, it was a third of the
+   * render that shows a restored conversation (a 70 ms task). Stamps show a moment after
+   * their messages. It is made once there is a conversation, or one on its way (a thread to
+   * load): a panel with the welcome alone, a first visit's, pays nothing for it until its
+   * first message (BENCHMARKS.md "The load, alone").
    */
   private timeFormat: Intl.DateTimeFormat | null = null;
   private formatting = false;
