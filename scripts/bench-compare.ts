@@ -63,16 +63,17 @@ interface CompareRun {
   shown: number;
 }
 
-/** Opens the thread in the page's chat; resolves with the mount's figures once a frame has passed. */
-function mount(page: Page, variant: Variant, key: string, threadId: string) {
+/** Opens the thread (none: a first visit) in the page's chat; resolves with the mount's figures once a frame has passed. */
+function mount(page: Page, variant: Variant, key: string, threadId: string | null) {
   return page.evaluate(
     async ({ variant, key, threadId }) => {
       type Mountable = { mountWidget(a: object): Promise<HTMLElement & { updateComplete?: Promise<unknown> }> };
       const w = window as unknown as Mountable & { __bench: Bench; el: HTMLElement };
       const t0 = performance.now();
+      const thread = threadId ? { 'thread-id': threadId } : {};
       const attrs =
         variant === 'widget'
-          ? { 'base-url': '/', 'publishable-key': key, 'thread-id': threadId, 'user-id': 'bench-user', persist: 'none' }
+          ? { 'base-url': '/', 'publishable-key': key, ...thread, 'user-id': 'bench-user', persist: 'none' }
           : { key, threadId };
       const el = await w.mountWidget(attrs);
       w.el = el;
@@ -248,16 +249,8 @@ async function firstVisit(browser: Browser, base: string, variant: Variant, key:
   const { context, page, cdp } = await openPage(browser, base, variant === 'widget' ? 'widget' : 'deep-chat');
   try {
     const before = await metrics(cdp);
-    await page.evaluate(
-      async ({ variant, key }) => {
-        const w = window as unknown as { mountWidget(a: object): Promise<HTMLElement> };
-        await w.mountWidget(
-          variant === 'widget' ? { 'base-url': '/', 'publishable-key': key, 'user-id': 'bench-user', persist: 'none' } : { key },
-        );
-        await new Promise((done) => setTimeout(done, 1000));
-      },
-      { variant, key },
-    );
+    await mount(page, variant, key, null);
+    await page.waitForTimeout(1000);
     return busy(before, await metrics(cdp)).task;
   } finally {
     await context.close();
@@ -280,8 +273,9 @@ export async function loads(browser: Browser, base: string): Promise<string[]> {
   for (const variant of VARIANTS) await coldLoad(browser, base, variant, thread.key, thread.threadId); // warm-up
   // Which goes first changes by round: a load right after another context closed measured
   // slower, by as much as a tenth, than the next one (the browser still tearing it down).
+  const inTurns = (round: number) => (round % 2 ? [...VARIANTS].reverse() : VARIANTS);
   for (let i = 0; i < LOAD_RUNS; i++)
-    for (const variant of i % 2 ? [...VARIANTS].reverse() : VARIANTS) {
+    for (const variant of inTurns(i)) {
       const r = await coldLoad(browser, base, variant, thread.key, thread.threadId);
       results[variant].push(r);
       console.log(
@@ -290,8 +284,7 @@ export async function loads(browser: Browser, base: string): Promise<string[]> {
     }
   const visits: Record<Variant, number[]> = { widget: [], 'deep-chat': [] };
   for (let i = 0; i < LOAD_RUNS; i++)
-    for (const variant of i % 2 ? [...VARIANTS].reverse() : VARIANTS)
-      visits[variant].push(await firstVisit(browser, base, variant, thread.key));
+    for (const variant of inTurns(i)) visits[variant].push(await firstVisit(browser, base, variant, thread.key));
   const m = (v: Variant, f: (r: (typeof results)[Variant][number]) => number) => median(results[v].map(f));
   const row = (label: string, f: (r: (typeof results)[Variant][number]) => number, fmt: (n: number) => string) =>
     `| ${label} | ${fmt(m('widget', f))} | ${fmt(m('deep-chat', f))} | ${ratio(m('widget', f), m('deep-chat', f))} |`;
