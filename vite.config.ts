@@ -73,13 +73,7 @@ export default defineConfig({
     // modules after them within gzip's reach of each other: 0.63 KB gzip of the inline load;
     // the core's stylesheet and reactive base first: 39 bytes of every page view.
     chunkOrder({
-      panel: [
-        /\.styles\.ts$/,
-        /[\\/]node_modules[\\/]marked[\\/]/,
-        /[\\/]src[\\/]markdown[\\/]lex\.ts$/,
-        /[\\/]src[\\/]security[\\/]trusted-types\.ts$/,
-        /[\\/]src[\\/]markdown[\\/]entities\.ts$/,
-      ],
+      panel: [/\.styles\.ts$/],
       core: [/[\\/]@lit[\\/]reactive-element[\\/]css-tag\.js$/, /\.styles\.ts$/, /[\\/]src[\\/]shell[\\/]host\.ts$/],
     }),
   ],

@@ -4,25 +4,23 @@
  * side by side.
  *
  * gzip finds repeats within its last 32 KB. The bundler lays a chunk out in execution
- * order, which put marked (35 KB minified) and the panel's stylesheets (7 KB of CSS text)
- * in the middle of the widget's code: what the widget's modules share (the store's
- * transitions, the context's names, lit-html's template shapes) was out of each other's
- * reach across them. With the stylesheets, then marked and what reads like it (the
- * markdown lexer, which names marked's rules and tokens; the character references marked
- * leaves in its tokens, src/markdown/entities.ts, with the Trusted Types policy it needs)
- * at the start, the panel's chunk is 0.63 KB gzip smaller. The core is within one window,
- * but its stylesheet and the reactive base ahead of the element's and the settings' code
- * still save 39 bytes of every page view. No bundler option orders a chunk's modules by
- * hand (rolldown's `chunkModulesOrder: 'module-id'` sorts them all by path: +0.15 KB).
+ * order, which put the panel's stylesheets (7 KB of CSS text) in the middle of the widget's
+ * code: what the widget's modules share (the store's transitions, the context's names,
+ * lit-html's template shapes) was out of each other's reach across them. With the
+ * stylesheets at the start, the panel's chunk is 75 bytes gzip smaller. (marked led it
+ * too, with 0.63 KB saved, until it went to a chunk of its own with the markdown lexer.)
+ * The core is within one window, but its stylesheet and the reactive base ahead of the
+ * element's and the settings' code still save 39 bytes of every page view. No bundler
+ * option orders a chunk's modules by hand (rolldown's `chunkModulesOrder: 'module-id'`
+ * sorts them all by path: +0.15 KB).
  *
  * Moving a module earlier only makes its top-level code run earlier, so each module moved
  * must need nothing of the chunk that is not moved before it: the build fails otherwise,
  * and when a module's code is not found in the chunk exactly once (the bundler's output
  * changed shape). The modules moved are the ones listed, and only those: stylesheets (one
- * call that makes a stylesheet from text), marked (which imports nothing), the lexer
- * (marked and the core's `warnOnce`), the entity table and the policy's lazy getter, and
- * in the core Lit's css-tag module (a class and two functions) and the reactive base (a
- * class); none of them does anything at load that another module could see.
+ * call that makes a stylesheet from text), and in the core Lit's css-tag module (a class
+ * and two functions) and the reactive base (a class); none of them does anything at load
+ * that another module could see.
  */
 import type { Plugin } from 'vite';
 import { RolldownMagicString } from 'rolldown';

@@ -25,6 +25,8 @@ export const websocket = chunk(() => import('./client/websocket.js'));
 
 // --- markdown ----------------------------------------------------------------------------
 
+/** marked under lex.ts's budgets: the first text that is more than prose (src/markdown/prose.ts), a thread to load, or a turn on its way. */
+export const lexer = chunk(() => import('./markdown/lex.js'));
 /** The guard for half-typed markdown: a turn starts; a streaming or cut-off reply waits for it. */
 export const tail = chunk(() => import('./markdown/tail.js'));
 /** A reply as plain text, for its announcement: a turn starts. */

@@ -1,7 +1,8 @@
 /**
- * A reply as blocks: lexed within lex.ts's limits, each top-level block rendered on its
- * own (DOM, or HTML through the allow-html sanitiser), decorated, and isolated: a block
- * that cannot be rendered is its own text, the rest of the reply is not affected.
+ * A reply as blocks: lexed within lex.ts's limits (prose without the lexer: prose.ts), each
+ * top-level block rendered on its own (DOM, or HTML through the allow-html sanitiser),
+ * decorated, and isolated: a block that cannot be rendered is its own text, the rest of the
+ * reply is not affected.
  */
 import type { Token, TokensList } from 'marked';
 import { en } from '../i18n/strings.js';
@@ -10,9 +11,10 @@ import { safeUrl } from '../security/url.js';
 import { trustedPolicy } from '../security/trusted-types.js';
 import { warnOnce } from '../warn.js';
 import { decorate, type MarkdownLabels } from './decorate.js';
-import { lexMarkdown } from './lex.js';
+import type { PlainToken } from './lex.js';
+import { isProse, proseTokens } from './prose.js';
 import type { TypingTail } from './tail.js';
-import { highlight as highlightChunk, htmlPolicy, tail as tailChunk } from '../chunks.js';
+import { highlight as highlightChunk, htmlPolicy, lexer as lexerChunk, tail as tailChunk } from '../chunks.js';
 import { blockNodes, el, IMAGE_ATTRS, LINK_ATTRS, toDom, toFragment, type Out } from './tokens.js';
 
 export type { MarkdownLabels };
@@ -76,6 +78,46 @@ export function loadTailSupport(): Promise<boolean> {
 
 export const hasTailSupport = (): boolean => !!tailChunk.module;
 
+// --- the lexer (a lazy chunk) ----------------------------------------------------------------
+
+/**
+ * Loads the lexer (marked and lex.ts: a chunk beside the panel). Prose without markdown is
+ * drawn without it (prose.ts), anything else as its plain text until it is here: the panel
+ * fetches it for a thread to load or a turn on its way, and a render of text that needs it
+ * waits for it a little (src/panel/panel.ts); a text drawn without it is drawn again when
+ * it comes (directive.ts). Resolves false when it cannot be fetched: the text stays plain.
+ */
+export function loadLexer(): Promise<boolean> {
+  return lexerChunk().then(
+    () => true,
+    () => (warnOnce('markdown could not be loaded; replies show as plain text until it can.'), false),
+  );
+}
+
+export const hasLexer = (): boolean => !!lexerChunk.module;
+
+/** Whether a message's text needs the lexer to show as it will (prose.ts). */
+export const needsLexer = (text: string): boolean => !hasLexer() && !isProse(text);
+
+/**
+ * `src`'s tokens: the lexer's; before it is here, prose's own, else its text as it is in
+ * pieces that end after a blank line (a reply streaming meanwhile draws only its last one
+ * again), `provisional` until the lexer draws it.
+ */
+function tokensOf(
+  src: string,
+  allowHtml: boolean,
+  links?: TokensList['links'],
+): { tokens: Token[]; links: TokensList['links']; provisional: boolean } {
+  const lexed = lexerChunk.module?.lexMarkdown(src, allowHtml, links);
+  if (lexed) return { tokens: lexed, links: lexed.links, provisional: false };
+  const prose = proseTokens(src);
+  if (prose) return { tokens: prose, links: {}, provisional: false };
+  const pieces = src.match(/[^]+?(?:\n\n+|$)/g) ?? [];
+  const tokens = pieces.map((raw): PlainToken => ({ type: 'plain', raw, text: raw.trimEnd() }));
+  return { tokens: tokens as Token[], links: {}, provisional: true };
+}
+
 // --- blocks ------------------------------------------------------------------------------
 
 export interface Block {
@@ -89,17 +131,19 @@ interface Lexed {
   links: TokensList['links'];
   /** The offsets add up: every character of the source belongs to one token. */
   complete: boolean;
+  /** Drawn as its text until the lexer is here (`tokensOf`). */
+  provisional: boolean;
 }
 
 export function lexBlocks(allowHtml: boolean, src: string, offset = 0): Lexed {
-  const tokens = lexMarkdown(src, allowHtml);
+  const { tokens, links, provisional } = tokensOf(src, allowHtml);
   const blocks: Block[] = [];
   let pos = offset;
   for (const token of tokens) {
     if (token.type !== 'space') blocks.push({ token, start: pos });
     pos += token.raw.length;
   }
-  return { blocks, links: tokens.links, complete: pos - offset === src.length };
+  return { blocks, links, complete: pos - offset === src.length, provisional };
 }
 
 export function hasLinks(links: TokensList['links']): boolean {
@@ -158,7 +202,7 @@ export function renderBlock(
 ): DocumentFragment | null {
   try {
     // The completed tail is lexed again, with the document's link definitions in scope.
-    const tokens = source === block.token.raw ? [block.token] : lexMarkdown(source, html, links);
+    const tokens = source === block.token.raw ? [block.token] : tokensOf(source, html, links).tokens;
     const frag = html && sanitizer ? sanitizer(blockNodes(toHtml!, tokens).join('')) : toFragment(blockNodes(toDom, tokens));
     if (highlightChunk.module?.redraw(drawn, frag, typing)) return null;
     decorate(frag, labels, typing);

@@ -6,10 +6,12 @@ import { el } from './tokens.js';
 import {
   blockSource,
   DEFAULT_LABELS,
+  hasLexer,
   hasLinks,
   hasTailSupport,
   htmlMode,
   lexBlocks,
+  loadLexer,
   normalize,
   plainBlock,
   renderBlock,
@@ -52,6 +54,12 @@ class MarkdownDirective extends Directive {
   private links: TokensList['links'] = {};
   /** Sticky once link definitions appear: they change earlier blocks, so lex everything. */
   private fullLex = false;
+  /** Drawn in part as its text before the lexer was here (blocks.ts `tokensOf`): drawn again when it comes. */
+  private provisional = false;
+  /** The last draw's element, text and settings: what is drawn again when the lexer comes. */
+  private drawn: Parameters<MarkdownDirective['draw']> | undefined;
+  /** A draw has asked for the lexer, and its answer has not come. */
+  private waiting = false;
   /** While streaming: no new draw before this time (see `draw`). */
   private nextAt = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -75,7 +83,7 @@ class MarkdownDirective extends Directive {
     const streaming = options.streaming ?? false;
     const settings = `${allowHtml}\u0000${labels.copyCode}\u0000${labels.table}`;
 
-    if (element !== this.element || settings !== this.settings) {
+    if (element !== this.element || settings !== this.settings || (this.provisional && hasLexer())) {
       element.replaceChildren();
       this.element = element;
       this.settings = settings;
@@ -120,11 +128,13 @@ class MarkdownDirective extends Directive {
     this.blocks = [];
     this.text = '';
     this.fullLex = false;
+    this.provisional = false;
     this.nextAt = 0;
   }
 
   private draw(element: Element, text: string, streaming: boolean, allowHtml: boolean, labels: MarkdownLabels): void {
     const started = performance.now();
+    this.drawn = [element, text, streaming, allowHtml, labels];
     try {
       this.streaming = streaming;
       this.lex(allowHtml, text);
@@ -177,6 +187,21 @@ class MarkdownDirective extends Directive {
     const cost = performance.now() - started;
     const tail = this.blocks.at(-1)?.token.raw.length ?? 0;
     this.nextAt = streaming && cost > 8 && tail > 2_000 ? performance.now() + cost * 3 : 0;
+    // Drawn in part as its text: drawn again, its latest text, when the lexer comes. The
+    // panel renders again then too, but not every markdown() is in that render (a message
+    // the log does not draw again, the disclaimer's text).
+    if (this.provisional && !this.waiting) {
+      this.waiting = true;
+      void loadLexer().then((ok) => {
+        this.waiting = false;
+        const drawn = this.drawn!;
+        if (ok && this.provisional && drawn[0] === this.element && drawn[0].isConnected) {
+          drawn[0].replaceChildren();
+          this.reset();
+          this.draw(...drawn);
+        }
+      });
+    }
   }
 
   // Only the source from the last block on (or the one before, when the tail may still join
@@ -202,6 +227,7 @@ class MarkdownDirective extends Directive {
       if (tail.complete && !hasLinks(tail.links)) {
         this.blocks = previous.slice(0, last).concat(tail.blocks);
         this.text = text;
+        this.provisional ||= tail.provisional;
         return;
       }
     }
@@ -209,6 +235,7 @@ class MarkdownDirective extends Directive {
     this.blocks = all.blocks;
     this.links = all.links;
     this.text = text;
+    this.provisional = all.provisional;
     if (hasLinks(all.links) || !all.complete) this.fullLex = true;
   }
 }

@@ -38,13 +38,24 @@ import {
 } from './blocks.js';
 
 export { markdown } from './directive.js';
-export { hasHtmlSupport, hasTailSupport, loadHtmlSupport, loadTailSupport, type MarkdownLabels, type MarkdownOptions } from './blocks.js';
+export {
+  hasHtmlSupport,
+  hasLexer,
+  hasTailSupport,
+  loadHtmlSupport,
+  loadLexer,
+  loadTailSupport,
+  needsLexer,
+  type MarkdownLabels,
+  type MarkdownOptions,
+} from './blocks.js';
 export { TRUSTED_TYPES_POLICY_NAME, type SafeHtml } from '../security/trusted-types.js';
 
 /**
  * Renders agent markdown to an HTML string (TrustedHTML when Trusted Types exist), built by
  * the same pipeline as the directive. Prefer the `markdown()` directive in templates; this
- * is for one-off uses and tests. With `allowHtml`, await `loadHtmlSupport()` first.
+ * is for one-off uses and tests. Await `loadLexer()` first (prose alone needs no lexer), and
+ * with `allowHtml` `loadHtmlSupport()` too.
  */
 export function renderMarkdown(text: string, options: MarkdownOptions = {}): SafeHtml {
   const allowHtml = htmlMode(options);

@@ -8,10 +8,13 @@ import { handleLinkClick } from '../links/links.js';
 import {
   handleCopyClick,
   hasHtmlSupport,
+  hasLexer,
   hasTailSupport,
   loadHtmlSupport,
+  loadLexer,
   loadTailSupport,
   markdownLabels,
+  needsLexer,
   type MarkdownLabels,
 } from '../markdown/markdown.js';
 import { renderConfigNotice, renderNotice } from '../notices/notice.js';
@@ -252,9 +255,11 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
       return this.quietly();
     }
     if (change === 'appendDelta') {
-      // The guard for half-typed markdown draws a streaming reply (it would show raw syntax
-      // for a moment without it): fetched as the turn started, waited for if not here yet.
+      // The lexer and the guard for half-typed markdown draw a streaming reply (it would
+      // show raw syntax for a moment without them): fetched as the turn started, waited
+      // for if not here yet.
       if (!hasTailSupport()) this.waiting.add(loadTailSupport());
+      if (!hasLexer()) this.waiting.add(loadLexer());
       // The first token (the status turns `streaming`) shows at once, the rest once a frame.
       if (statusChanged) return this.host.requestUpdate();
       this.frame ||= requestAnimationFrame(() => {
@@ -269,6 +274,10 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
       const question = change === 'branch' ? state.turn?.user : state.messages.at(-1)?.key;
       if (question) this.log.place(question);
     }
+    // A transcript on its way, or a reply: the lexer is fetched meanwhile (prose needs none).
+    if ((change === 'loading' && this.chat.threadId) || change === 'startTurn') void loadLexer();
+    // Text that is more than prose waits a little for it, rather than show its syntax.
+    if (!hasLexer() && (needsLexer(state.welcome) || state.messages.some((m) => needsLexer(m.text)))) this.waiting.add(loadLexer());
     if (change === 'startTurn') {
       // What a reply brings: fetched while the agent thinks (a chunk that fails is tried
       // again when needed).

@@ -1,11 +1,19 @@
 import { expect } from '@open-wc/testing';
 import { html, render } from 'lit';
-import { loadHtmlSupport, loadTailSupport, markdown, renderMarkdown, TRUSTED_TYPES_POLICY_NAME } from '../../src/markdown/markdown.js';
+import {
+  loadHtmlSupport,
+  loadLexer,
+  loadTailSupport,
+  markdown,
+  renderMarkdown,
+  TRUSTED_TYPES_POLICY_NAME,
+} from '../../src/markdown/markdown.js';
 import { renderPlainText } from '../../src/markdown/plain.js';
 import { safeUrl } from '../../src/security/url.js';
 
-// The guard for half-typed syntax (streaming: true) is a chunk; the panel fetches it as a turn starts.
-await loadTailSupport();
+// The lexer and the guard for half-typed syntax (streaming: true) are chunks; the panel
+// fetches them as a thread loads or a turn starts.
+await Promise.all([loadLexer(), loadTailSupport()]);
 
 function dom(text: string, options: Parameters<typeof renderMarkdown>[1] = {}): HTMLDivElement {
   const div = document.createElement('div');

@@ -1,9 +1,10 @@
 import { expect } from '@open-wc/testing';
 import { html, render } from 'lit';
-import { loadTailSupport, markdown, renderMarkdown, TRUSTED_TYPES_POLICY_NAME } from '../../src/markdown/markdown.js';
+import { loadLexer, loadTailSupport, markdown, renderMarkdown, TRUSTED_TYPES_POLICY_NAME } from '../../src/markdown/markdown.js';
 
-// The guard for half-typed syntax (streaming: true) is a chunk; the panel fetches it as a turn starts.
-await loadTailSupport();
+// The lexer and the guard for half-typed syntax (streaming: true) are chunks; the panel
+// fetches them as a thread loads or a turn starts.
+await Promise.all([loadLexer(), loadTailSupport()]);
 
 // Own file: once a page enforces Trusted Types it cannot go back, so nothing else runs here.
 describe('under require-trusted-types-for', () => {

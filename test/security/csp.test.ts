@@ -162,7 +162,7 @@ describe('strict CSP + Trusted Types page', function () {
       const win = await hostileConversation({ bundle: '' });
       // The script tag's one-line module, the shell it imports, the panel (inline: at once)
       // and, fetched with the first message, the turns, the streaming code with its guard for
-      // half-typed markdown (tail), what a reply brings (cards, turn controls with the index of
+      // half-typed markdown (tail), the lexer (lex: the welcome is markdown), what a reply brings (cards, turn controls with the index of
       // branch relations they share with the history, the copy button, the small buttons'
       // stylesheet they share), the plain text of
       // its announcement (plain), the reading moves that place the question sent (reading),
@@ -185,6 +185,7 @@ describe('strict CSP + Trusted Types page', function () {
         'cards',
         'copy',
         'export',
+        'lex',
         'plain',
         'reading',
         'small-buttons',
@@ -192,6 +193,20 @@ describe('strict CSP + Trusted Types page', function () {
         'tail',
         'turns',
       ]);
+    });
+
+    it('a first visit whose welcome is prose fetches no lexer; the first reply with markdown brings it', async () => {
+      const key = await createKey({ paceMs: 0, replies: [{ text: 'Some **bold** words.' }] });
+      const { win, el } = await openPage({ key, bundle: '' });
+      await until(() => el.status === 'idle' && $(el, '[part~="welcome"] [part="text"] p'), 'no welcome');
+      // A task after the welcome's render: what it fetches for it it has asked for by then.
+      await new Promise((resolve) => win.setTimeout(resolve));
+      const lexers = () => bundleScripts(win).filter((p) => /^\/dist\/agent-chat-lex-[\w-]{6}\.js$/.test(p));
+      expect(lexers()).to.deep.equal([]);
+      await sendByUser(el, 'and in markdown?');
+      await until(() => $(el, '.message.agent:not(.welcome) [part="text"] strong'), 'the reply is not drawn as markdown');
+      expect(lexers()).to.have.length(1);
+      expect(win.cspViolations).to.deep.equal([]);
     });
 
     it('an unopened launcher loads the shell only and calls no service; intent fetches the panel', async () => {
@@ -302,6 +317,24 @@ describe('strict CSP + Trusted Types page', function () {
       expect($(el, '.message.agent:not(.welcome) [part="text"]')!.textContent).to.contain('Here are shoes.');
       expect($(el, '.message.agent:not(.welcome) [role="alert"]')!.textContent).to.contain('could not be shown');
       expect($(el, '[part~="card"]')).to.equal(null);
+      await sendByUser(el, 'and now?');
+      await until(() => el.messages.at(-1)?.text === 'Still here.', 'no next reply');
+    });
+
+    it('a lexer that cannot be fetched: markdown shows as its text, every character of it, and the chat goes on', async () => {
+      const key = await createKey({
+        paceMs: 0,
+        welcome: 'Ask me about **shoes**.',
+        replies: [{ text: 'A *list*:\n\n- one\n- two' }, { text: 'Still here.' }],
+      });
+      const { el } = await openPage({ key, bundle: 'dist-without-lazy' });
+      // The first render waits (briefly) for the lexer, which then fails.
+      await until(() => el.status === 'idle' && $(el, '[part~="welcome"] [part="text"] p'), 'no welcome');
+      expect($(el, '[part~="welcome"] [part="text"]')!.textContent).to.equal('Ask me about **shoes**.');
+      await sendByUser(el, 'a list?');
+      await until(() => el.messages.some((m) => m.role === 'agent' && m.state === 'done'), 'no reply');
+      await el.updateComplete;
+      expect($$(el, '.message.agent:not(.welcome) [part="text"] p').map((p) => p.textContent)).to.deep.equal(['A *list*:', '- one\n- two']);
       await sendByUser(el, 'and now?');
       await until(() => el.messages.at(-1)?.text === 'Still here.', 'no next reply');
     });

@@ -1,8 +1,9 @@
 import { html, render } from 'lit';
-import { loadTailSupport, markdown, renderMarkdown, type MarkdownOptions } from '../../src/markdown/markdown.js';
+import { loadLexer, loadTailSupport, markdown, renderMarkdown, type MarkdownOptions } from '../../src/markdown/markdown.js';
 
-// The guard for half-typed syntax is a chunk the panel fetches as a turn starts; here, at once.
-await loadTailSupport();
+// The lexer and the guard for half-typed syntax are chunks the panel fetches when a thread
+// loads or a turn starts; here, at once (test/render/lexer.test.ts draws without them).
+await Promise.all([loadLexer(), loadTailSupport()]);
 
 /** Renders `text` through the markdown() directive into `container` (re-using its instance). */
 export function mountMarkdown(text: string, options: MarkdownOptions, container: HTMLElement): HTMLElement {

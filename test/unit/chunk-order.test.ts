@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { leadWith, type LaidOutModule } from '../../scripts/vite-chunk-order.js';
 
-// The build moves the panel's stylesheets, marked and its lexer to the start of the panel's
-// chunk (scripts/vite-chunk-order.ts): a module moves only with everything of the chunk it
-// imports moved before it, and the others keep their order.
+// The build moves modules to the start of a chunk (scripts/vite-chunk-order.ts; the panel's
+// stylesheets, and here a library with a module that extends it): a module moves only with
+// everything of the chunk it imports moved before it, and the others keep their order.
 
 const mod = (id: string, code: string, imports: string[] = []): LaidOutModule => ({ id, code, imports });
 

@@ -1,0 +1,42 @@
+/**
+ * Prose without markdown, lexed without marked. Most welcomes and questions are a few
+ * sentences with nothing marked would read as syntax, and the lexer (marked and lex.ts's
+ * budgets, a third of the panel's code) is a chunk of its own (src/chunks.ts `lexer`): a
+ * page that shows only such text never fetches it, and one that restores a conversation
+ * draws its questions before it is here.
+ *
+ * The tokens are the very ones marked makes of such text, field for field (paragraphs
+ * between blank lines, `space` tokens for the blank lines), so what is drawn from them does
+ * not change when the lexer arrives; test/unit/prose.test.ts holds them to marked's with
+ * random text. The test errs toward marked: any character that can start syntax anywhere
+ * (emphasis, code, links and autolinks, HTML, entities, escapes, tables, strikethrough) or
+ * at a line's start (headings, lists, quotes, setext underlines, indented code), and any
+ * blank-looking line or line-end space, sends the text to the lexer.
+ */
+import type { Token } from 'marked';
+
+const SYNTAX = /[\\`*_~[\]<>&|@]|:\/\/|www\.|^[ \t#=+>-]|^\d+[.)]|[ \t]$/im;
+
+/** Longer text goes to the lexer, whose size limits (lex.ts `LIMITS`) this path does not repeat. */
+const PROSE_CHARS = 4_096;
+
+/** Whether `src` is prose without markdown (see above): drawn as it will be without the lexer. */
+export const isProse = (src: string): boolean => src.length <= PROSE_CHARS && !SYNTAX.test(src);
+
+/** marked's tokens for `src` when it is prose without markdown, else null. */
+export function proseTokens(src: string): Token[] | null {
+  if (!isProse(src)) return null;
+  const tokens: Token[] = [];
+  // Paragraphs and the runs of blank lines between them; a single line break at the very
+  // start is a blank line too, at the very end part of the last paragraph.
+  for (const piece of src.split(/(^\n+|\n\n+)/)) {
+    if (!piece) continue;
+    if (piece[0] === '\n') {
+      tokens.push({ type: 'space', raw: piece });
+      continue;
+    }
+    const text = piece.endsWith('\n') ? piece.slice(0, -1) : piece;
+    tokens.push({ type: 'paragraph', raw: piece, text, tokens: [{ type: 'text', raw: text, text, escaped: false }] });
+  }
+  return tokens;
+}
