@@ -25,7 +25,7 @@ export const websocket = chunk(() => import('./client/websocket.js'));
 
 // --- markdown ----------------------------------------------------------------------------
 
-/** marked under lex.ts's budgets: the first text that is more than prose (src/markdown/prose.ts), a thread to load, or a turn on its way. */
+/** marked under lex.ts's budgets: a thread to load, the text field is focused, a turn starts, or text that is more than prose (src/markdown/prose.ts). */
 export const lexer = chunk(() => import('./markdown/lex.js'));
 /** The guard for half-typed markdown: a turn starts; a streaming or cut-off reply waits for it. */
 export const tail = chunk(() => import('./markdown/tail.js'));

@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit-html';
 import { live } from '../live.js';
 import { AttachmentsSlot } from '../attachments/slot.js';
-import { recall } from '../chunks.js';
+import { lexer, recall } from '../chunks.js';
 import { icons } from '../icons/icons.js';
 import type { PanelContext } from '../panel/context.js';
 import type { AgentChat } from '../agent-chat-element.js';
@@ -84,6 +84,8 @@ export class Composer {
 
   private readonly onFocus = (): void => {
     this.ctx.chat.prefetchTurn();
+    // What the question and its reply are drawn with, unless they are prose.
+    lexer().catch(() => undefined);
     recall().catch(() => undefined);
   };
 
