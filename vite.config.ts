@@ -69,9 +69,9 @@ export default defineConfig({
     inlinePropertyDecorators(),
     chunkRetry(),
     shortPrivateNames({ tsconfig: 'tsconfig.json' }),
-    // Stylesheets, marked and what reads like it first in the panel's chunk, the widget's own
-    // modules after them within gzip's reach of each other: 0.63 KB gzip of the inline load;
-    // the core's stylesheet and reactive base first: 39 bytes of every page view.
+    // Stylesheets first in the panel's chunk, the widget's own modules after them within
+    // gzip's reach of each other: 75 bytes gzip of the inline load; the core's stylesheet and
+    // reactive base first: 39 bytes of every page view.
     chunkOrder({
       panel: [/\.styles\.ts$/],
       core: [/[\\/]@lit[\\/]reactive-element[\\/]css-tag\.js$/, /\.styles\.ts$/, /[\\/]src[\\/]shell[\\/]host\.ts$/],

@@ -22,7 +22,12 @@
  *    so reading them once is what the import would have seen.
  *
  * The build fails if a dynamic import or an import of the panel is left in a form this
- * does not know, so no chunk silently loses its retry. Unbundled (the dev server, the test
+ * does not know, so no chunk silently loses its retry, and if a chunk imports another that
+ * a loader fetches (`staticallyLoaded`): that import would fail for good once the other's
+ * first fetch failed, whatever its loader does then. Such a chunk reads what it needs
+ * through the other's loader in the panel instead (src/markdown/plain.ts reads the lexer
+ * through blocks.ts). One is known and allowed: the WebSocket session imports the SSE
+ * chunk's resume loop, a public signature (`streamOverSocket`) of the client package. Unbundled (the dev server, the test
  * runner's source pages) none of this applies; the tests of a failed chunk run against the
  * built script (test/security/chunk-retry.test.ts).
  */
@@ -40,11 +45,46 @@ const ANY_PANEL = /(["'`])\.\/agent-chat-panel-[^"'`/]+\.js\1/g;
 /** Where the panel's module is kept, by the name of its file (unique per build). */
 const registry = (file: string) => `globalThis[Symbol.for("agent-chat:${file}")]`;
 
+/** Chunks that may import a chunk a loader fetches: importer → imported, by the name of their source. */
+const ALLOWED_STATIC = [['websocket', 'stream']];
+
+interface BundledChunk {
+  readonly name: string;
+  readonly fileName: string;
+  readonly imports: readonly string[];
+  readonly dynamicImports: readonly string[];
+}
+
+/**
+ * Pairs of chunks where the first imports the second, which a loader also fetches (the
+ * panel excepted: its imports read the registry): `importer → imported` by chunk name.
+ * Exported for test/unit/chunk-retry.test.ts.
+ */
+export function staticallyLoaded(chunks: readonly BundledChunk[]): string[] {
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  const loaded = new Set(chunks.flatMap((c) => c.dynamicImports));
+  const pairs: string[] = [];
+  for (const c of chunks) {
+    for (const file of c.imports) {
+      const target = byFile.get(file);
+      if (!target || !loaded.has(file) || PANEL.test(file)) continue;
+      if (!ALLOWED_STATIC.some(([a, b]) => a === c.name && b === target.name)) pairs.push(`${c.name} → ${target.name}`);
+    }
+  }
+  return pairs;
+}
+
 export function chunkRetry(): Plugin {
   return {
     name: 'agent-chat-chunk-retry',
     apply: 'build',
     enforce: 'post',
+    generateBundle(_, bundle) {
+      const chunks = Object.values(bundle).filter((b) => b.type === 'chunk');
+      const pairs = staticallyLoaded(chunks);
+      if (pairs.length)
+        this.error(`chunk-retry: a chunk imports another that a loader fetches (${pairs.join(', ')}); see scripts/vite-chunk-retry.ts`);
+    },
     renderChunk(code, chunk) {
       const s = new RolldownMagicString(code);
       const loaders = [...code.matchAll(LOADER)];

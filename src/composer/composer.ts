@@ -1,9 +1,11 @@
 import { html, nothing } from 'lit-html';
 import { live } from '../live.js';
 import { AttachmentsSlot } from '../attachments/slot.js';
-import { lexer, recall } from '../chunks.js';
+import { lexer as lexerChunk, recall } from '../chunks.js';
 import { icons } from '../icons/icons.js';
 import type { PanelContext } from '../panel/context.js';
+import type { Feature } from '../panel/feature.js';
+import { offline } from '../state/online.js';
 import type { AgentChat } from '../agent-chat-element.js';
 import type { PropertyValues } from '../shell/host.js';
 import { VoiceSlot } from '../voice/slot.js';
@@ -17,12 +19,15 @@ import { VoiceSlot } from '../voice/slot.js';
 export class Composer {
   private readonly images: AttachmentsSlot;
   private readonly voice: VoiceSlot;
+  /** The markdown lexer, fetched when the field takes focus (a failure is the panel's to say, when a text needs it). */
+  private readonly lexer: Feature<typeof import('../markdown/lex.js')>;
   /** The text's length when the field was last fitted to it. */
   private fitted = 0;
 
   constructor(private readonly ctx: PanelContext) {
     this.images = new AttachmentsSlot(ctx);
     this.voice = new VoiceSlot(ctx);
+    this.lexer = ctx.feature(lexerChunk, true);
   }
 
   get input(): HTMLTextAreaElement | null {
@@ -84,8 +89,9 @@ export class Composer {
 
   private readonly onFocus = (): void => {
     this.ctx.chat.prefetchTurn();
-    // What the question and its reply are drawn with, unless they are prose.
-    lexer().catch(() => undefined);
+    // What the question and its reply are drawn with, unless they are prose (not offline: a
+    // failed fetch would hold the next try back).
+    if (!offline()) void this.lexer.want();
     recall().catch(() => undefined);
   };
 

@@ -1,4 +1,5 @@
-import { disclaimer as disclaimerChunk } from '../chunks.js';
+import { disclaimer as disclaimerChunk, lexer as lexerChunk } from '../chunks.js';
+import { needsLexer } from '../markdown/markdown.js';
 import type { PanelContext } from '../panel/context.js';
 import type { Feature } from '../panel/feature.js';
 
@@ -11,15 +12,22 @@ type DisclaimerModule = typeof import('./index.js');
  */
 export class DisclaimerSlot {
   private readonly feature: Feature<DisclaimerModule>;
+  /** The markdown lexer: a disclaimer that is more than prose waits for it as for the chunk. */
+  private readonly lexer: Feature<typeof import('../markdown/lex.js')>;
   private gate: InstanceType<DisclaimerModule['Disclaimer']> | null = null;
 
   constructor(private readonly ctx: PanelContext) {
     this.feature = ctx.feature(disclaimerChunk);
+    this.lexer = ctx.feature(lexerChunk, true);
   }
 
   willUpdate(): void {
     // Asked first: a chunk another widget fetched arrives here at once, for this render.
-    if (this.ctx.host.disclaimer && !this.gate) void this.feature.want(true);
+    const text = this.ctx.host.disclaimer;
+    if (text && !this.gate) {
+      void this.feature.want(true);
+      if (needsLexer(text)) void this.lexer.want(true);
+    }
     const module = this.feature.module;
     if (module) this.gate ??= new module.Disclaimer(this.ctx);
   }

@@ -11,11 +11,10 @@ import { safeUrl } from '../security/url.js';
 import { trustedPolicy } from '../security/trusted-types.js';
 import { warnOnce } from '../warn.js';
 import { decorate, type MarkdownLabels } from './decorate.js';
-import type { PlainToken } from './lex.js';
 import { isProse, proseTokens } from './prose.js';
 import type { TypingTail } from './tail.js';
 import { highlight as highlightChunk, htmlPolicy, lexer as lexerChunk, tail as tailChunk } from '../chunks.js';
-import { blockNodes, el, IMAGE_ATTRS, LINK_ATTRS, toDom, toFragment, type Out } from './tokens.js';
+import { blockNodes, el, IMAGE_ATTRS, LINK_ATTRS, plainBlocks, toDom, toFragment, type Out } from './tokens.js';
 
 export type { MarkdownLabels };
 
@@ -100,11 +99,11 @@ export const hasLexer = (): boolean => !!lexerChunk.module;
 export const needsLexer = (text: string): boolean => !hasLexer() && !isProse(text);
 
 /**
- * `src`'s tokens: the lexer's; before it is here, prose's own, else its text as it is in
- * pieces that end after a blank line (a reply streaming meanwhile draws only its last one
- * again), `provisional` until the lexer draws it.
+ * `src`'s tokens: the lexer's; before it is here, prose's own, else its text as it is (in
+ * pieces of 2 KB, as a long plain block past a limit of lex.ts), `provisional` until the
+ * lexer draws it.
  */
-function tokensOf(
+export function lexTokens(
   src: string,
   allowHtml: boolean,
   links?: TokensList['links'],
@@ -113,9 +112,7 @@ function tokensOf(
   if (lexed) return { tokens: lexed, links: lexed.links, provisional: false };
   const prose = proseTokens(src);
   if (prose) return { tokens: prose, links: {}, provisional: false };
-  const pieces = src.match(/[^]+?(?:\n\n+|$)/g) ?? [];
-  const tokens = pieces.map((raw): PlainToken => ({ type: 'plain', raw, text: raw.trimEnd() }));
-  return { tokens: tokens as Token[], links: {}, provisional: true };
+  return { tokens: plainBlocks(src), links: {}, provisional: true };
 }
 
 // --- blocks ------------------------------------------------------------------------------
@@ -131,12 +128,12 @@ interface Lexed {
   links: TokensList['links'];
   /** The offsets add up: every character of the source belongs to one token. */
   complete: boolean;
-  /** Drawn as its text until the lexer is here (`tokensOf`). */
+  /** Drawn as its text until the lexer is here (`lexTokens`). */
   provisional: boolean;
 }
 
 export function lexBlocks(allowHtml: boolean, src: string, offset = 0): Lexed {
-  const { tokens, links, provisional } = tokensOf(src, allowHtml);
+  const { tokens, links, provisional } = lexTokens(src, allowHtml);
   const blocks: Block[] = [];
   let pos = offset;
   for (const token of tokens) {
@@ -202,7 +199,7 @@ export function renderBlock(
 ): DocumentFragment | null {
   try {
     // The completed tail is lexed again, with the document's link definitions in scope.
-    const tokens = source === block.token.raw ? [block.token] : tokensOf(source, html, links).tokens;
+    const tokens = source === block.token.raw ? [block.token] : lexTokens(source, html, links).tokens;
     const frag = html && sanitizer ? sanitizer(blockNodes(toHtml!, tokens).join('')) : toFragment(blockNodes(toDom, tokens));
     if (highlightChunk.module?.redraw(drawn, frag, typing)) return null;
     decorate(frag, labels, typing);

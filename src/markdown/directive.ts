@@ -54,7 +54,7 @@ class MarkdownDirective extends Directive {
   private links: TokensList['links'] = {};
   /** Sticky once link definitions appear: they change earlier blocks, so lex everything. */
   private fullLex = false;
-  /** Drawn in part as its text before the lexer was here (blocks.ts `tokensOf`): drawn again when it comes. */
+  /** Drawn in part as its text before the lexer was here (blocks.ts `lexTokens`): drawn again when it comes. */
   private provisional = false;
   /** The last draw's element, text and settings: what is drawn again when the lexer comes. */
   private drawn: Parameters<MarkdownDirective['draw']> | undefined;
@@ -175,10 +175,12 @@ class MarkdownDirective extends Directive {
       // room: markdown.styles.ts).
       for (const group of this.groups.splice(Math.max(0, last >> GROUP_BITS))) group.remove();
     } catch (error) {
-      // The message's error boundary (blocks have their own): its text, as text.
+      // The message's error boundary (blocks have their own): its text, as text, until a
+      // later draw, which starts afresh (as on a new element) rather than add to it.
       warnOnce('a message could not be rendered; it is shown as plain text.', error);
       this.reset();
       element.replaceChildren(plainBlock(text));
+      this.element = undefined;
     }
     // A long tail block that is expensive to draw is drawn again no sooner than three times
     // its cost later: markdown then takes at most a quarter of the main thread while a

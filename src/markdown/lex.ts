@@ -27,6 +27,7 @@
  */
 import { getDefaults, Lexer, Tokenizer, type MarkedOptions, type Token, type Tokens, type TokensList } from 'marked';
 import { warnOnce } from '../warn.js';
+import { PLAIN_CHARS, plainBlocks } from './tokens.js';
 
 export const LIMITS = {
   depth: 32,
@@ -37,43 +38,11 @@ export const LIMITS = {
   work: 1_000_000,
   messageWork: 8_000_000,
   blockMs: 200,
-  plainChars: 2_048,
+  plainChars: PLAIN_CHARS,
 } as const;
-
-/** A block or inline run shown as literal text because it exceeded a limit. */
-export interface PlainToken {
-  type: 'plain';
-  raw: string;
-  text: string;
-  /** A later piece of one long plain block (see `plainBlocks`). */
-  continued?: true;
-}
 
 /** Why a part of a reply is plain text, in the console once per reason. */
 const warnPlain = (reason: string): void => warnOnce(`part of a reply is shown as plain text (${reason}); see SECURITY.md "Limits".`);
-
-/**
- * Plain text as block tokens of at most `plainChars` each, cut after a line end or a space
- * when one is near. Each piece is its own block: while a long plain block streams, only
- * its last piece is laid out again (one 80 KB paragraph took ~25 ms of layout per frame).
- */
-function plainBlocks(raw: string): Token[] {
-  const out: Token[] = [];
-  for (let from = 0; from < raw.length;) {
-    let to = Math.min(raw.length, from + LIMITS.plainChars);
-    if (to < raw.length) {
-      const window = raw.slice(from + LIMITS.plainChars / 2, to);
-      const cut = Math.max(window.lastIndexOf('\n'), window.lastIndexOf(' '));
-      if (cut >= 0) to = from + LIMITS.plainChars / 2 + cut + 1;
-      else if (/[\ud800-\udbff]/.test(raw[to - 1]!)) to--;
-    }
-    const piece: PlainToken = { type: 'plain', raw: raw.slice(from, to), text: raw.slice(from, to) };
-    if (from > 0) piece.continued = true;
-    out.push(piece as Token);
-    from = to;
-  }
-  return out;
-}
 
 // Without an html block tokenizer a `<textarea>` or `<!--` opener is an inline token of a
 // paragraph instead of a block running to its closing tag: the markdown after it still

@@ -80,7 +80,7 @@ export const markdownStyles = css`
     overflow-wrap: anywhere;
   }
 
-  /* A long plain block comes in pieces (lex.ts plainBlocks); they read as one. */
+  /* A long plain block comes in pieces (tokens.ts plainBlocks); they read as one. */
   .text .plain.continued {
     margin-top: 0;
   }

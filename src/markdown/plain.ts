@@ -3,8 +3,7 @@ import type { Strings } from '../i18n/strings.js';
 import type { ChatMessage } from '../state/messages.js';
 import { decodeEntities } from './entities.js';
 import { inlineText } from './tokens.js';
-import { lexMarkdown } from './lex.js';
-import { normalize } from './blocks.js';
+import { lexTokens, normalize } from './blocks.js';
 
 function blockText(token: Tokens.Generic): string {
   switch (token.type) {
@@ -34,7 +33,9 @@ function blockText(token: Tokens.Generic): string {
  * conversation titles. Raw HTML stays as literal text, as it is shown.
  */
 export function renderPlainText(markdownText: string): string {
-  const tokens = lexMarkdown(normalize(markdownText), false);
+  // Through the lexer's chunk (blocks.ts), never an import of it: a chunk that imports
+  // another chunk's file fails for good once that file's first fetch failed (src/lazy.ts).
+  const { tokens } = lexTokens(normalize(markdownText), false);
   return tokens
     .map(blockText)
     .filter((s) => s.trim() !== '')

@@ -15,6 +15,41 @@ function tokenUrl(token: Tokens.Link | Tokens.Image): string | null {
   return safeUrl((token as Tokens.Link).autolink ? token.href : decodeEntities(token.href));
 }
 
+/** A block or inline run shown as literal text: past a limit of lex.ts, or before the lexer is here (blocks.ts). */
+export interface PlainToken {
+  type: 'plain';
+  raw: string;
+  text: string;
+  /** A later piece of one long plain block (see `plainBlocks`). */
+  continued?: true;
+}
+
+/** The longest piece of plain text one block holds (SECURITY.md "Limits"). */
+export const PLAIN_CHARS = 2_048;
+
+/**
+ * Plain text as block tokens of at most `PLAIN_CHARS` each, cut after a line end or a space
+ * when one is near. Each piece is its own block: while a long plain block streams, only
+ * its last piece is laid out again (one 80 KB paragraph took ~25 ms of layout per frame).
+ */
+export function plainBlocks(raw: string): Token[] {
+  const out: Token[] = [];
+  for (let from = 0; from < raw.length;) {
+    let to = Math.min(raw.length, from + PLAIN_CHARS);
+    if (to < raw.length) {
+      const window = raw.slice(from + PLAIN_CHARS / 2, to);
+      const cut = Math.max(window.lastIndexOf('\n'), window.lastIndexOf(' '));
+      if (cut >= 0) to = from + PLAIN_CHARS / 2 + cut + 1;
+      else if (/[\ud800-\udbff]/.test(raw[to - 1]!)) to--;
+    }
+    const piece: PlainToken = { type: 'plain', raw: raw.slice(from, to), text: raw.slice(from, to) };
+    if (from > 0) piece.continued = true;
+    out.push(piece as Token);
+    from = to;
+  }
+  return out;
+}
+
 type Attrs = Record<string, string>;
 
 // Every link opens a new browsing context without an opener; every image loads lazily.

@@ -73,6 +73,11 @@ export class Feature<T extends FeatureModule> {
     return !this.adopted && this.chunk.failed;
   }
 
+  /** The chunk is here, whoever asked for it (another slot, another widget): a failure of this one's is over. */
+  get arrived(): boolean {
+    return !!this.chunk.module;
+  }
+
   /**
    * The feature is needed: its chunk is fetched (or joined), and the widget renders again
    * when it arrives. `wait`: the next render waits a little for it (what it shows would

@@ -1,7 +1,7 @@
 import { html, nothing, render, type RootPart } from 'lit-html';
 import type { PropertyValues } from '../shell/host.js';
 import type { AgentChat } from '../agent-chat-element.js';
-import { plain as plainChunk } from '../chunks.js';
+import { lexer as lexerChunk, plain as plainChunk } from '../chunks.js';
 import { emit } from '../events.js';
 import type { Chunk } from '../lazy.js';
 import { handleLinkClick } from '../links/links.js';
@@ -11,7 +11,6 @@ import {
   hasLexer,
   hasTailSupport,
   loadHtmlSupport,
-  loadLexer,
   loadTailSupport,
   markdownLabels,
   needsLexer,
@@ -79,6 +78,12 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   private readonly fullScreen: FullScreenSlot;
   private readonly disclaimer: DisclaimerSlot;
   private readonly preview: PreviewSlot;
+  /** The markdown lexer's chunk (`wantLexer`). */
+  private readonly lexer: Feature<typeof import('../markdown/lex.js')>;
+  /** The lexer's load a render last waited for. */
+  private lexerWaited: Promise<unknown> | null = null;
+  /** The messages whose text was read for the lexer (`newlyNeedsLexer`). */
+  private readonly lexerRead = new WeakSet<ChatMessage>();
   /** What the controls inside messages do, by their `data-act` (`onMessageAction`). */
   private readonly actions = new Map<string, MessageAction>();
   /**
@@ -116,6 +121,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     // Keeps focus on something sensible when a re-render removes the focused control.
     this.focusKeeper = new FocusKeeper(host, () => (view.launcher && !host.isOpen ? view.launcherButton : this.composer.input));
     this.live = new ViewState(host, { text: '' });
+    this.lexer = this.feature(lexerChunk);
     this.fullScreen = new FullScreenSlot(this);
     this.composer = new Composer(this);
     this.cards = new CardsSlot(this);
@@ -259,7 +265,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
       // show raw syntax for a moment without them): fetched as the turn started, waited
       // for if not here yet.
       if (!hasTailSupport()) this.waiting.add(loadTailSupport());
-      if (!hasLexer()) this.waiting.add(loadLexer());
+      if (needsLexer(state.messages.at(-1)?.text ?? '')) this.wantLexer(true);
       // The first token (the status turns `streaming`) shows at once, the rest once a frame.
       if (statusChanged) return this.host.requestUpdate();
       this.frame ||= requestAnimationFrame(() => {
@@ -275,9 +281,9 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
       if (question) this.log.place(question);
     }
     // A transcript on its way, or a reply: the lexer is fetched meanwhile (prose needs none).
-    if ((change === 'loading' && this.chat.threadId) || change === 'startTurn') void loadLexer();
+    if ((change === 'loading' && this.chat.threadId) || change === 'startTurn') this.wantLexer(false);
     // Text that is more than prose waits a little for it, rather than show its syntax.
-    if (!hasLexer() && (needsLexer(state.welcome) || state.messages.some((m) => needsLexer(m.text)))) this.waiting.add(loadLexer());
+    if (!hasLexer() && (needsLexer(state.welcome) || state.messages.some(this.newlyNeedsLexer))) this.wantLexer(true);
     if (change === 'startTurn') {
       // What a reply brings: fetched while the agent thinks (a chunk that fails is tried
       // again when needed).
@@ -298,6 +304,25 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.host.requestUpdate();
   };
 
+  /**
+   * The lexer is needed (src/markdown/lex.ts, a chunk): fetched, or joined; `wait`: a render
+   * waits for it, once per load (a load that stalls holds one render, not every change's).
+   * Its arrival renders again, and what was drawn as text is drawn with it; a failure is
+   * said with Retry.
+   */
+  private wantLexer(wait: boolean): void {
+    if (hasLexer()) return;
+    const loading = this.lexer.want();
+    if (wait && loading !== this.lexerWaited) this.waiting.add((this.lexerWaited = loading));
+  }
+
+  /** A message not read before whose text needs the lexer (messages are never changed in place: each is read once). */
+  private readonly newlyNeedsLexer = (m: ChatMessage): boolean => {
+    if (this.lexerRead.has(m)) return false;
+    this.lexerRead.add(m);
+    return needsLexer(m.text);
+  };
+
   requested(): void {
     this.loud ||= !this.quiet;
   }
@@ -311,6 +336,8 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
 
   willUpdate(changed: PropertyValues<AgentChat>): void {
     const { host, view } = this;
+    // A chunk that failed here and came since for another slot or widget is not said any more.
+    for (const feature of this.unloaded) if (feature.arrived) this.unloaded.delete(feature);
     // The sanitiser for allow-html: until it is here, nothing renders rather than markup that would change.
     if (changed.has('allowHtml') && host.allowHtml && !hasHtmlSupport() && !this.htmlUnavailable) {
       this.waiting.add(

@@ -255,6 +255,27 @@ describe('markdown() directive', () => {
     expect(el.querySelector('button')!.textContent).to.equal('コピー');
   });
 
+  it('draws a message that could not be drawn as its text, and its next draw replaces that text', () => {
+    // A fault in the middle of a draw: the first block's insertion into the message throws
+    // (after a first render, so that lit-html itself inserts nothing meanwhile).
+    mountMarkdown('', {}, container);
+    const insertBefore = Element.prototype.insertBefore;
+    let faults = 1;
+    Element.prototype.insertBefore = function <T extends Node>(this: Element, node: T, child: Node | null): T {
+      if (faults-- > 0) throw new Error('injected');
+      return insertBefore.call(this, node, child) as T;
+    };
+    let el: HTMLElement;
+    try {
+      el = mountMarkdown('One **part**', {}, container);
+    } finally {
+      Element.prototype.insertBefore = insertBefore;
+    }
+    expect(el.innerHTML).to.equal('<p class="plain" dir="auto">One **part**</p>');
+    el = mountMarkdown('One **part** and more', {}, container);
+    expect(el.innerHTML).to.equal('<p dir="auto">One <strong>part</strong> and more</p>');
+  });
+
   it('refuses to be used outside element position', () => {
     expect(() => render(html`<div>${markdown('x')}</div>`, container)).to.throw(/element position/);
   });

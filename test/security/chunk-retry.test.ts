@@ -71,6 +71,18 @@ describe('a chunk that failed is tried again', function () {
       await until(() => el.messages.at(-1)?.text === 'Streamed after all.', 'the reply after Retry');
     });
 
+    it(`the markdown lexer (${how}): markdown as its text, said, and Retry draws it`, async () => {
+      const key = await createKey({ welcome: 'Ask me about **shoes**.' });
+      const el = await openPage({ key, bundle: `dist-broken-${how}-lex` });
+      await until(() => notice(el).includes('Part of the chat could not load'), `the notice: ${notice(el)}`);
+      const welcome = () => $(el, '[part~="welcome"] [part="text"]');
+      expect(welcome()!.textContent).to.equal('Ask me about **shoes**.');
+      retry(el)!.click();
+      await until(() => welcome()?.querySelector('strong'), 'the welcome drawn after Retry');
+      expect(welcome()!.textContent).to.equal('Ask me about shoes.');
+      expect(notice(el)).to.equal('');
+    });
+
     it(`a feature (feedback, ${how}): said, not silently gone, and Retry brings the thumbs`, async () => {
       const key = await createKey({ paceMs: 0, replies: [{ text: 'Rate me.' }] });
       const el = await openPage({ key, bundle: `dist-broken-${how}-feedback`, feedback: '' });

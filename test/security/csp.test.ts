@@ -334,7 +334,9 @@ describe('strict CSP + Trusted Types page', function () {
       await sendByUser(el, 'a list?');
       await until(() => el.messages.some((m) => m.role === 'agent' && m.state === 'done'), 'no reply');
       await el.updateComplete;
-      expect($$(el, '.message.agent:not(.welcome) [part="text"] p').map((p) => p.textContent)).to.deep.equal(['A *list*:', '- one\n- two']);
+      expect($$(el, '.message.agent:not(.welcome) [part="text"] p').map((p) => p.textContent)).to.deep.equal(['A *list*:\n\n- one\n- two']);
+      // Said, with Retry, as any part of the chat that could not load.
+      expect($(el, '[part="error"]')!.textContent).to.contain('Part of the chat could not load');
       await sendByUser(el, 'and now?');
       await until(() => el.messages.at(-1)?.text === 'Still here.', 'no next reply');
     });

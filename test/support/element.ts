@@ -6,7 +6,7 @@ import { BASE_URL } from './server.js';
 // The lazy feature chunks, fetched once up front: the dev server transforms them on first
 // request, which under a loaded test run can take longer than a render waits for a chunk.
 // Chunk loading itself (and a chunk that is missing) is tested on the production bundle
-// (test/security/csp.test.ts).
+// (test/security/csp.test.ts); a page without the lexer in test/element/lexer.test.ts.
 // Through the widget's own lists (src/chunks.ts), so the chunks count as arrived.
 const chunks = await import('../../src/chunks.js');
 await Promise.all([
@@ -22,6 +22,7 @@ await Promise.all([
   chunks.recovery(),
   chunks.fullScreen(),
   chunks.tail(),
+  chunks.lexer(),
   chunks.plain(),
   chunks.reading(),
   chunks.readAloud(),

@@ -1,6 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_SEQ_STEP, TurnProgress } from '../../src/client/progress.js';
 import type { DataFrame } from '../../src/client/sse.js';
+import { loadLexer } from '../../src/markdown/blocks.js';
 import { plainSummary, renderPlainText } from '../../src/markdown/plain.js';
 
 const T = 'a'.repeat(24);
@@ -77,6 +78,9 @@ describe('a turn across resumes', () => {
 });
 
 describe('a reply as plain text (announcements)', () => {
+  // The lexer is a chunk the panel fetches with a turn (src/chunks.ts `lexer`).
+  beforeAll(() => loadLexer());
+
   it('drops the markup, keeps the words', () => {
     expect(renderPlainText('**Bold** and [a link](https://x.example) and `code`')).toBe('Bold and a link and code');
     expect(renderPlainText('| a | b |\n|---|---|\n| 1 | 2 |')).toBe('a, b\n1, 2');

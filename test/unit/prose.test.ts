@@ -51,6 +51,13 @@ describe('prose without the lexer', () => {
       expect(proseTokens(src), src).toBeNull();
     }
     expect(proseTokens('a '.repeat(3_000))).toBeNull(); // long text: the lexer's size limits apply
+    // Many `!` (image openers to lex.ts): its work budget may cut the text into plain runs.
+    for (const src of ['!'.repeat(1_100), 'ab!'.repeat(1_365)]) {
+      expect(proseTokens(src)).toBeNull();
+      expect(JSON.stringify(asLexed(src))).toContain('"type":"plain"');
+    }
+    const bangs = 'Hi! '.repeat(64).trim();
+    expect(proseTokens(bangs)).toEqual(asLexed(bangs));
   });
 
   it('makes the tokens the lexer makes, whenever it takes a text (property)', () => {
