@@ -33,8 +33,8 @@ function blockText(token: Tokens.Generic): string {
  * conversation titles. Raw HTML stays as literal text, as it is shown.
  */
 export function renderPlainText(markdownText: string): string {
-  // Through the lexer's chunk (blocks.ts), never an import of it: a chunk that imports
-  // another chunk's file fails for good once that file's first fetch failed (src/lazy.ts).
+  // As the log draws it (blocks.ts): the lexer's chunk when it is here, else prose's own
+  // tokens or the text as it is.
   const { tokens } = lexTokens(normalize(markdownText), false);
   return tokens
     .map(blockText)

@@ -97,6 +97,22 @@ describe('a chunk that failed is tried again', function () {
     });
   }
 
+  it("a chunk that feature chunks share (the small buttons' stylesheet, 404): said, and Retry brings the thumbs", async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'Rate me.' }] });
+    const el = await openPage({ key, bundle: 'dist-broken-404-small-buttons', feedback: '' });
+    await until(() => el.status === 'idle' && $(el, '[part="input"]'), 'not ready');
+    await sendByUser(el, 'hello');
+    await until(() => el.messages.at(-1)?.text === 'Rate me.', 'the reply');
+    await until(() => notice(el).includes('Part of the chat could not load'), `the notice: ${notice(el)}`);
+    retry(el)!.click();
+    await until(() => $(el, '[part~="feedback-up"]'), 'the thumbs after Retry');
+    // Each feature that shares it (the thumbs, the copy button, the turn controls) arrives on its own.
+    await until(
+      () => notice(el) === '' && $(el, '[part="copy-button"]') && $(el, '[part="regenerate-button"]'),
+      `all of them: ${notice(el)}`,
+    );
+  });
+
   it('the export (404): exportTranscript() rejects saying so, a later call after the pause succeeds, and the chat goes on', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'Still here.' }] });
     const el = await openPage({ key, bundle: 'dist-broken-404-export' });
