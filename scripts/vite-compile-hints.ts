@@ -8,7 +8,7 @@
  * line) compiles every function of that file as the file streams in, on a background
  * thread. Nearly every function of the core, the panel and the lexer runs while a chat
  * loads, so those three carry it: a first visit's main-thread time 93 → 69 ms, a 10-message
- * load 241 → 232 ms (BENCHMARKS.md "Compiled as they stream in"). Other browsers read a
+ * load 250 → 235 ms (BENCHMARKS.md "Compiled as they stream in"). Other browsers read a
  * comment. Feature chunks (a part of their code runs, later) do not carry it.
  *
  * It is added last, to the minified code (a minifier drops comments), with a line of no
