@@ -9,7 +9,7 @@ import { chunkRetry } from './scripts/vite-chunk-retry.js';
 import { inlinePropertyDecorators } from './scripts/vite-decorators.js';
 import { shortPrivateNames } from './scripts/vite-private-names.js';
 import { chunkOrder } from './scripts/vite-chunk-order.js';
-import { compileHints } from './scripts/vite-compile-hints.js';
+import { compileHints, HINTED_CHUNKS } from './scripts/vite-compile-hints.js';
 import { shortCustomProperties } from './scripts/vite-custom-properties.js';
 
 /**
@@ -78,7 +78,7 @@ export default defineConfig({
       core: [/[\\/]@lit[\\/]reactive-element[\\/]css-tag\.js$/, /\.styles\.ts$/, /[\\/]src[\\/]shell[\\/]host\.ts$/],
     }),
     // What runs as a chat loads, compiled as it streams in, off the main thread.
-    compileHints(['core', 'panel', 'lex']),
+    compileHints(HINTED_CHUNKS),
   ],
   server: { port: 5173, open: false },
   build: {

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dynamicImports, staticImports } from './chunks.ts';
-import { COMPILE_HINT } from './vite-compile-hints.ts';
+import { COMPILE_HINT, HINTED_CHUNKS } from './vite-compile-hints.ts';
 import { Report } from './contract.ts';
 
 interface PackResult {
@@ -99,7 +99,7 @@ report.expect(
   'dist/agent-chat.js imports no core chunk',
 );
 // What runs as a chat loads is compiled as it streams in (scripts/vite-compile-hints.ts).
-for (const name of ['core', 'panel', 'lex']) {
+for (const name of HINTED_CHUNKS) {
   const file = chunks.find((c) => new RegExp(`^dist/agent-chat-${name}-[\\w-]+\\.js$`).test(c));
   report.expect(
     !!file && readFileSync(new URL(file, root), 'utf8').startsWith(COMPILE_HINT),

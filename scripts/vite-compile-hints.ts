@@ -18,6 +18,9 @@ import type { Plugin } from 'vite';
 
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 
+/** The chunks that carry it: nearly all their functions run as a chat loads. */
+export const HINTED_CHUNKS = ['core', 'panel', 'lex'] as const;
+
 interface Bundle {
   [fileName: string]:
     | { type: 'chunk'; name: string; fileName: string; code: string; map?: { mappings: string } | null }

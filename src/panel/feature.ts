@@ -26,19 +26,21 @@ export interface FeatureHost {
  * `scheduleUpdate`); nothing is polled per render.
  */
 export class Waits {
-  private readonly pending = new Set<Promise<unknown>>();
+  /** By the load waited for: a feature asked again for a load under way adds nothing. */
+  private readonly pending = new Map<Promise<unknown>, Promise<unknown>>();
 
   add(promise: Promise<unknown>): void {
+    if (this.pending.has(promise)) return;
     const settled = promise.then(
       () => undefined,
       () => undefined,
     );
-    this.pending.add(settled);
-    void settled.then(() => this.pending.delete(settled));
+    this.pending.set(promise, settled);
+    void settled.then(() => this.pending.delete(promise));
   }
 
   list(): Array<Promise<unknown>> {
-    return [...this.pending];
+    return [...this.pending.values()];
   }
 }
 

@@ -80,8 +80,6 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   private readonly preview: PreviewSlot;
   /** The markdown lexer's chunk (`wantLexer`). */
   private readonly lexer: Feature<typeof import('../markdown/lex.js')>;
-  /** The lexer's load a render last waited for. */
-  private lexerWaited: Promise<unknown> | null = null;
   /** The messages whose text was read for the lexer (`newlyNeedsLexer`). */
   private readonly lexerRead = new WeakSet<ChatMessage>();
   /** What the controls inside messages do, by their `data-act` (`onMessageAction`). */
@@ -305,15 +303,12 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   };
 
   /**
-   * The lexer is needed (src/markdown/lex.ts, a chunk): fetched, or joined; `wait`: a render
-   * waits for it, once per load (a load that stalls holds one render, not every change's).
-   * Its arrival renders again, and what was drawn as text is drawn with it; a failure is
-   * said with Retry.
+   * The lexer is needed (src/markdown/lex.ts, a chunk): fetched, or joined; `wait`: renders
+   * wait for it a little while it is on its way. Its arrival renders again, and what was
+   * drawn as text is drawn with it; a failure is said with Retry.
    */
   private wantLexer(wait: boolean): void {
-    if (hasLexer()) return;
-    const loading = this.lexer.want();
-    if (wait && loading !== this.lexerWaited) this.waiting.add((this.lexerWaited = loading));
+    if (!hasLexer()) void this.lexer.want(wait);
   }
 
   /** A message not read before whose text needs the lexer (messages are never changed in place: each is read once). */
