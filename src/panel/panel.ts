@@ -255,7 +255,8 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     const statusChanged = state.status !== this.lastStatus;
     this.lastStatus = state.status;
     if (change === 'draft') {
-      this.log.prefetch();
+      // A question on its way: the moves that place it (an empty draft, a new thread's, is none).
+      if (state.draft) this.log.prefetch();
       return this.quietly();
     }
     if (change === 'appendDelta') {
