@@ -46,6 +46,7 @@ if (params.has('transport')) chat.setAttribute('transport', params.get('transpor
 if (params.has('mode')) chat.setAttribute('mode', params.get('mode')!);
 if (params.has('feedback')) chat.setAttribute('feedback', '');
 if (params.has('preview')) chat.setAttribute('preview', '');
+if (params.has('thread-id')) chat.setAttribute('thread-id', params.get('thread-id')!);
 
 if (params.has('probe')) {
   // Deliberate violations: an inline style attribute, and (where Trusted Types exist) a

@@ -1,5 +1,5 @@
 /**
- * Branches, a lazy chunk fetched with the first message sent (or a restored conversation):
+ * Branches, a lazy chunk fetched with the first message sent (or as a thread loads):
  * regenerate and edit as reruns into new threads, and the navigator between the versions
  * of a turn. The branch relations themselves are kept by the conversation's state
  * (src/state/branches.ts).

@@ -12,8 +12,8 @@ const rerunnable = (m: ChatMessage) => !!m.id || m.state === 'stopped' || m.stat
 
 /**
  * Where regenerate, edit and the version navigator sit in the panel (the chunk is
- * index.ts): fetched with the first turn (while the agent thinks) or when the first message
- * that can be rerun shows (such a render waits for it a little).
+ * index.ts): fetched as a thread loads, with the first turn (while the agent thinks) or
+ * when the first message that can be rerun shows (such a render waits for it a little).
  */
 export class TurnSlot {
   private readonly feature: Feature<BranchesModule>;

@@ -2,7 +2,7 @@
  * Copy a reply: the button under each finished agent reply (part `copy-button`). It puts
  * the reply's markdown source on the clipboard, as the agent wrote it; "Copied" shows on
  * the button for a moment and is announced politely. A chunk of its own (slot.ts fetches
- * it with the first finished reply).
+ * it as a thread loads or a turn starts).
  */
 import { html, svg } from 'lit-html';
 import { type PanelContext, ViewState } from '../panel/context.js';

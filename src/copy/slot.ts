@@ -8,9 +8,9 @@ import type { ConversationState } from '../state/store.js';
 type CopyModule = typeof import('./index.js');
 
 /**
- * Where the copy button sits under a reply (the chunk is index.ts): fetched when the first
- * finished reply shows, and such a render waits for it a little, so the button does not
- * appear a moment after the reply.
+ * Where the copy button sits under a reply (the chunk is index.ts): fetched as a thread
+ * loads or a turn starts, or when the first finished reply shows, and such a render waits
+ * for it a little, so the button does not appear a moment after the reply.
  */
 export class CopySlot {
   private readonly feature: Feature<CopyModule>;

@@ -8,8 +8,8 @@ type ExportModule = typeof import('./index.js');
 
 /**
  * Where saving the conversation sits before its chunk (index.ts) arrives: the header's
- * button, fetched with the first message (such a render waits for it a little), and
- * `exportTranscript()`, which fetches it when called first.
+ * button, fetched as a thread loads (beside its transcript) or with the first message,
+ * and `exportTranscript()`, which fetches it when called first.
  */
 export class ExportSlot {
   private readonly feature: Feature<ExportModule>;
@@ -17,6 +17,11 @@ export class ExportSlot {
 
   constructor(private readonly ctx: PanelContext) {
     this.feature = ctx.feature(transcriptChunk);
+  }
+
+  /** A thread is loading: fetched beside its transcript, so the button shows with it. */
+  prefetch(): void {
+    void this.feature.want();
   }
 
   sync(state: ConversationState): void {

@@ -281,6 +281,15 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     }
     // A transcript on its way, or a reply: the lexer is fetched meanwhile (prose needs none).
     if ((change === 'loading' && this.chat.threadId) || change === 'startTurn') this.wantLexer(false);
+    if (change === 'loading' && this.chat.threadId) {
+      // And what its finished replies show (copy, regenerate and edit, the save button):
+      // fetched beside the token and the transcript, so the render that shows them does not
+      // wait for another round trip once the transcript is here (BENCHMARKS.md "Fetched
+      // with the transcript").
+      this.copy.prefetch();
+      this.turns.prefetch();
+      this.exporter.prefetch();
+    }
     // Text that is more than prose waits a little for it, rather than show its syntax.
     if (!hasLexer() && (needsLexer(state.welcome) || state.messages.some(this.newlyNeedsLexer))) this.wantLexer(true);
     if (change === 'startTurn') {

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
 import type { RecordedViolation } from '../../demo/csp.js';
-import { createKey, keyStats, loginToken } from '../support/server.js';
+import { createKey, keyStats, loginToken, longThread } from '../support/server.js';
 import { $, $$, input, sendByUser, type, until } from '../support/element.js';
 import { corpusMarkdown, hostileCards, PAYLOADS } from './corpus.js';
 import { afterLateTriggers, installTrap, problemsIn, visibleText } from './inspect.js';
@@ -219,6 +219,29 @@ describe('strict CSP + Trusted Types page', function () {
       expect(reading(), 'the empty draft set at load is no question on its way').to.deep.equal([]);
       await type(el, 'a question');
       await until(() => reading().length === 1, 'typing did not fetch the moves that place the question');
+    });
+
+    it("a thread's load fetches what its replies show beside the transcript, not after it", async () => {
+      const key = await createKey({ paceMs: 0, replies: [{ text: 'Some **bold** words.' }] });
+      const threadId = await longThread(key, 2);
+      const { win, el } = await openPage({ key, bundle: '', 'thread-id': threadId });
+      await until(
+        () => el.status === 'idle' && $$(el, '.message.agent:not(.welcome) [part="copy-button"]').length === 2,
+        'the transcript did not show with its buttons',
+      );
+      expect($$(el, '[part="regenerate-button"]')).to.have.length(2);
+      expect($(el, '[part="export-button"]')).to.exist;
+      const entries = win.performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const at = (pattern: RegExp) => entries.find((e) => pattern.test(new URL(e.name).pathname))?.startTime ?? Infinity;
+      const transcript = at(/^\/messaging\/v1\/threads\/[^/]+\/messages$/);
+      expect(transcript).to.be.lessThan(Infinity);
+      // Asked for as the load starts, before the token exchange that the transcript's request
+      // waits for. (The copy button's and the turn controls' own chunks follow the stylesheet
+      // and the branch index they read: see scripts/vite-chunk-retry.ts.)
+      for (const name of ['export', 'small-buttons', 'branch-index']) {
+        expect(at(new RegExp(`^/dist/agent-chat-${name}-[\\w-]{6}\\.js$`)), name).to.be.lessThan(transcript);
+      }
+      expect(win.cspViolations).to.deep.equal([]);
     });
 
     it('an unopened launcher loads the shell only and calls no service; intent fetches the panel', async () => {
