@@ -373,6 +373,9 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
 
   update(): void {
     const host = this.host;
+    // Off the page nothing renders, whatever asked (a chunk that arrived, a frame's tokens, a
+    // property): it renders afresh when it returns, as it loads again (`onChange`).
+    if (!host.isConnected) return;
     // What asked for this update, up to here (its willUpdate included), is in this render.
     if (this.loud) this.revision++;
     this.loud = false;

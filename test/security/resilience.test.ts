@@ -145,6 +145,20 @@ describe('resilience', () => {
     }
   });
 
+  it('a widget off the page renders nothing, whatever asks; it renders again when it returns', async () => {
+    const key = await createKey({});
+    const el = await mount({ 'publishable-key': key, heading: 'Before' });
+    await until(() => el.status === 'idle', 'not ready');
+    const heading = () => $(el, '[part="heading"]')!.textContent;
+    el.remove();
+    // Any late update (a chunk that arrives, a frame's tokens, a timer) asks the same way.
+    el.heading = 'After';
+    await el.updateComplete;
+    expect(heading(), 'rendered while off the page').to.equal('Before');
+    document.body.append(el);
+    await until(() => heading() === 'After', 'no render once back on the page');
+  });
+
   it('several instances on one page stay isolated', async () => {
     const keyA = await createKey({ paceMs: 0, replies: [{ text: 'Reply for A' }] });
     const keyB = await createKey({ paceMs: 0, replies: [{ text: 'Reply for B' }], fail: [{ status: 500, path: '/messages/stream' }] });
