@@ -255,8 +255,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     const statusChanged = state.status !== this.lastStatus;
     this.lastStatus = state.status;
     if (change === 'draft') {
-      // A question on its way: the moves that place it (an empty draft, a new thread's, is none).
-      if (state.draft) this.log.prefetch();
+      this.log.prefetch();
       return this.quietly();
     }
     if (change === 'appendDelta') {

@@ -2,7 +2,7 @@ import { expect } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
 import type { RecordedViolation } from '../../demo/csp.js';
 import { createKey, keyStats, loginToken, longThread } from '../support/server.js';
-import { $, $$, input, sendByUser, type, until } from '../support/element.js';
+import { $, $$, input, sendByUser, until } from '../support/element.js';
 import { corpusMarkdown, hostileCards, PAYLOADS } from './corpus.js';
 import { afterLateTriggers, installTrap, problemsIn, visibleText } from './inspect.js';
 
@@ -207,18 +207,6 @@ describe('strict CSP + Trusted Types page', function () {
       await until(() => $(el, '.message.agent:not(.welcome) [part="text"] strong'), 'the reply is not drawn as markdown');
       expect(lexers()).to.have.length(1);
       expect(win.cspViolations).to.deep.equal([]);
-    });
-
-    it('a first visit fetches no reading moves until the reader types', async () => {
-      const key = await createKey({ paceMs: 0 });
-      const { win, el } = await openPage({ key, bundle: '' });
-      await until(() => el.status === 'idle' && $(el, '[part~="welcome"] [part="text"]'), 'no welcome');
-      // A task after the welcome's render: what it fetches for it it has asked for by then.
-      await new Promise((resolve) => win.setTimeout(resolve));
-      const reading = () => bundleScripts(win).filter((p) => /^\/dist\/agent-chat-reading-[\w-]{6}\.js$/.test(p));
-      expect(reading(), 'the empty draft set at load is no question on its way').to.deep.equal([]);
-      await type(el, 'a question');
-      await until(() => reading().length === 1, 'typing did not fetch the moves that place the question');
     });
 
     it("a thread's load fetches what its replies show beside the transcript, not after it", async () => {
