@@ -103,7 +103,8 @@ export class Log implements ReadingHost {
   /**
    * One formatter per language: every render stamps every rendered message, and creating an
    * Intl.DateTimeFormat per stamp made re-renders of long transcripts cost tens of ms. The
-   * first one on a page costs 20-30 ms in Chromium (ICU data), so it is made in a task of
+   * first one on a page costs 15-20 ms in Chromium (V8 builds its table of ICU's locales
+   * then; BENCHMARKS.md "What 1.5x of Deep Chat would take"), so it is made in a task of
    * its own when the browser is idle, never in a render: made there, it was a third of the
    * render that shows a restored conversation (a 70 ms task). Stamps show a moment after
    * their messages. It is made once there is a conversation, or one on its way (a thread to

@@ -20,7 +20,9 @@ import { renderConfigNotice, renderNotice } from '../notices/notice.js';
 import { noticeText } from '../notices/text.js';
 import type { PanelApi, ShellView } from '../shell/panel-api.js';
 import { type ChatStatus, ChatController } from '../state/chat-controller.js';
+import { isHexId } from '../client/types.js';
 import { CONFIG_KEYS } from '../state/config.js';
+import { offline } from '../state/online.js';
 import type { ChatMessage } from '../state/messages.js';
 import type { Change, ConversationState } from '../state/store.js';
 import { type Strings, englishVersion, resolveStrings } from '../i18n/index.js';
@@ -29,6 +31,7 @@ import { type MessageAction, type PanelContext, ViewState } from './context.js';
 import { FocusKeeper } from './focus-keeper.js';
 import { Feature, type FeatureModule, Waits } from './feature.js';
 import { renderHeader } from './header.js';
+import { onPanelKey } from './keys.js';
 // The log, the composer and the features' slots last: the bundler lays the panel's chunk
 // out in import order, and they are read with this module (which makes them), not with
 // the conversation's and the markdown's modules, more than gzip's 32 KB window before it
@@ -110,6 +113,8 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   revision = 0;
   private loud = true;
   private quiet = false;
+  /** A render or a change came while the widget was off the page: it renders when it returns. */
+  private missed = false;
 
   constructor(
     readonly host: AgentChat,
@@ -250,8 +255,11 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
    * scanning on every render.
    */
   private readonly onChange = (state: ConversationState, change: Change): void => {
-    // A widget off the page renders nothing (it renders afresh when it returns and loads again).
-    if (!this.host.isConnected) return;
+    // A widget off the page renders nothing: what changed meanwhile is shown when it returns.
+    if (!this.host.isConnected) {
+      this.missed = true;
+      return;
+    }
     const statusChanged = state.status !== this.lastStatus;
     this.lastStatus = state.status;
     if (change === 'draft') {
@@ -278,9 +286,11 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
       const question = change === 'branch' ? state.turn?.user : state.messages.at(-1)?.key;
       if (question) this.log.place(question);
     }
-    // A transcript on its way, or a reply: the lexer is fetched meanwhile (prose needs none).
-    if ((change === 'loading' && this.chat.threadId) || change === 'startTurn') this.wantLexer(false);
-    if (change === 'loading' && this.chat.threadId) {
+    // A transcript on its way (a thread id the load will use, online: a failed fetch holds the
+    // next try back), or a reply: the lexer is fetched meanwhile (prose needs none).
+    const transcript = change === 'loading' && isHexId(this.chat.threadId) && !offline();
+    if (transcript || change === 'startTurn') this.wantLexer(false);
+    if (transcript) {
       // And what its finished replies show (copy, regenerate and edit, the save button):
       // fetched beside the token and the transcript, so the render that shows them does not
       // wait for another round trip once the transcript is here (BENCHMARKS.md "Fetched
@@ -289,8 +299,6 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
       this.turns.prefetch();
       this.exporter.prefetch();
     }
-    // Text that is more than prose waits a little for it, rather than show its syntax.
-    if (!hasLexer() && (needsLexer(state.welcome) || state.messages.some(this.newlyNeedsLexer))) this.wantLexer(true);
     if (change === 'startTurn') {
       // What a reply brings: fetched while the agent thinks (a chunk that fails is tried
       // again when needed).
@@ -299,17 +307,23 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
       this.copy.prefetch();
       this.turns.prefetch();
       this.log.prefetch();
-    } else if (!hasTailSupport() && state.messages.some(unfinished)) {
-      this.waiting.add(loadTailSupport());
     }
+    this.sync(state, change === 'startTurn');
+    this.host.requestUpdate();
+  };
+
+  /** The features what the conversation shows needs ask for their chunks (a render that shows them waits for them). */
+  private sync(state: ConversationState, startTurn = false): void {
+    // Text that is more than prose waits a little for the lexer, rather than show its syntax.
+    if (!hasLexer() && (needsLexer(state.welcome) || state.messages.some(this.newlyNeedsLexer))) this.wantLexer(true);
+    if (!startTurn && !hasTailSupport() && state.messages.some(unfinished)) this.waiting.add(loadTailSupport());
     this.cards.sync(state);
     this.copy.sync(state);
     this.feedback.sync(state);
     this.readAloud.sync(state);
     this.exporter.sync(state);
     this.turns.sync(state);
-    this.host.requestUpdate();
-  };
+  }
 
   /**
    * The lexer is needed (src/markdown/lex.ts, a chunk): fetched, or joined; `wait`: renders
@@ -373,8 +387,11 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   update(): void {
     const host = this.host;
     // Off the page nothing renders, whatever asked (a chunk that arrived, a frame's tokens, a
-    // property): it renders afresh when it returns, as it loads again (`onChange`).
-    if (!host.isConnected) return;
+    // property): it renders when it returns (`setConnected`).
+    if (!host.isConnected) {
+      this.missed = true;
+      return;
+    }
     // What asked for this update, up to here (its willUpdate included), is in this render.
     if (this.loud) this.revision++;
     this.loud = false;
@@ -384,6 +401,11 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
 
   setConnected(connected: boolean): void {
     this.part?.setConnected(connected);
+    if (!connected || !this.missed) return;
+    // Back on the page after a render or a change it did not show: shown now, with what it needs.
+    this.missed = false;
+    this.sync(this.chat.state);
+    this.host.requestUpdate();
   }
 
   private render() {
@@ -441,34 +463,20 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   }
 
   updated(): void {
-    this.log.updated();
+    // Nothing was rendered off the page: the log follows what the next render shows.
+    if (this.host.isConnected) this.log.updated();
   }
 
-  private readonly onKeyDown = (event: KeyboardEvent): void => {
-    if (this.fullScreen.trap(event)) return;
-    // Ctrl+. (⌘. on a Mac, the system's "cancel") stops a running reply, in either mode.
-    if (event.key === '.' && (event.ctrlKey || event.metaKey) && this.chat.turnRunning) {
-      event.preventDefault();
-      this.chat.stop();
-      return;
-    }
-    if (event.key !== 'Escape') return;
-    if (this.history.isOpen) {
-      event.stopPropagation();
-      this.history.close();
-      return;
-    }
-    // Inline, Escape in the text field stops the reply; a launcher's Escape closes the panel
-    // and the reply keeps streaming (the unread dot shows when it lands).
-    if (!this.view.launcher && this.chat.turnRunning && event.target === this.composer.input) {
-      this.chat.stop();
-      return;
-    }
-    if (this.view.launcher && this.host.isOpen) {
-      event.stopPropagation();
-      this.view.close();
-    }
-  };
+  private readonly onKeyDown = (event: KeyboardEvent): void =>
+    onPanelKey(event, {
+      chat: this.chat,
+      launcher: this.view.launcher,
+      open: this.host.isOpen,
+      input: this.composer.input,
+      trap: (e) => this.fullScreen.trap(e),
+      history: this.history,
+      closePanel: this.view.close,
+    });
 
   /**
    * The polite region's text for the reply that just completed (see `live`). The region

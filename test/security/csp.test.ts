@@ -218,7 +218,8 @@ describe('strict CSP + Trusted Types page', function () {
         'the transcript did not show with its buttons',
       );
       expect($$(el, '[part="regenerate-button"]')).to.have.length(2);
-      expect($(el, '[part="export-button"]')).to.exist;
+      // No render waits for the save button: it shows when its chunk is here.
+      await until(() => $(el, '[part="export-button"]'), 'no save button');
       const entries = win.performance.getEntriesByType('resource') as PerformanceResourceTiming[];
       const at = (pattern: RegExp) => entries.find((e) => pattern.test(new URL(e.name).pathname))?.startTime ?? Infinity;
       const transcript = at(/^\/messaging\/v1\/threads\/[^/]+\/messages$/);

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { advanceClocks, createKey, keyStats, replied } from '../support/server.js';
+import { advanceClocks, createKey, keyStats, longThread, replied } from '../support/server.js';
 import { $, agentTexts, input, mount, sendByUser, type, unmountAll, until } from '../support/element.js';
 
 /**
@@ -157,6 +157,20 @@ describe('resilience', () => {
     expect(heading(), 'rendered while off the page').to.equal('Before');
     document.body.append(el);
     await until(() => heading() === 'After', 'no render once back on the page');
+  });
+
+  it('a thread switched to while off the page shows when the widget returns', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'the other thread' }] });
+    const other = await longThread(key, 1);
+    const el = await mount({ 'publishable-key': key });
+    await until(() => el.status === 'idle' && $(el, '[part~="welcome"]'), 'not ready');
+    el.remove();
+    el.setAttribute('thread-id', other);
+    // Loaded off the page: nothing of it is drawn there, and nothing reloads it on return.
+    await until(() => el.status === 'idle' && el.messages.length === 2, 'the thread did not load');
+    expect(agentTexts(el), 'rendered while off the page').to.deep.equal([]);
+    document.body.append(el);
+    await until(() => agentTexts(el).includes('the other thread'), 'the thread is not shown once back on the page');
   });
 
   it('several instances on one page stay isolated', async () => {
