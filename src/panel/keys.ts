@@ -6,8 +6,8 @@ export interface KeyTargets {
   /** A launcher's panel (else inline), and whether it is open. */
   readonly launcher: boolean;
   readonly open: boolean;
-  /** The composer's text field. */
-  readonly input: HTMLTextAreaElement | null;
+  /** The composer's text field, looked up only for a key that needs it (a search of the shadow tree). */
+  input(): HTMLTextAreaElement | null;
   /** The full-screen panel keeps Tab inside (src/full-screen/); true when it took the key. */
   trap(event: KeyboardEvent): boolean;
   readonly history: { readonly isOpen: boolean; close(): void };
@@ -31,7 +31,7 @@ export function onPanelKey(event: KeyboardEvent, on: KeyTargets): void {
   if (on.history.isOpen) {
     event.stopPropagation();
     on.history.close();
-  } else if (!on.launcher && on.chat.turnRunning && event.target === on.input) {
+  } else if (!on.launcher && on.chat.turnRunning && event.target === on.input()) {
     on.chat.stop();
   } else if (on.launcher && on.open) {
     event.stopPropagation();

@@ -472,7 +472,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
       chat: this.chat,
       launcher: this.view.launcher,
       open: this.host.isOpen,
-      input: this.composer.input,
+      input: () => this.composer.input,
       trap: (e) => this.fullScreen.trap(e),
       history: this.history,
       closePanel: this.view.close,
