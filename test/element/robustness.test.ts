@@ -270,7 +270,7 @@ describe('<agent-chat> robustness: cards', () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'Many', cards }, { text: NEXT }] });
     const el = await mount({ 'publishable-key': key });
     await sendByUser(el, 'Everything');
-    expect($$(el, '[part~="card"]')).to.have.length(12);
+    await until(() => $$(el, '[part~="card"]').length === 12, 'the cards did not show');
     const more = $(el, '[part="cards-more"]')!;
     expect(more.textContent).to.contain('12');
     more.click();
@@ -288,6 +288,9 @@ describe('<agent-chat> robustness: cards', () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'Wide', cards }] });
     const el = await mount({ 'publishable-key': key, lang: 'en-US' });
     await sendByUser(el, 'Wide card');
+    // A render waits at most 3 s for the cards' chunk, then shows them when it comes (a
+    // loaded CI machine parsing the megabyte has been that slow once).
+    await until(() => $$(el, '[part~="card"]').length === 2, 'the cards did not show');
     const [first, second] = $$(el, '[part~="card"]');
     expect(first!.getBoundingClientRect().width).to.be.below(400);
     expect(first!.querySelector('[part="card-title"]')!.textContent!.length).to.be.below(300);
