@@ -20,7 +20,6 @@ import { renderConfigNotice, renderNotice } from '../notices/notice.js';
 import { noticeText } from '../notices/text.js';
 import type { PanelApi, ShellView } from '../shell/panel-api.js';
 import { type ChatStatus, ChatController } from '../state/chat-controller.js';
-import { isHexId } from '../client/types.js';
 import { CONFIG_KEYS } from '../state/config.js';
 import { offline } from '../state/online.js';
 import type { ChatMessage } from '../state/messages.js';
@@ -286,9 +285,9 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
       const question = change === 'branch' ? state.turn?.user : state.messages.at(-1)?.key;
       if (question) this.log.place(question);
     }
-    // A transcript on its way (a thread id the load will use, online: a failed fetch holds the
-    // next try back), or a reply: the lexer is fetched meanwhile (prose needs none).
-    const transcript = change === 'loading' && isHexId(this.chat.threadId) && !offline();
+    // A transcript on its way (online: a failed fetch holds the next try back), or a reply:
+    // the lexer is fetched meanwhile (prose needs none).
+    const transcript = change === 'loading' && !!this.chat.threadId && !offline();
     if (transcript || change === 'startTurn') this.wantLexer(false);
     if (transcript) {
       // And what its finished replies show (copy, regenerate and edit, the save button):

@@ -208,10 +208,12 @@ export class ChatController implements ReactiveController, TurnHost {
     this.loading?.abort();
     const controller = (this.loading = new AbortController());
     const { signal } = controller;
-    this.store.apply(loading);
-
+    // An id that is not one (a stored state another version or a person wrote) is let go
+    // first: what `loading` tells the subscribers (they fetch for a thread on its way) is the
+    // thread the load asks for.
     const threadId = this.threadId && isHexId(this.threadId) ? this.threadId : null;
     if (this.threadId && !threadId) this.threads.forget();
+    this.store.apply(loading);
 
     try {
       const loaded = await fetchConversation(client, threadId, this.config.suggestionContext, signal);

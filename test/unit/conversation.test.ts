@@ -47,6 +47,23 @@ describe('opening a conversation', () => {
     expect(chat.state.status).toBe('idle');
   });
 
+  it('a thread id that is not one is let go before the load says it is loading', async () => {
+    const { ChatController } = await import('../../src/state/chat-controller.js');
+    const { FakeClient, FakeHost, config } = await import('./support/fakes.js');
+    const host = new FakeHost();
+    const chat = new ChatController(host as unknown as HTMLElement & InstanceType<typeof FakeHost>, {
+      createClient: () => new FakeClient() as unknown as import('../../src/client/client.js').AgentClient,
+    });
+    const atLoading: Array<string | null> = [];
+    chat.store.subscribe((_, change) => change === 'loading' && atLoading.push(chat.threadId));
+    chat.configure(config({ threadId: 'not a thread id' }));
+    chat.activate();
+    await settled();
+    expect(atLoading).toEqual([null]);
+    expect(chat.state.status).toBe('idle');
+    chat.hostDisconnected();
+  });
+
   it('a load that fails: a notice whose Retry loads again, and agent-chat-error', async () => {
     const { FakeClient } = await import('./support/fakes.js');
     const client = new FakeClient();
