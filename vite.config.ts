@@ -1,7 +1,5 @@
-import { defineConfig, type Plugin } from 'vite';
-import { createReferenceServer, faultsFromEnv } from './demo/server/app.js';
-import { modelSettingsFromEnv } from './demo/server/model-agent.js';
-import { toNodeMiddleware } from './demo/server/node.js';
+import { defineConfig } from 'vite';
+import { referenceServer } from './scripts/vite-reference-server.js';
 import { markedLexerOnly } from './scripts/vite-marked.js';
 import { highlightCoreEsm } from './scripts/vite-highlight-esm.js';
 import { minifyLiterals } from './scripts/vite-minify-literals.js';
@@ -11,46 +9,6 @@ import { shortPrivateNames } from './scripts/vite-private-names.js';
 import { chunkOrder } from './scripts/vite-chunk-order.js';
 import { compileHints, HINTED_CHUNKS } from './scripts/vite-compile-hints.js';
 import { shortCustomProperties } from './scripts/vite-custom-properties.js';
-
-/**
- * `npm start`: the demo page and the reference messaging server on one port. The fault
- * knobs are on only without a model, or with `REFERENCE_FAULTS=1` (demo/server/app.ts).
- */
-function createReference() {
-  const model = modelSettingsFromEnv();
-  return createReferenceServer({ model, faults: faultsFromEnv(model) });
-}
-
-function referenceServer(): Plugin {
-  return {
-    name: 'agent-chat-reference-server',
-    configureServer(server) {
-      const reference = createReference();
-      server.middlewares.use(toNodeMiddleware(reference.app));
-      // The WebSocket session; Vite's HMR socket and other upgrades are left alone.
-      if (server.httpServer) reference.attachSessions(server.httpServer);
-      // The demo page lives in demo/; the bare address should land on it.
-      server.middlewares.use((req, res, next) => {
-        if (req.url !== '/' && req.url !== '/index.html') return next();
-        res.statusCode = 302;
-        res.setHeader('location', '/demo/');
-        res.end();
-      });
-      server.httpServer?.once('listening', () => {
-        const urls = server.resolvedUrls?.local ?? [];
-        setTimeout(() => {
-          for (const url of urls) server.config.logger.info(`  Demo: ${url}demo/  (reference server on the same port)`);
-          server.config.logger.info(`  Answering: ${reference.agent}`);
-        }, 50);
-      });
-    },
-    configurePreviewServer(server) {
-      const reference = createReference();
-      server.middlewares.use(toNodeMiddleware(reference.app));
-      reference.attachSessions(server.httpServer);
-    },
-  };
-}
 
 /**
  * Modules the panel shares with the lazy features it loads (lit-html, the wire checks and bodies):

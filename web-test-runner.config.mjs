@@ -8,10 +8,11 @@ import { reactEsmPlugin } from './test/react/esm-plugin.mjs';
 
 // The reference server is TypeScript; tsx loads it here so the tests talk to the very code
 // `npm start` serves, over real HTTP on the test runner's own origin.
-const { createReferenceServer } = await tsImport('./demo/server/app.ts', import.meta.url);
+const { createReferenceServer, DEV_ORGANIZATION_API_KEY } = await tsImport('./demo/server/app.ts', import.meta.url);
 const { toNodeMiddleware, isReferencePath } = await tsImport('./demo/server/node.ts', import.meta.url);
 // The fault knobs on: every test mints keys of its own with faults attached (demo/server/faults.ts).
-const reference = createReferenceServer({ faults: true });
+// The dev organization key: the runner listens on this machine and only its own pages call it.
+const reference = createReferenceServer({ faults: true, organizationApiKey: DEV_ORGANIZATION_API_KEY });
 const serverMiddleware = toNodeMiddleware(reference.app);
 /** The WebSocket session (`/messaging/v1/session`) on the runner's own server; other upgrades are left alone. */
 const referenceSessions = {
@@ -43,7 +44,7 @@ const modelAgent = {
       modelStarting ??= startFakeModel().then((fake) => {
         // A model silent for 1.5 s is given up (60 s in use), so the tests of a hung model are quick.
         const settings = { baseURL: fake.baseURL, apiKey: 'sk-test', model: 'fake-model', silenceMs: 1500 };
-        const server = createReferenceServer({ paceMs: 0, model: settings, faults: true });
+        const server = createReferenceServer({ paceMs: 0, model: settings, faults: true, organizationApiKey: DEV_ORGANIZATION_API_KEY });
         model = { fake, middleware: toNodeMiddleware(server.app), agent: server.agent };
       });
       await modelStarting;

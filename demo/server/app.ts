@@ -7,7 +7,7 @@ import { DemoAgent, loadCatalog } from './agent.js';
 import { ModelAgent, type ModelSettings } from './model-agent.js';
 import { authRoutes, bearerAuth } from './auth.js';
 import { ORGANIZATION_RATE, RateBucket } from './limits.js';
-import { DEV_ORGANIZATION_API_KEY, loginRoutes, managementAuth } from './management-auth.js';
+import { loginRoutes, managementAuth } from './management-auth.js';
 import { managementRoutes } from './management.js';
 import { cspRoutes } from './csp.js';
 import { demoKeyRoutes } from './demo-keys.js';
@@ -17,6 +17,8 @@ import type { Deps } from './env.js';
 import { ApiError, errorResponse } from './errors.js';
 import { messagingRoutes } from './messaging.js';
 import { MAX_BODY_BYTES } from './schemas.js';
+import { hostGate, hostRule } from './hosts.js';
+import { randomHex } from './ids.js';
 import { originGate, originRule } from './origins.js';
 import { attachSessionServer, type SessionServer, type UpgradeServer } from './session.js';
 import { newRequestId, Store, type LimitOptions } from './store.js';
@@ -49,14 +51,23 @@ export interface AppOptions {
    */
   allowedOrigins?: readonly string[];
   /**
+   * Names the server answers to besides IP addresses and `localhost` (the `Host` header;
+   * hosts.ts): `shop.example`, `.shop.example` for its subdomains too, or `*` for any. A
+   * request for another name is refused (421), which is what stops a DNS-rebinding page.
+   * `npm run server` reads `ALLOWED_HOSTS` and adds `HOST` when it is a name (hostsFromEnv()).
+   */
+  allowedHosts?: readonly string[];
+  /**
    * Per-key limits other than the defaults (limits.ts): the demo key's, and every minted
    * key's before its plan's own `limits` knob.
    */
   limits?: LimitOptions;
   /**
    * The organization API key management accepts (`x-organization-api-key`; it also logs
-   * builders in: `POST /management/v1/auth/login`). Default `DEV_ORGANIZATION_API_KEY`;
-   * `npm run server` reads `ORGANIZATION_API_KEY` (organizationKeyFromEnv()).
+   * builders in: `POST /management/v1/auth/login`). Default: a random key made for this
+   * instance (`ReferenceServer.organizationApiKey` tells it). `npm start` and `npm run server`
+   * read `ORGANIZATION_API_KEY`, and use the dev default `DEV_ORGANIZATION_API_KEY` only while
+   * nothing but this machine can reach the server (organizationKeyFromEnv()).
    */
   organizationApiKey?: string;
 }
@@ -77,6 +88,8 @@ export interface ReferenceServer {
   attachSessions(server: UpgradeServer): SessionServer;
   /** Who answers, for the start-up banner. */
   agent: string;
+  /** The organization API key management accepts: the one passed in, or the one made for this instance. */
+  organizationApiKey: string;
 }
 
 /**
@@ -92,13 +105,15 @@ export function createReferenceServer(options: AppOptions = {}): ReferenceServer
     secret: crypto.getRandomValues(new Uint8Array(32)),
     paceMs: options.paceMs ?? 25,
     origins: originRule(options.allowedOrigins),
-    organizationApiKey: options.organizationApiKey ?? DEV_ORGANIZATION_API_KEY,
+    hosts: hostRule(options.allowedHosts),
+    organizationApiKey: options.organizationApiKey ?? `org_${randomHex(24)}`,
     organizationBucket: new RateBucket(options.limits?.organization ?? ORGANIZATION_RATE),
   };
   return {
     app: buildApp(deps, options.faults ?? false),
     attachSessions: (server) => attachSessionServer(server, deps),
     agent: deps.agent.description,
+    organizationApiKey: deps.organizationApiKey,
   };
 }
 
@@ -116,6 +131,9 @@ function buildApp(deps: Deps, faults: boolean): Hono {
   const app = new Hono();
 
   app.use(requestId({ headerName: 'x-request-id', generator: newRequestId }));
+  // Before anything else: a request for a name that is not the server's (a DNS-rebinding
+  // page) must not reach even the origin gate, which trusts the server's origin from `Host`.
+  app.use(hostGate(deps.hosts));
   // A widget on another allowed origin must reach the server and read the request id; a
   // page on any other origin is refused before anything runs, its preflight included.
   app.use(originGate(deps.origins));

@@ -1,5 +1,6 @@
 import type { Agent, Catalog } from './agent.js';
 import type { RateBucket } from './limits.js';
+import type { HostRule } from './hosts.js';
 import type { OriginRule } from './origins.js';
 import type { KeyRecord, Store } from './store.js';
 
@@ -15,6 +16,8 @@ export interface Deps {
   paceMs: number;
   /** Pages that may call the server (origins.ts). */
   origins: OriginRule;
+  /** Names the server answers to (hosts.ts). */
+  hosts: HostRule;
   /** The organization API key management accepts (management-auth.ts), and its rate. */
   organizationApiKey: string;
   organizationBucket: RateBucket;

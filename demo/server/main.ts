@@ -6,6 +6,7 @@ import { modelSettingsFromEnv } from './model-agent.js';
 import { isLoopback, listenFromEnv } from './node.js';
 import { DEFAULT_ALLOWED_ORIGINS, originsFromEnv } from './origins.js';
 import { organizationKeyFromEnv } from './management-auth.js';
+import { hostsFromEnv } from './hosts.js';
 
 /**
  * `npm run server`: the reference server alone, for a widget served from anywhere else. It
@@ -14,15 +15,21 @@ import { organizationKeyFromEnv } from './management-auth.js';
  */
 let settings;
 try {
-  settings = { listen: listenFromEnv(), model: modelSettingsFromEnv(), allowedOrigins: originsFromEnv() };
+  const listen = listenFromEnv();
+  settings = {
+    listen,
+    model: modelSettingsFromEnv(),
+    allowedOrigins: originsFromEnv(),
+    allowedHosts: hostsFromEnv(process.env, listen.hostname),
+  };
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
-const { listen, model, allowedOrigins } = settings;
+const { listen, model, allowedOrigins, allowedHosts } = settings;
 const faults = faultsFromEnv(model ?? null);
-const organization = organizationKeyFromEnv(process.env, listen.hostname);
-const reference = createReferenceServer({ model, faults, allowedOrigins, organizationApiKey: organization.key });
+const organization = organizationKeyFromEnv(process.env, listen.hostname, allowedOrigins);
+const reference = createReferenceServer({ model, faults, allowedOrigins, allowedHosts, organizationApiKey: organization.key });
 
 // An IPv6 address is bracketed in a URL.
 const shown = listen.hostname.includes(':') ? `[${listen.hostname}]` : listen.hostname;
@@ -35,13 +42,18 @@ const server = serve({ fetch: reference.app.fetch, port: listen.port, hostname: 
     `Pages allowed to call it: its own origin and ${allowedOrigins.join(', ')}` +
       (allowedOrigins === DEFAULT_ALLOWED_ORIGINS ? ' (ALLOWED_ORIGINS sets others).' : '.'),
   );
+  console.log(
+    `Names it answers to: IP addresses, localhost` +
+      (allowedHosts.length ? `, ${allowedHosts.join(', ')}` : '') +
+      ' (ALLOWED_HOSTS adds others).',
+  );
   console.log(`Answering: ${reference.agent}`);
   if (organization.origin !== 'environment') {
     console.log(
       `Organization API key (management, builder logins): ${organization.key}` +
         (organization.origin === 'dev-default'
           ? ' (the dev default: ORGANIZATION_API_KEY sets another).'
-          : ' (made for this start: reachable from other machines, the dev default is not used; ORGANIZATION_API_KEY sets one).'),
+          : ' (made for this start: other machines or pages can reach the server, so the dev default is not used; ORGANIZATION_API_KEY sets one).'),
     );
   }
   console.log(

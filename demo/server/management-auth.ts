@@ -6,6 +6,7 @@ import type { Deps } from './env.js';
 import { ApiError, notFound } from './errors.js';
 import { randomHex } from './ids.js';
 import { isLoopback } from './node.js';
+import { onlyLoopbackPages } from './origins.js';
 import { hexId } from './schemas.js';
 import type { KeyRecord } from './store.js';
 import { parseBody } from './validate.js';
@@ -19,9 +20,9 @@ import { parseBody } from './validate.js';
  */
 
 /**
- * The organization key when `ORGANIZATION_API_KEY` is unset and the server listens on this
- * machine only: known, so the demo page and the tests can log in. Reachable from others, an
- * unset key is a random one instead (organizationKeyFromEnv), printed at start.
+ * The organization key when `ORGANIZATION_API_KEY` is unset and nothing but this machine can
+ * use the server: known, so the demo page and the tests can log in. Otherwise an unset key
+ * is a random one instead (organizationKeyFromEnv), printed once at start.
  */
 export const DEV_ORGANIZATION_API_KEY = 'org_dev_reference_server';
 
@@ -37,17 +38,22 @@ declare module 'hono' {
 }
 
 /**
- * `ORGANIZATION_API_KEY` for `npm run server`, and where it came from: the environment, the
- * dev default (listening on this machine only), or a random one made now (listening for
- * other machines: the dev default would let anyone who reaches the server read every thread).
+ * The organization key for `npm start` and `npm run server`, and where it came from: the
+ * environment (`ORGANIZATION_API_KEY`), the dev default, or a random one made now. The dev
+ * default is public (it is in this repository), so it is used only where nobody else can
+ * use it: the server listens on this machine only (`hostname`) *and* every page allowed to
+ * call it is a page on this machine (`allowedOrigins`). Reachable from other machines, or
+ * callable from any page (`ALLOWED_ORIGINS=*`), it would let anyone read every visitor's
+ * thread.
  */
 export function organizationKeyFromEnv(
   env: NodeJS.ProcessEnv,
   hostname: string,
+  allowedOrigins: readonly string[],
 ): { key: string; origin: 'environment' | 'dev-default' | 'random' } {
   const set = env['ORGANIZATION_API_KEY']?.trim();
   if (set) return { key: set, origin: 'environment' };
-  return isLoopback(hostname)
+  return isLoopback(hostname) && onlyLoopbackPages(allowedOrigins)
     ? { key: DEV_ORGANIZATION_API_KEY, origin: 'dev-default' }
     : { key: `org_${randomHex(24)}`, origin: 'random' };
 }

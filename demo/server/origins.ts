@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from './errors.js';
+import { isLoopback } from './node.js';
 
 /**
  * Which web pages may call the reference server (CORS, and the WebSocket session's upgrade,
@@ -43,6 +44,18 @@ function parsePattern(pattern: string): Pattern | 'any' | 'null' {
   return { protocol: url.protocol, hostname: url.hostname, port: anyPort ? null : url.port };
 }
 
+/**
+ * Whether every page the patterns let in is a page on this machine: each is an http(s)
+ * origin on `localhost`, a `127.x` address or `[::1]` (not `*`, nor `null`, which any
+ * sandboxed frame of any site has).
+ */
+export function onlyLoopbackPages(patterns: readonly string[]): boolean {
+  return patterns.every((pattern) => {
+    const parsed = parsePattern(pattern);
+    return typeof parsed === 'object' && isLoopback(parsed.hostname);
+  });
+}
+
 /** The rule for a list of patterns; throws on a pattern that could never match. */
 export function originRule(patterns: readonly string[] = DEFAULT_ALLOWED_ORIGINS): OriginRule {
   const parsed = patterns.map(parsePattern);
@@ -76,6 +89,10 @@ export function originsFromEnv(env: NodeJS.ProcessEnv = process.env): readonly s
   return listed;
 }
 
+/** The refusal for a page that may not call this server. */
+export const originNotAllowed = (origin: string): ApiError =>
+  new ApiError(403, 'cors.origin_not_allowed', `Pages on ${origin.slice(0, 200)} may not call this server (ALLOWED_ORIGINS).`);
+
 /**
  * A request from a page that may not call this server is refused before anything runs
  * (403, the envelope): a preflight (so the browser sends nothing more) and any other
@@ -85,9 +102,7 @@ export function originsFromEnv(env: NodeJS.ProcessEnv = process.env): readonly s
 export function originGate(rule: OriginRule): MiddlewareHandler {
   return async (c, next) => {
     const origin = c.req.header('origin');
-    if (origin !== undefined && !rule(origin, new URL(c.req.url).origin)) {
-      throw new ApiError(403, 'cors.origin_not_allowed', `Pages on ${origin.slice(0, 200)} may not call this server (ALLOWED_ORIGINS).`);
-    }
+    if (origin !== undefined && !rule(origin, new URL(c.req.url).origin)) throw originNotAllowed(origin);
     await next();
   };
 }

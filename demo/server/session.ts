@@ -6,6 +6,8 @@ import type { ThreadFrame } from '../../src/client/types.js';
 import { checkToken } from './auth.js';
 import type { Deps } from './env.js';
 import { ApiError, fromZodError, notFound } from './errors.js';
+import { hostNotAllowed } from './hosts.js';
+import { originNotAllowed } from './origins.js';
 import { keepKey, keyedTurn, notReceived, readIdempotencyKey } from './idempotency.js';
 import { hexId, MAX_BODY_BYTES, sendBodySchema } from './schemas.js';
 import { newRequestId, type Admission, type KeyRecord, type ThreadRecord } from './store.js';
@@ -93,6 +95,17 @@ function errorFrame(e: ApiError): string {
   });
 }
 
+/** Answers an upgrade that may not go ahead with the error envelope, over plain HTTP, and closes. */
+function refuseUpgrade(socket: Duplex, error: ApiError): void {
+  const requestId = newRequestId();
+  const body = JSON.stringify({ error: { code: error.code, message: error.message, request_id: requestId, details: null } });
+  const reason = error.status === 421 ? 'Misdirected Request' : 'Forbidden';
+  socket.end(
+    `HTTP/1.1 ${error.status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+      `x-request-id: ${requestId}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
 /**
  * Serves `/messaging/v1/session` on `server` in `noServer` mode. Only upgrades for that path
  * are taken; every other one (Vite's HMR, the test runner's socket) is left to its owner.
@@ -101,14 +114,14 @@ export function attachSessionServer(server: UpgradeServer, deps: Deps): SessionS
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     if (pathOf(req.url) !== SESSION_PATH) return;
+    // The same gates as over HTTP (app.ts), in the same order: the name the request is
+    // for, then the page's origin, which browsers do not guard with CORS on WebSockets.
+    const host = req.headers.host;
+    if (!deps.hosts(host)) return refuseUpgrade(socket, hostNotAllowed(host));
     // Card images get absolute URLs on the origin the socket reached, as over HTTP.
-    const origin = `${'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;
-    // Browsers apply no CORS to WebSockets: the page's origin is checked here, as the app's gate does.
+    const origin = `${'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http'}://${host}`;
     const page = req.headers.origin;
-    if (page !== undefined && !deps.origins(page, origin)) {
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
+    if (page !== undefined && !deps.origins(page, origin)) return refuseUpgrade(socket, originNotAllowed(page));
     wss.handleUpgrade(req, socket, head, (ws) => runSession(ws, deps, origin));
   };
   server.on('upgrade', onUpgrade);

@@ -13,7 +13,7 @@ const KEY = 'k'.repeat(32);
 const BODY = { text: 'Where is my order?', user_id: 'visitor-1' };
 
 async function service(plan: Record<string, unknown> = {}) {
-  const { app } = createReferenceServer({ faults: true, paceMs: 0 });
+  const { app } = createReferenceServer({ faults: true, paceMs: 0, allowedHosts: ['reference.test'] });
   const call = (path: string, init: RequestInit = {}) => app.fetch(new Request(ORIGIN + path, init));
   const json = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     call(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });

@@ -16,7 +16,7 @@ import type { ErrorEnvelope } from '../../src/client/types.js';
 const OWN = 'http://reference.test';
 
 function server(allowedOrigins?: readonly string[]) {
-  const reference = createReferenceServer({ paceMs: 0, allowedOrigins });
+  const reference = createReferenceServer({ paceMs: 0, allowedOrigins, allowedHosts: ['reference.test'] });
   const call = (path: string, origin: string | null, init: RequestInit = {}) =>
     reference.app.fetch(
       new Request(OWN + path, {

@@ -10,7 +10,7 @@ import { MAX_PLAN_BYTES } from '../../demo/server/demo-keys.js';
 const ORIGIN = 'http://reference.test';
 
 function server(faults: boolean) {
-  const { app } = createReferenceServer({ faults, paceMs: 0 });
+  const { app } = createReferenceServer({ faults, paceMs: 0, allowedHosts: ['reference.test'] });
   const call = (path: string, init: RequestInit = {}) => app.fetch(new Request(ORIGIN + path, init));
   const post = (path: string, body: unknown, token?: string) =>
     call(path, {

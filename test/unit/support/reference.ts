@@ -1,4 +1,4 @@
-import { createReferenceServer, type AppOptions } from '../../../demo/server/app.js';
+import { createReferenceServer, DEV_ORGANIZATION_API_KEY, type AppOptions } from '../../../demo/server/app.js';
 import type { FaultPlan, KeyStats } from '../../../demo/server/faults.js';
 import type { ErrorEnvelope } from '../../../src/client/types.js';
 
@@ -16,7 +16,13 @@ export interface Call {
 }
 
 export function reference(options: AppOptions = {}) {
-  const server = createReferenceServer({ paceMs: 0, faults: true, ...options });
+  const server = createReferenceServer({
+    paceMs: 0,
+    faults: true,
+    organizationApiKey: DEV_ORGANIZATION_API_KEY,
+    allowedHosts: [new URL(ORIGIN).hostname],
+    ...options,
+  });
   const call = (path: string, { method, body, token, headers = {} }: Call = {}): Promise<Response> => {
     const all: Record<string, string> = { ...headers };
     if (token) all['authorization'] = `Bearer ${token}`;
