@@ -7,7 +7,7 @@ import globals from 'globals';
 
 export default tseslint.config(
   // test/types/*/docs-*: the docs' snippets, written out by `npm run check:types`.
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'custom-elements.json', 'test/types/*/docs-*'] },
+  { ignores: ['dist/', 'server/dist/', 'node_modules/', 'coverage/', 'custom-elements.json', 'test/types/*/docs-*'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -70,8 +70,8 @@ export default tseslint.config(
   },
   {
     // The one-shot render (markdown.ts), the RCDATA decode of a character reference
-    // (entities.ts) and DOMPurify's policy.
-    files: ['src/markdown/markdown.ts', 'src/markdown/entities.ts', 'src/security/html-policy.ts'],
+    // (entities.ts), a saved transcript's sanitised HTML (rewrite.ts) and DOMPurify's policy.
+    files: ['src/markdown/markdown.ts', 'src/markdown/entities.ts', 'src/markdown/rewrite.ts', 'src/security/html-policy.ts'],
     rules: { 'no-restricted-imports': 'off', 'no-restricted-properties': 'off' },
   },
 );

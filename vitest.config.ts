@@ -9,11 +9,20 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts'],
-    environment: 'node',
-    setupFiles: ['test/unit/support/globals.ts'],
-    // One file's fakes (storage, channels, timers) never reach another's.
-    isolate: true,
+    projects: [
+      {
+        test: {
+          name: 'widget',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+          setupFiles: ['test/unit/support/globals.ts'],
+          // One file's fakes (storage, channels, timers) never reach another's.
+          isolate: true,
+        },
+      },
+      // The server package's own tests (server/vitest.config.ts).
+      'server',
+    ],
     reporters: ['default', './test/support/unit-count-reporter.ts'],
     coverage: {
       provider: 'v8',

@@ -8,9 +8,12 @@ import { reactEsmPlugin } from './test/react/esm-plugin.mjs';
 
 // The reference server is TypeScript; tsx loads it here so the tests talk to the very code
 // `npm start` serves, over real HTTP on the test runner's own origin.
-const { createReferenceServer, DEV_ORGANIZATION_API_KEY } = await tsImport('./demo/server/app.ts', import.meta.url);
-const { toNodeMiddleware, isReferencePath } = await tsImport('./demo/server/node.ts', import.meta.url);
-// The fault knobs on: every test mints keys of its own with faults attached (demo/server/faults.ts).
+const { createReferenceServer, DEV_ORGANIZATION_API_KEY } = await tsImport('./server/src/app.ts', import.meta.url);
+const { toNodeMiddleware, isReferencePath } = await tsImport('./server/src/http/node.ts', import.meta.url);
+// What the tests' host page does on its own server: uploads and the strict-CSP page (demo/host/).
+const { hostMiddleware, isHostPath } = await tsImport('./demo/host/index.ts', import.meta.url);
+const hostRoutes = hostMiddleware();
+// The fault knobs on: every test mints keys of its own with faults attached (server/src/faults/plan.ts).
 // The dev organization key: the runner listens on this machine and only its own pages call it.
 const reference = createReferenceServer({ faults: true, organizationApiKey: DEV_ORGANIZATION_API_KEY });
 const serverMiddleware = toNodeMiddleware(reference.app);
@@ -28,7 +31,7 @@ const referenceSessions = {
 };
 
 /**
- * The reference server answering with a model (demo/server/model-agent.ts), for
+ * The reference server answering with a model (server/src/agents/model-agent.ts), for
  * test/server/model.test.ts: the test starts a fake OpenAI-compatible server on the
  * loopback address (`executeServerCommand('model-agent')`), and a second reference server
  * that talks to it is mounted under `/model/`, same-origin like the first.
@@ -183,6 +186,15 @@ export default {
       await new Promise((resolve, reject) => {
         ctx.res.once('close', resolve);
         model.middleware(ctx.req, ctx.res, reject);
+      });
+    },
+    // The host's own routes (demo/host/): uploads and the strict-CSP page.
+    async (ctx, next) => {
+      if (!isHostPath(ctx.url)) return next();
+      ctx.respond = false;
+      await new Promise((resolve, reject) => {
+        ctx.res.once('close', resolve);
+        hostRoutes(ctx.req, ctx.res, reject);
       });
     },
     // Koa middleware: hand the raw request to the reference server when it owns the path.

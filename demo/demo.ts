@@ -7,8 +7,8 @@ const controls = document.querySelector<HTMLFormElement>('#controls')!;
 const events = document.querySelector<HTMLElement>('#events')!;
 const both = [inline, launcher];
 
-// The host's upload function. Here it posts to the reference server's /__demo/uploads
-// (a stand-in for the host's own storage; not part of the agent service) and returns the URL.
+// The host's upload function. Here it posts to the demo host's /__demo/uploads (demo/host/:
+// a stand-in for the host's own storage; not part of the agent service) and returns the URL.
 inline.uploadImage = async (file) => {
   const res = await fetch(new URL('/__demo/uploads', location.href), {
     method: 'POST',

@@ -13,6 +13,9 @@
  * - Exports are constants: no `export let` or `export var`. Lazy chunks read the panel's
  *   exports once, from where its loader keeps them (scripts/vite-chunk-retry.ts), so a
  *   binding the module reassigned later would not reach them.
+ * - Two packages apart: nothing in src/ imports the server (server/), nothing in server/
+ *   imports the widget's sources or tests; what both need of the wire is in wire/
+ *   (`@agent-chat/wire`).
  * - Size: no module in src/ over 500 lines, the element (src/agent-chat-element.ts, a thin
  *   host) at most 300 lines of code. Its comments do not count: the class's JSDoc is the
  *   public API reference the manifest is built from, and it grows with every part, slot and
@@ -78,6 +81,25 @@ for (const [file, targets] of graph) {
   if (loads && !CHUNK_LISTS.has(from)) wrongWay.push(`${from}: import() belongs in a chunk list (src/chunks.ts), through chunk()`);
   if (loads && CHUNK_LISTS.has(from) && loads !== [...code.matchAll(/\bchunk\(\(\) => import\(/g)].length) {
     wrongWay.push(`${from}: every loader is chunk(() => import(...)), for the one retry rule`);
+  }
+}
+// The two packages meet only in the wire module: a relative import across is a reach into the other's files.
+const top = resolve('.');
+const serverRoot = resolve('server');
+const serverFiles = (readdirSync(serverRoot, { recursive: true }) as string[])
+  .filter((f) => /\.tsx?$/.test(f) && !f.startsWith('node_modules') && !f.startsWith('dist'))
+  .map((f) => join(serverRoot, f));
+for (const [owner, list] of [
+  [root, files],
+  [serverRoot, serverFiles],
+] as const) {
+  for (const file of list) {
+    for (const match of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
+      const target = resolve(dirname(file), match[1]!);
+      if (!target.startsWith(owner + '/')) {
+        wrongWay.push(`${relative(top, file)} -> ${relative(top, target)}: the widget and the server share only @agent-chat/wire`);
+      }
+    }
   }
 }
 for (const file of files) {

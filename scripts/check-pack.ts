@@ -46,13 +46,18 @@ const REQUIRED = [
 const FORBIDDEN = /^(src|test|demo|scripts|docs|node_modules|coverage|\.ci|\.github)\/|\.tsbuildinfo$|^\.env/;
 
 const root = new URL('..', import.meta.url);
-const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-  cwd: root,
-  encoding: 'utf8',
-  stdio: ['ignore', 'pipe', 'ignore'],
-});
-const [pack] = JSON.parse(out) as PackResult[];
-if (!pack) throw new Error('npm pack printed no result');
+/** What `npm pack` would put in the package of the folder `dir` (the widget's: the root). */
+function packOf(dir: URL): PackResult {
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: dir,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const [result] = JSON.parse(out) as PackResult[];
+  if (!result) throw new Error(`npm pack printed no result in ${dir.pathname}`);
+  return result;
+}
+const pack = packOf(root);
 const files = new Set(pack.files.map((f) => f.path));
 
 const report = new Report('check:pack');
@@ -104,6 +109,53 @@ for (const name of HINTED_CHUNKS) {
   report.expect(
     !!file && readFileSync(new URL(file, root), 'utf8').startsWith(COMPILE_HINT),
     `the ${name} chunk does not start with its compile hint`,
+  );
+}
+
+// The workspace's other packages: the wire types both halves import, and the server.
+interface Manifest {
+  dependencies?: Record<string, string>;
+  bin?: Record<string, string>;
+  version: string;
+}
+const readManifest = (dir: URL) => JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as Manifest;
+const wireDir = new URL('wire/', root);
+const serverDir = new URL('server/', root);
+const wireManifest = readManifest(wireDir);
+const serverManifest = readManifest(serverDir);
+for (const [name, dir, required, forbidden] of [
+  ['wire', wireDir, ['package.json', 'README.md', 'LICENSE', 'index.js', 'index.d.ts'], /^(node_modules)\//],
+  [
+    'server',
+    serverDir,
+    ['package.json', 'README.md', 'LICENSE', 'catalog.json', 'dist/index.js', 'dist/index.d.ts', 'dist/main.js'],
+    /^(src|test|scripts|node_modules|coverage)\/|\.tsbuildinfo$|^\.env/,
+  ],
+] as const) {
+  const shipped = new Set(packOf(dir).files.map((f) => f.path));
+  for (const path of required) report.expect(shipped.has(path), `${name}: ${path} is not in the package (run \`npm run build\` first?)`);
+  for (const path of shipped) report.expect(!forbidden.test(path), `${name}: ${path} must not be published`);
+}
+for (const target of Object.values(serverManifest.bin ?? {})) {
+  const path = new URL(target, serverDir);
+  report.expect(
+    readFileSync(path, 'utf8').startsWith('#!/usr/bin/env node'),
+    `server: its bin ${target} does not start with #!/usr/bin/env node`,
+  );
+}
+// A page that embeds the widget installs none of the server's libraries.
+const widgetDependencies = (manifest.dependencies ?? {}) as Record<string, string>;
+for (const dependency of Object.keys(serverManifest.dependencies ?? {})) {
+  if (dependency === '@agent-chat/wire') continue;
+  report.expect(!(dependency in widgetDependencies), `the widget depends on ${dependency}, a library of the server`);
+}
+for (const [name, dependencies] of [
+  ['the widget', widgetDependencies],
+  ['server', serverManifest.dependencies ?? {}],
+] as const) {
+  report.expect(
+    dependencies['@agent-chat/wire'] === wireManifest.version,
+    `${name} does not depend on @agent-chat/wire ${wireManifest.version}`,
   );
 }
 

@@ -1,14 +1,15 @@
 import type { Plugin } from 'vite';
-import { createReferenceServer, faultsFromEnv } from '../demo/server/app.js';
-import { hostsFromEnv } from '../demo/server/hosts.js';
-import { organizationKeyFromEnv } from '../demo/server/management-auth.js';
-import { modelSettingsFromEnv } from '../demo/server/model-agent.js';
-import { toNodeMiddleware } from '../demo/server/node.js';
-import { originsFromEnv } from '../demo/server/origins.js';
+import { createReferenceServer, faultsFromEnv } from '../server/src/app.js';
+import { hostsFromEnv } from '../server/src/http/hosts.js';
+import { organizationKeyFromEnv } from '../server/src/auth/management-auth.js';
+import { modelSettingsFromEnv } from '../server/src/agents/model-agent.js';
+import { toNodeMiddleware } from '../server/src/http/node.js';
+import { originsFromEnv } from '../server/src/http/origins.js';
+import { hostMiddleware } from '../demo/host/index.js';
 
 /**
  * `npm start`: the demo page and the reference messaging server on one port. The fault
- * knobs are on only without a model, or with `REFERENCE_FAULTS=1` (demo/server/app.ts). The
+ * knobs are on only without a model, or with `REFERENCE_FAULTS=1` (server/src/app.ts). The
  * pages and names it answers come from `ALLOWED_ORIGINS` and `ALLOWED_HOSTS`, as for
  * `npm run server`; the organization key is the dev default only while Vite listens on this
  * machine and only its pages may call (`npm start -- --host` makes a random one, printed).
@@ -34,6 +35,7 @@ export function referenceServer(): Plugin {
     name: 'agent-chat-reference-server',
     configureServer(server) {
       const { reference, organization } = createReference(server.config.server.host);
+      server.middlewares.use(hostMiddleware());
       server.middlewares.use(toNodeMiddleware(reference.app));
       // The WebSocket session; Vite's HMR socket and other upgrades are left alone.
       if (server.httpServer) reference.attachSessions(server.httpServer);
@@ -59,6 +61,7 @@ export function referenceServer(): Plugin {
     },
     configurePreviewServer(server) {
       const { reference } = createReference(server.config.preview.host);
+      server.middlewares.use(hostMiddleware());
       server.middlewares.use(toNodeMiddleware(reference.app));
       reference.attachSessions(server.httpServer);
     },

@@ -1,5 +1,5 @@
 import { AgentClient, isApiError, type ApiError, type ClientConfig } from '../../src/client/index.js';
-import type { FaultPlan, KeyStats } from '../../demo/server/faults.js';
+import type { FaultPlan, KeyStats } from '../../server/src/faults/plan.js';
 import { BASE_URL, createKey, keyStats } from '../support/server.js';
 
 export { BASE_URL, createKey, keyStats };

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import type { AgentClient, ApiError, StreamHandlers, StreamOptions, StreamResult, UnknownFrame } from '../../src/client/index.js';
 import type { SendMessageBody } from '../../src/client/types.js';
-import type { FaultPlan, KeyStats } from '../../demo/server/faults.js';
+import type { FaultPlan, KeyStats } from '../../server/src/faults/plan.js';
 import { REPLY, keyStats, rejection, setup } from './helpers.js';
 
 /**
@@ -9,7 +9,7 @@ import { REPLY, keyStats, rejection, setup } from './helpers.js';
  * SSE (test/client/stream.test.ts) and the WebSocket session (websocket.test.ts) run it
  * with their own way in and their own view of the requests; each file keeps only what is
  * its transport's own. The reference server drops, stalls and breaks the streams on cue
- * (demo/server/faults.ts).
+ * (server/src/faults/plan.ts).
  */
 export interface Transport {
   name: string;

@@ -1,6 +1,6 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { AgentClient, sessionUrl } from '../../src/client/index.js';
-import type { KeyStats } from '../../demo/server/faults.js';
+import type { KeyStats } from '../../server/src/faults/plan.js';
 import { tokenFor } from '../support/server.js';
 import { SESSION_TIMINGS } from '../../src/client/websocket.js';
 import { BASE_URL, REPLY, keyStats, rejection, setup, watchSockets } from './helpers.js';

@@ -1,6 +1,6 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
-import type { FaultPlan } from '../../demo/server/faults.js';
+import type { FaultPlan } from '../../server/src/faults/plan.js';
 import { createKey, forgetStorage, keyStats, replied, storageKeyFor, tokenFor } from '../support/server.js';
 import { $, $$, element, mount, unmountAll, until } from '../support/element.js';
 

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
-import type { FaultPlan } from '../../demo/server/faults.js';
+import type { FaultPlan } from '../../server/src/faults/plan.js';
 import { createKey, keyStats } from '../support/server.js';
 import { $, $$, agentTexts, collect, mount, sendByUser, type, unmountAll, until } from '../support/element.js';
 

@@ -8,7 +8,7 @@ import { afterLateTriggers, installTrap, problemsIn, visibleText } from './inspe
 
 /**
  * The widget on a page served with a strict CSP and Trusted Types enforced
- * (`/__demo/csp/<page>`: demo/csp.html with the header of demo/server/csp.ts). The page
+ * (`/__demo/csp/<page>`: demo/csp.html with the header of demo/host/csp.ts). The page
  * loads the widget's source from this origin, compiled on request by the test runner.
  * Violations are read twice: the page's `securitypolicyviolation` events, and the reports
  * the browser posted to the page's `report-uri`, which the reference server keeps.

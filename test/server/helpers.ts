@@ -1,5 +1,5 @@
 import type { ErrorEnvelope } from '../../src/client/types.js';
-import type { FaultPlan } from '../../demo/server/faults.js';
+import type { FaultPlan } from '../../server/src/faults/plan.js';
 import { createKey, tokenFor } from '../support/server.js';
 
 /** A fresh key (own agent, own faults) and a token for it. */

@@ -6,7 +6,7 @@ import { forgetStorage } from '../support/server.js';
 import { english } from '../support/english.js';
 
 /**
- * The reference server answering through an OpenAI-compatible model (demo/server/model-agent.ts),
+ * The reference server answering through an OpenAI-compatible model (server/src/agents/model-agent.ts),
  * against a fake one the test starts on the loopback address (test/support/fake-openai.ts),
  * driven through the widget as a visitor would. Both browsers share the fake: every
  * question carries a marker of its own, and a test reads only the requests with it.

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A fake OpenAI-compatible chat-completions endpoint on the loopback address, for the
- * reference server's model agent (demo/server/model-agent.ts). It streams the way OpenAI,
+ * reference server's model agent (server/src/agents/model-agent.ts). It streams the way OpenAI,
  * Ollama and vLLM do (`chat.completion.chunk` SSE frames, a usage chunk, `[DONE]`), and
  * answers by what the question says:
  * - "busy": 429, as a rate-limited API does;

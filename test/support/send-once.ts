@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import type { AgentChat } from '../../src/agent-chat.js';
-import type { FaultPlan } from '../../demo/server/faults.js';
+import type { FaultPlan } from '../../server/src/faults/plan.js';
 import { createKey, keyStats, serviceTranscript, storageKeyFor } from './server.js';
 import { input, until } from './element.js';
 
@@ -9,7 +9,7 @@ import { input, until } from './element.js';
  * A send is exactly-once across a reload at any moment (docs/protocol.md "A send and a
  * reload"): a page reloaded 0 to 20 ms after Enter shows the turn, run once on the service,
  * or has the question back in its composer, the service having run nothing. Fault knobs
- * hold the windows open (demo/server/faults.ts): a request the service took but whose
+ * hold the windows open (server/src/faults/plan.ts): a request the service took but whose
  * `thread` frame has not left yet, and a request still on its way. Each sweep ends with a
  * reload at the moment its window opens (the turn stored, the question received), which a
  * loaded machine may not reach within 20 ms.

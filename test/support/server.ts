@@ -1,4 +1,4 @@
-import type { FaultPlan, KeyStats } from '../../demo/server/faults.js';
+import type { FaultPlan, KeyStats } from '../../server/src/faults/plan.js';
 import { PREFIX, storageScope } from '../../src/state/storage.js';
 
 /** The reference server is mounted on the test runner's own origin. */
@@ -6,7 +6,7 @@ export const BASE_URL = location.origin;
 
 /**
  * The organization API key of the test runner's reference server: its dev default
- * (`DEV_ORGANIZATION_API_KEY`, demo/server/management-auth.ts, which a page cannot import).
+ * (`DEV_ORGANIZATION_API_KEY`, server/src/auth/management-auth.ts, which a page cannot import).
  */
 export const ORGANIZATION_API_KEY = 'org_dev_reference_server';
 
@@ -33,7 +33,7 @@ export function forgetStorage(): void {
   sessionStorage.clear();
 }
 
-/** A publishable key of this test's own, with faults attached (see demo/server/faults.ts). */
+/** A publishable key of this test's own, with faults attached (see server/src/faults/plan.ts). */
 export async function createKey(plan: FaultPlan = {}): Promise<string> {
   const res = await fetch('/__demo/keys', {
     method: 'POST',

@@ -1,0 +1,101 @@
+import { newHexId } from '../http/ids.js';
+
+/**
+ * Agents and their versions (docs/protocol.md "Management"). Each publishable key has an
+ * agent of its own; each agent has two versions of the demo script, `v1.0` and
+ * `v1.1-preview`, and its own live version: publishing one makes it what messaging runs
+ * on, for that agent only.
+ */
+export interface AgentVersion {
+  id: string;
+  tag: string;
+  /** The lifecycle stages the reference names; the reference server has two of them. */
+  state: 'draft' | 'published';
+  /** The agent's name as this version was last published (a rename re-publishes the live one). */
+  name: string | null;
+  createdAt: string;
+  publishedAt: string | null;
+  /** This version's script differs in small, visible ways: its replies say which version answered. */
+  preview: boolean;
+}
+
+export interface AgentRecord {
+  id: string;
+  projectId: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  versions: AgentVersion[];
+  liveVersionId: string;
+}
+
+/** The demo shop's agent, its project and versions: fixed ids, so a page or a test may name them. */
+export const DEMO_AGENT_ID = '65f1a7c2e4b0d3a9c8f01234';
+export const DEMO_PROJECT_ID = '65f1a7c2e4b0d3a9c8f0b000';
+export const DEMO_VERSION_IDS = ['65f1a7c2e4b0d3a9c8f0a100', '65f1a7c2e4b0d3a9c8f0a101'] as const;
+/** The project every minted key's agent belongs to. */
+export const TEST_PROJECT_ID = '65f1a7c2e4b0d3a9c8f0b001';
+
+export const LIVE_TAG = 'v1.0';
+export const PREVIEW_TAG = 'v1.1-preview';
+
+export function newAgent(init: { id: string; projectId: string; name: string; versionIds?: readonly [string, string] }): AgentRecord {
+  const now = new Date().toISOString();
+  const [liveId, previewId] = init.versionIds ?? [newHexId(), newHexId()];
+  return {
+    id: init.id,
+    projectId: init.projectId,
+    name: init.name,
+    createdAt: now,
+    updatedAt: now,
+    versions: [
+      { id: liveId, tag: LIVE_TAG, state: 'published', name: init.name, createdAt: now, publishedAt: now, preview: false },
+      { id: previewId, tag: PREVIEW_TAG, state: 'draft', name: null, createdAt: now, publishedAt: null, preview: true },
+    ],
+    liveVersionId: liveId,
+  };
+}
+
+export const liveVersion = (agent: AgentRecord): AgentVersion => agent.versions.find((v) => v.id === agent.liveVersionId)!;
+
+export const versionById = (agent: AgentRecord, id: string): AgentVersion | undefined =>
+  agent.versions.find((v) => v.id === id.toLowerCase());
+
+export const versionByTag = (agent: AgentRecord, tag: string): AgentVersion | undefined => agent.versions.find((v) => v.tag === tag);
+
+/** Makes `version` live, published now with the agent's current name. */
+export function publish(agent: AgentRecord, version: AgentVersion): void {
+  const now = new Date().toISOString();
+  version.state = 'published';
+  version.name = agent.name;
+  version.publishedAt = now;
+  agent.liveVersionId = version.id;
+  agent.updatedAt = now;
+}
+
+/** The Agent resource of the reference, plus the live version's tag. */
+export function agentJson(agent: AgentRecord) {
+  return {
+    id: agent.id,
+    project_id: agent.projectId,
+    name: agent.name,
+    created_at: agent.createdAt,
+    updated_at: agent.updatedAt,
+    live_version_id: agent.liveVersionId,
+    live_version_tag: liveVersion(agent).tag,
+  };
+}
+
+/** A version record (the reference shows only its tag and its use as the live version). */
+export function versionJson(agent: AgentRecord, version: AgentVersion) {
+  return {
+    id: version.id,
+    agent_id: agent.id,
+    tag: version.tag,
+    state: version.state,
+    live: version.id === agent.liveVersionId,
+    name: version.name,
+    created_at: version.createdAt,
+    published_at: version.publishedAt,
+  };
+}

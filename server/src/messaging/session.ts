@@ -1,0 +1,384 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { z } from 'zod';
+import type { ThreadFrame } from '@agent-chat/wire';
+import { checkToken } from '../auth/tokens.js';
+import type { Deps } from '../deps.js';
+import { ApiError, fromZodError, notFound } from '../http/errors.js';
+import { hostNotAllowed } from '../http/hosts.js';
+import { originNotAllowed } from '../http/origins.js';
+import { keepKey, keyedTurn, notReceived, readIdempotencyKey } from './idempotency.js';
+import { hexId, MAX_BODY_BYTES, sendBodySchema } from '../http/schemas.js';
+import { newRequestId, type Admission, type KeyRecord, type ThreadRecord } from '../store/store.js';
+import { startTurn, type Turn } from './turn.js';
+
+/**
+ * The WebSocket session, `/messaging/v1/session` (PROVISIONAL: the reference does not show
+ * its protocol; docs/protocol.md fixes the frames, README.md "WebSocket session" the rest).
+ *
+ *   client                                server
+ *   {"type":"auth","token":"<JWT>"}   ->
+ *                                     <-  {"type":"ready"}   (or error 401, close 4401)
+ *   {"type":"message","data":<body>,"idempotency_key"?}  ->
+ *                                     <-  thread, event(seq)..., message(seq) | error
+ *                                     <-  {"type":"done"}
+ *   {"type":"resume","thread_id","last_event_id"} -> thread frame + frames after
+ *                                                    last_event_id, live, then done
+ *
+ * It shares everything with the SSE route: token checks, zod schemas, store, the detached
+ * turn runner (turn.ts) and the fault knobs of the key. Connection knobs (`dropAfter`,
+ * `stallAfter`, `malformedAfter`, `unknownFrameAfter`) count "turn frames" written on one
+ * socket: thread, event, message, error and injected ones; `ready`, `done`, `ping` and
+ * `pong` are not counted. `dropAfter[i]` addresses the key's i-th authenticated socket and
+ * cuts it with `terminate()` (no close frame), as a proxy or a network drop would.
+ */
+
+export const SESSION_PATH = '/messaging/v1/session';
+
+/** Close codes: 4000 + the HTTP status they stand for; 1000/1001/1009/1011 as in RFC 6455. */
+export const CLOSE = {
+  normal: 1000,
+  goingAway: 1001,
+  unauthorized: 4401,
+  authTimeout: 4408,
+  internal: 1011,
+} as const;
+
+const AUTH_TIMEOUT_MS = 10_000;
+/** Silence after which the server writes a `ping` frame, and the protocol ping period. */
+const KEEPALIVE_MS = 15_000;
+/** A stalled socket (the `stallAfter` knob) is given up eventually. */
+const STALL_LIMIT_MS = 5 * 60_000;
+
+/** Anything with Node's `upgrade` event: http.Server, https.Server, Vite's and wds's servers. */
+export interface UpgradeServer {
+  on(event: 'upgrade', listener: (req: IncomingMessage, socket: Duplex, head: Buffer) => void): unknown;
+  off(event: 'upgrade', listener: (req: IncomingMessage, socket: Duplex, head: Buffer) => void): unknown;
+}
+
+export interface SessionServer {
+  /** Stops accepting sessions and closes the open ones (1001). */
+  close(): void;
+}
+
+const authFrameSchema = z.object({ type: z.literal('auth'), token: z.string().min(1).max(8192) });
+
+const resumeFrameSchema = z.object({
+  type: z.literal('resume'),
+  thread_id: hexId,
+  last_event_id: z
+    .number({ error: 'Must be a non-negative integer (the last seq received).' })
+    .int({ error: 'Must be a non-negative integer (the last seq received).' })
+    .min(0, { error: 'Must be a non-negative integer (the last seq received).' }),
+});
+
+function pathOf(url: string | undefined): string {
+  const q = (url ?? '').search(/[?#]/);
+  return q < 0 ? (url ?? '') : (url ?? '').slice(0, q);
+}
+
+/** The `error` frame for a failure outside a turn: same fields as the error envelope, plus `status`. */
+function errorFrame(e: ApiError): string {
+  const retryAfter = e.headers['Retry-After'];
+  return JSON.stringify({
+    type: 'error',
+    data: {
+      status: e.status,
+      code: e.code,
+      message: e.message,
+      details: e.details,
+      request_id: newRequestId(),
+      // What `Retry-After` says over HTTP (a 429), in seconds.
+      ...(retryAfter ? { retry_after: Number(retryAfter) } : {}),
+    },
+  });
+}
+
+/** Answers an upgrade that may not go ahead with the error envelope, over plain HTTP, and closes. */
+function refuseUpgrade(socket: Duplex, error: ApiError): void {
+  const requestId = newRequestId();
+  const body = JSON.stringify({ error: { code: error.code, message: error.message, request_id: requestId, details: null } });
+  const reason = error.status === 421 ? 'Misdirected Request' : 'Forbidden';
+  socket.end(
+    `HTTP/1.1 ${error.status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+      `x-request-id: ${requestId}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * Serves `/messaging/v1/session` on `server` in `noServer` mode. Only upgrades for that path
+ * are taken; every other one (Vite's HMR, the test runner's socket) is left to its owner.
+ */
+export function attachSessionServer(server: UpgradeServer, deps: Deps): SessionServer {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    if (pathOf(req.url) !== SESSION_PATH) return;
+    // The same gates as over HTTP (app.ts), in the same order: the name the request is
+    // for, then the page's origin, which browsers do not guard with CORS on WebSockets.
+    const host = req.headers.host;
+    if (!deps.hosts(host)) return refuseUpgrade(socket, hostNotAllowed(host));
+    // Card images get absolute URLs on the origin the socket reached, as over HTTP.
+    const origin = `${'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http'}://${host}`;
+    const page = req.headers.origin;
+    if (page !== undefined && !deps.origins(page, origin)) return refuseUpgrade(socket, originNotAllowed(page));
+    wss.handleUpgrade(req, socket, head, (ws) => runSession(ws, deps, origin));
+  };
+  server.on('upgrade', onUpgrade);
+  return {
+    close() {
+      server.off('upgrade', onUpgrade);
+      for (const ws of wss.clients) ws.close(CLOSE.goingAway, 'Server shutting down');
+      wss.close();
+    },
+  };
+}
+
+function runSession(ws: WebSocket, deps: Deps, origin: string): void {
+  const { store, agent } = deps;
+  const closed = new AbortController();
+  let key: KeyRecord | null = null;
+  let agentId = '';
+  let busy = false;
+  let stalled = false;
+  let lastSent = Date.now();
+  let alive = true;
+  /** Turn frames written on this socket; the connection knobs count these. */
+  let written = 0;
+  let dropAt: number | undefined;
+  let stallAt: number | undefined;
+  let malformedAt: number | undefined;
+  let unknownAt: number | undefined;
+
+  const write = (data: string): boolean => {
+    if (ws.readyState !== ws.OPEN) return false;
+    ws.send(data);
+    lastSent = Date.now();
+    return true;
+  };
+  const fail = (e: ApiError): void => void write(errorFrame(e));
+  const refuse = (e: ApiError, code: number): void => {
+    fail(e);
+    ws.close(code, e.code);
+  };
+
+  const authTimer = setTimeout(
+    () => refuse(new ApiError(401, 'auth.timeout', 'No auth frame arrived in time.'), CLOSE.authTimeout),
+    AUTH_TIMEOUT_MS,
+  );
+  const keepalive = setInterval(() => {
+    if (!alive) return void ws.terminate();
+    alive = false;
+    ws.ping();
+    if (key && !stalled && Date.now() - lastSent >= KEEPALIVE_MS) write('{"type":"ping"}');
+  }, KEEPALIVE_MS);
+  keepalive.unref?.();
+  ws.on('pong', () => (alive = true));
+  ws.on('error', () => {}); // ws closes the socket itself after a protocol error
+  ws.on('close', () => {
+    clearTimeout(authTimer);
+    clearInterval(keepalive);
+    closed.abort();
+  });
+
+  /** Applies the knobs due at the current frame count (as sse.ts does); false: stop writing. */
+  const checkpoint = async (): Promise<boolean> => {
+    for (;;) {
+      if (closed.signal.aborted) return false;
+      if (dropAt !== undefined && written >= dropAt) {
+        ws.terminate();
+        return false;
+      }
+      if (stallAt !== undefined && written >= stallAt) {
+        stalled = true;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, STALL_LIMIT_MS);
+          closed.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        });
+        ws.terminate();
+        return false;
+      }
+      if (malformedAt !== undefined && written >= malformedAt) {
+        malformedAt = undefined;
+        write('{"type":"event","seq":');
+        written += 1;
+        continue;
+      }
+      if (unknownAt !== undefined && written >= unknownAt) {
+        unknownAt = undefined;
+        write(JSON.stringify({ type: 'progress', data: { stage: 'retrieving' } }));
+        written += 1;
+        continue;
+      }
+      return true;
+    }
+  };
+
+  const sendTurnFrame = async (data: string): Promise<boolean> => {
+    if (!write(data)) return false;
+    written += 1;
+    return checkpoint();
+  };
+
+  /** One socket's view of a turn: thread frame, buffered frames after `after`, live ones, done. */
+  const follow = async (turn: Turn, after: number): Promise<void> => {
+    busy = true;
+    try {
+      if (!(await checkpoint())) return;
+      const thread: ThreadFrame = { type: 'thread', data: { thread_id: turn.threadId } };
+      if (!(await sendTurnFrame(JSON.stringify(thread)))) return;
+      for await (const { frame } of turn.follow(after, closed.signal)) {
+        if (!(await sendTurnFrame(JSON.stringify(frame)))) return;
+      }
+      if (!closed.signal.aborted) write('{"type":"done"}');
+    } finally {
+      busy = false;
+    }
+  };
+
+  const record = (k: KeyRecord, frame: unknown, lastEventId: string | null): void =>
+    store.recordRequest(k, { method: 'WS', path: SESSION_PATH, lastEventId, body: frame });
+
+  const authenticate = async (frame: unknown): Promise<void> => {
+    clearTimeout(authTimer);
+    const parsed = authFrameSchema.safeParse(frame);
+    if (!parsed.success) {
+      return refuse(
+        new ApiError(401, 'auth.missing_token', 'The first frame must be {"type":"auth","token":"<access token>"}.'),
+        CLOSE.unauthorized,
+      );
+    }
+    const checked = await checkToken(deps, parsed.data.token);
+    if (checked.error || !checked.key) return refuse(checked.error!, CLOSE.unauthorized);
+    const k = checked.key;
+    if (k.budget.unauthorized > 0) {
+      k.budget.unauthorized -= 1;
+      return refuse(new ApiError(401, 'auth.invalid_token', 'The access token has been revoked.'), CLOSE.unauthorized);
+    }
+    if (closed.signal.aborted) return;
+    key = k;
+    agentId = k.agentId;
+    const connection = k.stats.socketConnections;
+    k.stats.socketConnections += 1;
+    const plan = k.plan;
+    dropAt = plan.dropAfter?.[connection];
+    stallAt = connection === 0 ? plan.stallAfter : undefined;
+    malformedAt = connection === 0 ? plan.malformedAfter : undefined;
+    unknownAt = plan.unknownFrameAfter;
+    // dropAfter 0: cut before `ready`, so the client knows no turn was sent on this socket.
+    if (dropAt === 0) return void ws.terminate();
+    write('{"type":"ready"}');
+  };
+
+  const startMessage = (k: KeyRecord, frame: Record<string, unknown>): void => {
+    record(k, frame, null);
+    const parsed = sendBodySchema.safeParse(frame.data);
+    if (!parsed.success) return fail(fromZodError(parsed.error));
+    const body = parsed.data;
+    // As the HTTP header (idempotency.ts): a message sent again joins the turn it started.
+    let idempotency: string | undefined;
+    let keyed: Turn | null | undefined;
+    try {
+      idempotency = readIdempotencyKey(typeof frame.idempotency_key === 'string' ? frame.idempotency_key : undefined);
+      keyed = idempotency === undefined ? undefined : keyedTurn(k, idempotency, body);
+    } catch (error) {
+      return fail(error as ApiError);
+    }
+    if (keyed === null) return fail(notReceived());
+    if (keyed) return void follow(keyed, -1);
+    const title = body.text.length > 80 ? `${body.text.slice(0, 77)}...` : body.text;
+    let admitted: Admission;
+    try {
+      admitted = store.admitTurn(k);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return fail(error);
+    }
+    const thread: ThreadRecord | undefined = body.thread_id
+      ? store.thread(agentId, body.thread_id)
+      : store.createThread(k, { userId: body.user_id, title });
+    if (!thread) {
+      admitted.done();
+      return fail(notFound('Thread'));
+    }
+    const plan = k.plan;
+    const failNow = plan.errorFrame !== undefined && k.budget.errorFrames > 0;
+    if (failNow) k.budget.errorFrames -= 1;
+    const turn = startTurn({
+      store,
+      agent,
+      origin,
+      key: k,
+      thread,
+      text: body.text,
+      userId: body.user_id,
+      imageUrl: body.image_url,
+      variables: body.agent_variables,
+      version: store.versionOf(thread),
+      paceMs: plan.paceMs ?? deps.paceMs,
+      chunkChars: plan.chunkChars,
+      errorFrame: failNow ? plan.errorFrame : undefined,
+      admitted,
+    });
+    if (idempotency !== undefined) keepKey(k, idempotency, body, turn);
+    void follow(turn, -1);
+  };
+
+  const startResume = (k: KeyRecord, frame: Record<string, unknown>): void => {
+    const lastEventId = frame.last_event_id;
+    record(k, frame, typeof lastEventId === 'number' || typeof lastEventId === 'string' ? String(lastEventId) : null);
+    const parsed = resumeFrameSchema.safeParse(frame);
+    if (!parsed.success) return fail(fromZodError(parsed.error));
+    const turn = store.thread(agentId, parsed.data.thread_id)?.latestTurn;
+    // Resume attaches to the turn the client lost; it never starts a new one.
+    if (!turn || !turn.resumes(parsed.data.last_event_id) || k.plan.unresumable) {
+      return fail(new ApiError(409, 'stream.not_resumable', 'There is no turn of this thread to resume.'));
+    }
+    void follow(turn, parsed.data.last_event_id);
+  };
+
+  const handle = async (raw: RawData, isBinary: boolean): Promise<void> => {
+    if (closed.signal.aborted) return;
+    let frame: unknown;
+    try {
+      if (isBinary) throw new Error('binary');
+      frame = JSON.parse(raw.toString());
+    } catch {
+      frame = undefined;
+    }
+    if (!key) return authenticate(frame);
+    if (frame === undefined) return fail(new ApiError(400, 'invalid_json', 'Frames are JSON text.'));
+    const type = typeof frame === 'object' && frame !== null ? (frame as { type?: unknown }).type : undefined;
+    const f = frame as Record<string, unknown>;
+    switch (type) {
+      case 'ping':
+        // The `deafSession` knob: a session that stopped answering, as a dead proxy would.
+        if (key.plan.deafSession) return;
+        return void write('{"type":"pong"}');
+      case 'pong':
+        return;
+      case 'message':
+      case 'resume': {
+        // One turn at a time per socket; the running one is not disturbed.
+        if (busy) return fail(new ApiError(409, 'session.busy', 'A turn is already running on this socket.'));
+        // Each turn or resume counts against the key's rate, as a request would over HTTP.
+        const limited = store.limited(key);
+        if (limited) return fail(limited);
+        return type === 'message' ? startMessage(key, f) : startResume(key, f);
+      }
+      default:
+        return fail(new ApiError(400, 'bad_request', 'Unknown frame type; expected message, resume or ping.'));
+    }
+  };
+
+  // Frames are handled in order (a turn pipelined right after `auth` waits for the check).
+  let queue = Promise.resolve();
+  ws.on('message', (raw, isBinary) => {
+    queue = queue
+      .then(() => handle(raw, isBinary))
+      .catch((error: unknown) => {
+        console.error('reference server: session error', error);
+        refuse(new ApiError(500, 'internal_error', 'Something went wrong on our side.'), CLOSE.internal);
+      });
+  });
+}

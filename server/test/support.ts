@@ -1,0 +1,82 @@
+import { createReferenceServer, DEV_ORGANIZATION_API_KEY, type AppOptions } from '../src/app.js';
+import type { FaultPlan, KeyStats } from '../src/faults/plan.js';
+import type { ErrorEnvelope } from '@agent-chat/wire';
+
+/**
+ * The reference server in Node, driven through `app.fetch`: no socket, no port. Each call
+ * builds an independent instance (own store, own secret).
+ */
+export const ORIGIN = 'http://reference.test';
+
+export interface Call {
+  method?: string;
+  body?: unknown;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+export function reference(options: AppOptions = {}) {
+  const server = createReferenceServer({
+    paceMs: 0,
+    faults: true,
+    organizationApiKey: DEV_ORGANIZATION_API_KEY,
+    allowedHosts: [new URL(ORIGIN).hostname],
+    ...options,
+  });
+  const call = (path: string, { method, body, token, headers = {} }: Call = {}): Promise<Response> => {
+    const all: Record<string, string> = { ...headers };
+    if (token) all['authorization'] = `Bearer ${token}`;
+    if (body !== undefined) all['content-type'] ??= 'application/json';
+    return Promise.resolve(
+      server.app.fetch(
+        new Request(ORIGIN + path, {
+          method: method ?? (body === undefined ? 'GET' : 'POST'),
+          headers: all,
+          body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+        }),
+      ),
+    );
+  };
+  const json = async <T>(path: string, init: Call = {}): Promise<T> => {
+    const res = await call(path, init);
+    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  const token = async (publishableKey: string): Promise<string> =>
+    (await json<{ access_token: string }>('/management/v1/auth/token', { body: { publishable_key: publishableKey } })).access_token;
+  /** A minted key with its plan, and a token for it. */
+  const mint = async (plan: FaultPlan = {}) => {
+    const { publishable_key: key, agent_id: agentId } = await json<{ publishable_key: string; agent_id: string }>('/__demo/keys', {
+      body: plan,
+    });
+    return { key, agentId, token: await token(key) };
+  };
+  const stats = (key: string) => json<Required<KeyStats>>(`/__demo/keys/${key}/stats`);
+  /** A REST turn on a new thread (or `threadId`'s): the thread's id and the reply. */
+  const send = async (token: string, text: string, threadId?: string, userId = 'user-1') =>
+    json<{ thread_id: string; message: { id: string; text: string } }>('/messaging/v1/messages', {
+      token,
+      body: { text, user_id: userId, ...(threadId ? { thread_id: threadId } : {}) },
+    });
+  return { server, call, json, token, mint, stats, send };
+}
+
+/** The envelope every failure carries, its request id the header's; returns its `error`. */
+export async function envelope(res: Response, status: number, code?: string): Promise<ErrorEnvelope['error']> {
+  const text = await res.text();
+  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${text.slice(0, 300)}`);
+  const body = JSON.parse(text) as ErrorEnvelope;
+  if (typeof body.error?.message !== 'string') throw new Error(`no envelope: ${text.slice(0, 300)}`);
+  if (!body.error.request_id || body.error.request_id !== res.headers.get('x-request-id')) {
+    throw new Error(`request_id ${body.error.request_id} is not the header's ${res.headers.get('x-request-id')}`);
+  }
+  if (code !== undefined && body.error.code !== code) throw new Error(`expected code ${code}, got ${body.error.code}`);
+  return body.error;
+}
+
+/** Runs `count` tasks, `width` at a time. */
+export async function inBatches(count: number, width: number, task: (i: number) => Promise<unknown>): Promise<void> {
+  for (let start = 0; start < count; start += width) {
+    await Promise.all(Array.from({ length: Math.min(width, count - start) }, (_, j) => task(start + j)));
+  }
+}

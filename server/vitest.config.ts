@@ -1,0 +1,14 @@
+import { defineProject } from 'vitest/config';
+
+/**
+ * The server's tests (`npm test` at the repository root runs them with the widget's unit
+ * layer): its HTTP over `app.fetch` and real sockets, in Node.
+ */
+export default defineProject({
+  test: {
+    name: 'server',
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
+    isolate: true,
+  },
+});
