@@ -3,9 +3,12 @@
  * as Markdown or JSON (transcript.ts), and the header's button (part `export-button`,
  * once there is a message) downloads the Markdown as a file named after the thread's title,
  * else its date. slot.ts fetches it with the first message, or with the method's first call.
+ * The Markdown lexes replies as the view does: it waits for the lexer (and, with
+ * `allow-html`, the sanitiser), which the view has mostly fetched already.
  */
 import { html, nothing, svg } from 'lit-html';
 import { icon } from '../icons/icons.js';
+import { loadRewrite } from '../markdown/rewrite.js';
 import type { PanelContext } from '../panel/context.js';
 import { oneOf, reported } from '../state/config.js';
 import { titleFrom } from '../state/history.js';
@@ -58,8 +61,9 @@ export class Exporter {
     return kept || titleFrom(chat.messages.find((m) => m.role === 'user')?.text ?? '');
   }
 
-  private markdown(): string {
+  private async markdown(): Promise<string> {
     const { ctx } = this;
+    await loadRewrite(ctx.host.allowHtml);
     const t = ctx.text;
     const heading = ctx.host.heading || t.heading;
     return transcriptMarkdown(ctx.chat.messages, {
@@ -69,13 +73,15 @@ export class Exporter {
       truncated: t.replyTruncated,
       image: t.attachedImage,
       locale: ctx.view.locale,
+      allowHtml: ctx.host.allowHtml,
     });
   }
 
   /** The header's button: the Markdown as a file, which the browser downloads. */
-  private readonly save = (): void => {
+  private readonly save = async (): Promise<void> => {
+    const text = await this.markdown();
     const first = this.ctx.chat.messages[0]?.createdAt;
-    const url = URL.createObjectURL(new Blob([this.markdown()], { type: 'text/markdown;charset=utf-8' }));
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/markdown;charset=utf-8' }));
     const link = document.createElement('a');
     link.href = url;
     link.download = fileName(this.title(), first && !Number.isNaN(Date.parse(first)) ? new Date(first) : new Date());

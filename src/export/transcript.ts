@@ -1,10 +1,14 @@
 /**
  * The conversation as a document (`exportTranscript(format)`, the header's save button):
  * the shown branch as JSON, each message in the wire `Message` shape the service's
- * transcript has, or as Markdown to read, each message with its speaker and time and a
- * reply's cards as a list of their titles and links. Plain functions, without a DOM.
+ * transcript has, or as Markdown to read, each message under a heading with its speaker
+ * and time, a reply's cards as a list of their titles and links. The Markdown is as safe as
+ * the view (SECURITY.md "A saved transcript"): a question reads back as typed, a reply is
+ * written out again by src/markdown/rewrite.ts, and only the transcript writes headings of
+ * levels 1 and 2. Plain functions, without a DOM (but for `allow-html`'s sanitised HTML).
  */
 import type { Card, Message } from '../client/types.js';
+import { destination, escapeMarkdown, literalMarkdown, replyMarkdown } from '../markdown/rewrite.js';
 import { safeImageUrl, safeUrl } from '../security/url.js';
 import type { ChatMessage } from '../state/messages.js';
 
@@ -18,15 +22,15 @@ export const shown = (messages: readonly ChatMessage[]) => messages.filter((m) =
 
 /**
  * `m` as the service's transcript has it (docs: Message), with what the widget knows of it:
- * the question's sender is the user in use, and a reply cut at `max-reply-length` says so
- * (`truncated`, the client's own field).
+ * a question's sender is the one the transcript named, else the user in use (it was sent
+ * here), and a reply cut at `max-reply-length` says so (`truncated`, the client's own field).
  */
 export function toWire(m: ChatMessage, userId: string): ExportedMessage {
   return {
     id: m.id,
     created_at: m.createdAt,
     text: m.text,
-    sender: m.role === 'user' ? { type: 'user', id: userId } : { type: 'agent' },
+    sender: m.role === 'user' ? { type: 'user', id: m.senderId || userId } : { type: 'agent' },
     cards: [...m.cards],
     followup_suggestions: [...m.suggestions],
     image_url: m.imageUrl,
@@ -53,13 +57,12 @@ export interface MarkdownOptions {
   image: string;
   /** The UI language, for dates and times. */
   locale: string;
+  /** The widget's `allow-html`: a reply's raw HTML sanitised as the view shows it, else text. */
+  allowHtml?: boolean;
 }
 
-/**
- * Markdown for what a reader typed: the characters that would make it markup are escaped,
- * so a question shows as it was written (a reply is markdown already, and stays as written).
- */
-const literal = (text: string) => text.replace(/[\\`*_[\]<>|#]/g, '\\$&');
+/** Text on one line of the document (a title, a name, a note; `label`: a link's), read back as written. */
+const line = (text: string, label = false) => escapeMarkdown(text.replace(/\s+/g, ' ').trim(), label);
 
 function dateTime(locale: string): Intl.DateTimeFormat {
   const options = { dateStyle: 'medium', timeStyle: 'short' } as const;
@@ -86,41 +89,44 @@ function field(entity: Record<string, unknown>, names: readonly string[]): strin
   return undefined;
 }
 
-/**
- * A URL as a link destination in angle brackets: a `mailto:` or `tel:` URL keeps `<` and `>`
- * as written, and one would end the destination early (what follows it would be markdown).
- */
-const destination = (url: string) => url.replace(/[<>]/g, encodeURIComponent);
-
 /** A card as a line of a list: its title, linked where it has a link that passes the URL allow-list. */
 function cardLine(card: Card): string | null {
   const entity: unknown = card?.json_data?.entity;
   if (!entity || typeof entity !== 'object') return null;
   const title = field(entity as Record<string, unknown>, TITLE)?.replace(/\s+/g, ' ');
   const link = safeUrl(field(entity as Record<string, unknown>, LINK) ?? '');
-  if (link) return `- [${literal(title ?? link)}](<${destination(link)}>)`;
-  return title ? `- ${literal(title)}` : null;
+  if (link) return `- [${line(title ?? link, true)}](<${destination(link)}>)`;
+  return title ? `- ${line(title)}` : null;
 }
 
+/**
+ * The Markdown document: the title (level 1), then each message under a heading of level 2
+ * with its speaker and time; nothing a message holds can write a heading of level 1 or 2
+ * (a reply's start at 3). Call `loadRewrite()` first, or a reply is lexed as prose or text.
+ */
 export function transcriptMarkdown(messages: readonly ChatMessage[], o: MarkdownOptions): string {
   const format = dateTime(o.locale);
   const blocks = shown(messages).map((m) => {
     const date = m.createdAt ? new Date(m.createdAt) : null;
     const when = date && !Number.isNaN(date.getTime()) ? ` · ${format.format(date)}` : '';
-    const lines = [`**${literal(m.role === 'user' ? o.user : o.agent)}**${when}`];
-    if (m.text) lines.push(m.role === 'user' ? literal(m.text) : m.text);
+    const parts = [`## ${line((m.role === 'user' ? o.user : o.agent) + when)}`];
+    if (m.text) parts.push(m.role === 'user' ? literalMarkdown(m.text) : replyMarkdown(m.text, !!o.allowHtml));
+    // The reader's own image, as the view shows it (an image in a reply is a link: rewrite.ts).
     const image = safeImageUrl(m.imageUrl);
-    if (image) lines.push(`![${literal(o.image)}](<${destination(image)}>)`);
+    if (image) parts.push(`![${line(o.image, true)}](<${destination(image)}>)`);
     const cards = m.cards.map(cardLine).filter(Boolean);
-    if (cards.length) lines.push(cards.join('\n'));
-    if (m.truncated) lines.push(`_${literal(o.truncated)}_`);
-    return lines.join('\n\n');
+    if (cards.length) parts.push(cards.join('\n'));
+    if (m.truncated) parts.push(`_${line(o.truncated)}_`);
+    return parts.filter(Boolean).join('\n\n');
   });
-  return `# ${literal(o.title)}\n\n${blocks.join('\n\n---\n\n')}\n`;
+  return `# ${line(o.title)}\n\n${blocks.join('\n\n')}\n`;
 }
 
-/** Names Windows keeps for devices, whatever their extension. */
-const RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)$/i;
+/**
+ * Names Windows keeps for devices, whatever follows the first dot (`nul.tar.md` is the
+ * device too) and with spaces before it (`CON .md`); superscript digits count as digits.
+ */
+const RESERVED = /^(con|prn|aux|nul|com[\d¹²³]|lpt[\d¹²³]|conin\$|conout\$|clock\$) *(\.|$)/i;
 
 /** `date` as YYYY-MM-DD, in local time. */
 const day = (date: Date) =>
@@ -128,12 +134,13 @@ const day = (date: Date) =>
 
 /**
  * A file name for the conversation: its title where it has one, made safe for any file
- * system (no path separators or characters Windows refuses, no control or bidirectional
- * formatting characters that could disguise the extension, no leading dot that hides a
- * file, at most 80 characters), else `chat-<date>`.
+ * system (no path separators or characters Windows refuses, no control, bidirectional
+ * formatting or lone surrogate characters that could disguise the extension or not be
+ * written, no leading dot that hides a file nor trailing dot or space Windows drops, no
+ * device name, at most 80 characters), else `chat-<date>`.
  */
 export function fileName(title: string, date: Date): string {
-  const safe = title.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}<>:"/\\|?*]+/gu, ' ').replace(/\s+/g, ' ');
+  const safe = title.replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}<>:"/\\|?*]+/gu, ' ').replace(/\s+/g, ' ');
   const base = Array.from(safe)
     .slice(0, 80)
     .join('')

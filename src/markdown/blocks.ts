@@ -34,6 +34,11 @@ let sanitizer: Sanitize | null | undefined;
 /** The walk's HTML output, from the sanitiser's chunk. */
 let toHtml: Out<string> | undefined;
 
+/** `tokens` as `allowHtml` shows them: the walk's HTML through the sanitiser; null until it is here. */
+export function sanitizedBlock(tokens: Token[]): DocumentFragment | null {
+  return sanitizer ? sanitizer(blockNodes(toHtml!, tokens).join('')) : null;
+}
+
 /** True once `allowHtml` can render (the sanitiser is loaded and usable). */
 export function hasHtmlSupport(): boolean {
   return !!sanitizer;
@@ -200,7 +205,7 @@ export function renderBlock(
   try {
     // The completed tail is lexed again, with the document's link definitions in scope.
     const tokens = source === block.token.raw ? [block.token] : lexTokens(source, html, links).tokens;
-    const frag = html && sanitizer ? sanitizer(blockNodes(toHtml!, tokens).join('')) : toFragment(blockNodes(toDom, tokens));
+    const frag = (html && sanitizedBlock(tokens)) || toFragment(blockNodes(toDom, tokens));
     if (highlightChunk.module?.redraw(drawn, frag, typing)) return null;
     decorate(frag, labels, typing);
     // Each block takes its direction from its own text, as a paragraph of plain text does

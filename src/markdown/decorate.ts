@@ -48,37 +48,52 @@ const URL_LIKE = /^(?:https?:\/\/)?((?:[\p{L}\p{N}-]+\.)+[\p{L}\p{N}-]{2,})(?::\
  */
 const NAMED = /(?:https?:\/\/|\bwww\.)((?:[\p{L}\p{N}-]{1,63}\.){1,126}[\p{L}\p{N}-]{2,63})(?![\p{L}\p{N}-])/giu;
 
+/** `text` as a reader sees it: without default-ignorable code points (emoji joiners and variation selectors kept). */
+export const visibleText = (text: string): string => text.replace(INVISIBLE, (match, ignorable?: string) => (ignorable ? '' : match));
+
 /**
  * Link text may not show another destination than the link's (SECURITY.md "Links"): when
- * it is an address, or names one inside a sentence ("pay https://bank.example now"), of
- * another site, the real host shows after it. The text is compared the way a reader and
- * the URL parser see it: without invisible characters, with the dots IDNA treats as dots,
- * and without surrounding punctuation.
+ * `text` is an address, or names one inside a sentence ("pay https://bank.example now"), of
+ * another site than `href`'s, the host to show after it, else null. The text is compared the
+ * way a reader and the URL parser see it: without invisible characters, with the dots IDNA
+ * treats as dots, and without surrounding punctuation. The view (below) and a saved
+ * transcript (rewrite.ts) both ask it.
  */
-function guardLinkText(link: HTMLAnchorElement): void {
-  const walker = document.createTreeWalker(link, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
-    const clean = node.data.replace(INVISIBLE, (match, ignorable?: string) => (ignorable ? '' : match));
-    if (clean !== node.data) node.data = clean;
+export function otherHost(text: string, href: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return null;
   }
   // Only a web link has a host to show.
-  if (!/^https?:$/.test(link.protocol)) return;
-  const read = (link.textContent ?? '')
+  if (!/^https?:$/.test(url.protocol)) return null;
+  const read = text
     .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
     .replace(/[\u3002\uff0e\uff61]/g, '.')
     .replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '');
   // A site as the browser will contact it (IDNs in punycode, so look-alikes differ); a name
   // the URL parser refuses is '' and so another site: the note shows.
-  const site = (url: string) => {
+  const site = (address: string) => {
     try {
-      return new URL(url).hostname.replace(/^www\./, '');
+      return new URL(address).hostname.replace(/^www\./, '');
     } catch {
       return '';
     }
   };
   // A text without a space is one address or none (URL_LIKE); a sentence may name several.
   const named = /\s/.test(read) ? Array.from(read.matchAll(NAMED), (m) => m[1]) : [URL_LIKE.exec(read)?.[1]];
-  const real = site(link.href);
-  if (named.some((host) => host && site(`https://${host}`) !== real))
-    link.append(el('span', [` (${link.hostname})`], { class: 'link-host' }));
+  const real = url.hostname.replace(/^www\./, '');
+  return named.some((host) => host && site(`https://${host}`) !== real) ? url.hostname : null;
+}
+
+/** A link of the view: invisible characters out of its text, and the real host after text that shows another (`otherHost`). */
+export function guardLinkText(link: HTMLAnchorElement): void {
+  const walker = document.createTreeWalker(link, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+    const clean = visibleText(node.data);
+    if (clean !== node.data) node.data = clean;
+  }
+  const host = otherHost(link.textContent ?? '', link.href);
+  if (host) link.append(el('span', [` (${host})`], { class: 'link-host' }));
 }

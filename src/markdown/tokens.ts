@@ -8,8 +8,8 @@ import type { Token, Tokens } from 'marked';
 import { safeUrl } from '../security/url.js';
 import { decodeEntities } from './entities.js';
 
-/** The URL a link or image points at, after the allow-list; null renders no link. */
-function tokenUrl(token: Tokens.Link | Tokens.Image): string | null {
+/** The URL a link or image points at, after the allow-list; null renders no link (a saved transcript asks it too). */
+export function tokenUrl(token: Tokens.Link | Tokens.Image): string | null {
   // marked leaves character references in URLs for the HTML parser to decode (autolinks
   // excepted, which are literal). Decode first, so the allow-list judges the real URL.
   return safeUrl((token as Tokens.Link).autolink ? token.href : decodeEntities(token.href));

@@ -25,6 +25,11 @@ export interface ChatMessage {
   readonly state: 'done' | 'streaming' | 'stopped' | 'interrupted' | 'queued';
   /** A reply longer than `max-reply-length`, cut there (the client's `Message.truncated`): a note says so. */
   readonly truncated?: boolean;
+  /**
+   * A question from the service's transcript: who sent it (`sender.id`, '' when unsaid).
+   * Absent on a question written in this browser, which is the reader's own.
+   */
+  readonly senderId?: string;
 }
 
 let counter = 0;
@@ -50,6 +55,7 @@ export function fromWire(message: Message, position: number): ChatMessage {
     imageUrl: safeImageUrl(message.image_url) ?? undefined,
     state: 'done',
     truncated: message.truncated,
+    ...(role === 'user' && { senderId: message.sender.id ?? '' }),
   };
 }
 
