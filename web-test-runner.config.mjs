@@ -9,13 +9,16 @@ import { reactEsmPlugin } from './test/react/esm-plugin.mjs';
 // The reference server is TypeScript; tsx loads it here so the tests talk to the very code
 // `npm start` serves, over real HTTP on the test runner's own origin.
 const { createReferenceServer, DEV_ORGANIZATION_API_KEY } = await tsImport('./server/src/app.ts', import.meta.url);
+const { openDb } = await tsImport('./server/src/store/db.ts', import.meta.url);
+// One embedded PostgreSQL in memory for the run, shared by the two servers below (each test mints keys of its own).
+const db = await openDb('memory://');
 const { toNodeMiddleware, isReferencePath } = await tsImport('./server/src/http/node.ts', import.meta.url);
 // What the tests' host page does on its own server: uploads and the strict-CSP page (demo/host/).
 const { hostMiddleware, isHostPath } = await tsImport('./demo/host/index.ts', import.meta.url);
 const hostRoutes = hostMiddleware();
 // The fault knobs on: every test mints keys of its own with faults attached (server/src/faults/plan.ts).
 // The dev organization key: the runner listens on this machine and only its own pages call it.
-const reference = createReferenceServer({ faults: true, organizationApiKey: DEV_ORGANIZATION_API_KEY });
+const reference = await createReferenceServer({ faults: true, organizationApiKey: DEV_ORGANIZATION_API_KEY, db });
 const serverMiddleware = toNodeMiddleware(reference.app);
 /** The WebSocket session (`/messaging/v1/session`) on the runner's own server; other upgrades are left alone. */
 const referenceSessions = {
@@ -44,10 +47,16 @@ const modelAgent = {
   async executeCommand({ command }) {
     if (command === 'model-agent') {
       // Both browsers ask at once; one fake and one server serve them (tests tell their requests apart).
-      modelStarting ??= startFakeModel().then((fake) => {
+      modelStarting ??= startFakeModel().then(async (fake) => {
         // A model silent for 1.5 s is given up (60 s in use), so the tests of a hung model are quick.
         const settings = { baseURL: fake.baseURL, apiKey: 'sk-test', model: 'fake-model', silenceMs: 1500 };
-        const server = createReferenceServer({ paceMs: 0, model: settings, faults: true, organizationApiKey: DEV_ORGANIZATION_API_KEY });
+        const server = await createReferenceServer({
+          paceMs: 0,
+          model: settings,
+          faults: true,
+          organizationApiKey: DEV_ORGANIZATION_API_KEY,
+          db,
+        });
         model = { fake, middleware: toNodeMiddleware(server.app), agent: server.agent };
       });
       await modelStarting;

@@ -129,7 +129,7 @@ const STATIC: Record<string, string> = {
 const TYPES: Record<string, string> = { html: 'text/html', js: 'text/javascript', mjs: 'text/javascript', map: 'application/json' };
 
 async function startServer(distDir: string) {
-  const reference = toNodeMiddleware(createApp({ faults: true }));
+  const reference = toNodeMiddleware(await createApp({ faults: true }));
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]!;
     let file: string | undefined = STATIC[path];

@@ -1,10 +1,12 @@
 import type { Plugin } from 'vite';
-import { createReferenceServer, faultsFromEnv } from '../server/src/app.js';
+import { createReferenceServer, faultsFromEnv, type AppOptions } from '../server/src/app.js';
 import { hostsFromEnv } from '../server/src/http/hosts.js';
 import { organizationKeyFromEnv } from '../server/src/auth/management-auth.js';
 import { modelSettingsFromEnv } from '../server/src/agents/model-agent.js';
 import { toNodeMiddleware } from '../server/src/http/node.js';
 import { originsFromEnv } from '../server/src/http/origins.js';
+import { signingFromEnv } from '../server/src/auth/signing.js';
+import { databaseFromEnv } from '../server/src/store/db.js';
 import { hostMiddleware } from '../demo/host/index.js';
 
 /**
@@ -14,27 +16,35 @@ import { hostMiddleware } from '../demo/host/index.js';
  * `npm run server`; the organization key is the dev default only while Vite listens on this
  * machine and only its pages may call (`npm start -- --host` makes a random one, printed).
  */
-export function createReference(host: string | boolean | undefined, env: NodeJS.ProcessEnv = process.env) {
+export function referenceOptions(host: string | boolean | undefined, env: NodeJS.ProcessEnv = process.env) {
   const model = modelSettingsFromEnv(env);
   // Vite's `host`: unset is localhost; `true` (`--host` alone) is every interface.
   const listen = host === true ? '0.0.0.0' : host || 'localhost';
   const allowedOrigins = originsFromEnv(env);
   const organization = organizationKeyFromEnv(env, listen, allowedOrigins);
-  const reference = createReferenceServer({
+  const options: AppOptions = {
+    // `agent-chat-data/` unless DATA_DIR or DATABASE_URL say otherwise: the demo's threads outlive a restart.
+    database: databaseFromEnv(env),
+    signing: signingFromEnv(env),
     model,
     faults: faultsFromEnv(model, env),
     allowedOrigins,
     allowedHosts: hostsFromEnv(env, listen),
     organizationApiKey: organization.key,
-  });
-  return { reference, organization };
+  };
+  return { options, organization };
+}
+
+async function createReference(host: string | boolean | undefined) {
+  const { options, organization } = referenceOptions(host);
+  return { reference: await createReferenceServer(options), organization };
 }
 
 export function referenceServer(): Plugin {
   return {
     name: 'agent-chat-reference-server',
-    configureServer(server) {
-      const { reference, organization } = createReference(server.config.server.host);
+    async configureServer(server) {
+      const { reference, organization } = await createReference(server.config.server.host);
       server.middlewares.use(hostMiddleware());
       server.middlewares.use(toNodeMiddleware(reference.app));
       // The WebSocket session; Vite's HMR socket and other upgrades are left alone.
@@ -59,8 +69,8 @@ export function referenceServer(): Plugin {
         }, 50);
       });
     },
-    configurePreviewServer(server) {
-      const { reference } = createReference(server.config.preview.host);
+    async configurePreviewServer(server) {
+      const { reference } = await createReference(server.config.preview.host);
       server.middlewares.use(hostMiddleware());
       server.middlewares.use(toNodeMiddleware(reference.app));
       reference.attachSessions(server.httpServer);

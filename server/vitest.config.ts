@@ -10,5 +10,8 @@ export default defineProject({
     include: ['test/**/*.test.ts'],
     environment: 'node',
     isolate: true,
+    // Each file opens an embedded PostgreSQL before its tests (test/support.ts): seconds on a busy machine.
+    hookTimeout: 120_000,
+    testTimeout: 30_000,
   },
 });

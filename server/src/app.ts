@@ -3,10 +3,19 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
-import { DemoAgent, loadCatalog } from './agents/demo-agent.js';
+import { DemoAgent, loadCatalog, type Agent } from './agents/demo-agent.js';
 import { ModelAgent, type ModelSettings } from './agents/model-agent.js';
 import { authRoutes, bearerAuth } from './auth/tokens.js';
-import { ORGANIZATION_RATE, RateBucket } from './store/limits.js';
+import { resolveSigning, type SigningSettings, type SigningSource } from './auth/signing.js';
+import { DEMO_AGENT_ID, DEMO_PROJECT_ID, DEMO_VERSION_IDS, newDemoAgent } from './agents/versions.js';
+import { MintedKeys } from './faults/minted.js';
+import { FaultBook } from './faults/state.js';
+import { LiveTurns } from './messaging/live.js';
+import { interruptUnfinished } from './messaging/recover.js';
+import { Budgets } from './store/budgets.js';
+import { MEMORY, type Db } from './store/db.js';
+import { openStores, storesOn } from './store/index.js';
+import { ORGANIZATION_RATE, type KeyLimits } from './store/limits.js';
 import { loginRoutes, managementAuth } from './auth/management-auth.js';
 import { managementRoutes } from './management/routes.js';
 import { demoKeyRoutes } from './faults/routes.js';
@@ -16,13 +25,25 @@ import { ApiError, errorResponse } from './http/errors.js';
 import { messagingRoutes } from './messaging/routes.js';
 import { MAX_BODY_BYTES } from './http/schemas.js';
 import { hostGate, hostRule } from './http/hosts.js';
-import { randomHex } from './http/ids.js';
+import { newRequestId, randomHex } from './http/ids.js';
 import { originGate, originRule } from './http/origins.js';
 import { attachSessionServer, type SessionServer, type UpgradeServer } from './messaging/session.js';
-import { newRequestId, Store, type LimitOptions } from './store/store.js';
-
-export { DEMO_PUBLISHABLE_KEY } from './store/store.js';
 export { DEV_ORGANIZATION_API_KEY } from './auth/management-auth.js';
+
+/** The publishable key of the demo shop; always valid, never carries faults. */
+export const DEMO_PUBLISHABLE_KEY = 'pk_demo_shop';
+
+/** Per-key limits that differ from the defaults (limits.ts), for `createReferenceServer({ limits })`. */
+export interface LimitOptions {
+  /** The public demo key's. */
+  demo?: Partial<KeyLimits>;
+  /** Each minted key's, before its plan's own `limits`. */
+  minted?: Partial<KeyLimits>;
+  /** Bytes all minted keys hold together (default MINTED_KEYS_BYTES). */
+  mintedTogether?: number;
+  /** The organization API key's rate (default ORGANIZATION_RATE). */
+  organization?: { perSecond: number; burst: number };
+}
 
 export interface AppOptions {
   /** Milliseconds between streamed frames: the demo agent's typing pace (default 25). */
@@ -33,6 +54,8 @@ export interface AppOptions {
    * `AGENT_MODEL`). Absent: the demo agent, whatever the environment says.
    */
   model?: ModelSettings | null;
+  /** Who answers, given whole (a test's agent); wins over `model`. */
+  agent?: Agent;
   /**
    * Mount the fault knobs (`/__demo/keys`: keys minted with fault plans, their stats and
    * clocks; demo-keys.ts). Off unless asked: with them anyone who reaches the server can
@@ -68,6 +91,20 @@ export interface AppOptions {
    * nothing but this machine can reach the server (organizationKeyFromEnv()).
    */
   organizationApiKey?: string;
+  /**
+   * Where everything is kept (store/db.ts): `memory://` (the default: nothing outlives the
+   * process), a folder for the embedded PostgreSQL (`DATA_DIR`), or a PostgreSQL server's
+   * `postgres://…` URL (`DATABASE_URL`).
+   */
+  database?: string;
+  /** An open database to use instead of `database` (tests share one between servers); left open by `close()`. */
+  db?: Db;
+  /**
+   * The signing key's settings (auth/signing.ts): `SIGNING_KEY`, `SIGNING_KEY_FILE`,
+   * `SIGNING_KEYS_PREVIOUS`. Unset, the server keeps a key of its own: in the data folder,
+   * in the database when it is a server, or in memory for `memory://`.
+   */
+  signing?: SigningSettings;
 }
 
 /** Whether `npm start` / `npm run server` mount the fault knobs: `REFERENCE_FAULTS` decides, else only without a model. */
@@ -88,44 +125,89 @@ export interface ReferenceServer {
   agent: string;
   /** The organization API key management accepts: the one passed in, or the one made for this instance. */
   organizationApiKey: string;
+  /** Where it keeps what it keeps, for the start-up banner. */
+  database: string;
+  /** Where its signing key came from. */
+  signing: SigningSource;
+  /** Turns a stopped process had left running, ended as interrupted at this start. */
+  interrupted: number;
+  /** Writes what is pending and closes the database (the stores passed in stay open). */
+  close(): Promise<void>;
 }
 
 /**
  * The reference server with both transports: the HTTP app and the WebSocket session over
- * one shared state. Each call builds an independent instance.
+ * one shared state. Opens (and migrates) its database, ends the turns a stopped process
+ * left running, and seeds the demo agent and key; each call builds an independent instance.
  */
-export function createReferenceServer(options: AppOptions = {}): ReferenceServer {
-  const demo = new DemoAgent(loadCatalog());
-  const deps: Deps = {
-    store: new Store(options.limits),
-    agent: options.model ? new ModelAgent(options.model, demo) : demo,
-    catalog: demo.catalog,
-    secret: crypto.getRandomValues(new Uint8Array(32)),
-    paceMs: options.paceMs ?? 25,
-    origins: originRule(options.allowedOrigins),
-    hosts: hostRule(options.allowedHosts),
-    organizationApiKey: options.organizationApiKey ?? `org_${randomHex(24)}`,
-    organizationBucket: new RateBucket(options.limits?.organization ?? ORGANIZATION_RATE),
-  };
-  return {
-    app: buildApp(deps, options.faults ?? false),
-    attachSessions: (server) => attachSessionServer(server, deps),
-    agent: deps.agent.description,
-    organizationApiKey: deps.organizationApiKey,
-  };
+export async function createReferenceServer(options: AppOptions = {}): Promise<ReferenceServer> {
+  const location = options.database ?? MEMORY;
+  const stores = options.db
+    ? await storesOn(options.db, { limits: options.limits })
+    : await openStores(location, { limits: options.limits });
+  try {
+    const demo = new DemoAgent(loadCatalog());
+    const faults = new FaultBook();
+    const live = new LiveTurns();
+    let minted: MintedKeys | undefined;
+    const budgets = new Budgets(stores, {
+      limited: (key) => (faults.of(key).stats.limited += 1),
+      settled: (key) => (key.kind === 'minted' && minted ? minted.settle(key.key) : Promise.resolve()),
+    });
+    if (options.faults) minted = new MintedKeys(stores, (key) => budgets.runningOf(key), faults, options.limits?.mintedTogether);
+    const embeddedFolder = stores.db.kind === 'embedded' && location !== MEMORY && !options.db ? location : undefined;
+    const signing = await resolveSigning(options.signing ?? {}, {
+      dataDir: embeddedFolder,
+      settings: stores.db.kind === 'postgres' ? stores.settings : undefined,
+    });
+    const interrupted = await interruptUnfinished(stores);
+    await stores.agents.ensure(
+      newDemoAgent({ id: DEMO_AGENT_ID, projectId: DEMO_PROJECT_ID, name: 'Trailhead shop assistant', versionIds: DEMO_VERSION_IDS }),
+    );
+    await stores.keys.ensure({ key: DEMO_PUBLISHABLE_KEY, agentId: DEMO_AGENT_ID, kind: 'demo', plan: {} });
+    const deps: Deps = {
+      stores,
+      budgets,
+      live,
+      agent: options.agent ?? (options.model ? new ModelAgent(options.model, demo) : demo),
+      catalog: demo.catalog,
+      signing,
+      paceMs: options.paceMs ?? 25,
+      origins: originRule(options.allowedOrigins),
+      hosts: hostRule(options.allowedHosts),
+      organizationApiKey: options.organizationApiKey ?? `org_${randomHex(24)}`,
+      organizationRate: options.limits?.organization ?? ORGANIZATION_RATE,
+      faults,
+    };
+    return {
+      app: buildApp(deps, minted),
+      attachSessions: (server) => attachSessionServer(server, deps),
+      agent: deps.agent.description,
+      organizationApiKey: deps.organizationApiKey,
+      database: stores.db.description,
+      signing: signing.source,
+      interrupted,
+      close: async () => {
+        for (const turn of live.all()) turn.cancel('The server is shutting down.');
+        await stores.turns.flush();
+        if (!options.db) await stores.close();
+      },
+    };
+  } catch (error) {
+    if (!options.db) await stores.close().catch(() => {});
+    throw error;
+  }
 }
 
 /**
- * The reference messaging server: the service's messaging surface, token exchange and
- * management surface with a scripted demo agent, plus (when asked) the `/__demo` fault knobs. Each call builds an independent
- * instance (own store, own signing secret); nothing happens at import. HTTP only: use
- * `createReferenceServer()` for the WebSocket session too.
+ * The reference server's HTTP routes alone (no WebSocket session: use
+ * `createReferenceServer()` for both).
  */
-export function createApp(options: AppOptions = {}): Hono {
-  return createReferenceServer(options).app;
+export async function createApp(options: AppOptions = {}): Promise<Hono> {
+  return (await createReferenceServer(options)).app;
 }
 
-function buildApp(deps: Deps, faults: boolean): Hono {
+function buildApp(deps: Deps, minted: MintedKeys | undefined): Hono {
   const app = new Hono();
 
   app.use(requestId({ headerName: 'x-request-id', generator: newRequestId }));
@@ -158,17 +240,26 @@ function buildApp(deps: Deps, faults: boolean): Hono {
     if (c.get('caller')?.key.plan.streamWithoutCors) c.res.headers.delete('access-control-allow-origin');
   });
   // Before the service's body limit: fault plans have their own.
-  if (faults) app.route('/', demoKeyRoutes(deps));
+  if (minted) {
+    app.route('/', demoKeyRoutes(deps, minted));
+    // A minted key used (its request log grew): the minted keys together stay within their bound.
+    app.use('*', async (c, next) => {
+      await next();
+      const key = c.get('caller')?.key;
+      if (key?.kind === 'minted') await minted.used(key);
+    });
+  }
   const started = Date.now();
-  app.get('/__demo/health', (c) =>
-    c.json({
+  app.get('/__demo/health', async (c) => {
+    const totals = await deps.stores.threads.totals();
+    return c.json({
       status: 'ok',
       uptime_s: Math.round((Date.now() - started) / 1000),
-      threads: deps.store.threads.size,
-      keys: deps.store.keys.size,
-      bytes: deps.store.bytes,
-    }),
-  );
+      threads: totals.threads,
+      keys: await deps.stores.keys.count(),
+      bytes: totals.bytes,
+    });
+  });
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,

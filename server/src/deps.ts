@@ -1,17 +1,24 @@
 import type { Agent, Catalog } from './agents/demo-agent.js';
-import type { RateBucket } from './store/limits.js';
+import type { Signing } from './auth/signing.js';
+import type { FaultBook } from './faults/state.js';
 import type { HostRule } from './http/hosts.js';
 import type { OriginRule } from './http/origins.js';
-import type { KeyRecord, Store } from './store/store.js';
+import type { LiveTurns } from './messaging/live.js';
+import type { Budgets } from './store/budgets.js';
+import type { Stores } from './store/index.js';
+import type { KeyRecord } from './store/records.js';
 
-/** Everything one app instance owns; two apps in one process share nothing. */
+/** Everything one server instance owns; two in one process share nothing but what their stores share. */
 export interface Deps {
-  store: Store;
+  stores: Stores;
+  budgets: Budgets;
+  /** The turns this process runs, and the ones it has just finished (messaging/live.ts). */
+  live: LiveTurns;
   agent: Agent;
   /** The demo shop's products (its image routes serve them whoever answers). */
   catalog: Catalog;
-  /** HS256 key of this instance, random per process start: tokens never outlive a restart. */
-  secret: Uint8Array;
+  /** The keys tokens and list cursors are signed with (auth/signing.ts). */
+  signing: Signing;
   /** Default milliseconds between streamed frames (a key's `paceMs` overrides it). */
   paceMs: number;
   /** Pages that may call the server (origins.ts). */
@@ -20,7 +27,9 @@ export interface Deps {
   hosts: HostRule;
   /** The organization API key management accepts (management-auth.ts), and its rate. */
   organizationApiKey: string;
-  organizationBucket: RateBucket;
+  organizationRate: { perSecond: number; burst: number };
+  /** The fault knobs' counters per minted key (faults/state.ts); blank for every other key. */
+  faults: FaultBook;
 }
 
 /** What the auth middleware learned from the bearer token. */

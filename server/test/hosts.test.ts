@@ -1,3 +1,4 @@
+import { testDb } from './support.js';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
@@ -31,7 +32,12 @@ afterEach(async () => {
 
 /** The reference server on a real port of 127.0.0.1, with the dev organization key (as `npm run server` on this machine). */
 async function listening(allowedHosts?: readonly string[]) {
-  const reference = createReferenceServer({ paceMs: 0, organizationApiKey: DEV_ORGANIZATION_API_KEY, allowedHosts });
+  const reference = await createReferenceServer({
+    paceMs: 0,
+    organizationApiKey: DEV_ORGANIZATION_API_KEY,
+    allowedHosts,
+    db: await testDb(),
+  });
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: reference.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
@@ -216,7 +222,7 @@ describe('the dev organization key', () => {
   });
 
   it('a server built without a key makes its own: the dev key is never a default', async () => {
-    const reference = createReferenceServer({ paceMs: 0 });
+    const reference = await createReferenceServer({ paceMs: 0, db: await testDb() });
     expect(reference.organizationApiKey).not.toBe(DEV_ORGANIZATION_API_KEY);
     const res = await reference.app.fetch(
       new Request('http://127.0.0.1/management/v1/threads', { headers: { 'x-organization-api-key': DEV_ORGANIZATION_API_KEY } }),

@@ -1,8 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { testDb } from './support.js';
+import { describe, expect, it } from 'vitest';
 import { createReferenceServer } from '../src/app.js';
-import { keepKey, keyedTurn } from '../src/messaging/idempotency.js';
-import type { KeyRecord } from '../src/store/store.js';
-import type { Turn } from '../src/messaging/turn.js';
+import { MAX_KEYS, SqlIdempotencyStore, WINDOW_MS } from '../src/store/idempotency.js';
 
 /**
  * The reference server's side of docs/protocol.md "A send and a reload": requests that
@@ -13,7 +12,8 @@ const KEY = 'k'.repeat(32);
 const BODY = { text: 'Where is my order?', user_id: 'visitor-1' };
 
 async function service(plan: Record<string, unknown> = {}) {
-  const { app } = createReferenceServer({ faults: true, paceMs: 0, allowedHosts: ['reference.test'] });
+  const db = await testDb();
+  const { app } = await createReferenceServer({ faults: true, paceMs: 0, allowedHosts: ['reference.test'], db });
   const call = (path: string, init: RequestInit = {}) => app.fetch(new Request(ORIGIN + path, init));
   const json = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     call(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -25,6 +25,8 @@ async function service(plan: Record<string, unknown> = {}) {
   };
   const auth = { authorization: `Bearer ${token}` };
   return {
+    db,
+    publishableKey: minted.publishable_key,
     /** A stream request: its status and `data:` payloads (the `thread` frame's id, the text, the error code). */
     async stream(body: object, headers: Record<string, string> = {}) {
       const res = await json('/messaging/v1/messages/stream', body, { ...auth, ...headers });
@@ -112,33 +114,66 @@ describe('the reference server and Idempotency-Key', () => {
     expect(await s.stream(BODY, { 'idempotency-key': 'x'.repeat(256) })).toMatchObject({ status: 422 });
   });
 
-  it("a key pushed out of the registry still finds its turn while that is its thread's latest (a long turn on a busy key)", async () => {
+  it("a key pushed out still finds its turn while that is its thread's latest (a long turn on a busy key)", async () => {
     const s = await service();
     const first = await s.stream(BODY, keyed());
-    // A thousand other keys since (resumes for keys never seen: each spends one).
-    for (let i = 0; i < 1_000; i++) await s.stream(BODY, { ...keyed(`other-${i}`), 'last-event-id': '0' });
+    // A thousand other turns since, each with a key of its own.
+    const keys = new SqlIdempotencyStore(s.db);
+    for (let i = 0; i < MAX_KEYS; i++) {
+      await keys.put(s.publishableKey, `other-${i}`, {
+        caller: '',
+        userId: 'u',
+        text: 't',
+        threadId: null,
+        turnId: `t${i}`,
+        at: Date.now(),
+      });
+    }
     const resumed = await s.stream({ ...BODY, thread_id: first.threadId }, { ...keyed(), 'last-event-id': '0' });
     expect(resumed).toMatchObject({ status: 200, threadId: first.threadId, reply: 'On its way.' });
     // Without its thread the key is one the service no longer knows.
     expect(await s.stream(BODY, { ...keyed(), 'last-event-id': '0' })).toMatchObject({ status: 409, code: 'turn.not_received' });
   });
 
-  it('keeps a key 15 minutes and at most 1,000 per publishable key, the oldest going first', () => {
-    vi.useFakeTimers();
-    try {
-      const owner = {} as KeyRecord;
-      const turn = {} as Turn;
-      keepKey(owner, 'old', BODY, turn);
-      vi.advanceTimersByTime(14 * 60_000);
-      expect(keyedTurn(owner, 'old', BODY)).toBe(turn);
-      vi.advanceTimersByTime(60_000);
-      expect(keyedTurn(owner, 'old', BODY)).toBeUndefined();
-      for (let i = 0; i <= 1_000; i++) keepKey(owner, `key-${i}`, BODY, i ? turn : null);
-      expect(keyedTurn(owner, 'key-0', BODY)).toBeUndefined();
-      expect(keyedTurn(owner, 'key-1', BODY)).toBe(turn);
-      expect(keyedTurn(owner, 'key-1000', BODY)).toBe(turn);
-    } finally {
-      vi.useRealTimers();
-    }
+  it('a flood of resumes for keys never seen does not push out the key of a turn that ran (a reload asks without its thread)', async () => {
+    const s = await service();
+    const first = await s.stream(BODY, keyed());
+    // Cheap for anyone with the public key: each spends a key of its own.
+    for (let i = 0; i < MAX_KEYS + 123; i++) await s.stream(BODY, { ...keyed(`cheap-${i}`), 'last-event-id': '0' });
+    const reload = await s.stream(BODY, { ...keyed(), 'last-event-id': '0' });
+    expect(reload).toMatchObject({ status: 200, threadId: first.threadId, reply: 'On its way.' });
+    expect(await s.turnsRun()).toBe(1);
+  }, 60_000);
+
+  it('a key sent again naming another thread is refused, like one with another text', async () => {
+    const s = await service();
+    const first = await s.stream(BODY, keyed());
+    const other = await s.stream({ ...BODY, text: 'another question' });
+    expect(other.threadId).not.toBe(first.threadId);
+    expect(await s.stream({ ...BODY, thread_id: other.threadId }, keyed())).toMatchObject({ status: 422, code: 'idempotency.key_reused' });
+    expect(await s.stream({ ...BODY, thread_id: first.threadId }, keyed())).toMatchObject({ status: 200, threadId: first.threadId });
+    expect(await s.turnsRun()).toBe(2);
   });
+
+  it('keeps a key 15 minutes and at most 1,000 of each kind per publishable key: spent keys never push out keys of turns that ran', async () => {
+    const keys = new SqlIdempotencyStore(await testDb());
+    const t0 = Date.parse('2026-12-07T00:00:00Z');
+    const entry = (turnId: string | null, at: number) => ({ caller: '', userId: 'u', text: 't', threadId: null, turnId, at });
+    await keys.put('pk', 'old', entry('turn-old', t0));
+    expect(await keys.get('pk', 'old', t0 + WINDOW_MS - 60_000)).toMatchObject({ turnId: 'turn-old' });
+    expect(await keys.get('pk', 'old', t0 + WINDOW_MS)).toBeUndefined();
+
+    // A victim's turns, then a flood of resumes with keys never seen (each spends its key).
+    const t1 = t0 + WINDOW_MS + 1;
+    for (let i = 0; i <= MAX_KEYS; i++) await keys.put('pk', `ran-${i}`, entry(`turn-${i}`, t1 + i));
+    for (let i = 0; i < MAX_KEYS + 123; i++) await keys.put('pk', `spent-${i}`, entry(null, t1 + MAX_KEYS + 1 + i));
+    const now = t1 + 2 * MAX_KEYS + 200;
+    expect(await keys.get('pk', 'ran-0', now), 'the oldest past its kind’s bound').toBeUndefined();
+    expect(await keys.get('pk', 'ran-1', now)).toMatchObject({ turnId: 'turn-1' });
+    expect(await keys.get('pk', `ran-${MAX_KEYS}`, now)).toMatchObject({ turnId: `turn-${MAX_KEYS}` });
+    expect(await keys.get('pk', 'spent-122', now)).toBeUndefined();
+    expect(await keys.get('pk', 'spent-123', now)).toMatchObject({ turnId: null });
+    // Another publishable key's are its own.
+    expect(await keys.get('other', 'ran-1', now)).toBeUndefined();
+  }, 60_000);
 });

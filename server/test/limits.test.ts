@@ -2,9 +2,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEMO_PUBLISHABLE_KEY } from '../src/app.js';
 import type { Agent, AgentAnswer } from '../src/agents/demo-agent.js';
 import { DEMO_KEY_LIMITS, MAX_REPLY_CHARS, MAX_TURN_FRAMES } from '../src/store/limits.js';
-import { liveVersion } from '../src/agents/versions.js';
-import { Store } from '../src/store/store.js';
-import { startTurn } from '../src/messaging/turn.js';
 import { envelope, inBatches, reference } from './support.js';
 
 /**
@@ -27,7 +24,7 @@ interface Health {
 describe('a flood from one key', () => {
   it("forgets only the flooding key's threads: 2,500 new threads through the demo key leave another key's readable", async () => {
     // The demo key's rate raised for the flood: what is under test is what it may keep.
-    const ref = reference({ limits: { demo: { perSecond: 1e5, burst: 1e6, runningTurns: 1000 } } });
+    const ref = await reference({ limits: { demo: { perSecond: 1e5, burst: 1e6, runningTurns: 1000 } } });
     const other = await ref.mint({ replies: [{ text: 'kept' }] });
     const kept = [await ref.send(other.token, 'first'), await ref.send(other.token, 'second')];
 
@@ -60,7 +57,7 @@ describe('a flood from one key', () => {
   }, 60_000);
 
   it("keeps a key's threads and bytes within its own limits, its oldest threads going first", async () => {
-    const ref = reference();
+    const ref = await reference();
     const limits = { threads: 40, bytes: 512 * 1024, perSecond: 1e5, burst: 1e6, runningTurns: 1000 };
     const flooder = await ref.mint({ replies: [{ text: 'ok' }], limits });
     const bystander = await ref.mint({ replies: [{ text: 'mine' }] });
@@ -84,7 +81,7 @@ describe('a flood from one key', () => {
   }, 30_000);
 
   it('keeps one long thread within its key’s bytes: its oldest messages go, its latest turn stays', async () => {
-    const ref = reference();
+    const ref = await reference();
     const limits = { bytes: 256 * 1024, perSecond: 1e5, burst: 1e6 };
     const { key, token } = await ref.mint({ replies: [{ text: 'noted' }], limits });
     let threadId: string | undefined;
@@ -99,7 +96,7 @@ describe('a flood from one key', () => {
   });
 
   it('forgets whole minted keys, least recently used first, only when they hold too much together', async () => {
-    const ref = reference({ limits: { mintedTogether: 3 * 1024 * 1024 } });
+    const ref = await reference({ limits: { mintedTogether: 3 * 1024 * 1024 } });
     const limits = { bytes: 1024 * 1024, perSecond: 1e5, burst: 1e6 };
     const keys = [];
     for (let n = 0; n < 4; n++) {
@@ -120,7 +117,7 @@ describe('a flood from one key', () => {
 describe("a key's request rate", () => {
   it('answers 429 with Retry-After and the envelope past its burst, and recovers as the clock moves', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const ref = reference();
+    const ref = await reference();
     // The exchange is the first of its five.
     const { token, key } = await ref.mint({ limits: { perSecond: 2, burst: 5 } });
     const other = await ref.mint({ limits: { perSecond: 2, burst: 5 } });
@@ -144,7 +141,7 @@ describe("a key's request rate", () => {
 
   it('says how long to wait when the rate is slow', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const ref = reference();
+    const ref = await reference();
     const { token } = await ref.mint({ limits: { perSecond: 0.1, burst: 1 } });
     const res = await ref.call('/messaging/v1/welcome-message', { token });
     expect(res.headers.get('retry-after')).toBe('10');
@@ -154,7 +151,7 @@ describe("a key's request rate", () => {
 
   it("gives the demo key a rate for many visitors at once, every visitor's together", async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const ref = reference();
+    const ref = await reference();
     const tokens = await Promise.all(Array.from({ length: 3 }, () => ref.token(DEMO_PUBLISHABLE_KEY)));
     let granted = 3;
     for (let i = 0; granted < DEMO_KEY_LIMITS.burst; i++, granted++) {
@@ -169,7 +166,7 @@ describe("a key's request rate", () => {
 
   it("refuses a turn past the key's running turns (429), and takes it again once one ends", async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const ref = reference();
+    const ref = await reference();
     // The agent thinks for a minute: the turns stay running until the clock moves.
     const { token, key } = await ref.mint({ thinkMs: 60_000, replies: [{ text: 'done' }], limits: { runningTurns: 2 } });
     const stream = () => ref.call('/messaging/v1/messages/stream', { token, body: { text: 'hi', user_id: 'u' } });
@@ -201,44 +198,38 @@ describe('one turn', () => {
     }),
   });
 
-  function turnOf(agent: Agent) {
-    const store = new Store();
-    const key = store.key(DEMO_PUBLISHABLE_KEY)!;
-    const thread = store.createThread(key, { userId: 'u', title: null });
-    const turn = startTurn({
-      store,
-      agent,
-      key,
-      thread,
-      text: 'q',
-      userId: 'u',
-      version: liveVersion(key.agent),
-      paceMs: 0,
-      admitted: store.admitTurn(key),
-    });
-    return { turn, thread, key };
+  /** One streamed turn answered by `agent`: its frames as a client reads them, and what the stores keep of it. */
+  async function turnOf(agent: Agent) {
+    const ref = await reference({ agent });
+    const { key, token } = await ref.mint();
+    const res = await ref.call('/messaging/v1/messages/stream', { token, body: { text: 'q', user_id: 'u' } });
+    const frames = [...(await res.text()).matchAll(/^data: (.*)$/gm)]
+      .map((m) => m[1]!)
+      .filter((d) => d !== '[DONE]')
+      .map((d) => JSON.parse(d) as { type: string; data: { text?: string; code?: string; thread_id?: string } });
+    const threadId = frames.find((f) => f.type === 'thread')!.data.thread_id!;
+    const transcript = await ref.json<Array<{ text: string }>>(`/messaging/v1/threads/${threadId}/messages`, { token });
+    return { frames, transcript, stats: await ref.stats(key) };
   }
 
   it(`streams at most ${MAX_TURN_FRAMES} token frames: the rest of the text comes in the last one, none lost`, async () => {
     const pieces = Array.from({ length: MAX_TURN_FRAMES + 5000 }, (_, i) => `w${i} `);
-    const { turn, thread, key } = turnOf(modelLike(pieces));
-    const result = await turn.result;
-    const tokens = turn.entries.filter((e) => e.frame.type === 'event');
+    const { frames, transcript, stats } = await turnOf(modelLike(pieces));
+    const tokens = frames.filter((f) => f.type === 'event');
     expect(tokens).toHaveLength(MAX_TURN_FRAMES);
-    expect(tokens.map((e) => (e.frame.data as { text: string }).text).join('')).toBe(pieces.join(''));
-    expect(result.ok && result.message.text).toBe(pieces.join(''));
-    expect(thread.messages).toHaveLength(2);
-    // Counted against the key as it came: what the thread holds is what the key holds.
-    expect(key.bytes).toBe(thread.bytes);
-    expect(key.running).toBe(0);
+    expect(tokens.map((f) => f.data.text).join('')).toBe(pieces.join(''));
+    expect(frames.at(-1)).toMatchObject({ type: 'message', data: { text: pieces.join('') } });
+    expect(transcript.map((m) => m.text)).toEqual(['q', pieces.join('')]);
+    // What the thread holds is what the key holds, and the turn gave its leave back.
+    expect(stats.usage.threads).toBe(1);
+    expect(stats.usage.bytes).toBeGreaterThan(2 * pieces.join('').length);
+    expect(stats.usage.running).toBe(0);
   });
 
   it(`fails a reply longer than ${MAX_REPLY_CHARS} characters (agents.reply_too_large), never recorded`, async () => {
     const piece = 'x'.repeat(64 * 1024);
-    const { turn, thread } = turnOf(modelLike(Array.from({ length: MAX_REPLY_CHARS / piece.length + 1 }, () => piece)));
-    const result = await turn.result;
-    expect(result).toMatchObject({ ok: false, status: 502, code: 'agents.reply_too_large' });
-    expect(turn.entries.at(-1)!.frame).toMatchObject({ type: 'error', data: { code: 'agents.reply_too_large' } });
-    expect(thread.messages).toHaveLength(0);
+    const { frames, transcript } = await turnOf(modelLike(Array.from({ length: MAX_REPLY_CHARS / piece.length + 1 }, () => piece)));
+    expect(frames.at(-1)).toMatchObject({ type: 'error', data: { code: 'agents.reply_too_large' } });
+    expect(transcript).toHaveLength(0);
   });
 });

@@ -46,7 +46,7 @@ interface Version {
 
 /** A server with the demo key's and a minted key's tokens, and a login for the minted key's agent. */
 async function setup() {
-  const ref = reference();
+  const ref = await reference();
   const demo = await ref.token(DEMO_PUBLISHABLE_KEY);
   const minted = await ref.mint();
   const login = await ref.json<{ access_token: string; scope: string; agent_id: string; expires_in: number }>('/management/v1/auth/login', {
@@ -181,7 +181,7 @@ describe('management: a thread', () => {
         .join('');
       return new Response(`${body}data: [DONE]\n\n`, { headers: { 'content-type': 'text/event-stream' } });
     };
-    const ref = reference({ model: { baseURL: 'http://model.test/v1', apiKey: 'secret-key', model: 'tiny-model', fetch } });
+    const ref = await reference({ model: { baseURL: 'http://model.test/v1', apiKey: 'secret-key', model: 'tiny-model', fetch } });
     const sent = await ref.send(await ref.token(DEMO_PUBLISHABLE_KEY), 'Say hello');
     expect(sent.message.text).toBe('Hello there');
     const trace = await ref.json<Trace>(`/management/v1/interactions/${sent.message.id}/trace`, { headers: ORG });
@@ -199,7 +199,7 @@ describe('management: a thread', () => {
   });
 
   it("traces a failed turn as failed, with the agent's code", async () => {
-    const ref = reference();
+    const ref = await reference();
     const { token, agentId } = await ref.mint({ errorFrame: { after: 2, status: 503, message: 'Down for a moment' }, paceMs: 0 });
     const res = await ref.call('/messaging/v1/messages/stream', { token, body: { text: 'hi', user_id: 'u' } });
     await res.text();
@@ -399,7 +399,7 @@ describe('the browser suite’s copy of the dev organization key', () => {
 describe('management: the organization key’s rate', () => {
   it('answers 429 with Retry-After past it, and recovers as the clock moves', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const ref = reference({ limits: { organization: { perSecond: 1, burst: 2 } } });
+    const ref = await reference({ limits: { organization: { perSecond: 1, burst: 2 } } });
     for (let i = 0; i < 2; i++) expect((await ref.call('/management/v1/threads', { headers: ORG })).status).toBe(200);
     const refused = await ref.call('/management/v1/threads', { headers: ORG });
     expect(refused.headers.get('retry-after')).toBe('1');

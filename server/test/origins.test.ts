@@ -1,3 +1,4 @@
+import { testDb } from './support.js';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -15,8 +16,8 @@ import type { ErrorEnvelope } from '@agent-chat/wire';
  */
 const OWN = 'http://reference.test';
 
-function server(allowedOrigins?: readonly string[]) {
-  const reference = createReferenceServer({ paceMs: 0, allowedOrigins, allowedHosts: ['reference.test'] });
+async function server(allowedOrigins?: readonly string[]) {
+  const reference = await createReferenceServer({ paceMs: 0, allowedOrigins, allowedHosts: ['reference.test'], db: await testDb() });
   const call = (path: string, origin: string | null, init: RequestInit = {}) =>
     reference.app.fetch(
       new Request(OWN + path, {
@@ -49,7 +50,7 @@ async function refused(res: Response): Promise<void> {
 
 describe('the pages the reference server answers', () => {
   it('grants pages on this machine, on any port, and its own origin', async () => {
-    const { call, preflight, exchange } = server();
+    const { call, preflight, exchange } = await server();
     for (const origin of ['http://localhost:5173', 'http://localhost', 'http://127.0.0.1:8000', 'http://[::1]:3000', OWN]) {
       const res = await exchange(origin);
       expect(res.status, origin).toBe(200);
@@ -67,7 +68,7 @@ describe('the pages the reference server answers', () => {
   });
 
   it('refuses any other page: no grant, its preflight and its requests a 403 envelope', async () => {
-    const { preflight, exchange, call } = server();
+    const { preflight, exchange, call } = await server();
     for (const origin of ['https://evil.example', 'http://localhost.evil.example', 'https://localhost:5173', 'null', 'http://127.0.0.2']) {
       await refused(await preflight('/messaging/v1/messages', origin));
       await refused(await exchange(origin));
@@ -78,7 +79,7 @@ describe('the pages the reference server answers', () => {
   it('answers only the origins ALLOWED_ORIGINS lists (then localhost is not among them), and its own', async () => {
     const allowed = originsFromEnv({ ALLOWED_ORIGINS: ' https://shop.example, http://dev.shop.example:* ,null' });
     expect(allowed).toEqual(['https://shop.example', 'http://dev.shop.example:*', 'null']);
-    const { exchange } = server(allowed);
+    const { exchange } = await server(allowed);
     for (const origin of ['https://shop.example', 'http://dev.shop.example:8080', 'null', OWN]) {
       const res = await exchange(origin);
       expect(res.status, origin).toBe(200);
@@ -87,7 +88,7 @@ describe('the pages the reference server answers', () => {
     for (const origin of ['http://localhost:5173', 'https://shop.example:8443', 'http://shop.example'])
       await refused(await exchange(origin));
     // `*` is the old behaviour, only on purpose.
-    expect((await server(['*']).exchange('https://anyone.example')).status).toBe(200);
+    expect((await (await server(['*'])).exchange('https://anyone.example')).status).toBe(200);
   });
 
   it('reads ALLOWED_ORIGINS strictly: a pattern that could never match stops the start', () => {
@@ -104,8 +105,8 @@ describe('the pages the reference server answers', () => {
     }
   });
 
-  it('refuses the WebSocket upgrade of a page on another origin (browsers apply no CORS to it)', () => {
-    const { reference } = server();
+  it('refuses the WebSocket upgrade of a page on another origin (browsers apply no CORS to it)', async () => {
+    const { reference } = await server();
     const upgrades = new EventEmitter();
     reference.attachSessions(upgrades as unknown as UpgradeServer);
     const attempt = (origin: string | undefined) => {

@@ -1,3 +1,4 @@
+import { testDb } from './support.js';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PUBLISHABLE_KEY, createReferenceServer, faultsFromEnv } from '../src/app.js';
 import { MAX_PLAN_BYTES } from '../src/faults/routes.js';
@@ -9,8 +10,8 @@ import { MAX_PLAN_BYTES } from '../src/faults/routes.js';
  */
 const ORIGIN = 'http://reference.test';
 
-function server(faults: boolean) {
-  const { app } = createReferenceServer({ faults, paceMs: 0, allowedHosts: ['reference.test'] });
+async function server(faults: boolean) {
+  const { app } = await createReferenceServer({ faults, paceMs: 0, allowedHosts: ['reference.test'], db: await testDb() });
   const call = (path: string, init: RequestInit = {}) => app.fetch(new Request(ORIGIN + path, init));
   const post = (path: string, body: unknown, token?: string) =>
     call(path, {
@@ -25,7 +26,7 @@ function server(faults: boolean) {
 
 describe('the reference server as the embedded default', () => {
   it('has no fault knobs unless asked: no minting, no stats, no clocks', async () => {
-    const { call, post } = server(false);
+    const { call, post } = await server(false);
     expect((await post('/__demo/keys', {})).status).toBe(404);
     expect((await call(`/__demo/keys/${DEMO_PUBLISHABLE_KEY}/stats`)).status).toBe(404);
     expect((await post(`/__demo/keys/${DEMO_PUBLISHABLE_KEY}/clock`, { advanceMs: 1 })).status).toBe(404);
@@ -35,7 +36,7 @@ describe('the reference server as the embedded default', () => {
   });
 
   it('with the knobs on, the demo key keeps no log of what its visitors sent', async () => {
-    const { call, post, token } = server(true);
+    const { call, post, token } = await server(true);
     const visitor = await token(DEMO_PUBLISHABLE_KEY);
     const sent = await post('/messaging/v1/messages', { text: 'my private question', user_id: 'visitor-1' }, visitor);
     expect(sent.status).toBe(200);
@@ -45,7 +46,7 @@ describe('the reference server as the embedded default', () => {
   });
 
   it("a minted key's stats show the requests made with that key only", async () => {
-    const { call, post, token } = server(true);
+    const { call, post, token } = await server(true);
     const { publishable_key: key } = (await (await post('/__demo/keys', {})).json()) as { publishable_key: string };
     const sent = await post('/messaging/v1/messages', { text: 'a test question', user_id: 'tester' }, await token(key));
     expect(sent.status).toBe(200);
@@ -54,7 +55,7 @@ describe('the reference server as the embedded default', () => {
   });
 
   it('bounds a fault plan, and the plans kept together', async () => {
-    const { call, post } = server(true);
+    const { call, post } = await server(true);
     const big = JSON.stringify({ replies: [{ text: 'x'.repeat(MAX_PLAN_BYTES) }] });
     expect((await post('/__demo/keys', big)).status).toBe(413);
     // Forty plans of 1.9 MB are more than the 32 MB kept: the least recently used keys go.

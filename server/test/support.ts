@@ -1,12 +1,71 @@
+import { afterAll, beforeAll } from 'vitest';
 import { createReferenceServer, DEV_ORGANIZATION_API_KEY, type AppOptions } from '../src/app.js';
 import type { FaultPlan, KeyStats } from '../src/faults/plan.js';
+import { MEMORY, openDb, type Db } from '../src/store/db.js';
+import { migrate } from '../src/store/schema.js';
 import type { ErrorEnvelope } from '@agent-chat/wire';
 
 /**
  * The reference server in Node, driven through `app.fetch`: no socket, no port. Each call
- * builds an independent instance (own store, own secret).
+ * builds an independent instance (own data, own secret): a schema of its own in the test
+ * file's embedded PostgreSQL (testDb).
  */
 export const ORIGIN = 'http://reference.test';
+
+let shared: Promise<Db> | undefined;
+let schemas = 0;
+
+/** A database of this test file's own: an embedded PostgreSQL in memory, opened once per file, since opening one takes seconds. */
+function sharedDb(): Promise<Db> {
+  shared ??= openDb(MEMORY);
+  return shared;
+}
+
+/**
+ * A fresh, migrated database for one server: a schema of its own in the file's database, so
+ * servers of one file see nothing of each other's. Queries take turns on the one connection
+ * (PGlite has one anyway), each run in its server's schema.
+ */
+export async function testDb(): Promise<Db> {
+  const db = await sharedDb();
+  const schema = `test_${process.pid}_${++schemas}`;
+  const inSchema = async <T>(work: () => Promise<T>): Promise<T> => {
+    const run = turn.then(async () => {
+      if (active !== schema) {
+        await db.query(`SET search_path TO ${schema}`);
+        active = schema;
+      }
+      return work();
+    });
+    turn = run.then(
+      () => {},
+      () => {},
+    );
+    return run;
+  };
+  await db.query(`CREATE SCHEMA ${schema}`);
+  const scoped: Db = {
+    kind: db.kind,
+    description: `${db.description} (schema ${schema})`,
+    query: (sql, params) => inSchema(() => db.query(sql, params)),
+    transaction: (work) => inSchema(() => db.transaction(work)),
+    close: async () => {},
+  };
+  await migrate(scoped);
+  return scoped;
+}
+/** The one connection's turn and the schema it is set to, whichever server asks. */
+let turn: Promise<void> = Promise.resolve();
+let active = '';
+
+// Opened before the file's first test, outside its timeout: PGlite boots in seconds.
+beforeAll(async () => {
+  await sharedDb();
+});
+afterAll(async () => {
+  if (shared) await (await shared).close();
+  shared = undefined;
+});
 
 export interface Call {
   method?: string;
@@ -15,12 +74,13 @@ export interface Call {
   headers?: Record<string, string>;
 }
 
-export function reference(options: AppOptions = {}) {
-  const server = createReferenceServer({
+export async function reference(options: AppOptions = {}) {
+  const server = await createReferenceServer({
     paceMs: 0,
     faults: true,
     organizationApiKey: DEV_ORGANIZATION_API_KEY,
     allowedHosts: [new URL(ORIGIN).hostname],
+    db: await testDb(),
     ...options,
   });
   const call = (path: string, { method, body, token, headers = {} }: Call = {}): Promise<Response> => {

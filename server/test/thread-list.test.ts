@@ -20,7 +20,7 @@ interface Page {
   links: { next: string | null; prev: string | null };
 }
 
-let ref: ReturnType<typeof reference>;
+let ref: Awaited<ReturnType<typeof reference>>;
 /** Thread ids by their number (1 is the oldest). */
 const ids: Record<number, string> = {};
 const number = new Map<string, number>();
@@ -30,7 +30,7 @@ let agentB: string;
 beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'] });
   // The organization's rate lifted: a property runs hundreds of requests.
-  ref = reference({ limits: { organization: { perSecond: 1e5, burst: 1e6 } } });
+  ref = await reference({ limits: { organization: { perSecond: 1e5, burst: 1e6 } } });
   const demo = await ref.token(DEMO_PUBLISHABLE_KEY);
   const a = await ref.mint({ replies: [{ text: 'scripted' }] });
   const b = await ref.mint();
@@ -172,7 +172,7 @@ describe('listing threads: pages', () => {
   });
 
   it('takes page[size] from 1 to 100, 50 when not given', async () => {
-    const many = reference();
+    const many = await reference();
     const { token } = await many.mint({ limits: { perSecond: 1e5, burst: 1e6 } });
     for (let i = 0; i < 101; i++) {
       await many.json('/messaging/v1/channels/sms/threads', { token, body: { user_id: `u${i}`, phone_number: '+4915112345678' } });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { AgentVariables, Card, Message } from '@agent-chat/wire';
-import type { AgentVersion } from './versions.js';
+import type { AgentVersion } from '../store/records.js';
 import type { TraceRecorder } from './trace.js';
 
 /**
@@ -198,8 +198,11 @@ export class DemoAgent implements Agent {
     if (input.imageUrl) {
       reply.text = `I can see your image. It looks like outdoor gear, so I matched it against our catalog.\n\n${reply.text}`;
     }
-    trace?.note('rule', 'version_note', { input: { version: input.version.tag }, outcome: input.version.preview ? 'fired' : 'passed' });
-    if (input.version.preview) {
+    trace?.note('rule', 'version_note', {
+      input: { version: input.version.tag },
+      outcome: input.version.settings.preview ? 'fired' : 'passed',
+    });
+    if (input.version.settings.preview) {
       reply.text += `\n\n_Answered by the ${input.version.tag} version of this assistant._`;
     }
     for (const card of reply.cards) {

@@ -1,3 +1,5 @@
+import type { Facets } from '../store/records.js';
+
 /**
  * Traces: what a turn really did, step by step (docs/protocol.md "Traces": the reference
  * shows no shape; this is the reference server's). The scripted agent records its matched
@@ -31,7 +33,8 @@ export interface Trace {
   agent_id: string;
   version_id: string;
   version_tag: string;
-  status: 'running' | 'completed' | 'failed' | 'cancelled';
+  /** `interrupted`: the server stopped while the turn ran. */
+  status: 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
   started_at: string;
   ended_at: string | null;
   duration_ms: number | null;
@@ -96,34 +99,26 @@ export class TraceRecorder {
 }
 
 /** Distinct values a thread's facets keep per kind; past it later values are not filterable. */
-const MAX_FACET_VALUES = 256;
+export const MAX_FACET_VALUES = 256;
 
-/** What the thread list's `tool`, `rule` and `param` filters match: everything a thread's traces recorded. */
-export interface Facets {
-  tools: Set<string>;
-  rules: Map<string, Set<RuleOutcome>>;
-  params: Map<string, Set<ParamValue>>;
-}
-
-export const emptyFacets = (): Facets => ({ tools: new Set(), rules: new Map(), params: new Map() });
-
-/** Adds a trace's tools, rules and parameters (a `param` step's `output.value`) to its thread's facets. */
-export function addFacets(facets: Facets, steps: readonly TraceStep[]): void {
+/**
+ * What the thread list's `tool`, `rule` and `param` filters match in one trace: its tools,
+ * its rules with their outcomes, and its parameters (a `param` step's `output.value`).
+ */
+export function facetsOf(steps: readonly TraceStep[]): Facets {
+  const facets: Facets = { tools: [], rules: {}, params: {} };
   for (const step of steps) {
-    if (step.type === 'tool' && facets.tools.size < MAX_FACET_VALUES) facets.tools.add(step.name);
+    if (step.type === 'tool' && !facets.tools.includes(step.name) && facets.tools.length < MAX_FACET_VALUES) facets.tools.push(step.name);
     if (step.type === 'rule' && step.outcome) {
-      if (!facets.rules.has(step.name) && facets.rules.size >= MAX_FACET_VALUES) continue;
-      const outcomes = facets.rules.get(step.name) ?? new Set<RuleOutcome>();
-      outcomes.add(step.outcome);
-      facets.rules.set(step.name, outcomes);
+      const outcomes = (facets.rules[step.name] ??= []);
+      if (!outcomes.includes(step.outcome)) outcomes.push(step.outcome);
     }
     if (step.type === 'param') {
       const value = (step.output as { value?: unknown } | undefined)?.value;
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
-      if (!facets.params.has(step.name) && facets.params.size >= MAX_FACET_VALUES) continue;
-      const values = facets.params.get(step.name) ?? new Set<ParamValue>();
-      if (values.size < MAX_FACET_VALUES) values.add(value);
-      facets.params.set(step.name, values);
+      const values = (facets.params[step.name] ??= []);
+      if (!values.includes(value) && values.length < MAX_FACET_VALUES) values.push(value);
     }
   }
+  return facets;
 }

@@ -1,33 +1,12 @@
 import { newHexId } from '../http/ids.js';
+import type { AgentRecord, AgentVersion } from '../store/records.js';
 
 /**
- * Agents and their versions (docs/protocol.md "Management"). Each publishable key has an
- * agent of its own; each agent has two versions of the demo script, `v1.0` and
- * `v1.1-preview`, and its own live version: publishing one makes it what messaging runs
- * on, for that agent only.
+ * Agents and their versions as the management surface shows them (docs/protocol.md
+ * "Management"), and the demo's: each publishable key of the demo has an agent of its own
+ * with two versions of the script, `v1.0` (live) and `v1.1-preview` (a draft whose replies
+ * say which version answered).
  */
-export interface AgentVersion {
-  id: string;
-  tag: string;
-  /** The lifecycle stages the reference names; the reference server has two of them. */
-  state: 'draft' | 'published';
-  /** The agent's name as this version was last published (a rename re-publishes the live one). */
-  name: string | null;
-  createdAt: string;
-  publishedAt: string | null;
-  /** This version's script differs in small, visible ways: its replies say which version answered. */
-  preview: boolean;
-}
-
-export interface AgentRecord {
-  id: string;
-  projectId: string;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-  versions: AgentVersion[];
-  liveVersionId: string;
-}
 
 /** The demo shop's agent, its project and versions: fixed ids, so a page or a test may name them. */
 export const DEMO_AGENT_ID = '65f1a7c2e4b0d3a9c8f01234';
@@ -39,7 +18,8 @@ export const TEST_PROJECT_ID = '65f1a7c2e4b0d3a9c8f0b001';
 export const LIVE_TAG = 'v1.0';
 export const PREVIEW_TAG = 'v1.1-preview';
 
-export function newAgent(init: { id: string; projectId: string; name: string; versionIds?: readonly [string, string] }): AgentRecord {
+/** A demo agent: the script's two versions, the first live. */
+export function newDemoAgent(init: { id: string; projectId: string; name: string; versionIds?: readonly [string, string] }): AgentRecord {
   const now = new Date().toISOString();
   const [liveId, previewId] = init.versionIds ?? [newHexId(), newHexId()];
   return {
@@ -49,8 +29,8 @@ export function newAgent(init: { id: string; projectId: string; name: string; ve
     createdAt: now,
     updatedAt: now,
     versions: [
-      { id: liveId, tag: LIVE_TAG, state: 'published', name: init.name, createdAt: now, publishedAt: now, preview: false },
-      { id: previewId, tag: PREVIEW_TAG, state: 'draft', name: null, createdAt: now, publishedAt: null, preview: true },
+      { id: liveId, tag: LIVE_TAG, state: 'published', name: init.name, createdAt: now, publishedAt: now, settings: {} },
+      { id: previewId, tag: PREVIEW_TAG, state: 'draft', name: null, createdAt: now, publishedAt: null, settings: { preview: true } },
     ],
     liveVersionId: liveId,
   };
@@ -62,16 +42,6 @@ export const versionById = (agent: AgentRecord, id: string): AgentVersion | unde
   agent.versions.find((v) => v.id === id.toLowerCase());
 
 export const versionByTag = (agent: AgentRecord, tag: string): AgentVersion | undefined => agent.versions.find((v) => v.tag === tag);
-
-/** Makes `version` live, published now with the agent's current name. */
-export function publish(agent: AgentRecord, version: AgentVersion): void {
-  const now = new Date().toISOString();
-  version.state = 'published';
-  version.name = agent.name;
-  version.publishedAt = now;
-  agent.liveVersionId = version.id;
-  agent.updatedAt = now;
-}
 
 /** The Agent resource of the reference, plus the live version's tag. */
 export function agentJson(agent: AgentRecord) {

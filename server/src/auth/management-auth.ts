@@ -1,14 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { checkToken, LOGIN_SCOPE, mintToken } from './tokens.js';
+import { checkToken, LOGIN_SCOPE, mintToken, rateLimited } from './tokens.js';
 import type { Deps } from '../deps.js';
 import { ApiError, notFound } from '../http/errors.js';
 import { randomHex } from '../http/ids.js';
 import { isLoopback } from '../http/node.js';
 import { onlyLoopbackPages } from '../http/origins.js';
 import { hexId } from '../http/schemas.js';
-import type { KeyRecord } from '../store/store.js';
+import type { KeyRecord } from '../store/records.js';
 import { parseBody } from '../http/validate.js';
 
 /**
@@ -65,10 +65,10 @@ function sameKey(given: string, expected: string): boolean {
 }
 
 /** The organization key of the request: absent, or a 401 when wrong; the organization's rate applies. */
-function organization(deps: Deps, given: string | undefined): boolean {
+async function organization(deps: Deps, given: string | undefined): Promise<boolean> {
   if (given === undefined) return false;
   if (!sameKey(given, deps.organizationApiKey)) throw new ApiError(401, 'auth.invalid_api_key', 'The organization API key is not valid.');
-  const wait = deps.organizationBucket.take(Date.now());
+  const wait = await deps.stores.rates.take('organization', deps.organizationRate, Date.now());
   if (wait) {
     throw new ApiError(429, 'rate_limited', `Too many requests for this organization; try again in ${wait} s.`, null, {
       'Retry-After': String(wait),
@@ -98,11 +98,14 @@ const loginBodySchema = z
 export function loginRoutes(deps: Deps): Hono {
   const app = new Hono();
   app.post('/management/v1/auth/login', async (c) => {
-    if (!organization(deps, c.req.header('x-organization-api-key'))) {
+    if (!(await organization(deps, c.req.header('x-organization-api-key')))) {
       throw new ApiError(401, 'auth.missing_credentials', 'Log in with the organization API key: x-organization-api-key.');
     }
     const body = await parseBody(c, loginBodySchema);
-    const key = body.publishable_key !== undefined ? deps.store.key(body.publishable_key) : deps.store.agentKey(body.agent_id!);
+    const key =
+      body.publishable_key !== undefined
+        ? await deps.stores.keys.get(body.publishable_key)
+        : (await deps.stores.keys.forAgent(body.agent_id!.toLowerCase()))[0];
     if (!key) throw notFound('Agent');
     const token = await mintToken(deps, key, LOGIN_TOKEN_TTL_S, LOGIN_SCOPE);
     return c.json({ access_token: token, token_type: 'Bearer', expires_in: LOGIN_TOKEN_TTL_S, scope: LOGIN_SCOPE, agent_id: key.agentId });
@@ -113,7 +116,7 @@ export function loginRoutes(deps: Deps): Hono {
 /** Every management request but the token exchange and the login: who is asking, or 401/403. */
 export function managementAuth(deps: Deps): MiddlewareHandler {
   return async (c, next) => {
-    if (organization(deps, c.req.header('x-organization-api-key'))) {
+    if (await organization(deps, c.req.header('x-organization-api-key'))) {
       c.set('manager', { kind: 'organization' });
       return next();
     }
@@ -138,12 +141,12 @@ export function managementAuth(deps: Deps): MiddlewareHandler {
       );
     }
     const key = checked.key!;
-    const limited = deps.store.limited(key);
+    const limited = await rateLimited(deps, key);
     if (limited) throw limited;
     c.set('manager', { kind: 'agent', key });
     return next();
   };
 }
 
-/** Whether `manager` may see `key`'s agent and threads; one it may not see is reported as missing. */
-export const sees = (manager: Manager, key: KeyRecord): boolean => manager.kind === 'organization' || manager.key === key;
+/** Whether `manager` may see an agent and its threads; one it may not see is reported as missing. */
+export const sees = (manager: Manager, agentId: string): boolean => manager.kind === 'organization' || manager.key.agentId === agentId;

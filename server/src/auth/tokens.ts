@@ -1,9 +1,9 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { ApiError, errorResponse } from '../http/errors.js';
 import type { Deps } from '../deps.js';
 import { tokenBodySchema } from '../http/schemas.js';
-import type { KeyRecord } from '../store/store.js';
+import type { KeyRecord } from '../store/records.js';
 import { parseBody } from '../http/validate.js';
 
 const DEFAULT_TOKEN_TTL_S = 900;
@@ -29,18 +29,32 @@ export const LOGIN_SCOPE = 'messaging management';
  * shorter than asked, and a zero lifetime down so it is expired on arrival.
  */
 export async function mintToken(deps: Deps, key: KeyRecord, ttl: number, scope: string): Promise<string> {
-  const now = (Date.now() + key.clockOffsetMs) / 1000;
+  const now = deps.faults.now(key) / 1000;
   const exp = ttl > 0 ? Math.ceil(now + ttl) : Math.floor(now);
+  const { kid, secret } = deps.signing.current;
   const token = await new SignJWT({ pk: key.key, scope } satisfies TokenClaims)
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid })
     .setIssuer(ISSUER)
     .setSubject(key.agentId)
     .setIssuedAt(Math.floor(now))
     .setExpirationTime(exp)
     .setJti(crypto.randomUUID())
-    .sign(deps.secret);
-  key.stats.tokensIssued += 1;
+    .sign(secret);
+  deps.faults.of(key).stats.tokensIssued += 1;
   return token;
+}
+
+/**
+ * One request of `key` against its rate: the 429 to answer when its bucket is empty (with
+ * `Retry-After`), else nothing. Time is the key's (a test may have moved its clock on).
+ */
+export async function rateLimited(deps: Deps, key: KeyRecord): Promise<ApiError | undefined> {
+  const wait = await deps.stores.rates.take(`key:${key.key}`, key.limits, deps.faults.now(key));
+  if (!wait) return undefined;
+  deps.faults.of(key).stats.limited += 1;
+  return new ApiError(429, 'rate_limited', `Too many requests for this key; try again in ${wait} s.`, null, {
+    'Retry-After': String(wait),
+  });
 }
 
 const DEFAULT_CODES: Record<number, string> = {
@@ -62,14 +76,15 @@ const DEFAULT_CODES: Record<number, string> = {
  * The `fail` knob: the first entry with budget left whose `path` matches fails this
  * request. Without `path` an entry matches messaging requests only, never token exchange.
  */
-export function injectedFailure(c: Context, key: KeyRecord): Response | undefined {
+export function injectedFailure(c: Context, deps: Deps, key: KeyRecord): Response | undefined {
   const path = c.req.path;
   const entries = key.plan.fail ?? [];
+  const budget = deps.faults.of(key).budget;
   for (const [i, entry] of entries.entries()) {
-    if (key.budget.fail[i]! <= 0) continue;
+    if (budget.fail[i]! <= 0) continue;
     const matches = entry.path !== undefined ? path.includes(entry.path) : path.startsWith('/messaging/');
     if (!matches) continue;
-    key.budget.fail[i]! -= 1;
+    budget.fail[i]! -= 1;
     if (entry.retryAfter !== undefined) c.header('Retry-After', String(entry.retryAfter));
     const status = entry.status as 400;
     if (entry.rawBody !== undefined) {
@@ -83,6 +98,7 @@ export function injectedFailure(c: Context, key: KeyRecord): Response | undefine
 }
 
 async function recordRequest(c: Context, deps: Deps, key: KeyRecord): Promise<void> {
+  if (key.kind !== 'minted') return;
   let body: unknown = null;
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
     // Read as text: Hono caches it, so the route can still read (and validate) it afterwards.
@@ -93,7 +109,7 @@ async function recordRequest(c: Context, deps: Deps, key: KeyRecord): Promise<vo
       body = raw;
     }
   }
-  deps.store.recordRequest(key, {
+  deps.faults.record(key, {
     method: c.req.method,
     path: c.req.path,
     lastEventId: c.req.header('last-event-id') ?? null,
@@ -106,16 +122,17 @@ export function authRoutes(deps: Deps): Hono {
 
   app.post('/management/v1/auth/token', async (c) => {
     const { publishable_key } = await parseBody(c, tokenBodySchema);
-    const key = deps.store.key(publishable_key);
+    const key = await deps.stores.keys.get(publishable_key);
     if (!key) throw new ApiError(401, 'auth.invalid_key', 'The publishable key is not valid.');
     await recordRequest(c, deps, key);
-    const limited = deps.store.limited(key);
+    const limited = await rateLimited(deps, key);
     if (limited) throw limited;
-    if (key.budget.tokenExchangeFailures > 0) {
-      key.budget.tokenExchangeFailures -= 1;
+    const budget = deps.faults.of(key).budget;
+    if (budget.tokenExchangeFailures > 0) {
+      budget.tokenExchangeFailures -= 1;
       throw new ApiError(401, 'auth.invalid_key', 'The publishable key was rejected.');
     }
-    const injected = injectedFailure(c, key);
+    const injected = injectedFailure(c, deps, key);
     if (injected) return injected;
 
     const ttl = key.plan.tokenTtl ?? DEFAULT_TOKEN_TTL_S;
@@ -133,29 +150,34 @@ export interface TokenCheck {
   scopes?: ReadonlySet<string>;
   /** Set when the token must be refused (401 with this code). */
   error?: ApiError;
+  /** A good token's `jti`: the session it stands for. */
+  tokenId?: string;
 }
 
-/** Verifies an access token (HTTP bearer or WebSocket `auth` frame alike). */
+/** Verifies an access token (HTTP bearer or WebSocket `auth` frame alike), with the key its `kid` names. */
 export async function checkToken(deps: Deps, token: string): Promise<TokenCheck> {
   const invalid = new ApiError(401, 'auth.invalid_token', 'The access token is not valid.');
   let claims: TokenClaims;
   try {
-    // Checked at its key's time (a test may have moved it on: KeyRecord.clockOffsetMs).
+    const { kid } = decodeProtectedHeader(token);
+    const signing = typeof kid === 'string' ? deps.signing.byKid.get(kid) : undefined;
+    if (!signing) return { error: invalid };
+    // Checked at its key's time (a test may have moved it on: faults/state.ts).
     const pk = (decodeJwt(token) as TokenClaims).pk;
-    const offset = (typeof pk === 'string' && deps.store.key(pk)?.clockOffsetMs) || 0;
-    const currentDate = new Date(Date.now() + offset);
-    ({ payload: claims } = await jwtVerify<TokenClaims>(token, deps.secret, { algorithms: ['HS256'], issuer: ISSUER, currentDate }));
+    const key = typeof pk === 'string' ? await deps.stores.keys.get(pk) : undefined;
+    const currentDate = new Date(key ? deps.faults.now(key) : Date.now());
+    ({ payload: claims } = await jwtVerify<TokenClaims>(token, signing.secret, { algorithms: ['HS256'], issuer: ISSUER, currentDate }));
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) {
-      const key = deps.store.key(String((error.payload as TokenClaims).pk));
+      const key = await deps.stores.keys.get(String((error.payload as TokenClaims).pk));
       return { key, error: new ApiError(401, 'auth.token_expired', 'The access token has expired.') };
     }
     return { error: invalid };
   }
-  const key = claims.pk ? deps.store.key(claims.pk) : undefined;
+  const key = claims.pk ? await deps.stores.keys.get(claims.pk) : undefined;
   if (!key || key.agentId !== claims.sub) return { error: invalid };
   const scope = typeof claims.scope === 'string' ? claims.scope : MESSAGING_SCOPE;
-  return { key, scopes: new Set(scope.split(' ')) };
+  return { key, scopes: new Set(scope.split(' ')), tokenId: typeof claims.jti === 'string' ? claims.jti : '' };
 }
 
 /** Every messaging request: a valid bearer token first, then the key's rate, then its injected faults. */
@@ -173,13 +195,14 @@ export function bearerAuth(deps: Deps): MiddlewareHandler {
     if (checked.error) throw new ApiError(401, checked.error.code, checked.error.message, null, challenge);
     const key = checked.key!;
     // The key's rate, before anything else of it runs (its faults included).
-    const limited = deps.store.limited(key);
+    const limited = await rateLimited(deps, key);
     if (limited) throw limited;
-    if (key.budget.unauthorized > 0) {
-      key.budget.unauthorized -= 1;
+    const budget = deps.faults.of(key).budget;
+    if (budget.unauthorized > 0) {
+      budget.unauthorized -= 1;
       throw new ApiError(401, 'auth.invalid_token', 'The access token has been revoked.', null, challenge);
     }
-    const injected = injectedFailure(c, key);
+    const injected = injectedFailure(c, deps, key);
     if (injected) return injected;
 
     c.set('caller', { key, agentId: key.agentId });

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { notFound } from '../http/errors.js';
 import type { Deps } from '../deps.js';
+import type { MintedKeys } from './minted.js';
 import type { FaultPlan, KeyStats } from './plan.js';
 import { clockBodySchema, faultPlanSchema } from '../http/schemas.js';
 import { parseBody } from '../http/validate.js';
@@ -17,37 +18,39 @@ export const MAX_PLAN_BYTES = 2 * 1024 * 1024;
  * have stats: the built-in demo key keeps no log of its visitors' requests. A widget must
  * never call these routes.
  */
-export function demoKeyRoutes(deps: Deps): Hono {
+export function demoKeyRoutes(deps: Deps, keys: MintedKeys): Hono {
   const app = new Hono();
 
   // Fault plans may carry large hostile replies (a megabyte of text, thousands of cards).
   app.post('/__demo/keys', bodyLimit({ maxSize: MAX_PLAN_BYTES }), async (c) => {
     // Cards in `replies` are deliberately loose in the schema; the plan is trusted test input.
     const plan = (await parseBody(c, faultPlanSchema, {})) as FaultPlan;
-    const record = deps.store.createKey(plan, JSON.stringify(plan).length);
+    const record = await keys.mint(plan, JSON.stringify(plan).length);
     return c.json({ publishable_key: record.key, agent_id: record.agentId });
   });
 
   /** A key minted here; the built-in demo key is not one (404, as for an unknown key). */
-  const minted = (key: string) => {
-    const record = deps.store.key(key);
-    if (!record?.minted) throw notFound('Key');
+  const minted = async (key: string) => {
+    const record = await deps.stores.keys.get(key);
+    if (record?.kind !== 'minted') throw notFound('Key');
     return record;
   };
 
   // With what the key holds now against its limits (limits.ts): what a test of the bounds counts.
-  app.get('/__demo/keys/:key/stats', (c) => {
-    const record = minted(c.req.param('key'));
-    const usage = { threads: record.threads.size, bytes: record.bytes, running: record.running };
-    return c.json({ ...record.stats, usage, limits: record.limits } satisfies KeyStats);
+  app.get('/__demo/keys/:key/stats', async (c) => {
+    const record = await minted(c.req.param('key'));
+    const held = await deps.stores.threads.usage(record.key);
+    const usage = { ...held, running: deps.budgets.runningOf(record.key) };
+    return c.json({ ...deps.faults.of(record).stats, usage, limits: record.limits } satisfies KeyStats);
   });
 
   // Moves the key's clock on: its tokens expire as if that time had passed (auth.ts).
   app.post('/__demo/keys/:key/clock', async (c) => {
-    const record = minted(c.req.param('key'));
+    const record = await minted(c.req.param('key'));
     const { advanceMs } = await parseBody(c, clockBodySchema);
-    record.clockOffsetMs += advanceMs;
-    return c.json({ offset_ms: record.clockOffsetMs });
+    const state = deps.faults.of(record);
+    state.clockOffsetMs += advanceMs;
+    return c.json({ offset_ms: state.clockOffsetMs });
   });
 
   return app;

@@ -1,13 +1,15 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { agentJson, publish, versionById, versionJson } from '../agents/versions.js';
+import { agentJson, versionById, versionJson } from '../agents/versions.js';
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/errors.js';
 import { sees } from '../auth/management-auth.js';
 import { MAX_TEXT_CHARS } from '../http/schemas.js';
-import type { KeyRecord, ThreadRecord } from '../store/store.js';
-import { matches, page, parseListQuery } from './thread-list.js';
+import type { AgentRecord, ThreadRecord } from '../store/records.js';
+import { agentOf } from '../messaging/threads.js';
+import { page, parseListQuery } from './thread-list.js';
 import { parseBody, pathId } from '../http/validate.js';
+import type { Trace } from '../agents/trace.js';
 
 /**
  * The management surface under `/management/v1`, behind `managementAuth` (docs/protocol.md
@@ -40,31 +42,35 @@ const agentPatchSchema = z.strictObject({ name: text(120) }, { error: 'The body 
 
 export function managementRoutes(deps: Deps): Hono {
   const app = new Hono();
-  const { store } = deps;
+  const { stores } = deps;
 
-  /** Every key the caller may see. */
-  const visibleKeys = (c: Context): KeyRecord[] => {
+  /** The agents the caller may see: undefined for every one. */
+  const visibleAgents = (c: Context): string[] | undefined => {
     const manager = c.get('manager');
-    return manager.kind === 'organization' ? [...store.keys.values()] : [manager.key];
+    return manager.kind === 'organization' ? undefined : [manager.key.agentId];
   };
 
-  const findThread = (c: Context): ThreadRecord => {
+  const findThread = async (c: Context): Promise<ThreadRecord> => {
     const id = pathId(c.req.param('threadId')!, 'thread_id');
-    const thread = store.threads.get(id);
-    if (!thread || !sees(c.get('manager'), thread.key)) throw notFound('Thread');
+    const thread = await stores.threads.get(id);
+    if (!thread || !sees(c.get('manager'), thread.agentId)) throw notFound('Thread');
     return thread;
   };
 
-  const findAgent = (c: Context): KeyRecord => {
-    const key = store.agentKey(pathId(c.req.param('agentId')!, 'agent_id'));
-    if (!key || !sees(c.get('manager'), key)) throw notFound('Agent');
-    return key;
+  const findAgent = async (c: Context): Promise<AgentRecord> => {
+    const id = pathId(c.req.param('agentId')!, 'agent_id');
+    const agent = sees(c.get('manager'), id) ? await stores.agents.get(id) : undefined;
+    if (!agent) throw notFound('Agent');
+    return agent;
   };
 
   /** The full thread record: the reference's four named fields, and what a builder's preview shows. */
-  const threadJson = (thread: ThreadRecord) => {
-    const { agent, plan } = thread.key;
-    const lastReply = thread.messages.findLast((m) => m.sender.type === 'agent');
+  const threadJson = async (thread: ThreadRecord) => {
+    const key = await stores.keys.get(thread.key);
+    const agent = await agentOf(deps, thread.agentId);
+    const messages = thread.suggestions ? [] : await stores.threads.messages(thread.id);
+    const lastReply = messages.findLast((m) => m.sender.type === 'agent');
+    const live = agent.versions.find((v) => v.id === agent.liveVersionId);
     return {
       id: thread.id,
       title: thread.title,
@@ -76,69 +82,73 @@ export function managementRoutes(deps: Deps): Hono {
       project_id: agent.projectId,
       user_id: thread.userId,
       external_id: thread.externalId,
-      welcome_message: thread.welcome ?? plan.welcome ?? deps.agent.welcomeTemplate(),
+      welcome_message: thread.welcome ?? key?.plan.welcome ?? live?.settings.welcome ?? deps.agent.welcomeTemplate(),
       followup_suggestions: thread.suggestions ?? lastReply?.followup_suggestions ?? [],
-      message_count: thread.messages.length,
+      message_count: thread.messageCount,
       branched_from: thread.branchedFrom
         ? { thread_id: thread.branchedFrom.threadId, interaction_id: thread.branchedFrom.interactionId }
         : null,
     };
   };
 
-  app.get('/threads', (c) => {
+  app.get('/threads', async (c) => {
     const url = new URL(c.req.url);
-    const query = parseListQuery(url, deps.secret);
-    const threads: ThreadRecord[] = [];
-    for (const key of visibleKeys(c)) for (const thread of key.threads.values()) if (matches(query, thread)) threads.push(thread);
-    return c.json(page(query, threads, url, deps.secret));
+    const query = parseListQuery(url, deps.signing.current.secret);
+    return c.json(await page(stores.threads, query, visibleAgents(c), url, deps.signing.current.secret));
   });
 
-  app.get('/threads/:threadId', (c) => c.json(threadJson(findThread(c))));
+  app.get('/threads/:threadId', async (c) => c.json(await threadJson(await findThread(c))));
 
   app.patch('/threads/:threadId', async (c) => {
-    const thread = findThread(c);
+    const thread = await findThread(c);
     const body = await parseBody(c, threadPatchSchema);
     // Omitted fields stay as they are; `null` clears the ones that may be empty.
-    if (body.title !== undefined) thread.title = body.title;
-    if (body.user_id !== undefined) thread.userId = body.user_id;
-    if (body.external_id !== undefined) thread.externalId = body.external_id;
-    if (body.welcome_message !== undefined) thread.welcome = body.welcome_message;
-    if (body.followup_suggestions !== undefined) thread.suggestions = body.followup_suggestions;
-    if (Object.keys(body).length) thread.updatedAt = new Date().toISOString();
-    return c.json(threadJson(thread));
+    const updated = await stores.threads.update(thread.id, {
+      title: body.title,
+      userId: body.user_id,
+      externalId: body.external_id,
+      welcome: body.welcome_message,
+      suggestions: body.followup_suggestions,
+      updatedAt: Object.keys(body).length ? new Date().toISOString() : undefined,
+    });
+    if (!updated) throw notFound('Thread');
+    return c.json(await threadJson(updated));
   });
 
-  app.get('/threads/:threadId/messages', (c) => c.json(findThread(c).messages));
+  app.get('/threads/:threadId/messages', async (c) => c.json(await stores.threads.messages((await findThread(c)).id)));
 
-  app.get('/threads/:threadId/trace', (c) => {
-    const thread = findThread(c);
-    return c.json({ thread_id: thread.id, traces: [...thread.traces.values()] });
+  app.get('/threads/:threadId/trace', async (c) => {
+    const thread = await findThread(c);
+    return c.json({ thread_id: thread.id, traces: (await stores.traces.forThread(thread.id)).map((t) => liveTrace(t)) });
   });
 
-  app.get('/interactions/:interactionId/trace', (c) => {
+  app.get('/interactions/:interactionId/trace', async (c) => {
     const id = pathId(c.req.param('interactionId'), 'interaction_id');
-    const thread = store.interaction(id);
-    const trace = thread?.traces.get(id);
-    if (!thread || !trace || !sees(c.get('manager'), thread.key)) throw notFound('Interaction');
-    return c.json(trace);
+    const trace = await stores.traces.get(id);
+    if (!trace || !sees(c.get('manager'), trace.agent_id)) throw notFound('Interaction');
+    return c.json(liveTrace(trace));
   });
 
-  app.get('/agents/:agentId', (c) => c.json(agentJson(findAgent(c).agent)));
+  /** A running turn's trace as it stands: its steps so far, from the turn running here. */
+  const liveTrace = (trace: Trace): Trace => {
+    if (trace.status !== 'running') return trace;
+    const turn = deps.live.get(trace.interaction_id);
+    return turn ? { ...trace, steps: turn.trace.steps } : trace;
+  };
+
+  app.get('/agents/:agentId', async (c) => c.json(agentJson(await findAgent(c))));
 
   // A rename re-publishes the live version with the new name; which version is live stays.
   app.patch('/agents/:agentId', async (c) => {
-    const { agent } = findAgent(c);
+    const agent = await findAgent(c);
     const { name } = await parseBody(c, agentPatchSchema);
-    agent.name = name;
-    publish(
-      agent,
-      agent.versions.find((v) => v.id === agent.liveVersionId)!,
-    );
-    return c.json(agentJson(agent));
+    const renamed = await stores.agents.rename(agent.id, name, new Date().toISOString());
+    if (!renamed) throw notFound('Agent');
+    return c.json(agentJson(renamed));
   });
 
-  app.get('/agents/:agentId/versions', (c) => {
-    const { agent } = findAgent(c);
+  app.get('/agents/:agentId/versions', async (c) => {
+    const agent = await findAgent(c);
     return c.json({
       results: agent.versions.map((v) => versionJson(agent, v)),
       meta: { has_more: false, after_cursor: null, before_cursor: null },
@@ -147,12 +157,13 @@ export function managementRoutes(deps: Deps): Hono {
   });
 
   // Makes the version live: new turns of the agent's threads run on it (a pinned rerun's keep theirs).
-  app.post('/agents/:agentId/versions/:versionId/publish', (c) => {
-    const { agent } = findAgent(c);
+  app.post('/agents/:agentId/versions/:versionId/publish', async (c) => {
+    const agent = await findAgent(c);
     const version = versionById(agent, pathId(c.req.param('versionId'), 'version_id'));
     if (!version) throw notFound('Agent version');
-    publish(agent, version);
-    return c.json(versionJson(agent, version));
+    const published = await stores.agents.publish(agent.id, version.id, new Date().toISOString());
+    if (!published) throw notFound('Agent version');
+    return c.json(versionJson(published, versionById(published, version.id)!));
   });
 
   return app;

@@ -2,8 +2,9 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { ErrorDetail } from '@agent-chat/wire';
 import { ApiError } from '../http/errors.js';
 import { HEX_ID } from '../http/schemas.js';
-import type { ThreadRecord } from '../store/store.js';
-import type { Facets, RuleOutcome } from '../agents/trace.js';
+import type { ThreadRecord } from '../store/records.js';
+import type { ThreadQuery, ThreadStore } from '../store/threads.js';
+import type { RuleOutcome } from '../agents/trace.js';
 
 /**
  * `GET /management/v1/threads`: its query read strictly, its filters, its order and its
@@ -202,47 +203,6 @@ export function parseListQuery(url: URL, secret: Uint8Array): ListQuery {
   return query;
 }
 
-function paramMatches(facets: Facets, filter: ParamFilter): boolean {
-  const values = facets.params.get(filter.key);
-  if (!values) return false;
-  if (filter.value === null) return true;
-  for (const value of values) {
-    if (filter.op === ':' && String(value) === filter.value) return true;
-    if (typeof value !== 'number' || typeof filter.value !== 'number') continue;
-    if (
-      filter.op === '>'
-        ? value > filter.value
-        : filter.op === '<'
-          ? value < filter.value
-          : filter.op === '>='
-            ? value >= filter.value
-            : value <= filter.value
-    )
-      return true;
-  }
-  return false;
-}
-
-/** Whether `thread` passes every filter of `query` (its agent's project and id checked by the caller's scope). */
-export function matches(query: ListQuery, thread: ThreadRecord): boolean {
-  const q = query;
-  if (q.projectId && thread.key.agent.projectId !== q.projectId) return false;
-  if (q.agentIds && !q.agentIds.has(thread.agentId)) return false;
-  if (q.userId !== undefined && thread.userId !== q.userId) return false;
-  if (q.externalId !== undefined && thread.externalId !== q.externalId) return false;
-  if (q.created) {
-    const at = Date.parse(thread.createdAt);
-    if (at < q.created.from || (q.created.to !== undefined && at > q.created.to)) return false;
-  }
-  const { facets } = thread;
-  if (q.tools && !q.tools.some((tool) => facets.tools.has(tool))) return false;
-  if (q.rules && !q.rules.some((r) => (r.outcome ? facets.rules.get(r.code)?.has(r.outcome) : facets.rules.has(r.code)))) return false;
-  if (q.params && !q.params.some((p) => paramMatches(facets, p))) return false;
-  return true;
-}
-
-const sortValue = (query: ListQuery, thread: ThreadRecord): string => (query.sortBy === 'created_at' ? thread.createdAt : thread.updatedAt);
-
 /** The list item of the reference (id, title, created_at, version_tag), with the agent and the last change. */
 export const listItem = (thread: ThreadRecord) => ({
   id: thread.id,
@@ -253,33 +213,54 @@ export const listItem = (thread: ThreadRecord) => ({
   agent_id: thread.agentId,
 });
 
+const positionOf = (query: ListQuery, thread: ThreadRecord): Position => ({
+  value: query.sortBy === 'created_at' ? thread.createdAt : thread.updatedAt,
+  id: thread.id,
+});
+
 /**
  * One page of the matching threads in the query's order (ties by id), with the page
  * envelope: `has_more` says whether more lie in the direction the page was asked for (after
  * it, or before it for `page[before]`); each cursor is set when there is a page that way.
+ * `visibleAgents`: the agents the caller may see (undefined: all).
  */
-export function page(query: ListQuery, threads: ThreadRecord[], url: URL, secret: Uint8Array) {
-  const sign = query.order === 'asc' ? 1 : -1;
-  const compare = (a: Position, b: Position) =>
-    sign * (a.value < b.value ? -1 : a.value > b.value ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const positioned = threads.map((thread) => ({ thread, at: { value: sortValue(query, thread), id: thread.id } }));
-  positioned.sort((a, b) => compare(a.at, b.at));
-  let start = 0;
-  let end = Math.min(positioned.length, query.size);
-  if (query.after) {
-    start = positioned.findIndex((p) => compare(p.at, query.after!) > 0);
-    if (start < 0) start = positioned.length;
-    end = Math.min(positioned.length, start + query.size);
-  } else if (query.before) {
-    end = positioned.findIndex((p) => compare(p.at, query.before!) >= 0);
-    if (end < 0) end = positioned.length;
-    start = Math.max(0, end - query.size);
-  }
-  const results = positioned.slice(start, end);
-  const later = results.length > 0 && end < positioned.length;
-  const earlier = results.length > 0 && start > 0;
-  const afterCursor = later ? cursor(secret, query, results.at(-1)!.at) : null;
-  const beforeCursor = earlier ? cursor(secret, query, results[0]!.at) : null;
+export async function page(
+  threads: ThreadStore,
+  query: ListQuery,
+  visibleAgents: readonly string[] | undefined,
+  url: URL,
+  secret: Uint8Array,
+) {
+  const q: ThreadQuery = {
+    visibleAgents,
+    projectId: query.projectId,
+    agentIds: query.agentIds && [...query.agentIds],
+    userId: query.userId,
+    externalId: query.externalId,
+    created: query.created && {
+      from: new Date(query.created.from).toISOString(),
+      to: query.created.to === undefined ? undefined : new Date(query.created.to).toISOString(),
+    },
+    tools: query.tools,
+    rules: query.rules,
+    params: query.params,
+    sortBy: query.sortBy,
+    order: query.order,
+    after: query.after,
+    before: query.before,
+    // One more than the page: whether there are more that way.
+    limit: query.size + 1,
+  };
+  const found = await threads.list(q);
+  const more = found.length > query.size;
+  const results = query.before ? found.slice(found.length - Math.min(found.length, query.size)) : found.slice(0, query.size);
+  const first = results[0];
+  const last = results.at(-1);
+  // Past the page the way it was asked for: `more`; the other way: a look beyond its other end.
+  const later = !!last && (query.before ? await threads.exists(q, 'after', positionOf(query, last)) : more);
+  const earlier = !!first && (query.before ? more : query.after ? await threads.exists(q, 'before', positionOf(query, first)) : false);
+  const afterCursor = later ? cursor(secret, query, positionOf(query, last!)) : null;
+  const beforeCursor = earlier ? cursor(secret, query, positionOf(query, first!)) : null;
   const link = (name: 'page[after]' | 'page[before]', value: string | null) => {
     if (value === null) return null;
     const next = new URL(url);
@@ -289,7 +270,7 @@ export function page(query: ListQuery, threads: ThreadRecord[], url: URL, secret
     return next.href;
   };
   return {
-    results: results.map((p) => listItem(p.thread)),
+    results: results.map(listItem),
     meta: { has_more: query.before ? earlier : later, after_cursor: afterCursor, before_cursor: beforeCursor },
     links: { next: link('page[after]', afterCursor), prev: link('page[before]', beforeCursor) },
   };

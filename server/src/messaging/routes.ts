@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Message } from '@agent-chat/wire';
 import { ApiError, notFound, validationError } from '../http/errors.js';
 import { keepKey, keyedTurn, notReceived, readIdempotencyKey, threadTurn } from './idempotency.js';
+import { agentOf, createThread, versionFor, welcomeOf } from './threads.js';
 import type { Caller, Deps } from '../deps.js';
 import {
   channelBodySchema,
@@ -14,9 +15,11 @@ import {
   type SendBody,
 } from '../http/schemas.js';
 import { streamTurn } from './sse.js';
-import { versionById, versionByTag, type AgentRecord, type AgentVersion } from '../agents/versions.js';
-import { newHexId, type Admission, type ThreadRecord } from '../store/store.js';
-import { startTurn, type Turn, type TurnOptions, type TurnResult } from './turn.js';
+import { versionById, versionByTag } from '../agents/versions.js';
+import { newHexId } from '../http/ids.js';
+import type { Admission } from '../store/budgets.js';
+import type { AgentRecord, AgentVersion, ThreadRecord } from '../store/records.js';
+import { findTurn, startTurn, type FollowableTurn, type TurnOptions, type TurnResult } from './turn.js';
 import { parseBody, pathId } from '../http/validate.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -28,37 +31,43 @@ const titleFrom = (text: string): string => (text.length > 80 ? `${text.slice(0,
 /** The messaging surface, mounted under `/messaging/v1` behind bearer auth. */
 export function messagingRoutes(deps: Deps): Hono {
   const app = new Hono();
-  const { store, agent } = deps;
+  const { stores, agent } = deps;
 
   const paceOf = (caller: Caller): number => caller.key.plan.paceMs ?? deps.paceMs;
 
-  const findThread = (caller: Caller, id: string): ThreadRecord => {
-    const thread = store.thread(caller.agentId, id);
+  /** The caller's agent's thread, touched (its key forgets it last); another agent's is reported as missing. */
+  const threadOf = async (caller: Caller, id: string): Promise<ThreadRecord | undefined> => {
+    const thread = await stores.threads.get(id.toLowerCase(), { touch: Date.now() });
+    return thread && thread.agentId === caller.agentId ? thread : undefined;
+  };
+
+  const findThread = async (caller: Caller, id: string): Promise<ThreadRecord> => {
+    const thread = await threadOf(caller, id);
     if (!thread) throw notFound('Thread');
     return thread;
   };
 
   /** The body's thread, or a new one: the service has no separate create-thread call. */
-  const threadFor = (caller: Caller, body: SendBody): ThreadRecord =>
+  const threadFor = async (caller: Caller, body: SendBody): Promise<ThreadRecord> =>
     body.thread_id
       ? findThread(caller, body.thread_id)
-      : store.createThread(caller.key, { userId: body.user_id, title: titleFrom(body.text) });
+      : createThread(deps, caller.key, { userId: body.user_id, title: titleFrom(body.text) });
 
   /**
    * A new turn's leave from the key (429 when it has no room: before any thread is made for
    * it) and its thread; the leave is given back when there is no such thread (404).
    */
-  const admit = (caller: Caller, body: SendBody): { thread: ThreadRecord; admitted: Admission } => {
-    const admitted = store.admitTurn(caller.key);
+  const admit = async (caller: Caller, body: SendBody): Promise<{ thread: ThreadRecord; admitted: Admission }> => {
+    const admitted = await deps.budgets.admitTurn(caller.key);
     try {
-      return { thread: threadFor(caller, body), admitted };
+      return { thread: await threadFor(caller, body), admitted };
     } catch (error) {
       admitted.done();
       throw error;
     }
   };
 
-  const versionOf = (thread: ThreadRecord): AgentVersion => store.versionOf(thread);
+  const versionOf = (thread: ThreadRecord): Promise<AgentVersion> => versionFor(deps, thread);
 
   const unwrap = (result: TurnResult): Message => {
     if (result.ok) return result.message;
@@ -86,10 +95,8 @@ export function messagingRoutes(deps: Deps): Hono {
     thread: ThreadRecord,
     body: Pick<SendBody, 'text' | 'user_id' | 'image_url' | 'agent_variables'>,
     extra: Pick<TurnOptions, 'paceMs' | 'version' | 'admitted'> & Partial<TurnOptions>,
-  ): Turn =>
-    startTurn({
-      store,
-      agent,
+  ) =>
+    startTurn(deps, {
       origin: new URL(c.req.url).origin,
       key: c.get('caller').key,
       thread,
@@ -107,12 +114,12 @@ export function messagingRoutes(deps: Deps): Hono {
     if (!(await taken(c, caller))) return gone(c);
     // Once here, the request has arrived: a resume may have spent its key while it was on its
     // way (idempotency.ts), and from now on one that asks by the key finds the turn.
-    const keyed = key === undefined ? undefined : keyedTurn(caller.key, key, body);
+    const keyed = key === undefined ? undefined : await keyedTurn(deps, caller.key, key, body);
     if (keyed === null) throw notReceived();
     if (keyed) return c.json({ thread_id: keyed.threadId, message: unwrap(await keyed.result) });
-    const { thread, admitted } = admit(caller, body);
-    const turn = start(c, thread, body, { version: versionOf(thread), paceMs: null, admitted });
-    if (key !== undefined) keepKey(caller.key, key, body, turn);
+    const { thread, admitted } = await admit(caller, body);
+    const turn = await start(c, thread, body, { version: await versionOf(thread), paceMs: null, admitted, idempotencyKey: key });
+    if (key !== undefined) await keepKey(deps, caller.key, key, body, turn);
     // A short think before answering, so a REST client's typing indicator is visible in the demo.
     await sleep(Math.min(paceOf(caller) * 4, 400));
     return c.json({ thread_id: thread.id, message: unwrap(await turn.result) });
@@ -133,12 +140,13 @@ export function messagingRoutes(deps: Deps): Hono {
       after = Number(lastEventId.trim());
     }
     if (lastEventId === undefined && !(await taken(c, caller))) return gone(c);
-    const latest = body.thread_id ? store.thread(caller.agentId, body.thread_id)?.latestTurn : undefined;
-    const registered = key === undefined ? undefined : keyedTurn(caller.key, key, body);
+    const named = body.thread_id ? await threadOf(caller, body.thread_id) : undefined;
+    const latest = await findTurn(deps, named?.latestTurn);
+    const registered = key === undefined ? undefined : await keyedTurn(deps, caller.key, key, body);
     const keyed = registered === undefined && key !== undefined ? threadTurn(latest, key, body) : registered;
     if (keyed === null) throw notReceived();
 
-    let turn: Turn;
+    let turn: FollowableTurn;
     if (keyed) {
       // The key's turn, whoever asks again (a resume, a retry, another page): never a second one.
       if (lastEventId !== undefined && plan.unresumable) throw notResumable();
@@ -146,28 +154,31 @@ export function messagingRoutes(deps: Deps): Hono {
     } else if (lastEventId !== undefined) {
       // A resume for a key never seen: that request never arrived, and is spent now.
       if (key !== undefined) {
-        keepKey(caller.key, key, body, null);
+        await keepKey(deps, caller.key, key, body, null);
         throw notReceived();
       }
       // Resume attaches to the turn the client lost; it never starts a new one.
       if (!latest || latest.userText !== body.text || !latest.resumes(after) || plan.unresumable) throw notResumable();
       turn = latest;
     } else {
-      const { thread, admitted } = admit(caller, body);
-      const failNow = plan.errorFrame !== undefined && caller.key.budget.errorFrames > 0;
-      if (failNow) caller.key.budget.errorFrames -= 1;
-      turn = start(c, thread, body, {
-        version: versionOf(thread),
+      const { thread, admitted } = await admit(caller, body);
+      const budget = deps.faults.of(caller.key).budget;
+      const failNow = plan.errorFrame !== undefined && budget.errorFrames > 0;
+      if (failNow) budget.errorFrames -= 1;
+      turn = await start(c, thread, body, {
+        version: await versionOf(thread),
         paceMs: paceOf(caller),
         chunkChars: plan.chunkChars,
         errorFrame: failNow ? plan.errorFrame : undefined,
         admitted,
+        idempotencyKey: key,
       });
-      if (key !== undefined) keepKey(caller.key, key, body, turn);
+      if (key !== undefined) await keepKey(deps, caller.key, key, body, turn);
     }
-    const connection = caller.key.stats.streamConnections;
-    caller.key.stats.streamConnections += 1;
-    const raw = lastEventId === undefined ? plan.rawTurns?.[caller.key.streamedTurns++] : undefined;
+    const faults = deps.faults.of(caller.key);
+    const connection = faults.stats.streamConnections;
+    faults.stats.streamConnections += 1;
+    const raw = lastEventId === undefined ? plan.rawTurns?.[faults.streamedTurns++] : undefined;
     if (plan.holdStream) {
       // No answer at all until the client gives up (the turn above runs regardless).
       await new Promise<void>((resolve) => c.req.raw.signal.addEventListener('abort', () => resolve(), { once: true }));
@@ -182,32 +193,45 @@ export function messagingRoutes(deps: Deps): Hono {
     const caller = c.get('caller');
     const sourceId = pathId(c.req.param('threadId'), 'thread_id');
     const body = await parseBody(c, rerunBodySchema);
-    const source = findThread(caller, sourceId);
-    const pinned = pinnedVersion(caller.key.agent, body);
+    const source = await findThread(caller, sourceId);
+    const pinned = pinnedVersion(await agentOf(deps, caller.agentId), body);
     const interactionId = body.interaction_id.toLowerCase();
-    const at = source.messages.findIndex((m) => m.id === interactionId);
+    const messages = await stores.threads.messages(source.id);
+    const at = messages.findIndex((m) => m.id === interactionId);
     if (at < 0) throw notFound('Interaction');
 
     // A branch, not an edit: the new thread gets copies, the source keeps its own history.
-    const admitted = store.admitTurn(caller.key);
-    // Pinned, the branch keeps running on that version; else on the live one, whichever it is then.
-    const branch = store.createThread(caller.key, { userId: body.user_id ?? source.userId, title: source.title, version: pinned });
-    branch.branchedFrom = { threadId: source.id, interactionId };
-    store.append(branch, ...structuredClone(source.messages.slice(0, at)));
-    const turn = start(c, branch, { ...body, user_id: branch.userId }, { version: versionOf(branch), paceMs: null, admitted });
+    const admitted = await deps.budgets.admitTurn(caller.key);
+    let branch: ThreadRecord;
+    try {
+      // Pinned, the branch keeps running on that version; else on the live one, whichever it is then.
+      branch = await createThread(deps, caller.key, {
+        userId: body.user_id ?? source.userId,
+        title: source.title,
+        version: pinned,
+        branchedFrom: { threadId: source.id, interactionId },
+      });
+      await stores.threads.append(branch.id, messages.slice(0, at), branch.createdAt);
+    } catch (error) {
+      admitted.done();
+      throw error;
+    }
+    const turn = await start(c, branch, { ...body, user_id: branch.userId }, { version: await versionOf(branch), paceMs: null, admitted });
     return c.json({ thread_id: branch.id, message: unwrap(await turn.result) });
   });
 
-  app.get('/threads/:threadId/messages', (c) => {
+  app.get('/threads/:threadId/messages', async (c) => {
     const caller = c.get('caller');
-    const thread = findThread(caller, pathId(c.req.param('threadId'), 'thread_id'));
-    return caller.key.plan.rawTranscript === undefined ? c.json(thread.messages) : c.json(caller.key.plan.rawTranscript as object);
+    const thread = await findThread(caller, pathId(c.req.param('threadId'), 'thread_id'));
+    return caller.key.plan.rawTranscript === undefined
+      ? c.json(await stores.threads.messages(thread.id))
+      : c.json(caller.key.plan.rawTranscript as object);
   });
 
-  app.get('/welcome-message', (c) => {
+  app.get('/welcome-message', async (c) => {
     const plan = c.get('caller').key.plan;
     // The template keeps its {{placeholders}}: this operation has no body to fill them from.
-    return c.json({ welcome_message: plan.welcome ?? agent.welcomeTemplate() });
+    return c.json({ welcome_message: plan.welcome ?? (await welcomeOf(deps, c.get('caller').agentId)) });
   });
 
   app.post('/followup-suggestions', async (c) => {
@@ -223,11 +247,11 @@ export function messagingRoutes(deps: Deps): Hono {
     const body = await parseBody(c, channelBodySchema);
     let thread: ThreadRecord;
     if (body.thread_id) {
-      thread = findThread(caller, body.thread_id);
+      thread = await findThread(caller, body.thread_id);
       // Binding someone else's conversation to your phone would leak it: same 404 as a missing one.
       if (thread.userId !== body.user_id) throw notFound('Thread');
     } else {
-      thread = store.createThread(caller.key, { userId: body.user_id, title: null });
+      thread = await createThread(deps, caller.key, { userId: body.user_id, title: null });
     }
     const channelName = channel.data === 'sms' ? 'SMS' : 'WhatsApp';
     const opening: Message = {
@@ -243,8 +267,11 @@ export function messagingRoutes(deps: Deps): Hono {
       input_tokens: 0,
       output_tokens: 0,
     };
-    store.append(thread, opening);
-    thread.channels.push({ channel: channel.data, phoneNumber: body.phone_number, boundAt: opening.created_at! });
+    await stores.threads.append(thread.id, [opening], opening.created_at!);
+    await stores.threads.update(thread.id, {
+      channels: [...thread.channels, { channel: channel.data, phoneNumber: body.phone_number, boundAt: opening.created_at! }],
+    });
+    await deps.budgets.settle(caller.key, thread.id);
     return c.json({
       thread_id: thread.id,
       channel: channel.data,

@@ -3,15 +3,18 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { ThreadFrame } from '@agent-chat/wire';
-import { checkToken } from '../auth/tokens.js';
+import { checkToken, rateLimited } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
 import { ApiError, fromZodError, notFound } from '../http/errors.js';
 import { hostNotAllowed } from '../http/hosts.js';
 import { originNotAllowed } from '../http/origins.js';
 import { keepKey, keyedTurn, notReceived, readIdempotencyKey } from './idempotency.js';
 import { hexId, MAX_BODY_BYTES, sendBodySchema } from '../http/schemas.js';
-import { newRequestId, type Admission, type KeyRecord, type ThreadRecord } from '../store/store.js';
-import { startTurn, type Turn } from './turn.js';
+import { newRequestId } from '../http/ids.js';
+import type { Admission } from '../store/budgets.js';
+import type { KeyRecord, ThreadRecord } from '../store/records.js';
+import { createThread, versionFor } from './threads.js';
+import { findTurn, startTurn, type FollowableTurn } from './turn.js';
 
 /**
  * The WebSocket session, `/messaging/v1/session` (PROVISIONAL: the reference does not show
@@ -135,7 +138,7 @@ export function attachSessionServer(server: UpgradeServer, deps: Deps): SessionS
 }
 
 function runSession(ws: WebSocket, deps: Deps, origin: string): void {
-  const { store, agent } = deps;
+  const { stores } = deps;
   const closed = new AbortController();
   let key: KeyRecord | null = null;
   let agentId = '';
@@ -221,7 +224,7 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
   };
 
   /** One socket's view of a turn: thread frame, buffered frames after `after`, live ones, done. */
-  const follow = async (turn: Turn, after: number): Promise<void> => {
+  const follow = async (turn: FollowableTurn, after: number): Promise<void> => {
     busy = true;
     try {
       if (!(await checkpoint())) return;
@@ -237,7 +240,7 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
   };
 
   const record = (k: KeyRecord, frame: unknown, lastEventId: string | null): void =>
-    store.recordRequest(k, { method: 'WS', path: SESSION_PATH, lastEventId, body: frame });
+    void deps.faults.record(k, { method: 'WS', path: SESSION_PATH, lastEventId, body: frame });
 
   const authenticate = async (frame: unknown): Promise<void> => {
     clearTimeout(authTimer);
@@ -251,15 +254,16 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     const checked = await checkToken(deps, parsed.data.token);
     if (checked.error || !checked.key) return refuse(checked.error!, CLOSE.unauthorized);
     const k = checked.key;
-    if (k.budget.unauthorized > 0) {
-      k.budget.unauthorized -= 1;
+    const faults = deps.faults.of(k);
+    if (faults.budget.unauthorized > 0) {
+      faults.budget.unauthorized -= 1;
       return refuse(new ApiError(401, 'auth.invalid_token', 'The access token has been revoked.'), CLOSE.unauthorized);
     }
     if (closed.signal.aborted) return;
     key = k;
     agentId = k.agentId;
-    const connection = k.stats.socketConnections;
-    k.stats.socketConnections += 1;
+    const connection = faults.stats.socketConnections;
+    faults.stats.socketConnections += 1;
     const plan = k.plan;
     dropAt = plan.dropAfter?.[connection];
     stallAt = connection === 0 ? plan.stallAfter : undefined;
@@ -270,43 +274,53 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     write('{"type":"ready"}');
   };
 
-  const startMessage = (k: KeyRecord, frame: Record<string, unknown>): void => {
+  /** The caller's agent's thread, touched; another agent's is reported as missing. */
+  const threadOf = async (id: string): Promise<ThreadRecord | undefined> => {
+    const thread = await stores.threads.get(id.toLowerCase(), { touch: Date.now() });
+    return thread && thread.agentId === agentId ? thread : undefined;
+  };
+
+  const startMessage = async (k: KeyRecord, frame: Record<string, unknown>): Promise<void> => {
     record(k, frame, null);
     const parsed = sendBodySchema.safeParse(frame.data);
     if (!parsed.success) return fail(fromZodError(parsed.error));
     const body = parsed.data;
     // As the HTTP header (idempotency.ts): a message sent again joins the turn it started.
     let idempotency: string | undefined;
-    let keyed: Turn | null | undefined;
+    let keyed: FollowableTurn | null | undefined;
     try {
       idempotency = readIdempotencyKey(typeof frame.idempotency_key === 'string' ? frame.idempotency_key : undefined);
-      keyed = idempotency === undefined ? undefined : keyedTurn(k, idempotency, body);
+      keyed = idempotency === undefined ? undefined : await keyedTurn(deps, k, idempotency, body);
     } catch (error) {
-      return fail(error as ApiError);
+      if (!(error instanceof ApiError)) throw error;
+      return fail(error);
     }
     if (keyed === null) return fail(notReceived());
     if (keyed) return void follow(keyed, -1);
     const title = body.text.length > 80 ? `${body.text.slice(0, 77)}...` : body.text;
     let admitted: Admission;
     try {
-      admitted = store.admitTurn(k);
+      admitted = await deps.budgets.admitTurn(k);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return fail(error);
     }
-    const thread: ThreadRecord | undefined = body.thread_id
-      ? store.thread(agentId, body.thread_id)
-      : store.createThread(k, { userId: body.user_id, title });
+    let thread: ThreadRecord | undefined;
+    try {
+      thread = body.thread_id ? await threadOf(body.thread_id) : await createThread(deps, k, { userId: body.user_id, title });
+    } catch (error) {
+      admitted.done();
+      throw error;
+    }
     if (!thread) {
       admitted.done();
       return fail(notFound('Thread'));
     }
     const plan = k.plan;
-    const failNow = plan.errorFrame !== undefined && k.budget.errorFrames > 0;
-    if (failNow) k.budget.errorFrames -= 1;
-    const turn = startTurn({
-      store,
-      agent,
+    const budget = deps.faults.of(k).budget;
+    const failNow = plan.errorFrame !== undefined && budget.errorFrames > 0;
+    if (failNow) budget.errorFrames -= 1;
+    const turn = await startTurn(deps, {
       origin,
       key: k,
       thread,
@@ -314,22 +328,23 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
       userId: body.user_id,
       imageUrl: body.image_url,
       variables: body.agent_variables,
-      version: store.versionOf(thread),
+      version: await versionFor(deps, thread),
       paceMs: plan.paceMs ?? deps.paceMs,
       chunkChars: plan.chunkChars,
       errorFrame: failNow ? plan.errorFrame : undefined,
+      idempotencyKey: idempotency,
       admitted,
     });
-    if (idempotency !== undefined) keepKey(k, idempotency, body, turn);
+    if (idempotency !== undefined) await keepKey(deps, k, idempotency, body, turn);
     void follow(turn, -1);
   };
 
-  const startResume = (k: KeyRecord, frame: Record<string, unknown>): void => {
+  const startResume = async (k: KeyRecord, frame: Record<string, unknown>): Promise<void> => {
     const lastEventId = frame.last_event_id;
     record(k, frame, typeof lastEventId === 'number' || typeof lastEventId === 'string' ? String(lastEventId) : null);
     const parsed = resumeFrameSchema.safeParse(frame);
     if (!parsed.success) return fail(fromZodError(parsed.error));
-    const turn = store.thread(agentId, parsed.data.thread_id)?.latestTurn;
+    const turn = await findTurn(deps, (await threadOf(parsed.data.thread_id))?.latestTurn);
     // Resume attaches to the turn the client lost; it never starts a new one.
     if (!turn || !turn.resumes(parsed.data.last_event_id) || k.plan.unresumable) {
       return fail(new ApiError(409, 'stream.not_resumable', 'There is no turn of this thread to resume.'));
@@ -362,7 +377,7 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
         // One turn at a time per socket; the running one is not disturbed.
         if (busy) return fail(new ApiError(409, 'session.busy', 'A turn is already running on this socket.'));
         // Each turn or resume counts against the key's rate, as a request would over HTTP.
-        const limited = store.limited(key);
+        const limited = await rateLimited(deps, key);
         if (limited) return fail(limited);
         return type === 'message' ? startMessage(key, f) : startResume(key, f);
       }

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { ThreadFrame } from '@agent-chat/wire';
 import type { FaultPlan } from '../faults/plan.js';
-import type { Turn } from './turn.js';
+import type { FollowableTurn } from './turn.js';
 
 /** A stalled connection is given up eventually, so a forgotten tab does not pin it forever. */
 const STALL_LIMIT_MS = 5 * 60_000;
@@ -23,7 +23,7 @@ export interface ConnectionOptions {
  * act here and only here; the turn itself never notices a cut, a stall or a bad frame.
  * "Frames" are counted per connection, the `thread` frame included, `[DONE]` excluded.
  */
-export function streamTurn(c: Context, turn: Turn, { after, plan, connection, raw }: ConnectionOptions): Response {
+export function streamTurn(c: Context, turn: FollowableTurn, { after, plan, connection, raw }: ConnectionOptions): Response {
   c.header('X-Accel-Buffering', 'no');
   return streamSSE(c, async (stream) => {
     const gone = new AbortController();

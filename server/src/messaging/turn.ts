@@ -1,37 +1,43 @@
 import type { AgentVariables, Card, ErrorFrame, Message, MessageFrame, TokenFrame } from '@agent-chat/wire';
-import { AgentFailure, estimateTokens, wholeAnswer, type Agent, type AgentReply } from '../agents/demo-agent.js';
+import { AgentFailure, estimateTokens, wholeAnswer, type AgentReply } from '../agents/demo-agent.js';
+import { TraceRecorder, facetsOf, type Trace } from '../agents/trace.js';
+import type { Deps } from '../deps.js';
 import type { FaultPlan } from '../faults/plan.js';
+import { newHexId } from '../http/ids.js';
+import type { Admission } from '../store/budgets.js';
 import { FRAME_OVERHEAD_BYTES, MAX_REPLY_CHARS, MAX_TURN_FRAMES, sizeOf } from '../store/limits.js';
-import type { AgentVersion } from '../agents/versions.js';
-import { newHexId, type Admission, type KeyRecord, type Store, type ThreadRecord } from '../store/store.js';
-import { TraceRecorder, type Trace } from '../agents/trace.js';
+import type { AgentVersion, KeyRecord, LoggedFrame, ThreadRecord, TurnRecord, TurnResult, TurnStatus } from '../store/records.js';
 
 /**
  * One agent turn. It runs on its own, not inside the HTTP response that started it: its
- * frames go into a buffer that any number of connections follow. That is what makes resume
- * honest (a reconnect replays the buffer instead of running the agent again) and what lets
- * a fault knob cut a connection while the turn carries on, as a real proxy drop would.
+ * frames go into a buffer that any number of connections follow, and into its log in the
+ * stores. That is what makes resume honest (a reconnect replays the buffer, or the log once
+ * the turn has ended, instead of running the agent again) and what lets a fault knob cut a
+ * connection while the turn carries on, as a real proxy drop would.
  */
 
-type TurnFrame = TokenFrame | MessageFrame | ErrorFrame;
+export type TurnFrame = TokenFrame | MessageFrame | ErrorFrame;
+export type { TurnResult } from '../store/records.js';
 
-export interface TurnEntry {
+/** What a connection follows and a resume attaches to: a turn running here, or one its log replays. */
+export interface FollowableTurn {
+  readonly interactionId: string;
+  readonly threadId: string;
+  readonly userText: string;
+  readonly idempotencyKey: string | null;
+  /** How it ended, once it has. */
+  readonly result: Promise<TurnResult>;
   /**
-   * Replay position: the frame's `seq`, or for an unsequenced error frame the previous
-   * seq plus one half, so a resume from that previous seq still receives the error.
+   * Whether a client that saw up to `lastSeq` of some turn is resuming this one: its seq is
+   * within this turn's frames (or 0: it saw none of any turn). An earlier turn's seq means
+   * that turn, not this later one with the same question.
    */
-  key: number;
-  frame: TurnFrame;
+  resumes(lastSeq: number): boolean;
+  /** Frames after `after`, then live ones, until the turn ends or `signal` aborts. */
+  follow(after: number, signal: AbortSignal): AsyncGenerator<LoggedFrame>;
 }
 
-export type TurnResult =
-  | { ok: true; message: Message }
-  /** `code`: the envelope's code for a REST caller (the agent's failure), when not the status's. */
-  | { ok: false; message: string; status: number; code?: string };
-
 export interface TurnOptions {
-  store: Store;
-  agent: Agent;
   key: KeyRecord;
   thread: ThreadRecord;
   text: string;
@@ -50,7 +56,9 @@ export interface TurnOptions {
   errorFrame?: FaultPlan['errorFrame'];
   /** Origin of the request, for absolute card image URLs. */
   origin?: string;
-  /** The key's leave for this turn (`Store.admitTurn`), given back when it ends. */
+  /** The `Idempotency-Key` of the request that started it (idempotency.ts). */
+  idempotencyKey?: string;
+  /** The key's leave for this turn (`Budgets.admitTurn`), given back when it ends. */
   admitted: Admission;
 }
 
@@ -61,11 +69,18 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
 
-export class Turn {
+/** Counted bytes of a frame in the buffer; a message frame's reply is the transcript's, counted there. */
+const frameBytes = (frame: TurnFrame): number =>
+  frame.type === 'event'
+    ? 2 * (frame.data.text?.length ?? 0) + FRAME_OVERHEAD_BYTES
+    : frame.type === 'message'
+      ? FRAME_OVERHEAD_BYTES
+      : sizeOf(frame);
+
+export class Turn implements FollowableTurn {
   readonly interactionId = newHexId();
-  /** The `Idempotency-Key` of the request that started it, if it had one (idempotency.ts). */
-  idempotencyKey?: string;
-  readonly entries: TurnEntry[] = [];
+  readonly entries: LoggedFrame[] = [];
+  /** Set once its end is recorded: followers stop, `result` settles. */
   done = false;
   readonly result: Promise<TurnResult>;
   private settle!: (result: TurnResult) => void;
@@ -73,39 +88,36 @@ export class Turn {
   private cancelled: string | null = null;
   /** Aborts the agent's work (a model's request) when the turn is cancelled. */
   readonly abort = new AbortController();
-  /** What the turn does, step by step (trace.ts); kept on its thread from the start. */
+  /** What the turn does, step by step (trace.ts); recorded from the start. */
   readonly trace = new TraceRecorder();
-  /** Counted bytes of the buffered frames (limits.ts), against the thread's key as they come. */
-  private bytes = 0;
+  /** Counted bytes of the buffered frames (limits.ts). */
+  bytes = 0;
+  /** The last seq handed out: the thread's numbering goes on from here. */
+  seq: number;
 
   constructor(
     readonly threadId: string,
     readonly userText: string,
     /** The thread's last seq when the turn began: this turn's frames come after it. */
-    readonly startSeq = 0,
-    private account: (bytes: number) => void = () => {},
+    readonly startSeq: number,
+    readonly idempotencyKey: string | null,
+    private readonly log: (frames: LoggedFrame[]) => void = () => {},
   ) {
+    this.seq = startSeq;
     this.result = new Promise((resolve) => (this.settle = resolve));
   }
 
-  push(frame: TurnFrame, key: number): void {
-    this.entries.push({ key, frame });
-    // A message frame's data is the reply the transcript keeps: counted there, not twice.
-    const bytes =
-      frame.type === 'event'
-        ? 2 * (frame.data.text?.length ?? 0) + FRAME_OVERHEAD_BYTES
-        : frame.type === 'message'
-          ? FRAME_OVERHEAD_BYTES
-          : sizeOf(frame);
-    this.bytes += bytes;
-    this.account(bytes);
-    this.wake();
+  /** The next seq of the thread, for a frame of this turn. */
+  nextSeq(): number {
+    return ++this.seq;
   }
 
-  /** The thread's newer turn replaces this one: its frames count no more; returns what they counted. */
-  detach(): number {
-    this.account = () => {};
-    return this.bytes;
+  push(frame: TurnFrame, key: number): void {
+    const entry = { key, frame };
+    this.entries.push(entry);
+    this.bytes += frameBytes(frame);
+    this.log([entry]);
+    this.wake();
   }
 
   finish(result: TurnResult): void {
@@ -126,17 +138,11 @@ export class Turn {
     return this.cancelled;
   }
 
-  /**
-   * Whether a client that saw up to `lastSeq` of some turn is resuming this one: its seq is
-   * within this turn's frames (or 0: it saw none of any turn). An earlier turn's seq means
-   * that turn, not this later one with the same question.
-   */
   resumes(lastSeq: number): boolean {
     return lastSeq === 0 || lastSeq >= this.startSeq;
   }
 
-  /** Buffered entries after `after`, then live ones, until the turn ends or `signal` aborts. */
-  async *follow(after: number, signal: AbortSignal): AsyncGenerator<TurnEntry> {
+  async *follow(after: number, signal: AbortSignal): AsyncGenerator<LoggedFrame> {
     let index = 0;
     for (;;) {
       while (index < this.entries.length) {
@@ -159,6 +165,64 @@ export class Turn {
   private wake(): void {
     for (const waiter of [...this.waiters]) waiter();
   }
+}
+
+/**
+ * A turn that ended, as its record and log keep it: a resume after the turn (or after a
+ * restart) replays its frames from the log.
+ */
+export class LoggedTurn implements FollowableTurn {
+  readonly interactionId: string;
+  readonly threadId: string;
+  readonly userText: string;
+  readonly idempotencyKey: string | null;
+  readonly result: Promise<TurnResult>;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly record: TurnRecord,
+  ) {
+    this.interactionId = record.id;
+    this.threadId = record.threadId;
+    this.userText = record.userText;
+    this.idempotencyKey = record.idempotencyKey;
+    this.result = storedResult(deps, record);
+    // Read only by the REST routes that join a turn; a stream never awaits it.
+    this.result.catch(() => {});
+  }
+
+  resumes(lastSeq: number): boolean {
+    return lastSeq === 0 || lastSeq >= this.record.startSeq;
+  }
+
+  async *follow(after: number, signal: AbortSignal): AsyncGenerator<LoggedFrame> {
+    for (const entry of await this.deps.stores.turns.frames(this.record.id, after)) {
+      if (signal.aborted) return;
+      yield entry;
+    }
+  }
+}
+
+/** An ended turn's result; an ok one's reply is read from the transcript, where it is kept. */
+async function storedResult(deps: Deps, record: TurnRecord): Promise<TurnResult> {
+  const stored = record.result;
+  if (!stored) return { ok: false, message: 'The turn has not ended.', status: 409, code: 'conflict' };
+  if (!stored.ok) return { ok: false, message: stored.message, status: stored.status, ...(stored.code ? { code: stored.code } : {}) };
+  const reply = (await deps.stores.threads.messages(record.threadId)).findLast((m) => m.id === record.id && m.sender.type === 'agent');
+  return reply ? { ok: true, message: reply } : { ok: false, message: 'The reply is no longer kept.', status: 409, code: 'conflict' };
+}
+
+/**
+ * The turn a thread's latest turn id names: the one running here, else the one its record
+ * and log keep. (An instance that stopped left its turns `interrupted`; see recover.ts.)
+ */
+export async function findTurn(deps: Deps, id: string | null | undefined): Promise<FollowableTurn | undefined> {
+  if (!id) return undefined;
+  const live = deps.live.get(id);
+  if (live) return live;
+  const record = await deps.stores.turns.get(id);
+  // Running in no process here: another instance's, or one a stopped process left (recovered at start).
+  return record && record.status !== 'running' ? new LoggedTurn(deps, record) : undefined;
 }
 
 /** A turn's trace record: its steps are the recorder's, live while the turn runs. */
@@ -192,51 +256,117 @@ export function chunkText(text: string, chunkChars?: number): string[] {
   return text.match(/\s*\S+|\s+$/g) ?? [text];
 }
 
-/** Starts a turn and returns at once; the turn runs to completion whoever listens. */
-export function startTurn(options: TurnOptions): Turn {
-  const { key, thread, store } = options;
-  const previous = thread.latestTurn;
+/**
+ * Starts a turn and returns once it is recorded (a resume from another request finds it
+ * from then on); the turn runs to completion whoever listens.
+ */
+export async function startTurn(deps: Deps, options: TurnOptions): Promise<Turn> {
+  const { key, thread } = options;
+  const previous = deps.live.ofThread(thread.id);
   previous?.cancel('A newer message on this thread superseded this reply.');
-  // Only the newest turn is kept for resume: the one it replaces gives its bytes back.
-  if (previous) store.grow(thread, -previous.detach());
-  const turn = new Turn(thread.id, options.text, thread.lastSeq, (bytes) => store.grow(thread, bytes));
-  thread.latestTurn = turn;
-  thread.versionId = options.version.id;
-  thread.versionTag = options.version.tag;
-  thread.updatedAt = new Date().toISOString();
-  key.stats.turnsRun += 1;
+  const turn = new Turn(thread.id, options.text, Math.max(thread.lastSeq, previous?.seq ?? 0), options.idempotencyKey ?? null, (frames) =>
+    deps.stores.turns.log(turn.interactionId, frames),
+  );
   const trace = traceOf(turn, thread, options.version);
-  store.startTrace(thread, trace);
-  // The key's leave goes back as the turn ends, before anyone awaiting its result resumes.
-  void turn.result.then((result) => {
+  const record: TurnRecord = {
+    id: turn.interactionId,
+    threadId: thread.id,
+    key: key.key,
+    userId: options.userId,
+    userText: options.text,
+    startSeq: turn.startSeq,
+    status: 'running',
+    result: null,
+    idempotencyKey: options.idempotencyKey ?? null,
+    createdAt: trace.started_at,
+    endedAt: null,
+  };
+  try {
+    await deps.stores.turns.begin({ turn: record, trace, versionId: options.version.id, versionTag: options.version.tag });
+  } catch (error) {
     options.admitted.done();
-    const ended = new Date();
-    trace.ended_at = ended.toISOString();
-    trace.duration_ms = ended.getTime() - Date.parse(trace.started_at);
-    trace.truncated = turn.trace.truncated;
-    if (result.ok) trace.status = 'completed';
-    else {
-      trace.status = result.status === 409 ? 'cancelled' : 'failed';
-      trace.error = { code: result.code ?? (result.status === 409 ? 'conflict' : 'internal_error'), message: result.message };
-    }
-    store.endTrace(thread, trace);
-  });
-  void run(turn, options)
-    .finally(() => turn.abort.abort())
-    .catch((error: unknown) => {
+    throw error;
+  }
+  deps.live.add(turn);
+  deps.faults.of(key).stats.turnsRun += 1;
+  void run(deps, turn, trace, options)
+    .catch(async (error: unknown) => {
       // The turn has no HTTP response to fail, so the failure goes to its listeners.
+      console.error('turn: failed', error);
       const message = error instanceof Error ? error.message : 'The agent failed.';
-      turn.push({ type: 'error', data: { message, status: 500 } }, thread.lastSeq + 0.5);
-      turn.finish({ ok: false, message, status: 500 });
-    });
+      await end(deps, turn, trace, options, { status: 'failed', result: { ok: false, message, status: 500 }, messages: [] }).catch(
+        (again: unknown) => console.error('turn: its end could not be recorded', again),
+      );
+    })
+    .finally(() => turn.abort.abort());
   return turn;
 }
 
-async function run(turn: Turn, o: TurnOptions): Promise<void> {
+interface Ending {
+  status: Exclude<TurnStatus, 'running'>;
+  result: TurnResult;
+  /** What the transcript gains. */
+  messages: Message[];
+  /** The frame that ends the stream (the reply, or an error), pushed once the end is recorded. */
+  frame?: { frame: TurnFrame; key: number };
+}
+
+/**
+ * Records how a turn ended (its result, messages, trace, the thread's seq), then lets its
+ * followers and callers go: a client that read `[DONE]` or the REST answer finds the
+ * transcript already holding the turn. The key's leave goes back first.
+ */
+async function end(deps: Deps, turn: Turn, trace: Trace, options: TurnOptions, ending: Ending): Promise<void> {
+  if (turn.done) return;
+  const ended = new Date();
+  trace.ended_at = ended.toISOString();
+  trace.duration_ms = ended.getTime() - Date.parse(trace.started_at);
+  trace.truncated = turn.trace.truncated;
+  trace.steps = turn.trace.steps;
+  if (ending.status === 'completed') trace.status = 'completed';
+  else {
+    trace.status = ending.status === 'cancelled' ? 'cancelled' : ending.status === 'interrupted' ? 'interrupted' : 'failed';
+    const r = ending.result as Extract<TurnResult, { ok: false }>;
+    trace.error = { code: r.code ?? (r.status === 409 ? 'conflict' : 'internal_error'), message: r.message };
+  }
+  // The closing frame is in the log before the end is: a replay after the end has it.
+  if (ending.frame) {
+    turn.bytes += frameBytes(ending.frame.frame);
+    deps.stores.turns.log(turn.interactionId, [ending.frame]);
+  }
+  try {
+    await deps.stores.turns.finish({
+      id: turn.interactionId,
+      threadId: turn.threadId,
+      status: ending.status,
+      result: ending.result,
+      endedAt: trace.ended_at,
+      messages: ending.messages,
+      lastSeq: turn.seq,
+      frameBytes: turn.bytes,
+      trace,
+      traceBytes: sizeOf(trace),
+      facets: facetsOf(trace.steps),
+    });
+  } finally {
+    options.admitted.done();
+    if (ending.frame) {
+      turn.entries.push(ending.frame);
+      turn.finish(ending.result);
+    } else turn.finish(ending.result);
+    deps.live.remove(turn);
+  }
+  await deps.budgets
+    .settle(options.key, turn.threadId)
+    .catch((error: unknown) => console.error('turn: the key could not be settled', error));
+}
+
+async function run(deps: Deps, turn: Turn, trace: Trace, o: TurnOptions): Promise<void> {
   const { thread, key } = o;
-  const history = thread.messages.slice();
+  const faults = deps.faults.of(key);
+  const history = await deps.stores.threads.messages(thread.id);
   const userCreatedAt = new Date().toISOString();
-  const scripted = scriptedReply(key);
+  const scripted = scriptedReply(key, faults);
   const input = {
     text: o.text,
     history,
@@ -246,8 +376,8 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
     origin: o.origin,
     trace: turn.trace,
   };
-  if (scripted) turn.trace.note('intent', 'scripted', { input: { text: o.text }, output: { reply: key.repliesUsed - 1 } });
-  const answer = scripted ? wholeAnswer(scripted) : o.agent.answer(input, turn.abort.signal);
+  if (scripted) turn.trace.note('intent', 'scripted', { input: { text: o.text }, output: { reply: faults.repliesUsed - 1 } });
+  const answer = scripted ? wholeAnswer(scripted) : deps.agent.answer(input, turn.abort.signal);
   // The reply as it streamed: its first frame to its last, what it carried.
   const streamed = turn.trace.begin('reply', 'stream', { pace_ms: o.paceMs });
 
@@ -264,7 +394,7 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
   };
   // Both join the transcript when the turn ends, unless the plan records the question at once.
   const early = key.plan.transcriptAt === 'start';
-  if (early) o.store.append(thread, userMessage);
+  if (early) await deps.stores.threads.append(thread.id, [userMessage], userCreatedAt);
 
   // `after` counts frames of the turn as a client sees them, the `thread` frame first.
   const failAt = o.errorFrame ? Math.max(0, o.errorFrame.after - 1) : Infinity;
@@ -276,8 +406,13 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
   const fail = (message: string, status: number, field: 'status' | 'status_code' | 'code' = 'status', code?: string) => {
     streamed({ output: { chars: text.length, frames: sent }, error: { code: code ?? String(status), message } });
     // The agent's own code (a model that is busy) reaches stream clients too, as on REST.
-    turn.push({ type: 'error', data: { message, [field]: status, ...(code ? { code } : {}) } }, thread.lastSeq + 0.5);
-    turn.finish({ ok: false, message, status, code });
+    const frame: ErrorFrame = { type: 'error', data: { message, [field]: status, ...(code ? { code } : {}) } };
+    return end(deps, turn, trace, o, {
+      status: status === 409 ? 'cancelled' : 'failed',
+      result: { ok: false, message, status, code },
+      messages: [],
+      frame: { frame, key: turn.seq + 0.5 },
+    });
   };
 
   try {
@@ -288,32 +423,38 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
       for (const chunk of answer.paced ? chunkText(piece, o.chunkChars) : [piece]) {
         const holding = sent >= MAX_TURN_FRAMES - 1;
         if (answer.paced && !holding && o.paceMs !== null) await sleep(o.paceMs);
-        if (turn.cancelReason) return fail(turn.cancelReason, 409);
+        if (turn.cancelReason) return await fail(turn.cancelReason, 409);
         if (sent >= failAt) break pieces;
         if (!chunk) continue;
         if (text.length + chunk.length > MAX_REPLY_CHARS) {
           turn.abort.abort();
-          return fail(`The reply is longer than ${MAX_REPLY_CHARS} characters.`, 502, 'status', 'agents.reply_too_large');
+          return await fail(`The reply is longer than ${MAX_REPLY_CHARS} characters.`, 502, 'status', 'agents.reply_too_large');
         }
         text += chunk;
         if (holding) held += chunk;
-        else turn.push({ type: 'event', seq: ++thread.lastSeq, data: { text: chunk } }, thread.lastSeq);
+        else {
+          const seq = turn.nextSeq();
+          turn.push({ type: 'event', seq, data: { text: chunk } }, seq);
+        }
         if (!holding) sent += 1;
       }
     }
-    if (held) turn.push({ type: 'event', seq: ++thread.lastSeq, data: { text: held } }, thread.lastSeq);
+    if (held) {
+      const seq = turn.nextSeq();
+      turn.push({ type: 'event', seq, data: { text: held } }, seq);
+    }
   } catch (error) {
-    if (turn.cancelReason) return fail(turn.cancelReason, 409);
-    if (error instanceof AgentFailure) return fail(error.message, error.status, 'status', error.code);
+    if (turn.cancelReason) return await fail(turn.cancelReason, 409);
+    if (error instanceof AgentFailure) return await fail(error.message, error.status, 'status', error.code);
     throw error;
   }
   if (o.errorFrame && sent >= failAt) {
     const e = o.errorFrame;
-    return fail(e.message ?? 'The agent is temporarily unavailable.', e.status ?? 503, e.statusField ?? 'status');
+    return await fail(e.message ?? 'The agent is temporarily unavailable.', e.status ?? 503, e.statusField ?? 'status');
   }
 
   if (o.paceMs !== null) await sleep(answer.paced ? o.paceMs : 0);
-  if (turn.cancelReason) return fail(turn.cancelReason, 409);
+  if (turn.cancelReason) return await fail(turn.cancelReason, 409);
 
   const { cards, suggestions, usage } = answer.rest();
   const promptText = history.map((m) => m.text).join('\n') + o.text;
@@ -329,8 +470,6 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
     input_tokens: usage?.input ?? 180 + estimateTokens(promptText),
     output_tokens: usage?.output ?? estimateTokens(text) + estimateTokens(JSON.stringify(cards)),
   };
-  if (early) o.store.append(thread, agentMessage);
-  else o.store.append(thread, userMessage, agentMessage);
   streamed({
     output: {
       chars: text.length,
@@ -341,15 +480,20 @@ async function run(turn: Turn, o: TurnOptions): Promise<void> {
       output_tokens: agentMessage.output_tokens,
     },
   });
-  turn.push({ type: 'message', seq: ++thread.lastSeq, data: agentMessage }, thread.lastSeq);
-  turn.finish({ ok: true, message: agentMessage });
+  const seq = turn.nextSeq();
+  await end(deps, turn, trace, o, {
+    status: 'completed',
+    result: { ok: true, message: agentMessage },
+    messages: early ? [agentMessage] : [userMessage, agentMessage],
+    frame: { frame: { type: 'message', seq, data: agentMessage }, key: seq },
+  });
 }
 
 /** The `replies` knob: turn by turn, the last entry repeating. Sent verbatim, however hostile. */
-function scriptedReply(key: KeyRecord): AgentReply | undefined {
+function scriptedReply(key: KeyRecord, faults: { repliesUsed: number }): AgentReply | undefined {
   const replies = key.plan.replies;
   if (!replies?.length) return undefined;
-  const entry = replies[Math.min(key.repliesUsed, replies.length - 1)]!;
-  key.repliesUsed += 1;
+  const entry = replies[Math.min(faults.repliesUsed, replies.length - 1)]!;
+  faults.repliesUsed += 1;
   return { text: entry.text.repeat(entry.repeat ?? 1), cards: (entry.cards ?? []) as Card[], suggestions: entry.suggestions ?? [] };
 }

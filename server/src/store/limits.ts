@@ -1,5 +1,5 @@
 /**
- * What one publishable key may hold and ask for (README.md "Limits and memory"). Every key
+ * What one publishable key may hold and ask for (README.md "Limits"). Every key
  * has its own budget: threads, bytes and requests of one key never push out or slow down
  * another key's. Past its thread or byte budget a key forgets its own least recently used
  * threads (they answer 404, as deleted ones would); past its request rate it is answered
@@ -38,6 +38,13 @@ export const DEMO_KEY_LIMITS: KeyLimits = { threads: 2000, bytes: 32 * MiB, perS
 export const MINTED_KEY_LIMITS: KeyLimits = { threads: 500, bytes: 16 * MiB, perSecond: 500, burst: 5000, runningTurns: 32 };
 
 /**
+ * A key its operator defined for a real agent: its visitors' conversations are what the
+ * server is for, so it keeps far more than the public demo key, on disk, within a bound all
+ * the same (a flood through a public key must not fill the disk).
+ */
+export const OPERATOR_KEY_LIMITS: KeyLimits = { threads: 200_000, bytes: 2048 * MiB, perSecond: 100, burst: 500, runningTurns: 64 };
+
+/**
  * All minted keys together hold at most this many bytes. One key stays within its own
  * budget and forgets its own threads; only when the keys together pass this (many keys
  * holding data: the key-count bound, counted in bytes) does the least recently used minted
@@ -59,7 +66,7 @@ export const MAX_MESSAGES_PER_THREAD = 2000;
 
 /**
  * What a thread's record, its maps and a frame's objects cost beyond their text, in the
- * counted bytes. Measured under a flood (README.md "Limits and memory"): with these the
+ * counted bytes. Measured under a flood (README.md "Limits"): with these the
  * counted bytes stay above the heap they stand for.
  */
 export const THREAD_OVERHEAD_BYTES = 2048;

@@ -1,0 +1,65 @@
+import { liveVersion } from '../agents/versions.js';
+import type { Deps } from '../deps.js';
+import { ApiError } from '../http/errors.js';
+import { newHexId } from '../http/ids.js';
+import { THREAD_OVERHEAD_BYTES } from '../store/limits.js';
+import type { AgentRecord, AgentVersion, KeyRecord, ThreadRecord } from '../store/records.js';
+import { EMPTY_FACETS } from '../store/threads.js';
+
+/** The agent a key or token names; one that is gone is the server's fault, not the caller's. */
+export async function agentOf(deps: Deps, agentId: string): Promise<AgentRecord> {
+  const agent = await deps.stores.agents.get(agentId);
+  if (!agent) throw new ApiError(500, 'internal_error', 'This key’s agent is missing.');
+  return agent;
+}
+
+/** The version a new turn of `thread` runs on: the one it was pinned to, else its agent's live one. */
+export async function versionFor(deps: Deps, thread: ThreadRecord): Promise<AgentVersion> {
+  const agent = await agentOf(deps, thread.agentId);
+  return (thread.pinned && agent.versions.find((v) => v.id === thread.versionId)) || liveVersion(agent);
+}
+
+/** The welcome message template of an agent: its live version's, else the agent's default. */
+export async function welcomeOf(deps: Deps, agentId: string): Promise<string> {
+  const agent = await agentOf(deps, agentId);
+  return liveVersion(agent).settings.welcome ?? deps.agent.welcomeTemplate();
+}
+
+/**
+ * A new thread of `key`'s agent, on its live version or on `version` for good (a pinned
+ * rerun); the key forgets its least recently used threads past its bounds.
+ */
+export async function createThread(
+  deps: Deps,
+  key: KeyRecord,
+  init: { userId: string; title: string | null; version?: AgentVersion; branchedFrom?: ThreadRecord['branchedFrom'] },
+): Promise<ThreadRecord> {
+  const agent = await agentOf(deps, key.agentId);
+  const version = init.version ?? liveVersion(agent);
+  const now = new Date().toISOString();
+  const thread = await deps.stores.threads.create({
+    id: newHexId(),
+    agentId: agent.id,
+    projectId: agent.projectId,
+    key: key.key,
+    userId: init.userId,
+    title: init.title,
+    createdAt: now,
+    updatedAt: now,
+    versionId: version.id,
+    versionTag: version.tag,
+    pinned: init.version !== undefined,
+    externalId: null,
+    welcome: null,
+    suggestions: null,
+    lastSeq: 0,
+    latestTurn: null,
+    branchedFrom: init.branchedFrom ?? null,
+    channels: [],
+    facets: EMPTY_FACETS,
+    messageCount: 0,
+    bytes: THREAD_OVERHEAD_BYTES,
+  });
+  await deps.budgets.settle(key, thread.id);
+  return thread;
+}

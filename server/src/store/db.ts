@@ -1,0 +1,152 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/**
+ * The database the stores run their SQL on: an embedded PostgreSQL (PGlite, PostgreSQL
+ * compiled to WebAssembly, in a data folder or in memory) by default, so a fresh machine
+ * needs no setup, or a PostgreSQL server through `pg` (`DATABASE_URL`). Both run the same
+ * SQL: the stores are written once, against this interface.
+ *
+ * Values cross it as JSON-friendly types only: text, integers, doubles, booleans and
+ * JSON (times are ISO 8601 text, `Date#toISOString()`, which sorts as it reads), so both
+ * drivers return the same rows.
+ */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<{ rows: T[] }>;
+}
+
+export interface Db extends Queryable {
+  /** `embedded` (PGlite: one connection, in this process) or `postgres` (a server, a pool). */
+  readonly kind: 'embedded' | 'postgres';
+  /** Where it is, for the start-up banner: a folder, `memory://`, or the server without its password. */
+  readonly description: string;
+  /** Runs `work` in one transaction: all of its statements, or none. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** `memory://` (nothing kept), a folder (`DATA_DIR`), or `postgres://…` (`DATABASE_URL`). */
+export type DatabaseLocation = string;
+
+export const MEMORY = 'memory://';
+
+/** The folder `npm run server` keeps its data in when neither `DATA_DIR` nor `DATABASE_URL` says otherwise. */
+export const DEFAULT_DATA_DIR = 'agent-chat-data';
+
+/**
+ * Where `npm run server` keeps its data: `DATABASE_URL` (a PostgreSQL server) when set, else
+ * `DATA_DIR` (a folder for the embedded PostgreSQL, `memory://` for nothing kept), else
+ * `agent-chat-data` under the working directory.
+ */
+export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseLocation {
+  const url = env['DATABASE_URL']?.trim();
+  if (url) {
+    if (!isPostgresUrl(url)) throw new Error(`DATABASE_URL must be a postgres:// URL, not "${url.replace(/:[^:@/]*@/, ':…@')}".`);
+    return url;
+  }
+  return env['DATA_DIR']?.trim() || DEFAULT_DATA_DIR;
+}
+
+const isPostgresUrl = (location: string): boolean => /^postgres(ql)?:\/\//i.test(location);
+
+/** The location without credentials, for logs. */
+export function describeLocation(location: DatabaseLocation): string {
+  if (!isPostgresUrl(location)) return location === MEMORY ? MEMORY : resolve(location);
+  try {
+    const url = new URL(location);
+    url.password = '';
+    url.username = url.username ? url.username : '';
+    return url.href.replace(/:@/, '@');
+  } catch {
+    return 'postgres://…';
+  }
+}
+
+/**
+ * Opens the database at `location`. PGlite and `pg` are loaded here, on demand: a server on
+ * PostgreSQL never loads the WebAssembly build, and an embedded one never loads `pg`.
+ */
+export async function openDb(location: DatabaseLocation, options: { schema?: string } = {}): Promise<Db> {
+  return isPostgresUrl(location) ? openPostgres(location, options.schema) : openEmbedded(location);
+}
+
+async function openEmbedded(location: string): Promise<Db> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  if (location !== MEMORY) mkdirSync(location, { recursive: true });
+  const pg = await PGlite.create(location === MEMORY ? MEMORY : resolve(location));
+  return embedded(pg, describeLocation(location));
+}
+
+/** A Db over a PGlite instance (one connection: PGlite runs its queries one at a time). */
+export function embedded(
+  pg: {
+    query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+    transaction<T>(work: (tx: { query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }> }) => Promise<T>): Promise<T>;
+    close(): Promise<void>;
+  },
+  description: string,
+): Db {
+  return {
+    kind: 'embedded',
+    description,
+    query: <T>(sql: string, params: readonly unknown[] = []) => pg.query<T>(sql, [...params]),
+    transaction: (work) =>
+      pg.transaction((tx) => work({ query: <T>(sql: string, params: readonly unknown[] = []) => tx.query<T>(sql, [...params]) })),
+    close: () => pg.close(),
+  };
+}
+
+/**
+ * A pool of connections to a PostgreSQL server; with `schema`, every connection works in
+ * that schema (made if missing), so one database can hold several servers' data apart.
+ */
+async function openPostgres(url: string, schema?: string): Promise<Db> {
+  const { default: pg } = await import('pg');
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`Not a schema name: "${schema}".`);
+  if (schema) {
+    const setup = new pg.Client({ connectionString: url });
+    await setup.connect();
+    try {
+      await setup.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    } finally {
+      await setup.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: Number(process.env['DATABASE_POOL_SIZE'] ?? 10),
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle connection the server dropped is not this process's failure: the pool makes another.
+  pool.on('error', (error) => console.error('database: an idle connection failed', error.message));
+  // Fail at start, with the driver's own words, rather than at the first request.
+  const client = await pool.connect();
+  client.release();
+  return {
+    kind: 'postgres',
+    description: describeLocation(url),
+    query: async <T>(sql: string, params: readonly unknown[] = []) => {
+      const result = await pool.query(sql, [...params]);
+      return { rows: result.rows as T[] };
+    },
+    async transaction(work) {
+      const connection = await pool.connect();
+      try {
+        await connection.query('BEGIN');
+        const result = await work({
+          query: async <T>(sql: string, params: readonly unknown[] = []) => ({
+            rows: (await connection.query(sql, [...params])).rows as T[],
+          }),
+        });
+        await connection.query('COMMIT');
+        return result;
+      } catch (error) {
+        await connection.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        connection.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,206 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * Nothing is lost on restart (issue #38): the server as `npm run server` runs it, on an
+ * embedded PostgreSQL in a data folder, killed (SIGKILL) in the middle of a streamed turn and
+ * started again on the same folder. Threads, transcripts, traces, titles, versions, issued
+ * tokens and idempotency keys are all still there; the turn that was running ends as
+ * interrupted, in its transcript and for a client that resumes it.
+ */
+const ORG = 'org_restart_test_key';
+const dataDir = mkdtempSync(join(tmpdir(), 'agent-chat-restart-'));
+const running = new Set<ChildProcess>();
+
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Starts the server (its own process, as the bin runs) on `dataDir`; resolves with its address once it listens. */
+async function start(): Promise<{ base: string; child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('../src/main.ts', import.meta.url).pathname], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ORGANIZATION_API_KEY: ORG, REFERENCE_FAULTS: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const base = await new Promise<string>((resolve, reject) => {
+    const check = () => {
+      // The banner's last line: everything it says is out.
+      const match = /Reference server: (http:\/\/[\d.]+:\d+)[\s\S]*Fault knobs/.exec(output);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout!.on('data', check);
+    // `close`, not `exit`: by then everything it wrote has been read.
+    child.once('close', (code) => reject(new Error(`the server exited (${code}) before it listened:\n${output}`)));
+  });
+  return { base, child, output: () => output };
+}
+
+interface Frame {
+  type: string;
+  seq?: number;
+  data: { thread_id?: string; text?: string; code?: string; status?: number };
+}
+
+/** Reads an SSE response frame by frame. */
+async function* frames(res: Response): AsyncGenerator<Frame | '[DONE]'> {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  try {
+    yield* read();
+  } finally {
+    // A reader that stopped early lets the connection go (the server may be killed next).
+    await reader.cancel().catch(() => {});
+  }
+  async function* read(): AsyncGenerator<Frame | '[DONE]'> {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const event = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = event
+          .split('\n')
+          .filter((line) => line.startsWith('data: '))
+          .map((line) => line.slice(6))
+          .join('\n');
+        if (data) yield data === '[DONE]' ? '[DONE]' : (JSON.parse(data) as Frame);
+      }
+    }
+  }
+}
+
+describe('a server killed mid-turn and started again on the same data', () => {
+  it('keeps threads, transcripts, traces, titles, versions, tokens and keys, and ends the running turn as interrupted', async () => {
+    const first = await start();
+    const api = (base: string) => ({
+      json: async <T>(path: string, init: { method?: string; body?: unknown; token?: string; headers?: Record<string, string> } = {}) => {
+        const res = await fetch(base + path, {
+          method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+          headers: {
+            'content-type': 'application/json',
+            ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+            ...init.headers,
+          },
+          body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        });
+        const text = await res.text();
+        if (!res.ok) throw new Error(`${path}: ${res.status} ${text}`);
+        return JSON.parse(text) as T;
+      },
+    });
+    const org = { 'x-organization-api-key': ORG };
+    let a = api(first.base);
+    // A key whose replies stream slowly: the kill lands mid-turn.
+    const { publishable_key: key } = await a.json<{ publishable_key: string }>('/__demo/keys', {
+      body: { paceMs: 150, replies: [{ text: 'Kept.' }, { text: Array.from({ length: 80 }, (_, i) => `word${i}`).join(' ') }] },
+    });
+    const { access_token: token } = await a.json<{ access_token: string }>('/management/v1/auth/token', { body: { publishable_key: key } });
+    const ask = { text: 'Remember me?', user_id: 'visitor-1' };
+    const kept = await a.json<{ thread_id: string; message: { id: string; text: string } }>('/messaging/v1/messages', {
+      token,
+      body: ask,
+      headers: { 'idempotency-key': '"kept-key"' },
+    });
+    await a.json(`/management/v1/threads/${kept.thread_id}`, { method: 'PATCH', body: { title: 'Renamed before the kill' }, headers: org });
+    const { agent_id: agentId } = await a.json<{ agent_id: string }>(`/management/v1/threads/${kept.thread_id}`, { headers: org });
+    const versions = await a.json<{ results: Array<{ id: string; tag: string }> }>(`/management/v1/agents/${agentId}/versions`, {
+      headers: org,
+    });
+    const preview = versions.results.find((v) => v.tag === 'v1.1-preview')!;
+    await a.json(`/management/v1/agents/${agentId}/versions/${preview.id}/publish`, { method: 'POST', headers: org });
+
+    // The turn the kill interrupts: read until a few words have come, then kill.
+    const res = await fetch(`${first.base}/messaging/v1/messages/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': '"cut-key"' },
+      body: JSON.stringify({ text: 'Tell me a long story', user_id: 'visitor-1' }),
+    });
+    let threadId = '';
+    let lastSeq = 0;
+    let seen = '';
+    for await (const frame of frames(res)) {
+      if (frame === '[DONE]') break;
+      if (frame.type === 'thread') threadId = frame.data.thread_id!;
+      if (frame.type === 'event') {
+        lastSeq = frame.seq!;
+        seen += frame.data.text;
+      }
+      // Past the frame log's batch (50 ms): what the client saw is on disk.
+      if (lastSeq >= 5) break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+
+    const second = await start();
+    expect(second.output()).toMatch(/Ended 1 turn\(s\) the last run left running, as interrupted/);
+    a = api(second.base);
+    // The token issued before the kill is still good: the signing key is kept in the data folder.
+    const transcript = await a.json<Array<{ id: string; text: string }>>(`/messaging/v1/threads/${kept.thread_id}/messages`, { token });
+    expect(transcript.map((m) => m.text)).toEqual(['Remember me?', 'Kept.']);
+    // The title, the live version, the trace.
+    const thread = await a.json<{ title: string; agent_id: string }>(`/management/v1/threads/${kept.thread_id}`, { headers: org });
+    expect(thread.title).toBe('Renamed before the kill');
+    const agent = await a.json<{ live_version_tag: string }>(`/management/v1/agents/${agentId}`, { headers: org });
+    expect(agent.live_version_tag).toBe('v1.1-preview');
+    const traces = await a.json<{ traces: Array<{ interaction_id: string; status: string }> }>(
+      `/management/v1/threads/${kept.thread_id}/trace`,
+      {
+        headers: org,
+      },
+    );
+    expect(traces.traces).toMatchObject([{ interaction_id: kept.message.id, status: 'completed' }]);
+    // The idempotency key: the same request joins the turn it started, never runs it again.
+    const again = await a.json<{ thread_id: string; message: { id: string } }>('/messaging/v1/messages', {
+      token,
+      body: ask,
+      headers: { 'idempotency-key': '"kept-key"' },
+    });
+    expect(again).toMatchObject({ thread_id: kept.thread_id, message: { id: kept.message.id } });
+
+    // The interrupted turn: a client resuming it gets what it missed, then a clean end.
+    const resumed = await fetch(`${second.base}/messaging/v1/messages/stream`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${token}`,
+        'idempotency-key': '"cut-key"',
+        'last-event-id': String(lastSeq),
+      },
+      body: JSON.stringify({ text: 'Tell me a long story', user_id: 'visitor-1', thread_id: threadId }),
+    });
+    expect(resumed.status).toBe(200);
+    const after: Array<Frame | '[DONE]'> = [];
+    for await (const frame of frames(resumed)) after.push(frame);
+    expect(after[0]).toMatchObject({ type: 'thread', data: { thread_id: threadId } });
+    expect(after.at(-2)).toMatchObject({ type: 'error', data: { code: 'turn.interrupted', status: 503 } });
+    expect(after.at(-1)).toBe('[DONE]');
+    for (const frame of after.slice(1, -2)) expect((frame as Frame).seq).toBeGreaterThan(lastSeq);
+    // In its transcript: the question, and what the reply had said, marked as interrupted.
+    const cut = await a.json<Array<{ text: string; sender: { type: string } }>>(`/messaging/v1/threads/${threadId}/messages`, { token });
+    expect(cut.map((m) => m.sender.type)).toEqual(['user', 'agent']);
+    expect(cut[0]!.text).toBe('Tell me a long story');
+    expect(cut[1]!.text.startsWith(seen)).toBe(true);
+    expect(cut[1]!.text).toMatch(/interrupted/);
+    const cutTraces = await a.json<{ traces: Array<{ status: string; error: { code: string } | null }> }>(
+      `/management/v1/threads/${threadId}/trace`,
+      {
+        headers: org,
+      },
+    );
+    expect(cutTraces.traces).toMatchObject([{ status: 'interrupted', error: { code: 'turn.interrupted' } }]);
+    second.child.kill('SIGTERM');
+    await new Promise((resolve) => second.child.once('exit', resolve));
+  }, 180_000);
+});
