@@ -16,6 +16,19 @@ const JOIN_MS = 1_500;
 export type TakeOver = (user: ChatMessage, reply: ChatMessage, record: RunningTurn) => Promise<void>;
 
 /**
+ * The stored turn `record` could not be mirrored (Turns.resume). Ended since this tab's load
+ * read it (its record gone, or another turn's; its tab clears it just before it lets go of
+ * the lock): the transcript shown was read before, maybe before the service recorded the
+ * turn, so it is read again, as when the lock was free. Otherwise (a turn of this tab's is
+ * `running`, the element left) there is nothing to show.
+ */
+export function missed(chat: TurnHost, record: RunningTurn, running: boolean): void {
+  const stored = readRunningTurn(chat.threads.saved?.current().turn);
+  if (chat.host.isConnected && !running && stored?.startedAt !== record.startedAt) void chat.load();
+  else chat.store.apply(endTurn);
+}
+
+/**
  * This tab shows a turn another tab of the scope talks to the service for (`persist="local"`,
  * docs/protocol.md "Tabs share one conversation"): the question, then the tokens as they
  * stream, then the final reply. It asks the owner for the turn so far when it joins, and

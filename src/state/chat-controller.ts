@@ -1,7 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import type { AgentClient } from '../client/client.js';
 import { ApiError, chunkError, isApiError } from '../client/errors.js';
-import { isHexId } from '../client/types.js';
+import { isHexId, isObject } from '../client/types.js';
 import { emit, type ThreadReason } from '../events.js';
 import { stream, turns as turnsChunk, websocket } from '../chunks.js';
 import { addEnglish } from '../i18n/index.js';
@@ -10,7 +10,7 @@ import type { HistoryEntry } from './history.js';
 import { type ChatMessage, fillPlaceholders, fromTranscript, userMessage } from './messages.js';
 import { type Notice, type RetryAction, errorDetail, noticeFor } from './notice.js';
 import { OnlineWaiter, offline } from './online.js';
-import { createClient, fetchConversation } from './requests.js';
+import { type FetchedConversation, createClient, fetchConversation } from './requests.js';
 import type { TurnHost } from './scene.js';
 import { scopeOf } from './storage.js';
 import {
@@ -83,6 +83,11 @@ export class ChatController implements ReactiveController, TurnHost {
    * code, the tab's lock): the stored draft keeps it meanwhile, so a reload finds it there.
    */
   private outgoing: string | null = null;
+  /**
+   * While a load reads the conversation: the turns other tabs had stored meanwhile (their
+   * `startedAt`), as read when the read began and as heard of since (`watchTabs`).
+   */
+  private overlapping: Set<number> | null = null;
 
   constructor(
     readonly host: Host,
@@ -216,7 +221,7 @@ export class ChatController implements ReactiveController, TurnHost {
     this.store.apply(loading);
 
     try {
-      const loaded = await fetchConversation(client, threadId, this.config.suggestionContext, signal);
+      const [loaded, running] = await this.fetchWithTurn(client, threadId, signal);
       const messages = loaded.transcript ? fromTranscript(loaded.transcript) : [];
       if (loaded.transcript) {
         if (reason) this.threads.announce(threadId, null, reason);
@@ -224,8 +229,8 @@ export class ChatController implements ReactiveController, TurnHost {
       }
       // A rerun running when the page went has been answered or not: the transcript shows.
       if (!this.turnRunning) this.threads.saved?.set('pending', null);
-      // A turn a page before this one left running: the turns' chunk checks and resumes it.
-      const running = this.turnRunning ? undefined : this.threads.saved?.current().turn;
+      // A turn a page before this one left running (or another tab runs): the turns' chunk
+      // checks and resumes (or mirrors) it.
       this.store.apply(restore, fillPlaceholders(loaded.welcome, this.config.agentVariables?.static), messages, loaded.starters, !!running);
       if (loaded.unknownThread) this.threadGone();
       emit(this.host, 'agent-chat-ready', { threadId: this.threadId });
@@ -240,7 +245,35 @@ export class ChatController implements ReactiveController, TurnHost {
       if (signal.aborted) return;
       this.fail(error, 'load');
     } finally {
-      if (this.loading === controller) this.loading = null;
+      if (this.loading === controller) {
+        this.loading = null;
+        this.overlapping = null;
+      }
+    }
+  }
+
+  /**
+   * The conversation as the service has it, and the turn stored beside it (none while a turn
+   * runs here). The two are read one after the other, and a service records a turn when it
+   * ends: another tab's turn that was stored while the transcript was read, and is over when
+   * storage is read, may be in neither. The `storage` events of that turn came while this
+   * load was under way, when a tab does not follow them (Turns.followTab), so nothing would
+   * show it: a launcher opened mid-turn showed the conversation without it, in CI. The
+   * transcript is read again then, after that turn's end (its tab clears the turn once the
+   * service's answer is complete, so a finished turn is recorded by then), once for each
+   * turn that ended so.
+   */
+  private async fetchWithTurn(client: AgentClient, threadId: string | null, signal: AbortSignal): Promise<[FetchedConversation, unknown]> {
+    const over = new Set<number>();
+    for (;;) {
+      const overlapping = (this.overlapping = new Set<number>());
+      const before = startOf(this.threads.saved?.current().turn);
+      if (before !== null) overlapping.add(before);
+      const loaded = await fetchConversation(client, threadId, this.config?.suggestionContext, signal);
+      const running = this.turnRunning ? undefined : this.threads.saved?.current().turn;
+      const ended = [...overlapping].filter((start) => start !== startOf(running) && !over.has(start));
+      if (this.turnRunning || !ended.length) return [loaded, running];
+      for (const start of ended) over.add(start);
     }
   }
 
@@ -384,13 +417,16 @@ export class ChatController implements ReactiveController, TurnHost {
   /** Listens to what the other tabs of the scope write (persist="local" shares one conversation). */
   private watchTabs(): void {
     this.unwatch?.();
-    // Followed by code that comes with the turns' chunk: a page alone never needs it.
-    this.unwatch = this.threads.watch((state) =>
+    // Followed by code that comes with the turns' chunk: a page alone never needs it. A turn
+    // heard of while a load is under way is the load's to check (`fetchWithTurn`).
+    this.unwatch = this.threads.watch((state) => {
+      const start = startOf(state.turn);
+      if (start !== null) this.overlapping?.add(start);
       this.useTurns().then(
         (turns) => turns.followTab(state),
         () => undefined,
-      ),
-    );
+      );
+    });
   }
 
   /** Shows another alternative of a turn: that thread's transcript. */
@@ -441,6 +477,9 @@ export class ChatController implements ReactiveController, TurnHost {
     this.store.apply(inform, THREAD_GONE);
   }
 }
+
+/** A stored turn's start, which tells it from another (unchecked here: the turns' chunk reads it whole). */
+const startOf = (turn: unknown): number | null => (isObject(turn) && typeof turn.startedAt === 'number' ? turn.startedAt : null);
 
 /** Not an error of the reader's: the stored conversation is gone from the service. */
 const THREAD_GONE: Notice = { kind: 'thread-gone', details: [], retry: null };

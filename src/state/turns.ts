@@ -6,7 +6,7 @@ import { emit } from '../events.js';
 import { NOT_RECEIVED, type RunningTurn, newKey, readRunningTurn } from '../continuity/running-turn.js';
 import { TurnJournal } from '../continuity/journal.js';
 import { TurnLink, follow, lockName, locks } from '../continuity/tabs.js';
-import { Mirror } from '../continuity/mirror.js';
+import { Mirror, missed } from '../continuity/mirror.js';
 import { type PersistedState, scopeOf } from './storage.js';
 import { type ChatMessage, emptyReply, localKey, userMessageIndex } from './messages.js';
 import { addBranch } from './branches.js';
@@ -197,7 +197,7 @@ export class Turns {
     }
     // Without Web Locks: mirrored; a tab that runs it answers at once, else this one takes over.
     if (!manager) {
-      if (!this.mirror(show)) this.chat.store.apply(endTurn);
+      if (!this.mirror(show)) missed(this.chat, record, this.running);
       return;
     }
     await manager
@@ -205,8 +205,8 @@ export class Turns {
         if (!this.chat.host.isConnected) return;
         if (!lock) {
           // Another tab runs it (or a page that is going lets go of it): mirrored, and taken
-          // over if that tab goes; or it ended meanwhile: the transcript shows.
-          if (!this.mirror(show)) this.chat.store.apply(endTurn);
+          // over if that tab goes; or it ended meanwhile: the transcript shows it (`missed`).
+          if (!this.mirror(show)) missed(this.chat, record, this.running);
           return;
         }
         // The tab that ran it may have ended it while this page loaded (the record is gone or

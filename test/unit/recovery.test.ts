@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunningTurn } from '../../src/continuity/running-turn.js';
 import { createStorage, scopeOf } from '../../src/state/storage.js';
+import { lockName } from '../../src/continuity/tabs.js';
 import { FakeLocks, installLocks } from './support/locks.js';
 import { FakeClient, THREAD, apiError, config, conversation, preload, question, reply, settled, disconnectAll } from './support/fakes.js';
 
@@ -221,6 +222,42 @@ describe('recovering a turn an earlier page started', () => {
       }
     }
     installLocks(vi.stubGlobal, new EndingFirst());
+    const { chat } = await conversation({ persist: 'local', threadId: THREAD }, client);
+    await settled();
+    expect(client.turns).toEqual([]);
+    expect(chat.state.messages.map((m) => m.text)).toEqual(['Hi', 'Hello!', 'Where is my order?', 'It is on its way.']);
+    expect(chat.state.status).toBe('idle');
+    vi.unstubAllGlobals();
+    localStorage.clear();
+  });
+
+  it('ended by the tab that runs it after this page read it, that tab still holding the lock: the transcript is read again', async () => {
+    const scope = scopeOf(config({ persist: 'local' }));
+    const local = createStorage('local', scope);
+    local.write({ threadId: THREAD, turn: stored(), pending: true });
+    const client = new FakeClient();
+    const INTERACTION = '9'.repeat(24);
+    client.transcripts.set(THREAD, earlier);
+    // That tab clears its turn (the service has recorded it) a moment before it lets go of
+    // the lock: this page asks for the lock in that moment, after its load read the turn.
+    class EndingHeld extends FakeLocks {
+      ending = false;
+      override request(...args: Parameters<FakeLocks['request']>): Promise<unknown> {
+        if (this.ending) {
+          local.write({ turn: undefined, pending: undefined });
+          client.transcripts.set(THREAD, [
+            ...earlier,
+            question('Where is my order?', INTERACTION),
+            reply('It is on its way.', { id: INTERACTION }),
+          ]);
+        }
+        return super.request(...args);
+      }
+    }
+    const locks = new EndingHeld();
+    void locks.request(lockName(scope), () => new Promise(() => undefined));
+    locks.ending = true;
+    installLocks(vi.stubGlobal, locks);
     const { chat } = await conversation({ persist: 'local', threadId: THREAD }, client);
     await settled();
     expect(client.turns).toEqual([]);

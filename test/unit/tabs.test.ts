@@ -5,6 +5,7 @@ import { appendUser, startTurn } from '../../src/state/store.js';
 import {
   FakeClient,
   OTHER_THREAD,
+  REPLY_ID,
   THREAD,
   config,
   conversation,
@@ -164,5 +165,89 @@ describe('following the other tabs', () => {
     otherTabWrites({ history: [{ id: OTHER_THREAD, title: 'From the other tab', updatedAt: new Date().toISOString() }] });
     await settled();
     expect(chat.history.map((e) => e.title)).toEqual(['From the other tab']);
+  });
+});
+
+/**
+ * A tab loads the conversation (it opened, or a launcher was opened) while another tab's
+ * turn ends. The service records a turn when it ends, and this tab reads the transcript
+ * before the stored turn: a turn over by then was in neither, and the launcher showed the
+ * conversation without it (in CI, Firefox on a loaded machine).
+ */
+describe('a turn there that ends while this tab reads the thread', () => {
+  const before = [question('in the first'), reply('first')];
+  const after = [...before, question('from there'), reply('its reply')];
+  const there = () => ({
+    body: { text: 'from there', user_id: 'u', thread_id: THREAD },
+    threadId: THREAD,
+    lastSeq: 2,
+    text: 'its',
+    after: REPLY_ID,
+    startedAt: Date.now(),
+    key: 'a1'.repeat(16),
+  });
+
+  /** The service answers this tab's first read of the thread with the transcript as it is now, once `release()` is called. */
+  function slowFirstRead(client: FakeClient): () => void {
+    let release = (): void => undefined;
+    const read = client.transcript.bind(client);
+    let first = true;
+    client.transcript = async (id: string) => {
+      if (!first) return read(id);
+      first = false;
+      const answer = await read(id);
+      await new Promise<void>((resolve) => (release = resolve));
+      return answer;
+    };
+    return () => release();
+  }
+
+  const reads = (client: FakeClient) => client.calls.filter((c) => c.startsWith('transcript')).length;
+
+  it('stored when the read began: the thread is read again after its end, and shows it', async () => {
+    const client = new FakeClient();
+    client.transcripts.set(THREAD, before);
+    createStorage('local', scope).write({ threadId: THREAD, turn: there() });
+    const release = slowFirstRead(client);
+    const { chat } = await conversation({ persist: 'local' }, client);
+    expect(chat.state.ready).toBe(false);
+    // The turn ends there: the service records it, then its tab clears it.
+    client.transcripts.set(THREAD, after);
+    otherTabWrites({ turn: undefined });
+    release();
+    await settled();
+    expect(chat.state.messages.map((m) => m.text)).toEqual(['in the first', 'first', 'from there', 'its reply']);
+    expect(chat.state.status).toBe('idle');
+    expect(reads(client)).toBe(2);
+  });
+
+  it('started and ended during the read (heard of meanwhile): the thread is read again, and shows it', async () => {
+    const client = new FakeClient();
+    client.transcripts.set(THREAD, before);
+    createStorage('local', scope).write({ threadId: THREAD });
+    const release = slowFirstRead(client);
+    const { chat } = await conversation({ persist: 'local' }, client);
+    otherTabWrites({ turn: there() });
+    client.transcripts.set(THREAD, after);
+    otherTabWrites({ turn: undefined });
+    await settled();
+    release();
+    await settled();
+    expect(chat.state.messages.map((m) => m.text)).toEqual(['in the first', 'first', 'from there', 'its reply']);
+    expect(reads(client)).toBe(2);
+  });
+
+  it('still running when the read ends: read once, and shown from the tab that runs it', async () => {
+    const client = new FakeClient();
+    client.transcripts.set(THREAD, before);
+    const turn = there();
+    createStorage('local', scope).write({ threadId: THREAD, turn });
+    const release = slowFirstRead(client);
+    const { chat } = await conversation({ persist: 'local' }, client);
+    otherTabWrites({ turn: { ...turn, lastSeq: 3, text: 'its re' } });
+    release();
+    await settled();
+    expect(reads(client)).toBe(1);
+    expect(chat.state.turn?.mirrored).toBe(true);
   });
 });
