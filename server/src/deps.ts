@@ -37,6 +37,8 @@ export interface Caller {
   key: KeyRecord;
   /** The token's `sub`: the agent every thread of this request must belong to. */
   agentId: string;
+  /** The token's `jti`: the session of the client that holds it. */
+  session: string;
 }
 
 // Declared on Hono's own variable map rather than as an app Env type, so `createApp()` stays

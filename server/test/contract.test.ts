@@ -106,6 +106,8 @@ describe.each(backends)('the stores on %s', (_name, open) => {
     status: 'running',
     result: null,
     idempotencyKey: null,
+    caller: 'session-1',
+    openedThread: false,
     createdAt: new Date().toISOString(),
     endedAt: null,
     ...fields,
@@ -351,6 +353,28 @@ describe.each(backends)('the stores on %s', (_name, open) => {
       expect(await stores.turns.frames(first.id, -1)).toEqual([]);
       expect((await stores.threads.get(t.id))!.bytes).toBe(after.bytes - 100);
       expect((await stores.traces.forThread(t.id)).map((r) => r.interaction_id)).toEqual([first.id, second.id]);
+    });
+
+    it('finds the newest turn that opened a thread for a caller’s question, within a window', async () => {
+      const key = `pk_opened_${Date.now()}`;
+      const ask = { key, caller: 'session-9', userId: 'u9', text: 'Which tent?' };
+      const started: TurnRecord[] = [];
+      for (const [i, fields] of [
+        { createdAt: at(1) },
+        { createdAt: at(3) },
+        { createdAt: at(4), openedThread: false },
+        { createdAt: at(5), caller: 'someone-else' },
+        { createdAt: at(6), userText: 'Another question' },
+      ].entries()) {
+        const t = await stores.threads.create(thread({ key }));
+        const record = turn(t.id, { key, caller: 'session-9', userId: 'u9', userText: 'Which tent?', openedThread: true, ...fields });
+        await stores.turns.begin({ turn: record, trace: trace(t.id, record.id, at(i)), versionId: 'v'.repeat(24), versionTag: 'v1.0' });
+        started.push(record);
+      }
+      expect((await stores.turns.opened({ ...ask, since: at(0) }))?.id).toBe(started[1]!.id);
+      expect(await stores.turns.opened({ ...ask, since: at(4) })).toBeUndefined();
+      expect((await stores.turns.opened({ ...ask, caller: 'someone-else', since: at(0) }))?.id).toBe(started[3]!.id);
+      expect(await stores.turns.opened({ ...ask, userId: 'u10', since: at(0) })).toBeUndefined();
     });
 
     it('keeps at most MAX_TRACES_PER_THREAD traces per thread, the oldest going first', async () => {

@@ -205,9 +205,13 @@ export class DemoAgent implements Agent {
     if (input.version.settings.preview) {
       reply.text += `\n\n_Answered by the ${input.version.tag} version of this assistant._`;
     }
+    // Absolute on the origin the request reached, in both of a card's representations.
     for (const card of reply.cards) {
       const image = card.json_data.entity['image_url'];
-      if (typeof image === 'string') card.json_data.entity['image_url'] = new URL(image, input.origin ?? 'http://localhost').href;
+      if (typeof image !== 'string') continue;
+      const absolute = new URL(image, input.origin ?? 'http://localhost').href;
+      card.json_data.entity['image_url'] = absolute;
+      card.rendered_jsx = card.rendered_jsx?.replace(`imageUrl={${JSON.stringify(image)}}`, `imageUrl={${JSON.stringify(absolute)}}`);
     }
     return reply;
   }

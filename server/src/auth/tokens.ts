@@ -205,7 +205,7 @@ export function bearerAuth(deps: Deps): MiddlewareHandler {
     const injected = injectedFailure(c, deps, key);
     if (injected) return injected;
 
-    c.set('caller', { key, agentId: key.agentId });
+    c.set('caller', { key, agentId: key.agentId, session: checked.tokenId ?? '' });
     await next();
   };
 }

@@ -24,6 +24,9 @@ import { parseBody, pathId } from '../http/validate.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** How long a new conversation's turn may be resumed without its thread: a stored turn's life (docs/protocol.md). */
+export const RESUME_WINDOW_MS = 15 * 60_000;
+
 const notResumable = () => new ApiError(409, 'stream.not_resumable', 'There is no turn of this thread to resume for this message.');
 
 const titleFrom = (text: string): string => (text.length > 80 ? `${text.slice(0, 77)}...` : text);
@@ -69,6 +72,22 @@ export function messagingRoutes(deps: Deps): Hono {
 
   const versionOf = (thread: ThreadRecord): Promise<AgentVersion> => versionFor(deps, thread);
 
+  /**
+   * The turn a new conversation's stream started, for the same request sent again without
+   * the thread it made: the newest turn in RESUME_WINDOW_MS that opened a thread for this
+   * text and user, asked with this token (docs/protocol.md "Stream resume").
+   */
+  const openedTurn = async (caller: Caller, body: SendBody): Promise<FollowableTurn | undefined> => {
+    const record = await stores.turns.opened({
+      key: caller.key.key,
+      caller: caller.session,
+      userId: body.user_id,
+      text: body.text,
+      since: new Date(Date.now() - RESUME_WINDOW_MS).toISOString(),
+    });
+    return findTurn(deps, record?.id);
+  };
+
   const unwrap = (result: TurnResult): Message => {
     if (result.ok) return result.message;
     if (result.status === 409) throw new ApiError(409, 'conflict', result.message);
@@ -98,6 +117,7 @@ export function messagingRoutes(deps: Deps): Hono {
   ) =>
     startTurn(deps, {
       origin: new URL(c.req.url).origin,
+      caller: c.get('caller').session,
       key: c.get('caller').key,
       thread,
       text: body.text,
@@ -157,9 +177,12 @@ export function messagingRoutes(deps: Deps): Hono {
         await keepKey(deps, caller.key, key, body, null);
         throw notReceived();
       }
+      // A new conversation's stream sent again as it was (the reference's rule 3, literally:
+      // no thread, no key): its turn is the newest this caller's question opened, lately.
+      const lost = body.thread_id ? latest : await openedTurn(caller, body);
       // Resume attaches to the turn the client lost; it never starts a new one.
-      if (!latest || latest.userText !== body.text || !latest.resumes(after) || plan.unresumable) throw notResumable();
-      turn = latest;
+      if (!lost || lost.userText !== body.text || !lost.resumes(after) || plan.unresumable) throw notResumable();
+      turn = lost;
     } else {
       const { thread, admitted } = await admit(caller, body);
       const budget = deps.faults.of(caller.key).budget;
@@ -167,6 +190,7 @@ export function messagingRoutes(deps: Deps): Hono {
       if (failNow) budget.errorFrames -= 1;
       turn = await start(c, thread, body, {
         version: await versionOf(thread),
+        openedThread: !body.thread_id,
         paceMs: paceOf(caller),
         chunkChars: plan.chunkChars,
         errorFrame: failNow ? plan.errorFrame : undefined,

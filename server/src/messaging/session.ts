@@ -142,6 +142,8 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
   const closed = new AbortController();
   let key: KeyRecord | null = null;
   let agentId = '';
+  /** The token's `jti`: who this socket is, for the turns it starts. */
+  let session = '';
   let busy = false;
   let stalled = false;
   let lastSent = Date.now();
@@ -262,6 +264,7 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     if (closed.signal.aborted) return;
     key = k;
     agentId = k.agentId;
+    session = checked.tokenId ?? '';
     const connection = faults.stats.socketConnections;
     faults.stats.socketConnections += 1;
     const plan = k.plan;
@@ -333,6 +336,8 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
       chunkChars: plan.chunkChars,
       errorFrame: failNow ? plan.errorFrame : undefined,
       idempotencyKey: idempotency,
+      caller: session,
+      openedThread: !body.thread_id,
       admitted,
     });
     if (idempotency !== undefined) await keepKey(deps, k, idempotency, body, turn);

@@ -58,6 +58,10 @@ export interface TurnOptions {
   origin?: string;
   /** The `Idempotency-Key` of the request that started it (idempotency.ts). */
   idempotencyKey?: string;
+  /** Who asked: the token's session (`Caller.session`). */
+  caller?: string;
+  /** The request named no thread: this turn opened `thread`. */
+  openedThread?: boolean;
   /** The key's leave for this turn (`Budgets.admitTurn`), given back when it ends. */
   admitted: Admission;
 }
@@ -278,6 +282,8 @@ export async function startTurn(deps: Deps, options: TurnOptions): Promise<Turn>
     status: 'running',
     result: null,
     idempotencyKey: options.idempotencyKey ?? null,
+    caller: options.caller ?? '',
+    openedThread: options.openedThread ?? false,
     createdAt: trace.started_at,
     endedAt: null,
   };

@@ -126,6 +126,10 @@ export interface TurnRecord {
   /** Set when it ended. An ok turn's reply is kept once, in the transcript (its id is the turn's). */
   result: StoredTurnResult | null;
   idempotencyKey: string | null;
+  /** Who started it, as far as the service knows them: the token's session (its `jti`). */
+  caller: string;
+  /** It started its thread (the request named none): a new conversation. */
+  openedThread: boolean;
   createdAt: string;
   endedAt: string | null;
 }

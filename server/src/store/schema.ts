@@ -144,6 +144,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'who started a turn, and whether it opened its thread (a new conversation resumed as the reference words it)',
+    sql: `
+      ALTER TABLE turns ADD COLUMN caller text NOT NULL DEFAULT '';
+      ALTER TABLE turns ADD COLUMN opened_thread boolean NOT NULL DEFAULT false;
+      CREATE INDEX turns_opened ON turns (key, user_id, created_at) WHERE opened_thread;
+    `,
+  },
 ];
 
 /** An arbitrary number all instances agree on: the lock migrations run under. */

@@ -29,6 +29,12 @@ export interface TurnStore {
   running(key: string): Promise<number>;
   /** Turns recorded as running, oldest first: at start, those a stopped process left. */
   unfinished(): Promise<TurnRecord[]>;
+  /**
+   * The newest turn since `since` (an ISO time) that opened a thread for this question of this
+   * user, asked by this caller: how a new conversation's stream sent again as it was, without
+   * the thread it made, finds its turn.
+   */
+  opened(query: { key: string; caller: string; userId: string; text: string; since: string }): Promise<TurnRecord | undefined>;
 }
 
 export interface TurnStart {
@@ -67,6 +73,8 @@ interface TurnRow {
   status: TurnStatus;
   result: TurnResult | null;
   idempotency_key: string | null;
+  caller: string;
+  opened_thread: boolean;
   created_at: string;
   ended_at: string | null;
 }
@@ -81,6 +89,8 @@ const turnOf = (row: TurnRow): TurnRecord => ({
   status: row.status,
   result: row.result,
   idempotencyKey: row.idempotency_key,
+  caller: row.caller,
+  openedThread: row.opened_thread,
   createdAt: row.created_at,
   endedAt: row.ended_at,
 });
@@ -117,9 +127,20 @@ export class SqlTurnStore implements TurnStore {
     this.positions.set(turn.id, 0);
     await this.db.transaction(async (tx) => {
       await tx.query(
-        `INSERT INTO turns (id, thread_id, key, user_id, user_text, start_seq, status, idempotency_key, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $8)`,
-        [turn.id, turn.threadId, turn.key, turn.userId, turn.userText, turn.startSeq, turn.idempotencyKey, turn.createdAt],
+        `INSERT INTO turns (id, thread_id, key, user_id, user_text, start_seq, status, idempotency_key, caller, opened_thread, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $8, $9, $10)`,
+        [
+          turn.id,
+          turn.threadId,
+          turn.key,
+          turn.userId,
+          turn.userText,
+          turn.startSeq,
+          turn.idempotencyKey,
+          turn.caller,
+          turn.openedThread,
+          turn.createdAt,
+        ],
       );
       // The previous latest turn's frames stop counting against the thread as they go.
       const previous = await tx.query<{ latest_turn: string | null }>('SELECT latest_turn FROM threads WHERE id = $1 FOR UPDATE', [
@@ -245,6 +266,15 @@ export class SqlTurnStore implements TurnStore {
       key,
     ]);
     return rows[0]!.n;
+  }
+
+  async opened(q: { key: string; caller: string; userId: string; text: string; since: string }): Promise<TurnRecord | undefined> {
+    const { rows } = await this.db.query<TurnRow>(
+      `SELECT * FROM turns WHERE key = $1 AND user_id = $2 AND created_at >= $3 AND opened_thread AND caller = $4 AND user_text = $5
+       ORDER BY created_at DESC, id DESC LIMIT 1`,
+      [q.key, q.userId, q.since, q.caller, q.text],
+    );
+    return rows[0] ? turnOf(rows[0]) : undefined;
   }
 
   async unfinished(): Promise<TurnRecord[]> {
