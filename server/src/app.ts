@@ -23,6 +23,7 @@ import { demoImageRoutes } from './agents/images.js';
 import type { Deps } from './deps.js';
 import { ApiError, errorResponse } from './http/errors.js';
 import { messagingRoutes } from './messaging/routes.js';
+import { healthRoutes } from './http/health.js';
 import { MAX_BODY_BYTES } from './http/schemas.js';
 import { hostGate, hostRule } from './http/hosts.js';
 import { newRequestId, randomHex } from './http/ids.js';
@@ -100,6 +101,12 @@ export interface AppOptions {
   /** An open database to use instead of `database` (tests share one between servers); left open by `close()`. */
   db?: Db;
   /**
+   * Called with one record per request once its response starts (a stream's when its
+   * headers go): time, `request_id`, method, path (no query), status, `duration_ms`, the
+   * publishable key. `agent-chat-server` writes each as a JSON line; unset, nothing is logged.
+   */
+  log?: (record: RequestLog) => void;
+  /**
    * The signing key's settings (auth/signing.ts): `SIGNING_KEY`, `SIGNING_KEY_FILE`,
    * `SIGNING_KEYS_PREVIOUS`. Unset, the server keeps a key of its own: in the data folder,
    * in the database when it is a server, or in memory for `memory://`.
@@ -131,8 +138,28 @@ export interface ReferenceServer {
   signing: SigningSource;
   /** Turns a stopped process had left running, ended as interrupted at this start. */
   interrupted: number;
-  /** Writes what is pending and closes the database (the stores passed in stay open). */
+  /**
+   * Stops: no new turn is admitted (503 `server.shutting_down`) and readiness fails, the
+   * turns running are given `graceMs` to end, those still running then end as interrupted
+   * (recorded, and told to their clients), what is pending is written and the database
+   * closed (a database passed in stays open). Open WebSocket sessions are the caller's to
+   * close (`attachSessions` returns them).
+   */
+  shutdown(graceMs?: number): Promise<void>;
+  /** `shutdown(0)`. */
   close(): Promise<void>;
+}
+
+/** What the request log records of one request (`AppOptions.log`). */
+export interface RequestLog {
+  time: string;
+  level: 'info' | 'warn' | 'error';
+  request_id: string;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  publishable_key?: string;
 }
 
 /**
@@ -178,21 +205,34 @@ export async function createReferenceServer(options: AppOptions = {}): Promise<R
       organizationApiKey: options.organizationApiKey ?? `org_${randomHex(24)}`,
       organizationRate: options.limits?.organization ?? ORGANIZATION_RATE,
       faults,
+      lifecycle: { stopping: false },
     };
     return {
-      app: buildApp(deps, minted),
+      app: buildApp(deps, minted, options.log),
       attachSessions: (server) => attachSessionServer(server, deps),
       agent: deps.agent.description,
       organizationApiKey: deps.organizationApiKey,
       database: stores.db.description,
       signing: signing.source,
       interrupted,
-      close: async () => {
-        for (const turn of live.all()) turn.cancel('The server is shutting down.');
-        await stores.turns.flush();
-        if (!options.db) await stores.close();
-      },
+      shutdown,
+      close: () => shutdown(0),
     };
+
+    async function shutdown(graceMs = 0): Promise<void> {
+      if (deps.lifecycle.stopping) return;
+      deps.lifecycle.stopping = true;
+      budgets.close();
+      const ended = () => Promise.allSettled(live.all().map((turn) => turn.result));
+      // Every turn admitted before is in `live` by now or about to be: give them the grace period.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      if (graceMs > 0) await Promise.race([ended(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+      for (const turn of live.all()) turn.interrupt();
+      await ended();
+      await stores.turns.flush();
+      if (!options.db) await stores.close();
+    }
   } catch (error) {
     if (!options.db) await stores.close().catch(() => {});
     throw error;
@@ -207,10 +247,29 @@ export async function createApp(options: AppOptions = {}): Promise<Hono> {
   return (await createReferenceServer(options)).app;
 }
 
-function buildApp(deps: Deps, minted: MintedKeys | undefined): Hono {
+function buildApp(deps: Deps, minted: MintedKeys | undefined, log: AppOptions['log']): Hono {
   const app = new Hono();
 
   app.use(requestId({ headerName: 'x-request-id', generator: newRequestId }));
+  if (log) {
+    app.use(async (c, next) => {
+      const started = performance.now();
+      await next();
+      const status = c.res.status;
+      log({
+        time: new Date().toISOString(),
+        level: status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
+        request_id: c.get('requestId'),
+        method: c.req.method,
+        path: c.req.path,
+        status,
+        duration_ms: Math.round((performance.now() - started) * 10) / 10,
+        ...(c.get('caller') ? { publishable_key: c.get('caller').key.key } : {}),
+      });
+    });
+  }
+  // For load balancers and orchestrators, before the gates: a probe calls by address, without a page.
+  app.route('/', healthRoutes(deps));
   // Before anything else: a request for a name that is not the server's (a DNS-rebinding
   // page) must not reach even the origin gate, which trusts the server's origin from `Host`.
   app.use(hostGate(deps.hosts));

@@ -30,6 +30,8 @@ export interface Deps {
   organizationRate: { perSecond: number; burst: number };
   /** The fault knobs' counters per minted key (faults/state.ts); blank for every other key. */
   faults: FaultBook;
+  /** Set once the server is stopping (`ReferenceServer.shutdown`): no new turn starts, readiness fails. */
+  lifecycle: { stopping: boolean };
 }
 
 /** What the auth middleware learned from the bearer token. */

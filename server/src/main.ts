@@ -42,7 +42,15 @@ function settingsFromEnv() {
     database: databaseFromEnv(),
     signing: signingFromEnv(),
     organization: organizationKeyFromEnv(process.env, listen.hostname, allowedOrigins),
+    graceMs: graceFromEnv(),
   };
+}
+
+/** `SHUTDOWN_GRACE_MS`: how long a stopping server lets running turns finish (default 10 s). */
+function graceFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env['SHUTDOWN_GRACE_MS']?.trim() || '10000';
+  if (!/^\d{1,7}$/.test(raw)) throw new Error(`SHUTDOWN_GRACE_MS must be milliseconds (0 to 9999999), not "${raw}".`);
+  return Number(raw);
 }
 
 async function main(): Promise<void> {
@@ -52,7 +60,7 @@ async function main(): Promise<void> {
   } catch (error) {
     return fail(error instanceof Error ? error.message : String(error));
   }
-  const { listen, model, allowedOrigins, allowedHosts, database, signing, organization } = settings;
+  const { listen, model, allowedOrigins, allowedHosts, database, signing, organization, graceMs } = settings;
   const faults = faultsFromEnv(model ?? null);
   let reference: ReferenceServer;
   try {
@@ -64,6 +72,8 @@ async function main(): Promise<void> {
       organizationApiKey: organization.key,
       database,
       signing,
+      // One JSON line per request, for whatever collects the process's output.
+      log: (record) => process.stdout.write(`${JSON.stringify(record)}\n`),
     });
   } catch (error) {
     return fail(`The server could not start: ${error instanceof Error ? error.message : String(error)}`);
@@ -109,22 +119,27 @@ async function main(): Promise<void> {
     socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
 
-  // Stop taking requests, write what is pending, close the database. A turn still running
-  // is recorded as running, and ended as interrupted at the next start.
+  // Graceful: stop taking connections and turns (readiness fails, new turns get 503), let
+  // running turns finish for SHUTDOWN_GRACE_MS, end the rest as interrupted (recorded and
+  // told to their clients), close the sessions and the database. A second signal, or a
+  // kill, stops at once: what was running ends as interrupted at the next start.
   let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
-      if (stopping) return;
+      if (stopping) process.exit(1);
       stopping = true;
-      sessions.close();
+      console.log(`${signal}: stopping; running turns have ${graceMs} ms to finish.`);
       server.close();
-      void reference.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error('The server did not close cleanly:', error);
-          process.exit(1);
-        },
-      );
+      void reference
+        .shutdown(graceMs)
+        .then(() => sessions.close())
+        .then(
+          () => process.exit(0),
+          (error: unknown) => {
+            console.error('The server did not close cleanly:', error);
+            process.exit(1);
+          },
+        );
     });
   }
 }

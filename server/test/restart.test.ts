@@ -13,17 +13,19 @@ import { afterAll, describe, expect, it } from 'vitest';
  */
 const ORG = 'org_restart_test_key';
 const dataDir = mkdtempSync(join(tmpdir(), 'agent-chat-restart-'));
+const otherDir = mkdtempSync(join(tmpdir(), 'agent-chat-sigterm-'));
 const running = new Set<ChildProcess>();
 
 afterAll(() => {
   for (const child of running) child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(otherDir, { recursive: true, force: true });
 });
 
 /** Starts the server (its own process, as the bin runs) on `dataDir`; resolves with its address once it listens. */
-async function start(): Promise<{ base: string; child: ChildProcess; output: () => string }> {
+async function start(env: Record<string, string> = {}): Promise<{ base: string; child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', new URL('../src/main.ts', import.meta.url).pathname], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ORGANIZATION_API_KEY: ORG, REFERENCE_FAULTS: '1' },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ORGANIZATION_API_KEY: ORG, REFERENCE_FAULTS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
@@ -203,4 +205,46 @@ describe('a server killed mid-turn and started again on the same data', () => {
     second.child.kill('SIGTERM');
     await new Promise((resolve) => second.child.once('exit', resolve));
   }, 180_000);
+
+  it('on SIGTERM lets a running turn end within the grace period, then ends it as interrupted, logs each request as JSON, and exits 0', async () => {
+    const server = await start({ DATA_DIR: otherDir, SHUTDOWN_GRACE_MS: '400' });
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(server.base + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    const { publishable_key: key } = (await (
+      await post('/__demo/keys', { paceMs: 200, replies: [{ text: 'a b c d e f g h i j k l m n o p' }] })
+    ).json()) as {
+      publishable_key: string;
+    };
+    const { access_token: token } = (await (await post('/management/v1/auth/token', { publishable_key: key })).json()) as {
+      access_token: string;
+    };
+    const res = await post('/messaging/v1/messages/stream', { text: 'Slowly', user_id: 'u' }, { authorization: `Bearer ${token}` });
+    const seen: Array<Frame | '[DONE]'> = [];
+    const reading = (async () => {
+      for await (const frame of frames(res)) seen.push(frame);
+    })();
+    while (!seen.some((f) => f !== '[DONE]' && f.type === 'event')) await new Promise((resolve) => setTimeout(resolve, 20));
+    server.child.kill('SIGTERM');
+    const code = await new Promise((resolve) => server.child.once('exit', resolve));
+    await reading;
+    expect(code).toBe(0);
+    expect(seen.at(-2)).toMatchObject({ type: 'error', data: { code: 'turn.interrupted' } });
+    expect(seen.at(-1)).toBe('[DONE]');
+    const logged = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { path: string; status: number; request_id: string });
+    expect(logged.map((r) => r.path)).toEqual(['/__demo/keys', '/management/v1/auth/token', '/messaging/v1/messages/stream']);
+    expect(logged.every((r) => r.status === 200 && /^req_/.test(r.request_id))).toBe(true);
+
+    // Nothing was left running for the next start to end.
+    const next = await start({ DATA_DIR: otherDir });
+    expect(next.output()).not.toMatch(/Ended \d+ turn/);
+    next.child.kill('SIGKILL');
+  }, 120_000);
 });

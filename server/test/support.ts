@@ -75,13 +75,14 @@ export interface Call {
 }
 
 export async function reference(options: AppOptions = {}) {
+  const db = options.db ?? (await testDb());
   const server = await createReferenceServer({
     paceMs: 0,
     faults: true,
     organizationApiKey: DEV_ORGANIZATION_API_KEY,
     allowedHosts: [new URL(ORIGIN).hostname],
-    db: await testDb(),
     ...options,
+    db,
   });
   const call = (path: string, { method, body, token, headers = {} }: Call = {}): Promise<Response> => {
     const all: Record<string, string> = { ...headers };
@@ -118,7 +119,7 @@ export async function reference(options: AppOptions = {}) {
       token,
       body: { text, user_id: userId, ...(threadId ? { thread_id: threadId } : {}) },
     });
-  return { server, call, json, token, mint, stats, send };
+  return { server, db, call, json, token, mint, stats, send };
 }
 
 /** The envelope every failure carries, its request id the header's; returns its `error`. */

@@ -2,16 +2,7 @@ import type { ErrorFrame, Message } from '@agent-chat/wire';
 import type { Trace } from '../agents/trace.js';
 import type { Stores } from '../store/index.js';
 import { EMPTY_FACETS } from '../store/threads.js';
-
-/** What an interrupted turn's error frame says, and its envelope code (docs/protocol.md "Restarts"). */
-export const INTERRUPTED = {
-  code: 'turn.interrupted',
-  status: 503,
-  message: 'The server stopped before this reply was complete.',
-} as const;
-
-/** The line an interrupted reply ends with in the transcript. */
-export const INTERRUPTED_NOTE = '_(This reply was interrupted: the server stopped before it was complete.)_';
+import { INTERRUPTED, interruptedReply } from './interrupted.js';
 
 /**
  * Ends the turns a stopped process left running (a crash, a kill, a shutdown past its grace
@@ -51,17 +42,7 @@ export async function interruptUnfinished(stores: Stores): Promise<number> {
         output_tokens: 0,
       });
     }
-    messages.push({
-      id: turn.id,
-      created_at: endedAt,
-      text: text ? `${text}\n\n${INTERRUPTED_NOTE}` : INTERRUPTED_NOTE,
-      sender: { type: 'agent' },
-      receiver: { type: 'user', id: turn.userId },
-      cards: [],
-      followup_suggestions: [],
-      input_tokens: 0,
-      output_tokens: 0,
-    });
+    messages.push(interruptedReply(turn.id, text, turn.userId));
     const stored = await stores.traces.get(turn.id);
     const trace: Trace | undefined = stored && {
       ...stored,

@@ -7,6 +7,7 @@ import { newHexId } from '../http/ids.js';
 import type { Admission } from '../store/budgets.js';
 import { FRAME_OVERHEAD_BYTES, MAX_REPLY_CHARS, MAX_TURN_FRAMES, sizeOf } from '../store/limits.js';
 import type { AgentVersion, KeyRecord, LoggedFrame, ThreadRecord, TurnRecord, TurnResult, TurnStatus } from '../store/records.js';
+import { INTERRUPTED, interruptedReply } from './interrupted.js';
 
 /**
  * One agent turn. It runs on its own, not inside the HTTP response that started it: its
@@ -90,6 +91,8 @@ export class Turn implements FollowableTurn {
   private settle!: (result: TurnResult) => void;
   private waiters = new Set<() => void>();
   private cancelled: string | null = null;
+  /** Set when the server stops before the turn ends (`interrupt`): it ends as interrupted, not cancelled. */
+  interrupted = false;
   /** Aborts the agent's work (a model's request) when the turn is cancelled. */
   readonly abort = new AbortController();
   /** What the turn does, step by step (trace.ts); recorded from the start. */
@@ -140,6 +143,13 @@ export class Turn implements FollowableTurn {
 
   get cancelReason(): string | null {
     return this.cancelled;
+  }
+
+  /** The server is stopping and will not wait for this turn: it ends as interrupted at its next frame. */
+  interrupt(): void {
+    if (this.done) return;
+    this.interrupted = true;
+    this.cancel(INTERRUPTED.message);
   }
 
   resumes(lastSeq: number): boolean {
@@ -410,6 +420,7 @@ async function run(deps: Deps, turn: Turn, trace: Trace, o: TurnOptions): Promis
   let held = '';
 
   const fail = (message: string, status: number, field: 'status' | 'status_code' | 'code' = 'status', code?: string) => {
+    if (turn.interrupted) return interrupted();
     streamed({ output: { chars: text.length, frames: sent }, error: { code: code ?? String(status), message } });
     // The agent's own code (a model that is busy) reaches stream clients too, as on REST.
     const frame: ErrorFrame = { type: 'error', data: { message, [field]: status, ...(code ? { code } : {}) } };
@@ -417,6 +428,19 @@ async function run(deps: Deps, turn: Turn, trace: Trace, o: TurnOptions): Promis
       status: status === 409 ? 'cancelled' : 'failed',
       result: { ok: false, message, status, code },
       messages: [],
+      frame: { frame, key: turn.seq + 0.5 },
+    });
+  };
+
+  /** The server stopped first: the question and the reply so far join the transcript, marked (recover.ts). */
+  const interrupted = () => {
+    streamed({ output: { chars: text.length, frames: sent }, error: { code: INTERRUPTED.code, message: INTERRUPTED.message } });
+    const frame: ErrorFrame = { type: 'error', data: { message: INTERRUPTED.message, status: INTERRUPTED.status, code: INTERRUPTED.code } };
+    const reply = interruptedReply(turn.interactionId, text, o.userId);
+    return end(deps, turn, trace, o, {
+      status: 'interrupted',
+      result: { ok: false, message: INTERRUPTED.message, status: INTERRUPTED.status, code: INTERRUPTED.code },
+      messages: early ? [reply] : [userMessage, reply],
       frame: { frame, key: turn.seq + 0.5 },
     });
   };

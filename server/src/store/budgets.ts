@@ -15,6 +15,8 @@ export interface Admission {
  */
 export class Budgets {
   private readonly running = new Map<string, number>();
+  /** Set while the server stops: no new turn is admitted. */
+  private closed = false;
 
   constructor(
     private readonly stores: Pick<Stores, 'threads'>,
@@ -25,6 +27,18 @@ export class Budgets {
       settled?: (key: KeyRecord) => Promise<void>;
     } = {},
   ) {}
+
+  /** Admits no new turn from now on (the server is stopping): 503 with `Retry-After`, for another instance or later. */
+  close(): void {
+    this.closed = true;
+  }
+
+  /** Turns running in this process, every key's. */
+  get total(): number {
+    let sum = 0;
+    for (const n of this.running.values()) sum += n;
+    return sum;
+  }
 
   /** Turns of `key` running in this process. */
   runningOf(key: string): number {
@@ -43,6 +57,9 @@ export class Budgets {
         'Retry-After': '1',
       });
     };
+    if (this.closed) {
+      throw new ApiError(503, 'server.shutting_down', 'The server is shutting down; try again in a moment.', null, { 'Retry-After': '5' });
+    }
     // Counted before the first await, so turns asked for at once are admitted one by one.
     if (this.runningOf(key.key) >= key.limits.runningTurns) throw refuse();
     this.running.set(key.key, this.runningOf(key.key) + 1);
