@@ -10,7 +10,8 @@ import { reactEsmPlugin } from './test/react/esm-plugin.mjs';
 // `npm start` serves, over real HTTP on the test runner's own origin.
 const { createReferenceServer, DEV_ORGANIZATION_API_KEY } = await tsImport('./server/src/app.ts', import.meta.url);
 const { openDb } = await tsImport('./server/src/store/db.ts', import.meta.url);
-// One embedded PostgreSQL in memory for the run, shared by the two servers below (each test mints keys of its own).
+// One embedded PostgreSQL in memory for the run, shared by the two servers below (each test
+// mints keys of its own; a running turn is leased to the server that runs it).
 const db = await openDb('memory://');
 const { toNodeMiddleware, isReferencePath } = await tsImport('./server/src/http/node.ts', import.meta.url);
 // What the tests' host page does on its own server: uploads and the strict-CSP page (demo/host/).

@@ -16,6 +16,8 @@
  * - Two packages apart: nothing in src/ imports the server (server/), nothing in server/
  *   imports the widget's sources or tests; what both need of the wire is in wire/
  *   (`@agent-chat/wire`).
+ * - The server's fault knobs are a layer around it: nothing in server/src/ but its wiring
+ *   (app.ts) imports server/src/faults/, so no request path reads a fault plan.
  * - Size: no module in src/ over 500 lines, the element (src/agent-chat-element.ts, a thin
  *   host) at most 300 lines of code. Its comments do not count: the class's JSDoc is the
  *   public API reference the manifest is built from, and it grows with every part, slot and
@@ -99,6 +101,17 @@ for (const [owner, list] of [
       if (!target.startsWith(owner + '/')) {
         wrongWay.push(`${relative(top, file)} -> ${relative(top, target)}: the widget and the server share only @agent-chat/wire`);
       }
+    }
+  }
+}
+const faultsDir = join(serverRoot, 'src', 'faults') + '/';
+for (const file of serverFiles) {
+  if (!file.startsWith(join(serverRoot, 'src') + '/') || file.startsWith(faultsDir) || file === join(serverRoot, 'src', 'app.ts')) continue;
+  for (const match of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
+    if (resolve(dirname(file), match[1]!).startsWith(faultsDir)) {
+      wrongWay.push(
+        `${relative(top, file)} -> ${match[1]}: the fault knobs wrap the server (server/src/app.ts wires them); nothing else imports them`,
+      );
     }
   }
 }

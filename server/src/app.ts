@@ -3,22 +3,23 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
-import { DemoAgent, loadCatalog, type Agent } from './agents/demo-agent.js';
+import { DemoAgent, loadCatalog, PLAIN_AGENT, type Agent } from './agents/demo-agent.js';
+import { applyAgents, type AgentsConfig, type Applied } from './agents/config.js';
 import { ModelAgent, type ModelSettings } from './agents/model-agent.js';
 import { authRoutes, bearerAuth } from './auth/tokens.js';
 import { resolveSigning, type SigningSettings, type SigningSource } from './auth/signing.js';
 import { DEMO_AGENT_ID, DEMO_PROJECT_ID, DEMO_VERSION_IDS, newDemoAgent } from './agents/versions.js';
-import { MintedKeys } from './faults/minted.js';
-import { FaultBook } from './faults/state.js';
+import { FaultKnobs } from './faults/index.js';
+import { PLAIN_TAPS } from './messaging/taps.js';
 import { LiveTurns } from './messaging/live.js';
 import { interruptUnfinished } from './messaging/recover.js';
 import { Budgets } from './store/budgets.js';
 import { MEMORY, type Db } from './store/db.js';
 import { openStores, storesOn } from './store/index.js';
+import { LEASE_MS } from './store/turns.js';
 import { ORGANIZATION_RATE, type KeyLimits } from './store/limits.js';
 import { loginRoutes, managementAuth } from './auth/management-auth.js';
 import { managementRoutes } from './management/routes.js';
-import { demoKeyRoutes } from './faults/routes.js';
 import { demoImageRoutes } from './agents/images.js';
 import type { Deps } from './deps.js';
 import { ApiError, errorResponse } from './http/errors.js';
@@ -57,6 +58,16 @@ export interface AppOptions {
   model?: ModelSettings | null;
   /** Who answers, given whole (a test's agent); wins over `model`. */
   agent?: Agent;
+  /**
+   * A server for production (`NODE_ENV=production`): the fault knobs refused, no `/__demo`
+   * routes, and no scripted shop agent or demo key unless `demo` asks for them; something
+   * must answer (a `model`, or the demo).
+   */
+  production?: boolean;
+  /** Seed the demo shop's agent and its publishable key `pk_demo_shop` (default: not in production). */
+  demo?: boolean;
+  /** Agents their operator defined (`AGENTS_FILE`, agents/config.ts), applied at start. */
+  agents?: AgentsConfig;
   /**
    * Mount the fault knobs (`/__demo/keys`: keys minted with fault plans, their stats and
    * clocks; demo-keys.ts). Off unless asked: with them anyone who reaches the server can
@@ -138,6 +149,8 @@ export interface ReferenceServer {
   signing: SigningSource;
   /** Turns a stopped process had left running, ended as interrupted at this start. */
   interrupted: number;
+  /** What applying `agents` did. */
+  agents?: Applied;
   /**
    * Stops: no new turn is admitted (503 `server.shutting_down`) and readiness fails, the
    * turns running are given `graceMs` to end, those still running then end as interrupted
@@ -168,53 +181,77 @@ export interface RequestLog {
  * left running, and seeds the demo agent and key; each call builds an independent instance.
  */
 export async function createReferenceServer(options: AppOptions = {}): Promise<ReferenceServer> {
+  const production = options.production ?? false;
+  const withDemo = options.demo ?? !production;
+  if (production && options.faults)
+    throw new Error('The fault knobs are for tests: a production server has none (REFERENCE_FAULTS=1 with NODE_ENV=production).');
+  if (production && !options.model && !options.agent && !withDemo) {
+    throw new Error('Nothing would answer: set OPENAI_BASE_URL and AGENT_MODEL for a model (or DEMO_AGENT=1 for the scripted demo agent).');
+  }
   const location = options.database ?? MEMORY;
-  const stores = options.db
+  const opened = options.db
     ? await storesOn(options.db, { limits: options.limits })
     : await openStores(location, { limits: options.limits });
   try {
-    const demo = new DemoAgent(loadCatalog());
-    const faults = new FaultBook();
+    // The fault knobs are a layer around the server (faults/), present only when asked for.
+    const knobs = options.faults ? new FaultKnobs() : undefined;
+    const stores = knobs ? knobs.stores(opened) : opened;
+    const demo = withDemo ? new DemoAgent(loadCatalog(), options.paceMs ?? 25) : undefined;
     const live = new LiveTurns();
-    let minted: MintedKeys | undefined;
     const budgets = new Budgets(stores, {
-      limited: (key) => (faults.of(key).stats.limited += 1),
-      settled: (key) => (key.kind === 'minted' && minted ? minted.settle(key.key) : Promise.resolve()),
+      limited: knobs && ((key) => knobs.limited(key)),
+      settled: knobs && ((key) => (key.kind === 'minted' ? knobs.minted.settle(key.key) : Promise.resolve())),
     });
-    if (options.faults) minted = new MintedKeys(stores, (key) => budgets.runningOf(key), faults, options.limits?.mintedTogether);
+    knobs?.keep(stores, (key) => budgets.runningOf(key), options.limits?.mintedTogether);
     const embeddedFolder = stores.db.kind === 'embedded' && location !== MEMORY && !options.db ? location : undefined;
     const signing = await resolveSigning(options.signing ?? {}, {
       dataDir: embeddedFolder,
       settings: stores.db.kind === 'postgres' ? stores.settings : undefined,
     });
-    const interrupted = await interruptUnfinished(stores);
-    await stores.agents.ensure(
-      newDemoAgent({ id: DEMO_AGENT_ID, projectId: DEMO_PROJECT_ID, name: 'Trailhead shop assistant', versionIds: DEMO_VERSION_IDS }),
-    );
-    await stores.keys.ensure({ key: DEMO_PUBLISHABLE_KEY, agentId: DEMO_AGENT_ID, kind: 'demo', plan: {} });
+    // An embedded database this server opened is its alone: whatever runs in it was left by
+    // the last process. One handed to it (`db`) may be another server's too: leases decide.
+    const interrupted = await interruptUnfinished(stores, { all: stores.db.kind === 'embedded' && !options.db });
+    // On a shared server, another instance may stop without its turns: theirs lapse and are ended here.
+    const sweeper =
+      stores.db.kind === 'postgres'
+        ? setInterval(
+            () => void interruptUnfinished(stores).catch((error: unknown) => console.error('turns: a sweep failed', error)),
+            LEASE_MS,
+          )
+        : undefined;
+    sweeper?.unref?.();
+    if (demo) {
+      await stores.agents.ensure(
+        newDemoAgent({ id: DEMO_AGENT_ID, projectId: DEMO_PROJECT_ID, name: 'Trailhead shop assistant', versionIds: DEMO_VERSION_IDS }),
+      );
+      await stores.keys.ensure({ key: DEMO_PUBLISHABLE_KEY, agentId: DEMO_AGENT_ID, kind: 'demo', plan: {} });
+    }
+    const applied = options.agents ? await applyAgents(stores, options.agents) : undefined;
+    const agent: Agent = options.agent ?? (options.model ? new ModelAgent(options.model, demo ?? PLAIN_AGENT) : demo!);
     const deps: Deps = {
       stores,
       budgets,
       live,
-      agent: options.agent ?? (options.model ? new ModelAgent(options.model, demo) : demo),
-      catalog: demo.catalog,
+      agentFor: knobs ? knobs.agentFor(agent) : () => agent,
+      catalog: demo?.catalog,
       signing,
-      paceMs: options.paceMs ?? 25,
       origins: originRule(options.allowedOrigins),
       hosts: hostRule(options.allowedHosts),
       organizationApiKey: options.organizationApiKey ?? `org_${randomHex(24)}`,
       organizationRate: options.limits?.organization ?? ORGANIZATION_RATE,
-      faults,
+      clock: knobs ? (key) => knobs.clock(key) : () => Date.now(),
+      taps: knobs ? knobs.taps() : PLAIN_TAPS,
       lifecycle: { stopping: false },
     };
     return {
-      app: buildApp(deps, minted, options.log),
+      app: buildApp(deps, knobs, options.log, { production }),
       attachSessions: (server) => attachSessionServer(server, deps),
-      agent: deps.agent.description,
+      agent: agent.description,
       organizationApiKey: deps.organizationApiKey,
       database: stores.db.description,
       signing: signing.source,
       interrupted,
+      agents: applied,
       shutdown,
       close: () => shutdown(0),
     };
@@ -222,6 +259,7 @@ export async function createReferenceServer(options: AppOptions = {}): Promise<R
     async function shutdown(graceMs = 0): Promise<void> {
       if (deps.lifecycle.stopping) return;
       deps.lifecycle.stopping = true;
+      clearInterval(sweeper);
       budgets.close();
       const ended = () => Promise.allSettled(live.all().map((turn) => turn.result));
       // Every turn admitted before is in `live` by now or about to be: give them the grace period.
@@ -231,10 +269,10 @@ export async function createReferenceServer(options: AppOptions = {}): Promise<R
       for (const turn of live.all()) turn.interrupt();
       await ended();
       await stores.turns.flush();
-      if (!options.db) await stores.close();
+      if (!options.db) await opened.close();
     }
   } catch (error) {
-    if (!options.db) await stores.close().catch(() => {});
+    if (!options.db) await opened.close().catch(() => {});
     throw error;
   }
 }
@@ -247,7 +285,7 @@ export async function createApp(options: AppOptions = {}): Promise<Hono> {
   return (await createReferenceServer(options)).app;
 }
 
-function buildApp(deps: Deps, minted: MintedKeys | undefined, log: AppOptions['log']): Hono {
+function buildApp(deps: Deps, knobs: FaultKnobs | undefined, log: AppOptions['log'], { production }: { production: boolean }): Hono {
   const app = new Hono();
 
   app.use(requestId({ headerName: 'x-request-id', generator: newRequestId }));
@@ -293,32 +331,20 @@ function buildApp(deps: Deps, minted: MintedKeys | undefined, log: AppOptions['l
       maxAge: 600,
     }),
   );
-  // The `streamWithoutCors` knob (faults.ts): after the route, once CORS headers are on the response.
-  app.use('/messaging/v1/messages/stream', async (c, next) => {
-    await next();
-    if (c.get('caller')?.key.plan.streamWithoutCors) c.res.headers.delete('access-control-allow-origin');
-  });
   // Before the service's body limit: fault plans have their own.
-  if (minted) {
-    app.route('/', demoKeyRoutes(deps, minted));
-    // A minted key used (its request log grew): the minted keys together stay within their bound.
-    app.use('*', async (c, next) => {
-      await next();
-      const key = c.get('caller')?.key;
-      if (key?.kind === 'minted') await minted.used(key);
-    });
-  }
+  knobs?.mount(app, deps, 'routes');
   const started = Date.now();
-  app.get('/__demo/health', async (c) => {
-    const totals = await deps.stores.threads.totals();
-    return c.json({
-      status: 'ok',
-      uptime_s: Math.round((Date.now() - started) / 1000),
-      threads: totals.threads,
-      keys: await deps.stores.keys.count(),
-      bytes: totals.bytes,
+  if (!production)
+    app.get('/__demo/health', async (c) => {
+      const totals = await deps.stores.threads.totals();
+      return c.json({
+        status: 'ok',
+        uptime_s: Math.round((Date.now() - started) / 1000),
+        threads: totals.threads,
+        keys: await deps.stores.keys.count(),
+        bytes: totals.bytes,
+      });
     });
-  });
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
@@ -326,6 +352,7 @@ function buildApp(deps: Deps, minted: MintedKeys | undefined, log: AppOptions['l
     }),
   );
 
+  knobs?.mount(app, deps, 'exchange');
   app.route('/', authRoutes(deps));
   app.route('/', loginRoutes(deps));
   // Its routes', not the prefix's: an unknown management path stays a 404, credentials or not.
@@ -334,8 +361,11 @@ function buildApp(deps: Deps, minted: MintedKeys | undefined, log: AppOptions['l
     /^\/management\/v1\/(threads|interactions|agents)(\/|$)/.test(c.req.path) ? manager(c, next) : next(),
   );
   app.route('/management/v1', managementRoutes(deps));
-  app.route('/', demoImageRoutes(deps.catalog));
+  // The demo shop's product pictures, while its agent answers.
+  if (deps.catalog) app.route('/', demoImageRoutes(deps.catalog));
+  knobs?.mount(app, deps, 'before');
   app.use('/messaging/*', bearerAuth(deps));
+  knobs?.mount(app, deps, 'after');
   app.route('/messaging/v1', messagingRoutes(deps));
 
   app.notFound((c) => errorResponse(c, new ApiError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}.`)));

@@ -1,9 +1,9 @@
 import type { Agent, Catalog } from './agents/demo-agent.js';
 import type { Signing } from './auth/signing.js';
-import type { FaultBook } from './faults/state.js';
 import type { HostRule } from './http/hosts.js';
 import type { OriginRule } from './http/origins.js';
 import type { LiveTurns } from './messaging/live.js';
+import type { Taps } from './messaging/taps.js';
 import type { Budgets } from './store/budgets.js';
 import type { Stores } from './store/index.js';
 import type { KeyRecord } from './store/records.js';
@@ -14,13 +14,12 @@ export interface Deps {
   budgets: Budgets;
   /** The turns this process runs, and the ones it has just finished (messaging/live.ts). */
   live: LiveTurns;
-  agent: Agent;
-  /** The demo shop's products (its image routes serve them whoever answers). */
-  catalog: Catalog;
+  /** Who answers a key's turns, welcome and suggestions (the configured agent; a test's wrapper of it). */
+  agentFor(key: KeyRecord): Agent;
+  /** The demo shop's products, while the demo agent is there (its image routes serve them whoever answers). */
+  catalog: Catalog | undefined;
   /** The keys tokens and list cursors are signed with (auth/signing.ts). */
   signing: Signing;
-  /** Default milliseconds between streamed frames (a key's `paceMs` overrides it). */
-  paceMs: number;
   /** Pages that may call the server (origins.ts). */
   origins: OriginRule;
   /** Names the server answers to (hosts.ts). */
@@ -28,8 +27,10 @@ export interface Deps {
   /** The organization API key management accepts (management-auth.ts), and its rate. */
   organizationApiKey: string;
   organizationRate: { perSecond: number; burst: number };
-  /** The fault knobs' counters per minted key (faults/state.ts); blank for every other key. */
-  faults: FaultBook;
+  /** The time on a key's clock, in ms (tokens are minted and checked, its rate counted, at it): `Date.now()`, or a test's. */
+  clock(key: KeyRecord): number;
+  /** A connection's seams (messaging/taps.ts): plain, or a test's fault knobs. */
+  taps: Taps;
   /** Set once the server is stopping (`ReferenceServer.shutdown`): no new turn starts, readiness fails. */
   lifecycle: { stopping: boolean };
 }

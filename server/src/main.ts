@@ -1,15 +1,12 @@
 #!/usr/bin/env node
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
-import { createReferenceServer, DEMO_PUBLISHABLE_KEY, faultsFromEnv, type ReferenceServer } from './app.js';
-import { modelSettingsFromEnv } from './agents/model-agent.js';
-import { organizationKeyFromEnv } from './auth/management-auth.js';
-import { signingFromEnv, type SigningSource } from './auth/signing.js';
-import { hostsFromEnv } from './http/hosts.js';
-import { isLoopback, listenFromEnv } from './http/node.js';
-import { DEFAULT_ALLOWED_ORIGINS, originsFromEnv } from './http/origins.js';
+import { createReferenceServer, DEMO_PUBLISHABLE_KEY, type ReferenceServer } from './app.js';
+import type { SigningSource } from './auth/signing.js';
+import { isLoopback } from './http/node.js';
+import { DEFAULT_ALLOWED_ORIGINS } from './http/origins.js';
 import { SESSION_PATH } from './messaging/session.js';
-import { databaseFromEnv } from './store/db.js';
+import { settingsFromEnv } from './settings.js';
 
 /**
  * `agent-chat-server` (and `npm run server`): the server alone, configured from the
@@ -31,28 +28,6 @@ async function fail(message: string): Promise<void> {
   process.exitCode = 1;
 }
 
-function settingsFromEnv() {
-  const listen = listenFromEnv();
-  const allowedOrigins = originsFromEnv();
-  return {
-    listen,
-    model: modelSettingsFromEnv(),
-    allowedOrigins,
-    allowedHosts: hostsFromEnv(process.env, listen.hostname),
-    database: databaseFromEnv(),
-    signing: signingFromEnv(),
-    organization: organizationKeyFromEnv(process.env, listen.hostname, allowedOrigins),
-    graceMs: graceFromEnv(),
-  };
-}
-
-/** `SHUTDOWN_GRACE_MS`: how long a stopping server lets running turns finish (default 10 s). */
-function graceFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env['SHUTDOWN_GRACE_MS']?.trim() || '10000';
-  if (!/^\d{1,7}$/.test(raw)) throw new Error(`SHUTDOWN_GRACE_MS must be milliseconds (0 to 9999999), not "${raw}".`);
-  return Number(raw);
-}
-
 async function main(): Promise<void> {
   let settings: ReturnType<typeof settingsFromEnv>;
   try {
@@ -60,13 +35,16 @@ async function main(): Promise<void> {
   } catch (error) {
     return fail(error instanceof Error ? error.message : String(error));
   }
-  const { listen, model, allowedOrigins, allowedHosts, database, signing, organization, graceMs } = settings;
-  const faults = faultsFromEnv(model ?? null);
+  const { listen, model, allowedOrigins, allowedHosts, database, signing, organization, graceMs, production, demo, agents, faults } =
+    settings;
   let reference: ReferenceServer;
   try {
     reference = await createReferenceServer({
       model,
       faults,
+      production,
+      demo,
+      agents,
       allowedOrigins,
       allowedHosts,
       organizationApiKey: organization.key,
@@ -87,7 +65,13 @@ async function main(): Promise<void> {
     console.log(`WebSocket session (provisional): ws://${shown}:${info.port}/messaging/v1/session`);
     console.log(`Data: ${reference.database} (signing key: ${SIGNING_SOURCES[reference.signing]})`);
     if (reference.interrupted) console.log(`Ended ${reference.interrupted} turn(s) the last run left running, as interrupted.`);
-    console.log(`Demo publishable key: ${DEMO_PUBLISHABLE_KEY}`);
+    if (production) console.log('Production: no fault knobs, no /__demo routes (NODE_ENV=production).');
+    if (demo) console.log(`Demo publishable key: ${DEMO_PUBLISHABLE_KEY}`);
+    if (reference.agents) {
+      const { agents: count, created, versionsAdded, unchanged } = reference.agents;
+      console.log(`Agents from AGENTS_FILE: ${count} (${created} new, ${versionsAdded} new versions).`);
+      for (const version of unchanged) console.log(`  ${version}: stored with other settings, kept as stored (a change is a new tag).`);
+    }
     console.log(
       `Pages allowed to call it: its own origin and ${allowedOrigins.join(', ')}` +
         (allowedOrigins === DEFAULT_ALLOWED_ORIGINS ? ' (ALLOWED_ORIGINS sets others).' : '.'),
@@ -106,11 +90,14 @@ async function main(): Promise<void> {
             : ' (made for this start: other machines or pages can reach the server, so the dev default is not used; ORGANIZATION_API_KEY sets one).'),
       );
     }
-    console.log(
-      faults
-        ? 'Fault knobs for tests live under /__demo/keys (not part of the service; REFERENCE_FAULTS=0 turns them off).'
-        : 'Fault knobs are off (REFERENCE_FAULTS=1 turns them on).',
-    );
+    if (!production) {
+      console.log(
+        faults
+          ? 'Fault knobs for tests live under /__demo/keys (not part of the service; REFERENCE_FAULTS=0 turns them off).'
+          : 'Fault knobs are off (REFERENCE_FAULTS=1 turns them on).',
+      );
+    }
+    console.log('Ready.');
   });
   const sessions = reference.attachSessions(server as Server);
   // Alone, nobody else takes upgrades: refuse other paths instead of leaving them hanging.

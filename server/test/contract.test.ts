@@ -316,7 +316,7 @@ describe.each(backends)('the stores on %s', (_name, open) => {
       await stores.turns.begin({ turn: first, trace: trace(t.id, first.id, at(1)), versionId: 'w'.repeat(24), versionTag: 'v2' });
       expect(await stores.threads.get(t.id)).toMatchObject({ latestTurn: first.id, versionId: 'w'.repeat(24), versionTag: 'v2' });
       expect(await stores.turns.running('pk_a')).toBeGreaterThanOrEqual(1);
-      expect((await stores.turns.unfinished()).map((u) => u.id)).toContain(first.id);
+      expect((await stores.turns.unfinished({ all: true })).map((u) => u.id)).toContain(first.id);
       expect(await stores.traces.get(first.id)).toMatchObject({ status: 'running', thread_id: t.id });
 
       stores.turns.log(first.id, [{ key: 1, frame: { type: 'event', seq: 1, data: { text: 'Hel' } } }]);
@@ -345,7 +345,7 @@ describe.each(backends)('the stores on %s', (_name, open) => {
       const after = (await stores.threads.get(t.id))!;
       expect(after).toMatchObject({ lastSeq: 3, facets: { tools: ['search'], rules: { r1: ['fired'] }, params: { budget: [10] } } });
       expect(await stores.traces.get(first.id)).toEqual(ended);
-      expect((await stores.turns.unfinished()).map((u) => u.id)).not.toContain(first.id);
+      expect((await stores.turns.unfinished({ all: true })).map((u) => u.id)).not.toContain(first.id);
 
       // The next turn is the latest: the first one's frames go, their bytes with them.
       const second = turn(t.id, { startSeq: 3 });
@@ -377,6 +377,16 @@ describe.each(backends)('the stores on %s', (_name, open) => {
       expect(await stores.turns.opened({ ...ask, userId: 'u10', since: at(0) })).toBeUndefined();
     });
 
+    it('leases a running turn to its instance: it is left behind only once the lease lapses', async () => {
+      const t = await stores.threads.create(thread());
+      const record = turn(t.id);
+      await stores.turns.begin({ turn: record, trace: trace(t.id, record.id, at(1)), versionId: 'v'.repeat(24), versionTag: 'v1.0' });
+      expect((await stores.turns.unfinished()).map((u) => u.id)).not.toContain(record.id);
+      expect((await stores.turns.unfinished({ all: true })).map((u) => u.id)).toContain(record.id);
+      await db.query('UPDATE turns SET lease_until = $2 WHERE id = $1', [record.id, Date.now() - 1]);
+      expect((await stores.turns.unfinished()).map((u) => u.id)).toContain(record.id);
+    });
+
     it('keeps at most MAX_TRACES_PER_THREAD traces per thread, the oldest going first', async () => {
       const t = await stores.threads.create(thread());
       const ids = Array.from({ length: MAX_TRACES_PER_THREAD + 2 }, () => newHexId());
@@ -391,6 +401,19 @@ describe.each(backends)('the stores on %s', (_name, open) => {
       expect(kept).not.toContain(ids[0]);
       expect(kept).not.toContain(ids[1]);
       expect(kept.at(-1)).toBe(last.id);
+    });
+  });
+
+  describe('what each key holds', () => {
+    it('is counted as threads change: it is what summing its threads says, after everything above', async () => {
+      const { rows: counted } = await db.query<{ key: string; threads: number; bytes: number }>(
+        'SELECT key, threads, bytes FROM key_usage WHERE threads > 0 ORDER BY key',
+      );
+      const { rows: summed } = await db.query<{ key: string; threads: number; bytes: number }>(
+        'SELECT key, count(*)::integer AS threads, sum(bytes)::double precision AS bytes FROM threads GROUP BY key ORDER BY key',
+      );
+      expect(counted.length).toBeGreaterThan(3);
+      expect(counted).toEqual(summed);
     });
   });
 

@@ -99,3 +99,31 @@ describe('a graceful shutdown', () => {
     expect(transcript.map((m) => m.text)).toEqual(['Tell me everything', expect.stringMatching(/^w0 w1[\s\S]*interrupted/)]);
   });
 });
+
+describe('what PostgreSQL cannot keep', () => {
+  it('a NUL character in a body or a query is refused with the envelope, never a 500', async () => {
+    const ref = await reference();
+    const token = await ref.token('pk_demo_shop');
+    const sent = await envelope(
+      await ref.call('/messaging/v1/messages', { token, body: { text: 'hi', user_id: '\u0000' } }),
+      422,
+      'validation_error',
+    );
+    expect(sent.details).toEqual([{ message: 'Must not contain NUL characters.', field: 'user_id' }]);
+    const nested = await envelope(
+      await ref.call('/messaging/v1/messages/stream', {
+        token,
+        body: { text: 'hi', user_id: 'u', agent_variables: { static: { name: 'a\u0000b' } } },
+      }),
+      422,
+      'validation_error',
+    );
+    expect(nested.details![0]!.field).toBe('agent_variables.static.name');
+    const listed = await envelope(
+      await ref.call('/management/v1/threads?user_id=%00', { headers: { 'x-organization-api-key': 'org_dev_reference_server' } }),
+      400,
+      'validation_error',
+    );
+    expect(listed.details![0]!.field).toBe('user_id');
+  });
+});

@@ -36,7 +36,7 @@ async function start(env: Record<string, string> = {}): Promise<{ base: string; 
   const base = await new Promise<string>((resolve, reject) => {
     const check = () => {
       // The banner's last line: everything it says is out.
-      const match = /Reference server: (http:\/\/[\d.]+:\d+)[\s\S]*Fault knobs/.exec(output);
+      const match = /Reference server: (http:\/\/[\d.]+:\d+)[\s\S]*^Ready\.$/m.exec(output);
       if (match) resolve(match[1]!);
     };
     child.stdout!.on('data', check);

@@ -55,6 +55,8 @@ export interface AgentInput {
   origin?: string;
   /** Where the agent records what it does (trace.ts). */
   trace?: TraceRecorder;
+  /** Someone watches its frames as they come (a stream, a socket), not a REST caller waiting for the whole answer. */
+  streaming?: boolean;
 }
 
 export interface AgentReply {
@@ -70,8 +72,10 @@ export interface AgentReply {
 export interface AgentAnswer {
   /** The reply's text, piece by piece; may throw an `AgentFailure`. */
   chunks: AsyncIterable<string>;
-  /** The text comes whole: the turn cuts it into word-sized frames at the demo's pace. */
+  /** The text comes whole: the turn cuts it into word-sized frames at the agent's pace (`Agent.paceMs`). */
   paced?: boolean;
+  /** A paced text is cut into pieces of this many characters rather than into words. */
+  chunkChars?: number;
   /** After the last chunk: cards, suggestions and, when the agent counted them, tokens used. */
   rest(): { cards: Card[]; suggestions: string[]; usage?: { input: number; output: number } };
 }
@@ -91,6 +95,8 @@ export function wholeAnswer(reply: AgentReply): AgentAnswer {
 export interface Agent {
   /** Said at start-up (`npm start`, `npm run server`): who is answering. */
   readonly description: string;
+  /** Milliseconds between the frames of its paced answers, when someone watches them come. */
+  readonly paceMs?: number;
   welcomeTemplate(): string;
   suggestionsFor(context: Record<string, unknown> | undefined): string[];
   /**
@@ -109,11 +115,22 @@ export class AgentFailure extends Error {
   constructor(
     message: string,
     readonly status: number,
-    readonly code: string,
+    readonly code?: string,
+    /** Which field of the `error` frame carries the status (docs/protocol.md "Error frames" lets it be any of three). */
+    readonly statusField: 'status' | 'status_code' | 'code' = 'status',
   ) {
     super(message);
   }
 }
+
+/**
+ * What a model answers with outside its turns when no version says more (a server without
+ * the demo agent): a plain welcome, no suggestions.
+ */
+export const PLAIN_AGENT: Pick<Agent, 'welcomeTemplate' | 'suggestionsFor'> = {
+  welcomeTemplate: () => 'Hello! How can I help you today?',
+  suggestionsFor: () => [],
+};
 
 /** Rough token estimate (about four characters each), enough to make usage fields plausible. */
 export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
@@ -139,7 +156,11 @@ const escapeTableCell = (s: string): string => s.replace(/\|/g, '\\|');
 export class DemoAgent implements Agent {
   readonly description = 'the scripted demo agent (set OPENAI_BASE_URL, OPENAI_API_KEY and AGENT_MODEL to answer with a model)';
 
-  constructor(readonly catalog: Catalog) {}
+  constructor(
+    readonly catalog: Catalog,
+    /** The demo's typing pace, in ms between words. */
+    readonly paceMs = 25,
+  ) {}
 
   /** The scripted reply, whole: the turn cuts it into word-sized pieces at the demo's pace. */
   answer(input: AgentInput): AgentAnswer {

@@ -85,10 +85,12 @@ export class ModelAgent implements Agent {
     let usage: { input: number; output: number } | undefined;
     const { client, settings } = this;
     const messages = this.messagesFor(input);
+    // The version's own model, else the server's (AGENT_MODEL).
+    const model = input.version.settings.model ?? settings.model;
     const silenceMs = settings.silenceMs ?? SILENCE_MS;
     // The trace's model step: the prompt as sent (the system prompt and the latest messages;
     // the key stays out), then what came back and when.
-    const asked = input.trace?.begin('model', settings.model, {
+    const asked = input.trace?.begin('model', model, {
       base_url: new URL(settings.baseURL).origin,
       message_count: messages.length,
       messages: messages.length > 20 ? [messages[0], ...messages.slice(-19)] : messages,
@@ -116,7 +118,7 @@ export class ModelAgent implements Agent {
         let finished = false;
         try {
           const { data: stream, response } = await client.chat.completions
-            .create({ model: settings.model, messages, stream: true, stream_options: { include_usage: true } }, { signal: stopped })
+            .create({ model, messages, stream: true, stream_options: { include_usage: true } }, { signal: stopped })
             .withResponse();
           if (!/^text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
             throw new AgentFailure('The model did not answer with a stream.', 502, 'agents.model_error');
@@ -143,7 +145,7 @@ export class ModelAgent implements Agent {
           // Superseded by a newer turn: the turn reports that itself, nothing failed.
           if (signal.aborted) return;
           const failed = silent.signal.aborted ? silence() : failure(error, settings);
-          asked?.({ output: output(), error: { code: failed.code, message: failed.message } });
+          asked?.({ output: output(), error: { code: failed.code ?? String(failed.status), message: failed.message } });
           throw failed;
         } finally {
           clearTimeout(timer);
@@ -163,8 +165,9 @@ export class ModelAgent implements Agent {
       .map((m) => (m.sender.type === 'user' ? { role: 'user', content: m.text } : { role: 'assistant', content: m.text }));
     const question: ChatCompletionContentPart[] = [{ type: 'text', text: input.text }];
     if (input.imageUrl) question.push({ type: 'image_url', image_url: { url: input.imageUrl } });
+    const { welcome, instructions } = input.version.settings;
     return [
-      { role: 'system', content: systemPrompt(this.fallback.welcomeTemplate(), input.variables) },
+      { role: 'system', content: systemPrompt(welcome ?? this.fallback.welcomeTemplate(), input.variables, instructions) },
       ...earlier,
       { role: 'user', content: input.imageUrl ? question : input.text },
     ];
@@ -172,11 +175,12 @@ export class ModelAgent implements Agent {
 }
 
 /**
- * The welcome message (its `{{placeholders}}` filled) says who the assistant is; the
- * host's static variables say what it knows about the visitor and the page. Dynamic
- * variables change per message and are not the agent's standing instructions.
+ * The version's instructions (its operator's) first; the welcome message (its
+ * `{{placeholders}}` filled) says who the assistant is; the host's static variables say what
+ * it knows about the visitor and the page. Dynamic variables change per message and are not
+ * the agent's standing instructions.
  */
-export function systemPrompt(welcome: string, variables: AgentVariables | undefined): string {
+export function systemPrompt(welcome: string, variables: AgentVariables | undefined, instructions?: string): string {
   const known = Object.entries(variables?.static ?? {}).filter(([, value]) => value != null && typeof value !== 'object');
   const filled = welcome.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_, name: string) => {
     const value = known.find(([key]) => key === name)?.[1];
@@ -184,6 +188,7 @@ export function systemPrompt(welcome: string, variables: AgentVariables | undefi
   });
   const lines = [
     'You are the assistant in a chat widget on a website. Answer in concise Markdown.',
+    ...(instructions ? [instructions] : []),
     `You greeted the visitor with: "${filled}"`,
   ];
   if (known.length)

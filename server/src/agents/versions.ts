@@ -67,5 +67,10 @@ export function versionJson(agent: AgentRecord, version: AgentVersion) {
     name: version.name,
     created_at: version.createdAt,
     published_at: version.publishedAt,
+    // What the version says (docs/protocol.md "Agents"): each only when set.
+    ...(version.settings.welcome !== undefined ? { welcome_message: version.settings.welcome } : {}),
+    ...(version.settings.suggestions !== undefined ? { starter_suggestions: version.settings.suggestions } : {}),
+    ...(version.settings.model !== undefined ? { model: version.settings.model } : {}),
+    ...(version.settings.instructions !== undefined ? { instructions: version.settings.instructions } : {}),
   };
 }

@@ -1,6 +1,6 @@
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import { ApiError, errorResponse } from '../http/errors.js';
+import { ApiError } from '../http/errors.js';
 import type { Deps } from '../deps.js';
 import { tokenBodySchema } from '../http/schemas.js';
 import type { KeyRecord } from '../store/records.js';
@@ -29,7 +29,7 @@ export const LOGIN_SCOPE = 'messaging management';
  * shorter than asked, and a zero lifetime down so it is expired on arrival.
  */
 export async function mintToken(deps: Deps, key: KeyRecord, ttl: number, scope: string): Promise<string> {
-  const now = deps.faults.now(key) / 1000;
+  const now = deps.clock(key) / 1000;
   const exp = ttl > 0 ? Math.ceil(now + ttl) : Math.floor(now);
   const { kid, secret } = deps.signing.current;
   const token = await new SignJWT({ pk: key.key, scope } satisfies TokenClaims)
@@ -40,7 +40,6 @@ export async function mintToken(deps: Deps, key: KeyRecord, ttl: number, scope: 
     .setExpirationTime(exp)
     .setJti(crypto.randomUUID())
     .sign(secret);
-  deps.faults.of(key).stats.tokensIssued += 1;
   return token;
 }
 
@@ -49,71 +48,10 @@ export async function mintToken(deps: Deps, key: KeyRecord, ttl: number, scope: 
  * `Retry-After`), else nothing. Time is the key's (a test may have moved its clock on).
  */
 export async function rateLimited(deps: Deps, key: KeyRecord): Promise<ApiError | undefined> {
-  const wait = await deps.stores.rates.take(`key:${key.key}`, key.limits, deps.faults.now(key));
+  const wait = await deps.stores.rates.take(`key:${key.key}`, key.limits, deps.clock(key));
   if (!wait) return undefined;
-  deps.faults.of(key).stats.limited += 1;
   return new ApiError(429, 'rate_limited', `Too many requests for this key; try again in ${wait} s.`, null, {
     'Retry-After': String(wait),
-  });
-}
-
-const DEFAULT_CODES: Record<number, string> = {
-  400: 'bad_request',
-  401: 'auth.invalid_token',
-  403: 'forbidden',
-  404: 'not_found',
-  409: 'conflict',
-  413: 'payload_too_large',
-  422: 'validation_error',
-  429: 'rate_limited',
-  500: 'internal_error',
-  502: 'bad_gateway',
-  503: 'service_unavailable',
-  504: 'gateway_timeout',
-};
-
-/**
- * The `fail` knob: the first entry with budget left whose `path` matches fails this
- * request. Without `path` an entry matches messaging requests only, never token exchange.
- */
-export function injectedFailure(c: Context, deps: Deps, key: KeyRecord): Response | undefined {
-  const path = c.req.path;
-  const entries = key.plan.fail ?? [];
-  const budget = deps.faults.of(key).budget;
-  for (const [i, entry] of entries.entries()) {
-    if (budget.fail[i]! <= 0) continue;
-    const matches = entry.path !== undefined ? path.includes(entry.path) : path.startsWith('/messaging/');
-    if (!matches) continue;
-    budget.fail[i]! -= 1;
-    if (entry.retryAfter !== undefined) c.header('Retry-After', String(entry.retryAfter));
-    const status = entry.status as 400;
-    if (entry.rawBody !== undefined) {
-      const type = entry.rawBody.trimStart().startsWith('<') ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8';
-      return c.body(entry.rawBody, status, { 'content-type': type });
-    }
-    const code = entry.code ?? DEFAULT_CODES[entry.status] ?? 'error';
-    return errorResponse(c, new ApiError(status, code, `Injected failure (${entry.status}).`));
-  }
-  return undefined;
-}
-
-async function recordRequest(c: Context, deps: Deps, key: KeyRecord): Promise<void> {
-  if (key.kind !== 'minted') return;
-  let body: unknown = null;
-  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-    // Read as text: Hono caches it, so the route can still read (and validate) it afterwards.
-    const raw = await c.req.text();
-    try {
-      body = raw ? (JSON.parse(raw) as unknown) : null;
-    } catch {
-      body = raw;
-    }
-  }
-  deps.faults.record(key, {
-    method: c.req.method,
-    path: c.req.path,
-    lastEventId: c.req.header('last-event-id') ?? null,
-    body,
   });
 }
 
@@ -124,18 +62,9 @@ export function authRoutes(deps: Deps): Hono {
     const { publishable_key } = await parseBody(c, tokenBodySchema);
     const key = await deps.stores.keys.get(publishable_key);
     if (!key) throw new ApiError(401, 'auth.invalid_key', 'The publishable key is not valid.');
-    await recordRequest(c, deps, key);
     const limited = await rateLimited(deps, key);
     if (limited) throw limited;
-    const budget = deps.faults.of(key).budget;
-    if (budget.tokenExchangeFailures > 0) {
-      budget.tokenExchangeFailures -= 1;
-      throw new ApiError(401, 'auth.invalid_key', 'The publishable key was rejected.');
-    }
-    const injected = injectedFailure(c, deps, key);
-    if (injected) return injected;
-
-    const ttl = key.plan.tokenTtl ?? DEFAULT_TOKEN_TTL_S;
+    const ttl = key.tokenTtl ?? DEFAULT_TOKEN_TTL_S;
     const token = await mintToken(deps, key, ttl, MESSAGING_SCOPE);
     return c.json({ access_token: token, token_type: 'Bearer', expires_in: ttl, scope: MESSAGING_SCOPE });
   });
@@ -162,10 +91,10 @@ export async function checkToken(deps: Deps, token: string): Promise<TokenCheck>
     const { kid } = decodeProtectedHeader(token);
     const signing = typeof kid === 'string' ? deps.signing.byKid.get(kid) : undefined;
     if (!signing) return { error: invalid };
-    // Checked at its key's time (a test may have moved it on: faults/state.ts).
+    // Checked at its key's time (a test may have moved it on).
     const pk = (decodeJwt(token) as TokenClaims).pk;
     const key = typeof pk === 'string' ? await deps.stores.keys.get(pk) : undefined;
-    const currentDate = new Date(key ? deps.faults.now(key) : Date.now());
+    const currentDate = new Date(key ? deps.clock(key) : Date.now());
     ({ payload: claims } = await jwtVerify<TokenClaims>(token, signing.secret, { algorithms: ['HS256'], issuer: ISSUER, currentDate }));
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) {
@@ -180,7 +109,7 @@ export async function checkToken(deps: Deps, token: string): Promise<TokenCheck>
   return { key, scopes: new Set(scope.split(' ')), tokenId: typeof claims.jti === 'string' ? claims.jti : '' };
 }
 
-/** Every messaging request: a valid bearer token first, then the key's rate, then its injected faults. */
+/** Every messaging request: a valid bearer token first, then the key's rate. */
 export function bearerAuth(deps: Deps): MiddlewareHandler {
   return async (c, next) => {
     const header = c.req.header('authorization') ?? '';
@@ -190,21 +119,11 @@ export function bearerAuth(deps: Deps): MiddlewareHandler {
       throw new ApiError(401, 'auth.missing_token', 'An access token is required: Authorization: Bearer <token>.', null, challenge);
 
     const checked = await checkToken(deps, match[1]!);
-    // An expired token's signature was good, so the request still belongs to its key's log.
-    if (checked.key) await recordRequest(c, deps, checked.key);
     if (checked.error) throw new ApiError(401, checked.error.code, checked.error.message, null, challenge);
     const key = checked.key!;
-    // The key's rate, before anything else of it runs (its faults included).
+    // The key's rate, before anything else of it runs.
     const limited = await rateLimited(deps, key);
     if (limited) throw limited;
-    const budget = deps.faults.of(key).budget;
-    if (budget.unauthorized > 0) {
-      budget.unauthorized -= 1;
-      throw new ApiError(401, 'auth.invalid_token', 'The access token has been revoked.', null, challenge);
-    }
-    const injected = injectedFailure(c, deps, key);
-    if (injected) return injected;
-
     c.set('caller', { key, agentId: key.agentId, session: checked.tokenId ?? '' });
     await next();
   };

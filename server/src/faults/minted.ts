@@ -42,7 +42,7 @@ export class MintedKeys {
   async mint(plan: FaultPlan, bytes: number): Promise<KeyRecord> {
     const id = newHexId();
     await this.stores.agents.ensure(newDemoAgent({ id, projectId: TEST_PROJECT_ID, name: `Test agent ${id.slice(-6)}` }));
-    const key = await this.stores.keys.mint({ key: `pk_test_${randomHex(12)}`, agentId: id, plan }, bytes);
+    const key = await this.stores.keys.mint({ key: `pk_test_${randomHex(12)}`, agentId: id, plan: plan as Record<string, unknown> }, bytes);
     await this.settle(key.key, true);
     return key;
   }
@@ -64,8 +64,7 @@ export class MintedKeys {
     this.checkedAt = now;
     const minted = await this.stores.keys.minted();
     const { rows } = await this.stores.db.query<{ key: string; bytes: number }>(
-      `SELECT t.key, sum(t.bytes)::double precision AS bytes FROM threads t
-       JOIN publishable_keys k ON k.key = t.key WHERE k.kind = 'minted' GROUP BY t.key`,
+      `SELECT u.key, u.bytes FROM key_usage u JOIN publishable_keys k ON k.key = u.key WHERE k.kind = 'minted'`,
     );
     const held = new Map(rows.map((r) => [r.key, r.bytes]));
     const bytesOf = (key: string) => (held.get(key) ?? 0) + this.book.logBytes(key);

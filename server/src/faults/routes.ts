@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { notFound } from '../http/errors.js';
 import type { Deps } from '../deps.js';
 import type { MintedKeys } from './minted.js';
+import type { FaultBook } from './state.js';
 import type { FaultPlan, KeyStats } from './plan.js';
 import { clockBodySchema, faultPlanSchema } from '../http/schemas.js';
 import { parseBody } from '../http/validate.js';
@@ -18,7 +19,7 @@ export const MAX_PLAN_BYTES = 2 * 1024 * 1024;
  * have stats: the built-in demo key keeps no log of its visitors' requests. A widget must
  * never call these routes.
  */
-export function demoKeyRoutes(deps: Deps, keys: MintedKeys): Hono {
+export function demoKeyRoutes(deps: Deps, keys: MintedKeys, book: FaultBook): Hono {
   const app = new Hono();
 
   // Fault plans may carry large hostile replies (a megabyte of text, thousands of cards).
@@ -41,14 +42,14 @@ export function demoKeyRoutes(deps: Deps, keys: MintedKeys): Hono {
     const record = await minted(c.req.param('key'));
     const held = await deps.stores.threads.usage(record.key);
     const usage = { ...held, running: deps.budgets.runningOf(record.key) };
-    return c.json({ ...deps.faults.of(record).stats, usage, limits: record.limits } satisfies KeyStats);
+    return c.json({ ...book.of(record).stats, usage, limits: record.limits } satisfies KeyStats);
   });
 
   // Moves the key's clock on: its tokens expire as if that time had passed (auth.ts).
   app.post('/__demo/keys/:key/clock', async (c) => {
     const record = await minted(c.req.param('key'));
     const { advanceMs } = await parseBody(c, clockBodySchema);
-    const state = deps.faults.of(record);
+    const state = book.of(record);
     state.clockOffsetMs += advanceMs;
     return c.json({ offset_ms: state.clockOffsetMs });
   });

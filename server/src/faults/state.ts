@@ -1,6 +1,6 @@
 import type { KeyRecord } from '../store/records.js';
 import { sizeOf } from '../store/limits.js';
-import type { KeyStats } from './plan.js';
+import type { FaultPlan, KeyStats } from './plan.js';
 
 /**
  * What the fault knobs count as a minted key is used: budgets that fire "the next N times",
@@ -27,7 +27,7 @@ const MAX_RECORDED_REQUESTS = 500;
 const MAX_RECORDED_BYTES = 1024 * 1024;
 
 function blank(key: KeyRecord): FaultState {
-  const plan = key.plan;
+  const plan = key.plan as FaultPlan;
   return {
     budget: {
       unauthorized: plan.unauthorized ?? 0,
@@ -54,6 +54,11 @@ export class FaultBook {
     let state = this.states.get(key.key);
     if (!state) this.states.set(key.key, (state = blank(key)));
     return state;
+  }
+
+  /** The state of the minted key named `key`, if this process has seen it. */
+  named(key: string): FaultState | undefined {
+    return this.states.get(key);
   }
 
   /** The time on the key's clock. */

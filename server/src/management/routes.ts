@@ -2,11 +2,12 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { agentJson, versionById, versionJson } from '../agents/versions.js';
 import type { Deps } from '../deps.js';
-import { notFound } from '../http/errors.js';
+import { ApiError, notFound } from '../http/errors.js';
+import { newVersion, versionSettingsSchema } from '../agents/config.js';
 import { sees } from '../auth/management-auth.js';
 import { MAX_TEXT_CHARS } from '../http/schemas.js';
 import type { AgentRecord, ThreadRecord } from '../store/records.js';
-import { agentOf } from '../messaging/threads.js';
+import { agentOf, welcomeOf } from '../messaging/threads.js';
 import { page, parseListQuery } from './thread-list.js';
 import { parseBody, pathId } from '../http/validate.js';
 import type { Trace } from '../agents/trace.js';
@@ -82,7 +83,7 @@ export function managementRoutes(deps: Deps): Hono {
       project_id: agent.projectId,
       user_id: thread.userId,
       external_id: thread.externalId,
-      welcome_message: thread.welcome ?? key?.plan.welcome ?? live?.settings.welcome ?? deps.agent.welcomeTemplate(),
+      welcome_message: thread.welcome ?? (key ? await welcomeOf(deps, key) : (live?.settings.welcome ?? '')),
       followup_suggestions: thread.suggestions ?? lastReply?.followup_suggestions ?? [],
       message_count: thread.messageCount,
       branched_from: thread.branchedFrom
@@ -154,6 +155,16 @@ export function managementRoutes(deps: Deps): Hono {
       meta: { has_more: false, after_cursor: null, before_cursor: null },
       links: { next: null, prev: null },
     });
+  });
+
+  // A new draft version (docs/protocol.md "Agents"): publish it to make it live.
+  app.post('/agents/:agentId/versions', async (c) => {
+    const agent = await findAgent(c);
+    const input = await parseBody(c, versionSettingsSchema);
+    const version = await stores.agents.addVersion(agent.id, newVersion(input, new Date().toISOString()));
+    if (!version) throw new ApiError(409, 'agents.version_exists', `The agent has a version tagged ${input.tag} already.`);
+    const updated = (await stores.agents.get(agent.id))!;
+    return c.json(versionJson(updated, version), 201);
   });
 
   // Makes the version live: new turns of the agent's threads run on it (a pinned rerun's keep theirs).

@@ -96,7 +96,8 @@ export function parseListQuery(url: URL, secret: Uint8Array): ListQuery {
   const all = new Map<string, string[]>();
   for (const [name, value] of url.searchParams) all.set(name, [...(all.get(name) ?? []), value]);
   for (const [name, values] of all) {
-    if (!REPEATABLE.has(name) && !SINGLE.has(name)) wrong(name, 'Unknown parameter.');
+    if (values.some((v) => v.includes('\0'))) wrong(name, 'Must not contain NUL characters.');
+    else if (!REPEATABLE.has(name) && !SINGLE.has(name)) wrong(name, 'Unknown parameter.');
     else if (SINGLE.has(name) && values.length > 1) wrong(name, 'Given more than once; it takes one value.');
     else if (values.length > MAX_VALUES) wrong(name, `At most ${MAX_VALUES} values.`);
   }

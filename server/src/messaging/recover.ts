@@ -5,14 +5,16 @@ import { EMPTY_FACETS } from '../store/threads.js';
 import { INTERRUPTED, interruptedReply } from './interrupted.js';
 
 /**
- * Ends the turns a stopped process left running (a crash, a kill, a shutdown past its grace
- * period): each is recorded as interrupted, its log gains an `error` frame with the code
+ * Ends the turns a stopped process left running (a crash, a kill): those whose lease lapsed,
+ * or with `all` every one (an embedded database belongs to one process, so at its start
+ * whatever is running was left). Each is recorded as interrupted, its log gains an `error` frame with the code
  * `turn.interrupted` (so a client resuming it gets a clean end, then `[DONE]`), and its
  * transcript the question and what the reply had said so far, marked as interrupted. Run
- * at start, before the server takes requests; returns how many it ended.
+ * at start, before the server takes requests, and on a shared PostgreSQL every LEASE_MS;
+ * returns how many it ended.
  */
-export async function interruptUnfinished(stores: Stores): Promise<number> {
-  const turns = await stores.turns.unfinished();
+export async function interruptUnfinished(stores: Stores, options: { all?: boolean } = {}): Promise<number> {
+  const turns = await stores.turns.unfinished(options);
   for (const turn of turns) {
     const frames = await stores.turns.frames(turn.id, -1);
     let lastSeq = turn.startSeq;

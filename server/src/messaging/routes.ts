@@ -15,7 +15,7 @@ import {
   type SendBody,
 } from '../http/schemas.js';
 import { streamTurn } from './sse.js';
-import { versionById, versionByTag } from '../agents/versions.js';
+import { liveVersion, versionById, versionByTag } from '../agents/versions.js';
 import { newHexId } from '../http/ids.js';
 import type { Admission } from '../store/budgets.js';
 import type { AgentRecord, AgentVersion, ThreadRecord } from '../store/records.js';
@@ -34,9 +34,7 @@ const titleFrom = (text: string): string => (text.length > 80 ? `${text.slice(0,
 /** The messaging surface, mounted under `/messaging/v1` behind bearer auth. */
 export function messagingRoutes(deps: Deps): Hono {
   const app = new Hono();
-  const { stores, agent } = deps;
-
-  const paceOf = (caller: Caller): number => caller.key.plan.paceMs ?? deps.paceMs;
+  const { stores } = deps;
 
   /** The caller's agent's thread, touched (its key forgets it last); another agent's is reported as missing. */
   const threadOf = async (caller: Caller, id: string): Promise<ThreadRecord | undefined> => {
@@ -96,24 +94,12 @@ export function messagingRoutes(deps: Deps): Hono {
     throw new ApiError(500, 'internal_error', result.message);
   };
 
-  /**
-   * The `intakeDelayMs` knob: a request waits before the service takes it, and one whose
-   * client went meanwhile leaves nothing behind, as a request lost on its way would.
-   */
-  const taken = async (c: Context, caller: Caller): Promise<boolean> => {
-    const wait = caller.key.plan.intakeDelayMs;
-    if (!wait) return true;
-    await sleep(wait);
-    return !c.req.raw.signal.aborted;
-  };
-  const gone = (c: Context) => c.body(null, 499 as 200);
-
   /** A turn for this request's caller; each route says how it differs (pace, faults, version). */
   const start = (
     c: Context,
     thread: ThreadRecord,
     body: Pick<SendBody, 'text' | 'user_id' | 'image_url' | 'agent_variables'>,
-    extra: Pick<TurnOptions, 'paceMs' | 'version' | 'admitted'> & Partial<TurnOptions>,
+    extra: Pick<TurnOptions, 'streaming' | 'version' | 'admitted'> & Partial<TurnOptions>,
   ) =>
     startTurn(deps, {
       origin: new URL(c.req.url).origin,
@@ -131,24 +117,22 @@ export function messagingRoutes(deps: Deps): Hono {
     const caller = c.get('caller');
     const body = await parseBody(c, sendBodySchema);
     const key = readIdempotencyKey(c.req.header('idempotency-key'));
-    if (!(await taken(c, caller))) return gone(c);
     // Once here, the request has arrived: a resume may have spent its key while it was on its
     // way (idempotency.ts), and from now on one that asks by the key finds the turn.
     const keyed = key === undefined ? undefined : await keyedTurn(deps, caller.key, key, body);
     if (keyed === null) throw notReceived();
     if (keyed) return c.json({ thread_id: keyed.threadId, message: unwrap(await keyed.result) });
     const { thread, admitted } = await admit(caller, body);
-    const turn = await start(c, thread, body, { version: await versionOf(thread), paceMs: null, admitted, idempotencyKey: key });
+    const turn = await start(c, thread, body, { version: await versionOf(thread), streaming: false, admitted, idempotencyKey: key });
     if (key !== undefined) await keepKey(deps, caller.key, key, body, turn);
-    // A short think before answering, so a REST client's typing indicator is visible in the demo.
-    await sleep(Math.min(paceOf(caller) * 4, 400));
+    // A short think before answering, so a REST client's typing indicator shows (at a paced agent's pace).
+    await sleep(Math.min((deps.agentFor(caller.key).paceMs ?? 0) * 4, 400));
     return c.json({ thread_id: thread.id, message: unwrap(await turn.result) });
   });
 
   app.post('/messages/stream', async (c) => {
     const caller = c.get('caller');
     const body = await parseBody(c, sendBodySchema);
-    const plan = caller.key.plan;
     const lastEventId = c.req.header('last-event-id');
     const key = readIdempotencyKey(c.req.header('idempotency-key'));
 
@@ -159,7 +143,6 @@ export function messagingRoutes(deps: Deps): Hono {
       }
       after = Number(lastEventId.trim());
     }
-    if (lastEventId === undefined && !(await taken(c, caller))) return gone(c);
     const named = body.thread_id ? await threadOf(caller, body.thread_id) : undefined;
     const latest = await findTurn(deps, named?.latestTurn);
     const registered = key === undefined ? undefined : await keyedTurn(deps, caller.key, key, body);
@@ -169,7 +152,6 @@ export function messagingRoutes(deps: Deps): Hono {
     let turn: FollowableTurn;
     if (keyed) {
       // The key's turn, whoever asks again (a resume, a retry, another page): never a second one.
-      if (lastEventId !== undefined && plan.unresumable) throw notResumable();
       turn = keyed;
     } else if (lastEventId !== undefined) {
       // A resume for a key never seen: that request never arrived, and is spent now.
@@ -181,36 +163,20 @@ export function messagingRoutes(deps: Deps): Hono {
       // no thread, no key): its turn is the newest this caller's question opened, lately.
       const lost = body.thread_id ? latest : await openedTurn(caller, body);
       // Resume attaches to the turn the client lost; it never starts a new one.
-      if (!lost || lost.userText !== body.text || !lost.resumes(after) || plan.unresumable) throw notResumable();
+      if (!lost || lost.userText !== body.text || !lost.resumes(after)) throw notResumable();
       turn = lost;
     } else {
       const { thread, admitted } = await admit(caller, body);
-      const budget = deps.faults.of(caller.key).budget;
-      const failNow = plan.errorFrame !== undefined && budget.errorFrames > 0;
-      if (failNow) budget.errorFrames -= 1;
       turn = await start(c, thread, body, {
         version: await versionOf(thread),
         openedThread: !body.thread_id,
-        paceMs: paceOf(caller),
-        chunkChars: plan.chunkChars,
-        errorFrame: failNow ? plan.errorFrame : undefined,
+        streaming: true,
         admitted,
         idempotencyKey: key,
       });
       if (key !== undefined) await keepKey(deps, caller.key, key, body, turn);
     }
-    const faults = deps.faults.of(caller.key);
-    const connection = faults.stats.streamConnections;
-    faults.stats.streamConnections += 1;
-    const raw = lastEventId === undefined ? plan.rawTurns?.[faults.streamedTurns++] : undefined;
-    if (plan.holdStream) {
-      // No answer at all until the client gives up (the turn above runs regardless).
-      await new Promise<void>((resolve) => c.req.raw.signal.addEventListener('abort', () => resolve(), { once: true }));
-      return c.body(null, 499 as 200);
-    }
-    // The `threadFrameDelayMs` knob: the turn runs, its answer waits.
-    if (plan.threadFrameDelayMs) await sleep(plan.threadFrameDelayMs);
-    return streamTurn(c, turn, { after, plan, connection, raw });
+    return streamTurn(c, turn, after, deps.taps.stream(c, caller.key, lastEventId !== undefined));
   });
 
   app.post('/threads/:threadId/rerun', async (c) => {
@@ -240,28 +206,32 @@ export function messagingRoutes(deps: Deps): Hono {
       admitted.done();
       throw error;
     }
-    const turn = await start(c, branch, { ...body, user_id: branch.userId }, { version: await versionOf(branch), paceMs: null, admitted });
+    const turn = await start(
+      c,
+      branch,
+      { ...body, user_id: branch.userId },
+      { version: await versionOf(branch), streaming: false, admitted },
+    );
     return c.json({ thread_id: branch.id, message: unwrap(await turn.result) });
   });
 
   app.get('/threads/:threadId/messages', async (c) => {
     const caller = c.get('caller');
     const thread = await findThread(caller, pathId(c.req.param('threadId'), 'thread_id'));
-    return caller.key.plan.rawTranscript === undefined
-      ? c.json(await stores.threads.messages(thread.id))
-      : c.json(caller.key.plan.rawTranscript as object);
+    return c.json(await stores.threads.messages(thread.id));
   });
 
   app.get('/welcome-message', async (c) => {
-    const plan = c.get('caller').key.plan;
     // The template keeps its {{placeholders}}: this operation has no body to fill them from.
-    return c.json({ welcome_message: plan.welcome ?? (await welcomeOf(deps, c.get('caller').agentId)) });
+    return c.json({ welcome_message: await welcomeOf(deps, c.get('caller').key) });
   });
 
   app.post('/followup-suggestions', async (c) => {
-    const plan = c.get('caller').key.plan;
     const body = await parseBody(c, followupBodySchema, {});
-    return c.json({ suggestions: plan.suggestions ?? agent.suggestionsFor(body.context) });
+    const { key } = c.get('caller');
+    // The live version's starter suggestions, when it has some; else what the agent suggests.
+    const starters = liveVersion(await agentOf(deps, key.agentId)).settings.suggestions;
+    return c.json({ suggestions: starters ?? deps.agentFor(key).suggestionsFor(body.context) });
   });
 
   app.post('/channels/:channel/threads', async (c) => {

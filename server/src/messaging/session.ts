@@ -6,6 +6,7 @@ import type { ThreadFrame } from '@agent-chat/wire';
 import { checkToken, rateLimited } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
 import { ApiError, fromZodError, notFound } from '../http/errors.js';
+import { parseJson } from '../http/validate.js';
 import { hostNotAllowed } from '../http/hosts.js';
 import { originNotAllowed } from '../http/origins.js';
 import { keepKey, keyedTurn, notReceived, readIdempotencyKey } from './idempotency.js';
@@ -14,6 +15,8 @@ import { newRequestId } from '../http/ids.js';
 import type { Admission } from '../store/budgets.js';
 import type { KeyRecord, ThreadRecord } from '../store/records.js';
 import { createThread, versionFor } from './threads.js';
+import type { ConnectionIo } from './sse.js';
+import { PLAIN_SESSION, type SessionTap } from './taps.js';
 import { findTurn, startTurn, type FollowableTurn } from './turn.js';
 
 /**
@@ -29,12 +32,11 @@ import { findTurn, startTurn, type FollowableTurn } from './turn.js';
  *   {"type":"resume","thread_id","last_event_id"} -> thread frame + frames after
  *                                                    last_event_id, live, then done
  *
- * It shares everything with the SSE route: token checks, zod schemas, store, the detached
- * turn runner (turn.ts) and the fault knobs of the key. Connection knobs (`dropAfter`,
- * `stallAfter`, `malformedAfter`, `unknownFrameAfter`) count "turn frames" written on one
- * socket: thread, event, message, error and injected ones; `ready`, `done`, `ping` and
- * `pong` are not counted. `dropAfter[i]` addresses the key's i-th authenticated socket and
- * cuts it with `terminate()` (no close frame), as a proxy or a network drop would.
+ * It shares everything with the SSE route: token checks, zod schemas, the stores and the
+ * detached turn runner (turn.ts). What may happen to the socket besides its frames (a cut,
+ * a stall, a refused `auth`: the fault knobs in tests) is its tap's (taps.ts), asked at
+ * `auth`; the tap counts "turn frames" (thread, event, message, error and its own), not
+ * `ready`, `done`, `ping` or `pong`.
  */
 
 export const SESSION_PATH = '/messaging/v1/session';
@@ -51,8 +53,6 @@ export const CLOSE = {
 const AUTH_TIMEOUT_MS = 10_000;
 /** Silence after which the server writes a `ping` frame, and the protocol ping period. */
 const KEEPALIVE_MS = 15_000;
-/** A stalled socket (the `stallAfter` knob) is given up eventually. */
-const STALL_LIMIT_MS = 5 * 60_000;
 
 /** Anything with Node's `upgrade` event: http.Server, https.Server, Vite's and wds's servers. */
 export interface UpgradeServer {
@@ -148,12 +148,9 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
   let stalled = false;
   let lastSent = Date.now();
   let alive = true;
-  /** Turn frames written on this socket; the connection knobs count these. */
+  /** Turn frames written on this socket (across its turns): what its tap counts. */
   let written = 0;
-  let dropAt: number | undefined;
-  let stallAt: number | undefined;
-  let malformedAt: number | undefined;
-  let unknownAt: number | undefined;
+  let tap: SessionTap = PLAIN_SESSION;
 
   const write = (data: string): boolean => {
     if (ws.readyState !== ws.OPEN) return false;
@@ -186,38 +183,17 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     closed.abort();
   });
 
-  /** Applies the knobs due at the current frame count (as sse.ts does); false: stop writing. */
-  const checkpoint = async (): Promise<boolean> => {
-    for (;;) {
-      if (closed.signal.aborted) return false;
-      if (dropAt !== undefined && written >= dropAt) {
-        ws.terminate();
-        return false;
-      }
-      if (stallAt !== undefined && written >= stallAt) {
-        stalled = true;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, STALL_LIMIT_MS);
-          closed.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-        });
-        ws.terminate();
-        return false;
-      }
-      if (malformedAt !== undefined && written >= malformedAt) {
-        malformedAt = undefined;
-        write('{"type":"event","seq":');
-        written += 1;
-        continue;
-      }
-      if (unknownAt !== undefined && written >= unknownAt) {
-        unknownAt = undefined;
-        write(JSON.stringify({ type: 'progress', data: { stage: 'retrieving' } }));
-        written += 1;
-        continue;
-      }
-      return true;
-    }
+  const io: ConnectionIo = {
+    write: async (data) => {
+      if (write(data)) written += 1;
+    },
+    comment: () => {},
+    cut: () => ws.terminate(),
+    stall: () => (stalled = true),
+    closed: closed.signal,
   };
+  /** Whether to go on writing (the session's tap decides: a cut, a stall, a frame of its own). */
+  const checkpoint = (): Promise<boolean> => (closed.signal.aborted ? Promise.resolve(false) : tap.connection.checkpoint(written, io));
 
   const sendTurnFrame = async (data: string): Promise<boolean> => {
     if (!write(data)) return false;
@@ -241,9 +217,6 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     }
   };
 
-  const record = (k: KeyRecord, frame: unknown, lastEventId: string | null): void =>
-    void deps.faults.record(k, { method: 'WS', path: SESSION_PATH, lastEventId, body: frame });
-
   const authenticate = async (frame: unknown): Promise<void> => {
     clearTimeout(authTimer);
     const parsed = authFrameSchema.safeParse(frame);
@@ -256,24 +229,15 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     const checked = await checkToken(deps, parsed.data.token);
     if (checked.error || !checked.key) return refuse(checked.error!, CLOSE.unauthorized);
     const k = checked.key;
-    const faults = deps.faults.of(k);
-    if (faults.budget.unauthorized > 0) {
-      faults.budget.unauthorized -= 1;
-      return refuse(new ApiError(401, 'auth.invalid_token', 'The access token has been revoked.'), CLOSE.unauthorized);
-    }
+    const opened = deps.taps.session(k);
+    if (opened.refusal) return refuse(opened.refusal, CLOSE.unauthorized);
     if (closed.signal.aborted) return;
     key = k;
     agentId = k.agentId;
     session = checked.tokenId ?? '';
-    const connection = faults.stats.socketConnections;
-    faults.stats.socketConnections += 1;
-    const plan = k.plan;
-    dropAt = plan.dropAfter?.[connection];
-    stallAt = connection === 0 ? plan.stallAfter : undefined;
-    malformedAt = connection === 0 ? plan.malformedAfter : undefined;
-    unknownAt = plan.unknownFrameAfter;
-    // dropAfter 0: cut before `ready`, so the client knows no turn was sent on this socket.
-    if (dropAt === 0) return void ws.terminate();
+    tap = opened;
+    // Cut before `ready`, so the client knows no turn was sent on this socket.
+    if (tap.dropBeforeReady) return void ws.terminate();
     write('{"type":"ready"}');
   };
 
@@ -284,7 +248,8 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
   };
 
   const startMessage = async (k: KeyRecord, frame: Record<string, unknown>): Promise<void> => {
-    record(k, frame, null);
+    const refused = tap.frame?.('message', frame, null);
+    if (refused) return fail(refused);
     const parsed = sendBodySchema.safeParse(frame.data);
     if (!parsed.success) return fail(fromZodError(parsed.error));
     const body = parsed.data;
@@ -319,10 +284,6 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
       admitted.done();
       return fail(notFound('Thread'));
     }
-    const plan = k.plan;
-    const budget = deps.faults.of(k).budget;
-    const failNow = plan.errorFrame !== undefined && budget.errorFrames > 0;
-    if (failNow) budget.errorFrames -= 1;
     const turn = await startTurn(deps, {
       origin,
       key: k,
@@ -332,9 +293,7 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
       imageUrl: body.image_url,
       variables: body.agent_variables,
       version: await versionFor(deps, thread),
-      paceMs: plan.paceMs ?? deps.paceMs,
-      chunkChars: plan.chunkChars,
-      errorFrame: failNow ? plan.errorFrame : undefined,
+      streaming: true,
       idempotencyKey: idempotency,
       caller: session,
       openedThread: !body.thread_id,
@@ -344,14 +303,19 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     void follow(turn, -1);
   };
 
-  const startResume = async (k: KeyRecord, frame: Record<string, unknown>): Promise<void> => {
+  const startResume = async (frame: Record<string, unknown>): Promise<void> => {
     const lastEventId = frame.last_event_id;
-    record(k, frame, typeof lastEventId === 'number' || typeof lastEventId === 'string' ? String(lastEventId) : null);
+    const refused = tap.frame?.(
+      'resume',
+      frame,
+      typeof lastEventId === 'number' || typeof lastEventId === 'string' ? String(lastEventId) : null,
+    );
+    if (refused) return fail(refused);
     const parsed = resumeFrameSchema.safeParse(frame);
     if (!parsed.success) return fail(fromZodError(parsed.error));
     const turn = await findTurn(deps, (await threadOf(parsed.data.thread_id))?.latestTurn);
     // Resume attaches to the turn the client lost; it never starts a new one.
-    if (!turn || !turn.resumes(parsed.data.last_event_id) || k.plan.unresumable) {
+    if (!turn || !turn.resumes(parsed.data.last_event_id)) {
       return fail(new ApiError(409, 'stream.not_resumable', 'There is no turn of this thread to resume.'));
     }
     void follow(turn, parsed.data.last_event_id);
@@ -362,8 +326,10 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     let frame: unknown;
     try {
       if (isBinary) throw new Error('binary');
-      frame = JSON.parse(raw.toString());
-    } catch {
+      frame = parseJson(raw.toString());
+    } catch (error) {
+      // A frame with a NUL character is refused as a body would be (422).
+      if (key && error instanceof ApiError && error.status === 422) return fail(error);
       frame = undefined;
     }
     if (!key) return authenticate(frame);
@@ -372,8 +338,8 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     const f = frame as Record<string, unknown>;
     switch (type) {
       case 'ping':
-        // The `deafSession` knob: a session that stopped answering, as a dead proxy would.
-        if (key.plan.deafSession) return;
+        // A session whose tap says so stops answering, as a dead proxy would.
+        if (!tap.answersPing) return;
         return void write('{"type":"pong"}');
       case 'pong':
         return;
@@ -384,7 +350,7 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
         // Each turn or resume counts against the key's rate, as a request would over HTTP.
         const limited = await rateLimited(deps, key);
         if (limited) return fail(limited);
-        return type === 'message' ? startMessage(key, f) : startResume(key, f);
+        return type === 'message' ? startMessage(key, f) : startResume(f);
       }
       default:
         return fail(new ApiError(400, 'bad_request', 'Unknown frame type; expected message, resume or ping.'));

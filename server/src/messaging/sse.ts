@@ -1,88 +1,85 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { ThreadFrame } from '@agent-chat/wire';
-import type { FaultPlan } from '../faults/plan.js';
 import type { FollowableTurn } from './turn.js';
 
-/** A stalled connection is given up eventually, so a forgotten tab does not pin it forever. */
-const STALL_LIMIT_MS = 5 * 60_000;
-
-export interface ConnectionOptions {
-  /** Replay frames whose seq is above this (the request's `Last-Event-ID`, or -1 for all). */
-  after: number;
-  plan: FaultPlan;
-  /** Index of this connection among the key's stream connections: knobs address them by it. */
-  connection: number;
-  /** `plan.rawTurns` entry of this turn: written verbatim instead of the turn's frames. */
-  raw?: string[];
+/**
+ * What a connection may do besides writing a turn's frames: the seam the fault knobs use in
+ * tests (faults/connections.ts) to cut, stall or garble a connection, as a proxy or a
+ * network would, while the turn itself carries on. A server without them writes every
+ * frame (`PLAIN`).
+ */
+export interface ConnectionTap {
+  /**
+   * Called before the first frame and after each one written ("frames" count the `thread`
+   * frame, not `[DONE]`): whether to go on writing. It may write frames of its own first.
+   */
+  checkpoint(written: number, io: ConnectionIo): Promise<boolean>;
+  /** Written after the `thread` frame instead of the turn's frames, verbatim. */
+  readonly raw?: readonly string[];
+  /** After the last frame, hold the connection open until the client leaves. */
+  readonly keepOpen?: boolean;
+  /** End without `[DONE]`. */
+  readonly omitDone?: boolean;
 }
+
+export interface ConnectionIo {
+  /** Writes a frame's data (counted as one). */
+  write(data: string): Promise<void>;
+  /** Writes an SSE comment (a keepalive; not counted). */
+  comment(text: string): void;
+  /** Drops the connection without a goodbye (a WebSocket's terminate; a stream just stops). */
+  cut(): void;
+  /** The connection stops writing anything of its own meanwhile (a session's keepalive pings): it is stalled. */
+  stall(): void;
+  /** Aborted when the client goes. */
+  readonly closed: AbortSignal;
+}
+
+/** Every frame, then `[DONE]`. */
+export const PLAIN: ConnectionTap = { checkpoint: async () => true };
 
 /**
  * Writes one connection's view of a turn: the `thread` frame, the buffered frames after
- * `after`, then live frames until the turn ends, then `[DONE]`. Connection-level fault knobs
- * act here and only here; the turn itself never notices a cut, a stall or a bad frame.
- * "Frames" are counted per connection, the `thread` frame included, `[DONE]` excluded.
+ * `after`, then live frames until the turn ends, then `[DONE]`. The turn itself never
+ * notices what happens to a connection.
  */
-export function streamTurn(c: Context, turn: FollowableTurn, { after, plan, connection, raw }: ConnectionOptions): Response {
+export function streamTurn(c: Context, turn: FollowableTurn, after: number, tap: ConnectionTap = PLAIN): Response {
   c.header('X-Accel-Buffering', 'no');
   return streamSSE(c, async (stream) => {
     const gone = new AbortController();
     stream.onAbort(() => gone.abort());
-
-    const dropAt = plan.dropAfter?.[connection];
-    const stallAt = connection === 0 ? plan.stallAfter : undefined;
-    let malformedAt = connection === 0 ? plan.malformedAfter : undefined;
-    let unknownAt = plan.unknownFrameAfter;
     let written = 0;
-
-    /** Applies the knobs due at the current frame count; false means stop writing. */
-    const checkpoint = async (): Promise<boolean> => {
-      for (;;) {
-        if (gone.signal.aborted) return false;
-        if (dropAt !== undefined && written >= dropAt) return false;
-        if (stallAt !== undefined && written >= stallAt) {
-          const keepalive = plan.keepaliveMs ? setInterval(() => void stream.write(': keepalive\n\n'), plan.keepaliveMs) : undefined;
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, STALL_LIMIT_MS);
-            gone.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-          });
-          clearInterval(keepalive);
-          return false;
-        }
-        if (malformedAt !== undefined && written >= malformedAt) {
-          malformedAt = undefined;
-          await stream.writeSSE({ data: '{"type":"event","seq":' });
-          written += 1;
-          continue;
-        }
-        if (unknownAt !== undefined && written >= unknownAt) {
-          unknownAt = undefined;
-          await stream.writeSSE({ data: JSON.stringify({ type: 'progress', data: { stage: 'retrieving' } }) });
-          written += 1;
-          continue;
-        }
-        return true;
-      }
+    const io: ConnectionIo = {
+      write: async (data) => {
+        await stream.writeSSE({ data });
+        written += 1;
+      },
+      comment: (text) => void stream.write(`: ${text}\n\n`),
+      cut: () => gone.abort(),
+      stall: () => {},
+      closed: gone.signal,
     };
+    const go = () => (gone.signal.aborted ? Promise.resolve(false) : tap.checkpoint(written, io));
 
     const send = async (data: string, id?: number): Promise<boolean> => {
       await stream.writeSSE(id === undefined ? { data } : { data, id: String(id) });
       written += 1;
-      return checkpoint();
+      return (await go()) && !gone.signal.aborted;
     };
 
-    if (!(await checkpoint())) return;
+    if (!(await go())) return;
     const threadFrame: ThreadFrame = { type: 'thread', data: { thread_id: turn.threadId } };
     if (!(await send(JSON.stringify(threadFrame)))) return;
-    if (raw) {
-      for (const data of raw) if (!(await send(data))) return;
+    if (tap.raw) {
+      for (const data of tap.raw) if (!(await send(data))) return;
     } else {
       for await (const { frame } of turn.follow(after, gone.signal)) {
         if (!(await send(JSON.stringify(frame), frame.seq))) return;
       }
     }
-    if (plan.keepOpen) await new Promise<void>((resolve) => gone.signal.addEventListener('abort', () => resolve(), { once: true }));
-    if (gone.signal.aborted || plan.omitDone) return;
+    if (tap.keepOpen) await new Promise<void>((resolve) => gone.signal.addEventListener('abort', () => resolve(), { once: true }));
+    if (gone.signal.aborted || tap.omitDone) return;
     await stream.writeSSE({ data: '[DONE]' });
   });
 }

@@ -19,10 +19,10 @@ export async function versionFor(deps: Deps, thread: ThreadRecord): Promise<Agen
   return (thread.pinned && agent.versions.find((v) => v.id === thread.versionId)) || liveVersion(agent);
 }
 
-/** The welcome message template of an agent: its live version's, else the agent's default. */
-export async function welcomeOf(deps: Deps, agentId: string): Promise<string> {
-  const agent = await agentOf(deps, agentId);
-  return liveVersion(agent).settings.welcome ?? deps.agent.welcomeTemplate();
+/** The welcome message template of a key's agent: its live version's, else what answers for the key says. */
+export async function welcomeOf(deps: Deps, key: KeyRecord): Promise<string> {
+  const agent = await agentOf(deps, key.agentId);
+  return liveVersion(agent).settings.welcome ?? deps.agentFor(key).welcomeTemplate();
 }
 
 /**

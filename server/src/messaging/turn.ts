@@ -1,8 +1,7 @@
-import type { AgentVariables, Card, ErrorFrame, Message, MessageFrame, TokenFrame } from '@agent-chat/wire';
-import { AgentFailure, estimateTokens, wholeAnswer, type AgentReply } from '../agents/demo-agent.js';
+import type { AgentVariables, ErrorFrame, Message, MessageFrame, TokenFrame } from '@agent-chat/wire';
+import { AgentFailure, estimateTokens, type Agent } from '../agents/demo-agent.js';
 import { TraceRecorder, facetsOf, type Trace } from '../agents/trace.js';
 import type { Deps } from '../deps.js';
-import type { FaultPlan } from '../faults/plan.js';
 import { newHexId } from '../http/ids.js';
 import type { Admission } from '../store/budgets.js';
 import { FRAME_OVERHEAD_BYTES, MAX_REPLY_CHARS, MAX_TURN_FRAMES, sizeOf } from '../store/limits.js';
@@ -47,14 +46,12 @@ export interface TurnOptions {
   variables?: AgentVariables;
   version: AgentVersion;
   /**
-   * Milliseconds between the frames of a scripted reply; `null`: no pause at all, for a
-   * turn whose frames nobody watches as they come (REST, rerun: one JSON answer). Each
-   * pause is a timer, even at 0: a 200 KB reply cut into words took 40 s to answer.
+   * Someone watches the frames as they come (a stream, a socket): a paced answer is paced at
+   * its agent's `paceMs`. A turn whose frames nobody watches (REST, rerun: one JSON answer)
+   * gets no pause at all; each pause is a timer, even at 0: a 200 KB reply cut into words
+   * took 40 s to answer.
    */
-  paceMs: number | null;
-  chunkChars?: number;
-  /** Set when this turn must fail mid-stream (the `errorFrame` knob). */
-  errorFrame?: FaultPlan['errorFrame'];
+  streaming: boolean;
   /** Origin of the request, for absolute card image URLs. */
   origin?: string;
   /** The `Idempotency-Key` of the request that started it (idempotency.ts). */
@@ -282,6 +279,8 @@ export async function startTurn(deps: Deps, options: TurnOptions): Promise<Turn>
     deps.stores.turns.log(turn.interactionId, frames),
   );
   const trace = traceOf(turn, thread, options.version);
+  // The thread as the agent is to see it: before the turn (whatever joins the transcript as it starts).
+  const history = await deps.stores.threads.messages(thread.id);
   const record: TurnRecord = {
     id: turn.interactionId,
     threadId: thread.id,
@@ -304,8 +303,7 @@ export async function startTurn(deps: Deps, options: TurnOptions): Promise<Turn>
     throw error;
   }
   deps.live.add(turn);
-  deps.faults.of(key).stats.turnsRun += 1;
-  void run(deps, turn, trace, options)
+  void run(deps, turn, trace, options, history)
     .catch(async (error: unknown) => {
       // The turn has no HTTP response to fail, so the failure goes to its listeners.
       console.error('turn: failed', error);
@@ -366,10 +364,8 @@ async function end(deps: Deps, turn: Turn, trace: Trace, options: TurnOptions, e
     });
   } finally {
     options.admitted.done();
-    if (ending.frame) {
-      turn.entries.push(ending.frame);
-      turn.finish(ending.result);
-    } else turn.finish(ending.result);
+    if (ending.frame) turn.entries.push(ending.frame);
+    turn.finish(ending.result);
     deps.live.remove(turn);
   }
   await deps.budgets
@@ -377,12 +373,10 @@ async function end(deps: Deps, turn: Turn, trace: Trace, options: TurnOptions, e
     .catch((error: unknown) => console.error('turn: the key could not be settled', error));
 }
 
-async function run(deps: Deps, turn: Turn, trace: Trace, o: TurnOptions): Promise<void> {
+async function run(deps: Deps, turn: Turn, trace: Trace, o: TurnOptions, history: Message[]): Promise<void> {
   const { thread, key } = o;
-  const faults = deps.faults.of(key);
-  const history = await deps.stores.threads.messages(thread.id);
   const userCreatedAt = new Date().toISOString();
-  const scripted = scriptedReply(key, faults);
+  const agent: Agent = deps.agentFor(key);
   const input = {
     text: o.text,
     history,
@@ -391,11 +385,12 @@ async function run(deps: Deps, turn: Turn, trace: Trace, o: TurnOptions): Promis
     version: o.version,
     origin: o.origin,
     trace: turn.trace,
+    streaming: o.streaming,
   };
-  if (scripted) turn.trace.note('intent', 'scripted', { input: { text: o.text }, output: { reply: faults.repliesUsed - 1 } });
-  const answer = scripted ? wholeAnswer(scripted) : deps.agent.answer(input, turn.abort.signal);
+  const answer = agent.answer(input, turn.abort.signal);
+  const paceMs = o.streaming ? (agent.paceMs ?? 0) : null;
   // The reply as it streamed: its first frame to its last, what it carried.
-  const streamed = turn.trace.begin('reply', 'stream', { pace_ms: o.paceMs });
+  const streamed = turn.trace.begin('reply', 'stream', { pace_ms: paceMs });
 
   const userMessage: Message = {
     id: turn.interactionId,
@@ -408,12 +403,7 @@ async function run(deps: Deps, turn: Turn, trace: Trace, o: TurnOptions): Promis
     input_tokens: 0,
     output_tokens: 0,
   };
-  // Both join the transcript when the turn ends, unless the plan records the question at once.
-  const early = key.plan.transcriptAt === 'start';
-  if (early) await deps.stores.threads.append(thread.id, [userMessage], userCreatedAt);
 
-  // `after` counts frames of the turn as a client sees them, the `thread` frame first.
-  const failAt = o.errorFrame ? Math.max(0, o.errorFrame.after - 1) : Infinity;
   let sent = 0;
   let text = '';
   /** Past MAX_TURN_FRAMES the rest of the text waits here for the turn's last token frame. */
@@ -440,21 +430,18 @@ async function run(deps: Deps, turn: Turn, trace: Trace, o: TurnOptions): Promis
     return end(deps, turn, trace, o, {
       status: 'interrupted',
       result: { ok: false, message: INTERRUPTED.message, status: INTERRUPTED.status, code: INTERRUPTED.code },
-      messages: early ? [reply] : [userMessage, reply],
+      messages: [userMessage, reply],
       frame: { frame, key: turn.seq + 0.5 },
     });
   };
 
   try {
-    // The `thinkMs` knob: nothing at all for a while, on every connection (cancellable).
-    if (key.plan.thinkMs) await sleep(key.plan.thinkMs, turn.abort.signal);
-    pieces: for await (const piece of answer.chunks) {
-      // A scripted reply is cut into words at the demo's pace; a model's deltas go as they come.
-      for (const chunk of answer.paced ? chunkText(piece, o.chunkChars) : [piece]) {
+    for await (const piece of answer.chunks) {
+      // A paced reply is cut into words (or pieces) at its agent's pace; a model's deltas go as they come.
+      for (const chunk of answer.paced ? chunkText(piece, answer.chunkChars) : [piece]) {
         const holding = sent >= MAX_TURN_FRAMES - 1;
-        if (answer.paced && !holding && o.paceMs !== null) await sleep(o.paceMs);
+        if (answer.paced && !holding && paceMs !== null) await sleep(paceMs);
         if (turn.cancelReason) return await fail(turn.cancelReason, 409);
-        if (sent >= failAt) break pieces;
         if (!chunk) continue;
         if (text.length + chunk.length > MAX_REPLY_CHARS) {
           turn.abort.abort();
@@ -465,8 +452,8 @@ async function run(deps: Deps, turn: Turn, trace: Trace, o: TurnOptions): Promis
         else {
           const seq = turn.nextSeq();
           turn.push({ type: 'event', seq, data: { text: chunk } }, seq);
+          sent += 1;
         }
-        if (!holding) sent += 1;
       }
     }
     if (held) {
@@ -475,15 +462,11 @@ async function run(deps: Deps, turn: Turn, trace: Trace, o: TurnOptions): Promis
     }
   } catch (error) {
     if (turn.cancelReason) return await fail(turn.cancelReason, 409);
-    if (error instanceof AgentFailure) return await fail(error.message, error.status, 'status', error.code);
+    if (error instanceof AgentFailure) return await fail(error.message, error.status, error.statusField, error.code);
     throw error;
   }
-  if (o.errorFrame && sent >= failAt) {
-    const e = o.errorFrame;
-    return await fail(e.message ?? 'The agent is temporarily unavailable.', e.status ?? 503, e.statusField ?? 'status');
-  }
 
-  if (o.paceMs !== null) await sleep(answer.paced ? o.paceMs : 0);
+  if (paceMs !== null) await sleep(answer.paced ? paceMs : 0);
   if (turn.cancelReason) return await fail(turn.cancelReason, 409);
 
   const { cards, suggestions, usage } = answer.rest();
@@ -514,16 +497,7 @@ async function run(deps: Deps, turn: Turn, trace: Trace, o: TurnOptions): Promis
   await end(deps, turn, trace, o, {
     status: 'completed',
     result: { ok: true, message: agentMessage },
-    messages: early ? [agentMessage] : [userMessage, agentMessage],
+    messages: [userMessage, agentMessage],
     frame: { frame: { type: 'message', seq, data: agentMessage }, key: seq },
   });
-}
-
-/** The `replies` knob: turn by turn, the last entry repeating. Sent verbatim, however hostile. */
-function scriptedReply(key: KeyRecord, faults: { repliesUsed: number }): AgentReply | undefined {
-  const replies = key.plan.replies;
-  if (!replies?.length) return undefined;
-  const entry = replies[Math.min(faults.repliesUsed, replies.length - 1)]!;
-  faults.repliesUsed += 1;
-  return { text: entry.text.repeat(entry.repeat ?? 1), cards: (entry.cards ?? []) as Card[], suggestions: entry.suggestions ?? [] };
 }

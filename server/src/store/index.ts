@@ -50,6 +50,7 @@ export async function storesOn(db: Db, options: StoreOptions = {}): Promise<Stor
     rates: new SqlRateStore(db),
     settings: new SqlSettingsStore(db),
     async close() {
+      turns.release();
       await turns.flush();
       await db.close();
     },

@@ -1,4 +1,3 @@
-import type { FaultPlan } from '../faults/plan.js';
 import type { Queryable } from './db.js';
 import { DEMO_KEY_LIMITS, MINTED_KEY_LIMITS, OPERATOR_KEY_LIMITS, type KeyLimits } from './limits.js';
 import type { KeyRecord } from './records.js';
@@ -42,7 +41,7 @@ interface KeyRow {
   key: string;
   agent_id: string;
   kind: KeyRecord['kind'];
-  plan: FaultPlan;
+  plan: KeyRecord['plan'];
   created_at: string;
 }
 
@@ -58,9 +57,14 @@ export class SqlKeyStore implements KeyStore {
   ) {}
 
   private record(row: KeyRow): KeyRecord {
-    const base = this.limits[row.kind];
-    const limits = row.kind === 'minted' ? { ...base, ...row.plan.limits } : base;
-    return { key: row.key, agentId: row.agent_id, kind: row.kind, plan: row.plan ?? {}, limits, createdAt: row.created_at };
+    return {
+      key: row.key,
+      agentId: row.agent_id,
+      kind: row.kind,
+      plan: row.plan ?? {},
+      limits: this.limits[row.kind],
+      createdAt: row.created_at,
+    };
   }
 
   private remember(record: KeyRecord): KeyRecord {
@@ -110,7 +114,7 @@ export class SqlKeyStore implements KeyStore {
     return this.remember({
       ...record,
       kind: 'minted',
-      limits: { ...this.limits.minted, ...record.plan.limits },
+      limits: this.limits.minted,
       createdAt: now.toISOString(),
     });
   }
@@ -132,6 +136,7 @@ export class SqlKeyStore implements KeyStore {
     if (!rows[0]) return undefined;
     // Its threads (and with them their messages, traces, turns and frames), its keys, its rate.
     await this.db.query('DELETE FROM threads WHERE key = $1', [key]);
+    await this.db.query('DELETE FROM key_usage WHERE key = $1', [key]);
     await this.db.query('DELETE FROM idempotency_keys WHERE owner = $1', [key]);
     await this.db.query('DELETE FROM rate_buckets WHERE name = $1', [`key:${key}`]);
     return rows[0].agent_id;

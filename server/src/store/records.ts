@@ -1,5 +1,4 @@
 import type { Message } from '@agent-chat/wire';
-import type { FaultPlan } from '../faults/plan.js';
 import type { KeyLimits } from './limits.js';
 
 /**
@@ -15,10 +14,12 @@ export interface KeyRecord {
   key: string;
   agentId: string;
   kind: 'demo' | 'operator' | 'minted';
-  /** A minted key's fault plan; `{}` for the others. */
-  plan: FaultPlan;
+  /** A minted key's fault plan, as the test wrote it (faults/plan.ts reads it); `{}` for the others. */
+  plan: Readonly<Record<string, unknown>>;
   /** What the key may hold and ask for (limits.ts). */
   limits: KeyLimits;
+  /** Seconds its access tokens live, when not the default (a minted key's plan may set it). */
+  tokenTtl?: number;
   createdAt: string;
 }
 

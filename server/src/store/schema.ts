@@ -153,6 +153,41 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX turns_opened ON turns (key, user_id, created_at) WHERE opened_thread;
     `,
   },
+  {
+    version: 3,
+    name: 'which instance runs a turn, and until when its lease holds',
+    sql: `
+      ALTER TABLE turns ADD COLUMN instance text NOT NULL DEFAULT '';
+      ALTER TABLE turns ADD COLUMN lease_until double precision NOT NULL DEFAULT 0;
+    `,
+  },
+  {
+    version: 4,
+    name: 'what each key holds, counted as its threads change (no scan of its threads per request)',
+    sql: `
+      CREATE TABLE key_usage (
+        key text PRIMARY KEY,
+        threads integer NOT NULL DEFAULT 0,
+        bytes double precision NOT NULL DEFAULT 0
+      );
+      INSERT INTO key_usage (key, threads, bytes) SELECT key, count(*), coalesce(sum(bytes), 0) FROM threads GROUP BY key;
+      CREATE FUNCTION count_key_usage() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          INSERT INTO key_usage AS u (key, threads, bytes) VALUES (NEW.key, 1, NEW.bytes)
+            ON CONFLICT (key) DO UPDATE SET threads = u.threads + 1, bytes = u.bytes + NEW.bytes;
+        ELSIF TG_OP = 'DELETE' THEN
+          UPDATE key_usage SET threads = threads - 1, bytes = bytes - OLD.bytes WHERE key = OLD.key;
+        ELSIF NEW.bytes IS DISTINCT FROM OLD.bytes THEN
+          UPDATE key_usage SET bytes = bytes + NEW.bytes - OLD.bytes WHERE key = NEW.key;
+        END IF;
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER threads_key_usage AFTER INSERT OR DELETE OR UPDATE OF bytes ON threads
+        FOR EACH ROW EXECUTE FUNCTION count_key_usage();
+    `,
+  },
 ];
 
 /** An arbitrary number all instances agree on: the lock migrations run under. */
@@ -194,10 +229,18 @@ export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATI
   });
 }
 
-/** The statements of a migration (none of ours has a `;` inside a string or a function body). */
+/** The statements of a migration: split at `;`, but not inside a `$$`-quoted function body (none of ours has one in a string). */
 export function splitStatements(sql: string): string[] {
-  return sql
-    .split(';')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const statements: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (const part of sql.split(/(\$\$|;)/)) {
+    if (part === '$$') quoted = !quoted;
+    if (part === ';' && !quoted) {
+      statements.push(current);
+      current = '';
+    } else current += part;
+  }
+  statements.push(current);
+  return statements.map((s) => s.trim()).filter(Boolean);
 }

@@ -227,11 +227,9 @@ export class SqlThreadStore implements ThreadStore {
   }
 
   async usage(key: string): Promise<{ threads: number; bytes: number }> {
-    const { rows } = await this.db.query<{ threads: number; bytes: number }>(
-      'SELECT count(*)::integer AS threads, coalesce(sum(bytes), 0)::double precision AS bytes FROM threads WHERE key = $1',
-      [key],
-    );
-    return rows[0]!;
+    // Counted as threads change (schema.ts, migration 4): no scan of the key's threads.
+    const { rows } = await this.db.query<{ threads: number; bytes: number }>('SELECT threads, bytes FROM key_usage WHERE key = $1', [key]);
+    return rows[0] ?? { threads: 0, bytes: 0 };
   }
 
   async idle(key: string, keep: string | undefined, limit: number): Promise<Array<{ id: string; bytes: number }>> {
@@ -308,7 +306,7 @@ export class SqlThreadStore implements ThreadStore {
 
   async totals(): Promise<{ threads: number; bytes: number }> {
     const { rows } = await this.db.query<{ threads: number; bytes: number }>(
-      'SELECT count(*)::integer AS threads, coalesce(sum(bytes), 0)::double precision AS bytes FROM threads',
+      'SELECT coalesce(sum(threads), 0)::integer AS threads, coalesce(sum(bytes), 0)::double precision AS bytes FROM key_usage',
     );
     return rows[0]!;
   }

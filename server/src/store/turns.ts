@@ -27,8 +27,14 @@ export interface TurnStore {
   finish(end: TurnEnd): Promise<{ bytes: number }>;
   /** How many turns of a key are running (on any instance). */
   running(key: string): Promise<number>;
-  /** Turns recorded as running, oldest first: at start, those a stopped process left. */
-  unfinished(): Promise<TurnRecord[]>;
+  /**
+   * Turns recorded as running whose instance stopped renewing their lease (every one, with
+   * `all`: an embedded database has one process), oldest first: the turns a stopped process
+   * left.
+   */
+  unfinished(options?: { all?: boolean }): Promise<TurnRecord[]>;
+  /** Stops renewing this instance's leases (it is stopping). */
+  release(): void;
   /**
    * The newest turn since `since` (an ISO time) that opened a thread for this question of this
    * user, asked by this caller: how a new conversation's stream sent again as it was, without
@@ -98,6 +104,14 @@ const turnOf = (row: TurnRow): TurnRecord => ({
 /** How long frames wait to be written with others: well under what a resume after a drop waits. */
 export const FLUSH_MS = 50;
 
+/**
+ * A running turn is leased to the instance running it, which renews the lease every
+ * LEASE_RENEW_MS while it runs; a lease not renewed for LEASE_MS means that instance is gone,
+ * and its turn is another's to end as interrupted.
+ */
+export const LEASE_MS = 30_000;
+export const LEASE_RENEW_MS = 10_000;
+
 /** Adds `more` to `facets`, each kind bounded (MAX_FACET_VALUES distinct values). */
 export function mergeFacets(facets: Facets, more: Facets, max = 256): Facets {
   const tools = [...new Set([...facets.tools, ...more.tools])].slice(0, max);
@@ -120,15 +134,35 @@ export class SqlTurnStore implements TurnStore {
   private positions = new Map<string, number>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private writing: Promise<void> = Promise.resolve();
+  private renewing: ReturnType<typeof setInterval> | undefined;
+  /** This instance's name on the leases of the turns it runs. */
+  readonly instance = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 
   constructor(private readonly db: Db) {}
 
+  /** Renews this instance's leases while it runs turns (started with its first). */
+  private renew(): void {
+    if (this.renewing) return;
+    this.renewing = setInterval(() => {
+      void this.db
+        .query(`UPDATE turns SET lease_until = $2 WHERE instance = $1 AND status = 'running'`, [this.instance, Date.now() + LEASE_MS])
+        .catch((error: unknown) => console.error('turns: a lease could not be renewed', error));
+    }, LEASE_RENEW_MS);
+    this.renewing.unref?.();
+  }
+
+  release(): void {
+    clearInterval(this.renewing);
+    this.renewing = undefined;
+  }
+
   async begin({ turn, trace, versionId, versionTag }: TurnStart): Promise<void> {
     this.positions.set(turn.id, 0);
+    this.renew();
     await this.db.transaction(async (tx) => {
       await tx.query(
-        `INSERT INTO turns (id, thread_id, key, user_id, user_text, start_seq, status, idempotency_key, caller, opened_thread, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $8, $9, $10)`,
+        `INSERT INTO turns (id, thread_id, key, user_id, user_text, start_seq, status, idempotency_key, caller, opened_thread, created_at, instance, lease_until)
+         VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $8, $9, $10, $11, $12)`,
         [
           turn.id,
           turn.threadId,
@@ -140,6 +174,8 @@ export class SqlTurnStore implements TurnStore {
           turn.caller,
           turn.openedThread,
           turn.createdAt,
+          this.instance,
+          Date.now() + LEASE_MS,
         ],
       );
       // The previous latest turn's frames stop counting against the thread as they go.
@@ -277,8 +313,11 @@ export class SqlTurnStore implements TurnStore {
     return rows[0] ? turnOf(rows[0]) : undefined;
   }
 
-  async unfinished(): Promise<TurnRecord[]> {
-    const { rows } = await this.db.query<TurnRow>(`SELECT * FROM turns WHERE status = 'running' ORDER BY created_at, id`);
+  async unfinished(options: { all?: boolean } = {}): Promise<TurnRecord[]> {
+    const { rows } = await this.db.query<TurnRow>(
+      `SELECT * FROM turns WHERE status = 'running' AND ($1 OR lease_until < $2) ORDER BY created_at, id`,
+      [options.all ?? false, Date.now()],
+    );
     return rows.map(turnOf);
   }
 }
