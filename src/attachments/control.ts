@@ -124,18 +124,27 @@ export class AttachmentsControl {
     const { chat } = this.ctx;
     const { attachments } = this;
     const upload = this.upload();
-    // Not uploaded before the disclaimer is accepted either: the image stays attached.
-    if (chat.busy || attachments.uploading || this.ctx.held()) return;
+    // Not uploaded before the disclaimer is accepted either: the image stays attached. While
+    // the conversation loads it is: the send waits for the load, as Enter's without an image.
+    if (chat.replying || attachments.uploading || this.ctx.held()) return;
     if (!upload) {
       attachments.clear();
       return;
     }
     const url = await attachments.upload(upload);
     if (!url) return;
-    // Read after the upload: the user may have kept typing meanwhile.
-    const before = chat.messages.length;
-    const sent = this.ctx.send(readText(), { imageUrl: url });
-    if (chat.messages.length > before) attachments.clear();
-    await sent;
+    // The attachment goes as its message joins the log: at once, or once a load under way has
+    // ended (the send resolves only when the turn has).
+    const unsubscribe = chat.store.subscribe((_, change) => {
+      if (change !== 'appendUser') return;
+      unsubscribe();
+      attachments.clear();
+    });
+    try {
+      // Read after the upload: the user may have kept typing meanwhile.
+      await this.ctx.send(readText(), { imageUrl: url });
+    } finally {
+      unsubscribe();
+    }
   }
 }

@@ -42,7 +42,8 @@ export class Composer {
   render() {
     const { chat, host } = this.ctx;
     const t = this.ctx.text;
-    const busy = chat.busy;
+    // Stop while a reply is under way; while the conversation loads, Send (it waits for the load).
+    const busy = chat.replying;
     const { draft } = chat.state;
     const images = this.images.control;
     const attachments = images?.attachments;
@@ -120,10 +121,11 @@ export class Composer {
   }
 
   private readonly onKeyDown = (event: KeyboardEvent): void => {
-    // Enter sends, Shift+Enter adds a line; an IME composition's Enter is not ours.
+    // Enter sends, Shift+Enter adds a line; an IME composition's Enter is not ours. It does
+    // what Send does, also while the conversation loads (the send waits for the load).
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
-      if (!this.ctx.chat.busy) this.onSubmit(event);
+      if (!this.ctx.chat.replying) this.onSubmit(event);
     } else if (recall.module?.recall(event, this.ctx.chat)) this.onInput(event);
   };
 

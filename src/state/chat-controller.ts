@@ -83,6 +83,8 @@ export class ChatController implements ReactiveController, TurnHost {
    * code, the tab's lock): the stored draft keeps it meanwhile, so a reload finds it there.
    */
   private outgoing: string | null = null;
+  /** The questions whose sends wait for a load: the same one again (Enter pressed twice) is that send. */
+  private readonly early = new Set<string>();
   /**
    * While a load reads the conversation: the turns other tabs had stored meanwhile (their
    * `startedAt`), as read when the read began and as heard of since (`watchTabs`).
@@ -141,10 +143,18 @@ export class ChatController implements ReactiveController, TurnHost {
     this.store.apply(disconnected);
   }
 
-  /** Loading or in a turn: the composer offers Stop, a rerun waits. */
+  /** Loading or in a turn: a rerun waits. */
   get busy(): boolean {
     const { status } = this.state;
     return status === 'connecting' || status === 'streaming' || status === 'reconnecting';
+  }
+
+  /**
+   * A reply is under way (a turn, or one a page before left running that recovery picks up):
+   * the composer offers Stop, not Send. A load is not one: a send waits for it (`send`).
+   */
+  get replying(): boolean {
+    return this.turnRunning || (this.busy && !this.loading);
   }
 
   /** A turn (send, retry, rerun, resume, another tab's) is under way; loading a conversation is not one. */
@@ -323,17 +333,21 @@ export class ChatController implements ReactiveController, TurnHost {
   async send(text: string, imageUrl?: string, host = false): Promise<void> {
     const trimmed = text.trim();
     // While a turn runs, nothing is sent.
-    if (!trimmed || this.turnRunning) return;
+    if (!trimmed || this.turnRunning || this.early.has(trimmed)) return;
     // The page's calls are limited (src/state/host-sends.ts, with the turns' chunk, which a
     // send needs anyway). When it cannot load, the send goes on and fails as the reader's would.
     if (host && (await this.useTurns().catch(() => null))?.hostSends.allow() === false) return;
     if (!emit(this.host, 'agent-chat-send', { text: trimmed, threadId: this.threadId, imageUrl: imageUrl ?? null }, true)) return;
     this.activate();
-    // Sent while the conversation loads (a host calling send() at once): wait, or the
-    // restored transcript would replace the message. If the load fails, the text stays as
-    // the draft beside the error notice instead of being lost.
+    // Sent while the conversation loads (the page's send() at once, the reader's Enter): wait,
+    // or the restored transcript would replace it; also for a load of this thread that replaced
+    // it (new credentials). A failed load keeps the text as the draft, beside its notice.
     if (this.loading) {
-      await this.loaded;
+      const thread = this.threadId;
+      this.early.add(trimmed);
+      // (`loaded` never rejects: a load's failure is its notice.)
+      while (this.loading && this.threadId === thread) await this.loaded;
+      this.early.delete(trimmed);
       if (!this.state.ready) {
         if (!this.state.draft.trim()) this.setDraft(trimmed);
         return;

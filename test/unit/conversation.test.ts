@@ -397,3 +397,98 @@ describe('reruns', () => {
     expect(chat.state.messages.map((m) => m.text)).toEqual(['lost?', 'Here it is.']);
   });
 });
+
+describe('a question sent while a stored thread loads', () => {
+  /**
+   * A conversation opening THREAD whose transcript waits for `release()`; a read that the
+   * load gives up rejects, as fetch does when its signal aborts.
+   */
+  async function loading() {
+    const { ChatController } = await import('../../src/state/chat-controller.js');
+    const { FakeClient, FakeHost, config } = await import('./support/fakes.js');
+    const client = new FakeClient();
+    // Ids of their own: the turn's reply (REPLY_ID) settles over a message of its id.
+    client.transcripts.set(THREAD, [question('Where is it?', '1'.repeat(24)), reply('On its way.', { id: '2'.repeat(24) })]);
+    client.transcripts.set(OTHER_THREAD, [question('older'), reply('older reply')]);
+    const read = client.transcript.bind(client);
+    const waiting: Array<() => void> = [];
+    client.transcript = (threadId: string, opts?: { signal?: AbortSignal }) =>
+      new Promise((resolve, reject) => {
+        waiting.push(() => resolve(read(threadId)));
+        opts?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+      });
+    const host = new FakeHost();
+    const chat = new ChatController(host as never, { createClient: () => client as never });
+    const sends = host.events<{ text: string }>('agent-chat-send');
+    chat.configure(config({ threadId: THREAD }));
+    chat.activate();
+    await settled();
+    const release = async () => {
+      for (const go of waiting.splice(0)) go();
+      await settled();
+    };
+    return { chat, client, sends, config, release };
+  }
+
+  const texts = (chat: { state: { messages: ReadonlyArray<{ text: string }> } }) => chat.state.messages.map((m) => m.text);
+
+  it('a load is not a reply under way (the composer offers Send, and its Enter sends); a turn, or one being recovered, is', async () => {
+    const { chat, client, release } = await loading();
+    expect([chat.busy, chat.replying]).toEqual([true, false]);
+    await release();
+    expect([chat.busy, chat.replying]).toEqual([false, false]);
+    const finish = client.hold('done');
+    const turn = chat.send('one');
+    await settled();
+    expect(chat.replying).toBe(true);
+    finish();
+    await turn;
+    expect(chat.replying).toBe(false);
+    // A turn a page before left running: `connecting` until recovery has decided about it.
+    const { restore } = await import('../../src/state/store.js');
+    chat.store.apply(restore, '', chat.state.messages, [], true);
+    expect(chat.replying).toBe(true);
+    chat.hostDisconnected();
+  });
+
+  it('goes out into that thread once it has loaded, once however often it was sent meanwhile (Enter pressed again)', async () => {
+    const { chat, client, sends, release } = await loading();
+    chat.setDraft('early');
+    const sent = [chat.send('early'), chat.send('early'), chat.send(' early ')];
+    await settled();
+    expect(texts(chat)).toEqual([]);
+    expect(chat.state.draft, 'the text stays in the field while it waits').toBe('early');
+    await release();
+    await Promise.all(sent);
+    expect(texts(chat)).toEqual(['Where is it?', 'On its way.', 'early', 'Hello.']);
+    expect(sends.map((s) => s.text)).toEqual(['early']);
+    expect(client.turns.map((t) => [t.body.text, t.body.thread_id])).toEqual([['early', THREAD]]);
+    expect(chat.state.draft).toBe('');
+    chat.hostDisconnected();
+  });
+
+  it('waits for a load of the same thread that replaced the first (new credentials)', async () => {
+    const { chat, client, config, release } = await loading();
+    const sent = chat.send('early');
+    await settled();
+    chat.configure(config({ threadId: THREAD, accessToken: 'a-new-token' }));
+    await release();
+    await sent;
+    expect(texts(chat)).toEqual(['Where is it?', 'On its way.', 'early', 'Hello.']);
+    expect(client.turns).toHaveLength(1);
+    chat.hostDisconnected();
+  });
+
+  it('is not sent into another thread the reader moved to meanwhile: it stays in the field there', async () => {
+    const { chat, client, release } = await loading();
+    const sent = chat.send('early');
+    await settled();
+    chat.switchThread(OTHER_THREAD, 'switched');
+    await release();
+    await sent;
+    expect(texts(chat)).toEqual(['older', 'older reply']);
+    expect(client.turns).toEqual([]);
+    expect(chat.state.draft).toBe('early');
+    chat.hostDisconnected();
+  });
+});
