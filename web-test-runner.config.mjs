@@ -19,7 +19,15 @@ const { hostMiddleware, isHostPath } = await tsImport('./demo/host/index.ts', im
 const hostRoutes = hostMiddleware();
 // The fault knobs on: every test mints keys of its own with faults attached (server/src/faults/plan.ts).
 // The dev organization key: the runner listens on this machine and only its own pages call it.
-const reference = await createReferenceServer({ faults: true, organizationApiKey: DEV_ORGANIZATION_API_KEY, db });
+// Every test page calls from this machine's address, and some send hundreds of unknown keys
+// on purpose (the fuzz tests): failed credentials may cost nothing here (server/test/failures.test.ts tests what they cost).
+const failures = { address: { perSecond: 1e6, burst: 1e6 }, all: { perSecond: 1e6, burst: 1e6 } };
+const reference = await createReferenceServer({
+  faults: true,
+  organizationApiKey: DEV_ORGANIZATION_API_KEY,
+  db,
+  limits: { failures },
+});
 const serverMiddleware = toNodeMiddleware(reference.app);
 /** The WebSocket session (`/messaging/v1/session`) on the runner's own server; other upgrades are left alone. */
 const referenceSessions = {
@@ -57,6 +65,7 @@ const modelAgent = {
           faults: true,
           organizationApiKey: DEV_ORGANIZATION_API_KEY,
           db,
+          limits: { failures },
         });
         model = { fake, middleware: toNodeMiddleware(server.app), agent: server.agent };
       });

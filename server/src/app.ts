@@ -8,6 +8,7 @@ import { applyAgents, type AgentsConfig, type Applied } from './agents/config.js
 import { ModelAgent, type ModelSettings } from './agents/model-agent.js';
 import { authRoutes, bearerAuth } from './auth/tokens.js';
 import { resolveSigning, type SigningSettings, type SigningSource } from './auth/signing.js';
+import { FAILURE_LIMITS, type FailureLimits } from './auth/failures.js';
 import { DEMO_AGENT_ID, DEMO_PROJECT_ID, DEMO_VERSION_IDS, newDemoAgent } from './agents/versions.js';
 import { FaultKnobs } from './faults/index.js';
 import { PLAIN_TAPS } from './messaging/taps.js';
@@ -45,6 +46,8 @@ export interface LimitOptions {
   mintedTogether?: number;
   /** The organization API key's rate (default ORGANIZATION_RATE). */
   organization?: { perSecond: number; burst: number };
+  /** What failed credentials may cost (default FAILURE_LIMITS, auth/failures.ts). */
+  failures?: FailureLimits;
 }
 
 export interface AppOptions {
@@ -68,6 +71,11 @@ export interface AppOptions {
   demo?: boolean;
   /** Agents their operator defined (`AGENTS_FILE`, agents/config.ts), applied at start. */
   agents?: AgentsConfig;
+  /**
+   * The server is behind a proxy that writes `X-Forwarded-For` (`TRUST_PROXY=1`): a client's
+   * address, which failed credentials are counted by, is its first entry.
+   */
+  trustProxy?: boolean;
   /**
    * Mount the fault knobs (`/__demo/keys`: keys minted with fault plans, their stats and
    * clocks; demo-keys.ts). Off unless asked: with them anyone who reaches the server can
@@ -239,6 +247,8 @@ export async function createReferenceServer(options: AppOptions = {}): Promise<R
       hosts: hostRule(options.allowedHosts),
       organizationApiKey: options.organizationApiKey ?? `org_${randomHex(24)}`,
       organizationRate: options.limits?.organization ?? ORGANIZATION_RATE,
+      failureLimits: options.limits?.failures ?? FAILURE_LIMITS,
+      trustProxy: options.trustProxy ?? false,
       clock: knobs ? (key) => knobs.clock(key) : () => Date.now(),
       taps: knobs ? knobs.taps() : PLAIN_TAPS,
       lifecycle: { stopping: false },

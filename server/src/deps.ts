@@ -1,4 +1,5 @@
 import type { Agent, Catalog } from './agents/demo-agent.js';
+import type { FailureLimits } from './auth/failures.js';
 import type { Signing } from './auth/signing.js';
 import type { HostRule } from './http/hosts.js';
 import type { OriginRule } from './http/origins.js';
@@ -27,6 +28,10 @@ export interface Deps {
   /** The organization API key management accepts (management-auth.ts), and its rate. */
   organizationApiKey: string;
   organizationRate: { perSecond: number; burst: number };
+  /** What failed credentials may cost, per client address and for everyone (auth/failures.ts). */
+  failureLimits: FailureLimits;
+  /** Take the client's address from `X-Forwarded-For` (a proxy in front writes it). */
+  trustProxy: boolean;
   /** The time on a key's clock, in ms (tokens are minted and checked, its rate counted, at it): `Date.now()`, or a test's. */
   clock(key: KeyRecord): number;
   /** A connection's seams (messaging/taps.ts): plain, or a test's fault knobs. */

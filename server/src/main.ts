@@ -35,8 +35,21 @@ async function main(): Promise<void> {
   } catch (error) {
     return fail(error instanceof Error ? error.message : String(error));
   }
-  const { listen, model, allowedOrigins, allowedHosts, database, signing, organization, graceMs, production, demo, agents, faults } =
-    settings;
+  const {
+    listen,
+    model,
+    allowedOrigins,
+    allowedHosts,
+    database,
+    signing,
+    organization,
+    graceMs,
+    production,
+    demo,
+    agents,
+    faults,
+    trustProxy,
+  } = settings;
   let reference: ReferenceServer;
   try {
     reference = await createReferenceServer({
@@ -45,6 +58,7 @@ async function main(): Promise<void> {
       production,
       demo,
       agents,
+      trustProxy,
       allowedOrigins,
       allowedHosts,
       organizationApiKey: organization.key,

@@ -57,6 +57,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env) {
     signing: signingFromEnv(env),
     organization: organizationKeyFromEnv(env, listen.hostname, allowedOrigins),
     graceMs: graceFromEnv(env),
+    trustProxy: flag('TRUST_PROXY', env) ?? false,
   };
 }
 

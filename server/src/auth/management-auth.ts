@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { failed } from './failures.js';
 import { z } from 'zod';
 import { checkToken, LOGIN_SCOPE, mintToken, rateLimited } from './tokens.js';
 import type { Deps } from '../deps.js';
@@ -64,10 +65,15 @@ function sameKey(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
-/** The organization key of the request: absent, or a 401 when wrong; the organization's rate applies. */
-async function organization(deps: Deps, given: string | undefined): Promise<boolean> {
+/**
+ * The organization key of the request: absent, or a 401 when wrong (a failed attempt: its
+ * address pays for it, failures.ts); the organization's rate applies.
+ */
+async function organization(deps: Deps, c: Context, given: string | undefined): Promise<boolean> {
   if (given === undefined) return false;
-  if (!sameKey(given, deps.organizationApiKey)) throw new ApiError(401, 'auth.invalid_api_key', 'The organization API key is not valid.');
+  if (!sameKey(given, deps.organizationApiKey)) {
+    throw await failed(deps, c, new ApiError(401, 'auth.invalid_api_key', 'The organization API key is not valid.'));
+  }
   const wait = await deps.stores.rates.take('organization', deps.organizationRate, Date.now());
   if (wait) {
     throw new ApiError(429, 'rate_limited', `Too many requests for this organization; try again in ${wait} s.`, null, {
@@ -98,8 +104,12 @@ const loginBodySchema = z
 export function loginRoutes(deps: Deps): Hono {
   const app = new Hono();
   app.post('/management/v1/auth/login', async (c) => {
-    if (!(await organization(deps, c.req.header('x-organization-api-key')))) {
-      throw new ApiError(401, 'auth.missing_credentials', 'Log in with the organization API key: x-organization-api-key.');
+    if (!(await organization(deps, c, c.req.header('x-organization-api-key')))) {
+      throw await failed(
+        deps,
+        c,
+        new ApiError(401, 'auth.missing_credentials', 'Log in with the organization API key: x-organization-api-key.'),
+      );
     }
     const body = await parseBody(c, loginBodySchema);
     const key =
@@ -116,7 +126,7 @@ export function loginRoutes(deps: Deps): Hono {
 /** Every management request but the token exchange and the login: who is asking, or 401/403. */
 export function managementAuth(deps: Deps): MiddlewareHandler {
   return async (c, next) => {
-    if (await organization(deps, c.req.header('x-organization-api-key'))) {
+    if (await organization(deps, c, c.req.header('x-organization-api-key'))) {
       c.set('manager', { kind: 'organization' });
       return next();
     }

@@ -1,6 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { ApiError } from '../http/errors.js';
+import { failed } from './failures.js';
 import type { Deps } from '../deps.js';
 import { tokenBodySchema } from '../http/schemas.js';
 import type { KeyRecord } from '../store/records.js';
@@ -61,7 +62,7 @@ export function authRoutes(deps: Deps): Hono {
   app.post('/management/v1/auth/token', async (c) => {
     const { publishable_key } = await parseBody(c, tokenBodySchema);
     const key = await deps.stores.keys.get(publishable_key);
-    if (!key) throw new ApiError(401, 'auth.invalid_key', 'The publishable key is not valid.');
+    if (!key) throw await failed(deps, c, new ApiError(401, 'auth.invalid_key', 'The publishable key is not valid.'));
     const limited = await rateLimited(deps, key);
     if (limited) throw limited;
     const ttl = key.tokenTtl ?? DEFAULT_TOKEN_TTL_S;
