@@ -12,6 +12,7 @@ import { FAILURE_LIMITS, type FailureLimits } from './auth/failures.js';
 import { DEMO_AGENT_ID, DEMO_PROJECT_ID, DEMO_VERSION_IDS, newDemoAgent } from './agents/versions.js';
 import { FaultKnobs } from './faults/index.js';
 import { PLAIN_TAPS } from './messaging/taps.js';
+import { SessionPlaces } from './messaging/places.js';
 import { LiveTurns } from './messaging/live.js';
 import { interruptUnfinished } from './messaging/recover.js';
 import { Budgets } from './store/budgets.js';
@@ -251,6 +252,7 @@ export async function createReferenceServer(options: AppOptions = {}): Promise<R
       trustProxy: options.trustProxy ?? false,
       clock: knobs ? (key) => knobs.clock(key) : () => Date.now(),
       taps: knobs ? knobs.taps() : PLAIN_TAPS,
+      sessions: new SessionPlaces(),
       lifecycle: { stopping: false },
     };
     return {

@@ -4,6 +4,7 @@ import type { Signing } from './auth/signing.js';
 import type { HostRule } from './http/hosts.js';
 import type { OriginRule } from './http/origins.js';
 import type { LiveTurns } from './messaging/live.js';
+import type { SessionPlaces } from './messaging/places.js';
 import type { Taps } from './messaging/taps.js';
 import type { Budgets } from './store/budgets.js';
 import type { Stores } from './store/index.js';
@@ -36,6 +37,8 @@ export interface Deps {
   clock(key: KeyRecord): number;
   /** A connection's seams (messaging/taps.ts): plain, or a test's fault knobs. */
   taps: Taps;
+  /** The WebSocket sessions open here, by key and token (messaging/places.ts). */
+  sessions: SessionPlaces;
   /** Set once the server is stopping (`ReferenceServer.shutdown`): no new turn starts, readiness fails. */
   lifecycle: { stopping: boolean };
 }

@@ -389,6 +389,33 @@ describe('management: who may use it', () => {
   });
 });
 
+describe('what management stores', () => {
+  it('counts against the thread’s key like messages: a key that grows by PATCH forgets its own oldest threads', async () => {
+    const ref = await reference();
+    const { key, token } = await ref.mint({ replies: [{ text: 'ok' }], limits: { bytes: 64 * 1024 } });
+    const threads = [];
+    for (let i = 0; i < 4; i++) threads.push((await ref.send(token, `question ${i}`)).thread_id);
+    const before = (await ref.stats(key)).usage.bytes;
+    const long = 'w'.repeat(4000);
+    await ref.json(`/management/v1/threads/${threads[3]}`, { method: 'PATCH', headers: ORG, body: { welcome_message: long } });
+    expect((await ref.stats(key)).usage.bytes).toBeGreaterThan(before + long.length);
+    for (const id of threads) {
+      await ref.call(`/management/v1/threads/${id}`, {
+        method: 'PATCH',
+        headers: ORG,
+        body: { welcome_message: long, title: 't'.repeat(200) },
+      });
+    }
+    for (let i = 0; i < 8; i++) {
+      const id = (await ref.send(token, `more ${i}`)).thread_id;
+      await ref.json(`/management/v1/threads/${id}`, { method: 'PATCH', headers: ORG, body: { welcome_message: long } });
+    }
+    const usage = (await ref.stats(key)).usage;
+    expect(usage.bytes).toBeLessThanOrEqual(64 * 1024);
+    await envelope(await ref.call(`/messaging/v1/threads/${threads[0]}/messages`, { token }), 404, 'not_found');
+  });
+});
+
 describe('the browser suite’s copy of the dev organization key', () => {
   it('is the server’s dev default', async () => {
     const support = await import('node:fs').then((fs) => fs.readFileSync(new URL('../../test/support/server.ts', import.meta.url), 'utf8'));

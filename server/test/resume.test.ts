@@ -98,6 +98,21 @@ describe('a new conversation’s stream sent again unchanged with Last-Event-ID'
   });
 });
 
+describe('a stream resume naming its thread', () => {
+  it('attaches only for the question’s own user, as asked', async () => {
+    const { ref, key, stream } = await slowKey(0);
+    const body = { text: 'Which boots?', user_id: 'visitor-a' };
+    const first = await events(await stream(body));
+    const threadId = parsed(first[0]!).data.thread_id!;
+    const resume = (user: string) => stream({ ...body, user_id: user, thread_id: threadId }, { 'last-event-id': '0' });
+    expect((await resume('visitor-b')).status).toBe(409);
+    const own = await resume('visitor-a');
+    expect(own.status).toBe(200);
+    expect(parsed((await events(own))[0]!).data.thread_id).toBe(threadId);
+    expect((await ref.stats(key)).turnsRun).toBe(1);
+  });
+});
+
 describe('the frames a stream writes', () => {
   it('have their seq on an id: line (event and message), none on thread and error frames', async () => {
     const ref = await reference();

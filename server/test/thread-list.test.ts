@@ -222,6 +222,12 @@ describe('listing threads: malformed parameters', () => {
       ['created=yesterday', ['created']],
       ['created=2026-13-01T00:00:00Z', ['created']],
       ['created=2026-01-05', ['created']],
+      // Days and hours that do not exist, which Date.parse would roll into others.
+      ['created=2025-02-30T00:00:00Z', ['created']],
+      ['created=2024-02-30T00:00:00Z', ['created']],
+      ['created=2025-01-01T24:00:00Z', ['created']],
+      ['created=2025-01-01T10:60:00Z', ['created']],
+      ['created=2025-01-01T10:00:00%2B24:00', ['created']],
       ['tool=bad%20tool', ['tool']],
       ['rule=budget_limit:maybe', ['rule']],
       ['rule=a:fired:b', ['rule']],

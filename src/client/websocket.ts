@@ -359,7 +359,14 @@ export function socketConnection(ctx: HttpContext, body: SendMessageBody, opts: 
             ws.send(
               JSON.stringify(
                 progress.resumable
-                  ? { type: 'resume', thread_id: progress.threadId, last_event_id: progress.lastSeq }
+                  ? // The question as asked: a service resumes a turn only for whoever asked it.
+                    {
+                      type: 'resume',
+                      thread_id: progress.threadId,
+                      last_event_id: progress.lastSeq,
+                      user_id: turnBody.user_id,
+                      text: turnBody.text,
+                    }
                   : { type: 'message', data: turnBody, idempotency_key: opts.idempotencyKey },
               ),
             );

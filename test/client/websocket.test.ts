@@ -58,7 +58,13 @@ transportContract({
   run: (client, body, handlers, opts) => client.streamSocket(body, handlers, opts),
   requests: socketRequests,
   firstRequest: (body) => ({ type: 'message', data: body }),
-  resumeRequest: (_, threadId, lastSeq) => ({ type: 'resume', thread_id: threadId, last_event_id: lastSeq }),
+  resumeRequest: (body, threadId, lastSeq) => ({
+    type: 'resume',
+    thread_id: threadId,
+    last_event_id: lastSeq,
+    user_id: body.user_id,
+    text: body.text,
+  }),
 });
 
 describe('WebSocket: what only the session does', () => {

@@ -117,6 +117,7 @@ export const keyLimitsSchema = z.strictObject({
   perSecond: z.number().min(0.01).max(100_000).optional(),
   burst: z.number().int().min(1).max(1_000_000).optional(),
   runningTurns: z.number().int().min(1).max(1000).optional(),
+  sessions: z.number().int().min(1).max(10_000).optional(),
 });
 
 export const faultPlanSchema = z.strictObject({

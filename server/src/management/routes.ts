@@ -6,6 +6,7 @@ import { ApiError, notFound } from '../http/errors.js';
 import { newVersion, versionSettingsSchema } from '../agents/config.js';
 import { sees } from '../auth/management-auth.js';
 import { MAX_TEXT_CHARS } from '../http/schemas.js';
+import { sizeOf } from '../store/limits.js';
 import type { AgentRecord, ThreadRecord } from '../store/records.js';
 import { agentOf, welcomeOf } from '../messaging/threads.js';
 import { page, parseListQuery } from './thread-list.js';
@@ -104,15 +105,26 @@ export function managementRoutes(deps: Deps): Hono {
     const thread = await findThread(c);
     const body = await parseBody(c, threadPatchSchema);
     // Omitted fields stay as they are; `null` clears the ones that may be empty.
-    const updated = await stores.threads.update(thread.id, {
+    const patch = {
       title: body.title,
       userId: body.user_id,
       externalId: body.external_id,
       welcome: body.welcome_message,
       suggestions: body.followup_suggestions,
+    };
+    // What the thread keeps counts against its key, as messages do.
+    let grow = 0;
+    for (const [field, value] of Object.entries(patch) as Array<[keyof typeof patch, unknown]>) {
+      if (value !== undefined) grow += sizeOf(value) - sizeOf(thread[field]);
+    }
+    const updated = await stores.threads.update(thread.id, {
+      ...patch,
+      grow,
       updatedAt: Object.keys(body).length ? new Date().toISOString() : undefined,
     });
     if (!updated) throw notFound('Thread');
+    const key = await stores.keys.get(updated.key);
+    if (key && grow > 0) await deps.budgets.settle(key, updated.id);
     return c.json(await threadJson(updated));
   });
 

@@ -54,7 +54,21 @@ const SINGLE = new Set(['project_id', 'user_id', 'external_id', 'page[size]', 'p
 /** Values one repeatable parameter may have: each is a pass over the threads. */
 const MAX_VALUES = 20;
 const CODE = /^[\w.-]{1,128}$/;
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+/**
+ * An RFC 3339 timestamp's time in ms, or NaN: one that names a day or hour that does not
+ * exist (2025-02-30, hour 24, minute 60, an offset past 23:59) is not one, though
+ * `Date.parse` would roll it over into another.
+ */
+export function rfc3339(value: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/.exec(value);
+  if (!m) return NaN;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return NaN;
+  if (m[9] && (Number(m[10]) > 23 || Number(m[11]) > 59)) return NaN;
+  return Date.parse(value.replace(' ', 'T'));
+}
+
 const PARAM = /^([\w.-]{1,128})(>=|<=|>|<|:)(.{1,256})$/s;
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
@@ -128,7 +142,7 @@ export function parseListQuery(url: URL, secret: Uint8Array): ListQuery {
 
   const created = many('created');
   if (created) {
-    const times = created.map((value) => (RFC3339.test(value) ? Date.parse(value.replace(' ', 'T')) : NaN));
+    const times = created.map(rfc3339);
     if (created.length > 2) wrong('created', 'One timestamp, or exactly two for a range.');
     else if (times.some((t) => Number.isNaN(t))) wrong('created', 'Must be RFC 3339 timestamps, e.g. 2025-03-01T00:00:00Z.');
     else if (times.length === 2 && times[0]! > times[1]!) wrong('created', 'A range starts before it ends.');

@@ -163,7 +163,8 @@ export function messagingRoutes(deps: Deps): Hono {
       // no thread, no key): its turn is the newest this caller's question opened, lately.
       const lost = body.thread_id ? latest : await openedTurn(caller, body);
       // Resume attaches to the turn the client lost; it never starts a new one.
-      if (!lost || lost.userText !== body.text || !lost.resumes(after)) throw notResumable();
+      // The body is the question: its text and its user must be the turn's.
+      if (!lost || lost.userText !== body.text || lost.userId !== body.user_id || !lost.resumes(after)) throw notResumable();
       turn = lost;
     } else {
       const { thread, admitted } = await admit(caller, body);

@@ -17,7 +17,7 @@ import type { KeyRecord, ThreadRecord } from '../store/records.js';
 import { createThread, versionFor } from './threads.js';
 import type { ConnectionIo } from './sse.js';
 import { PLAIN_SESSION, type SessionTap } from './taps.js';
-import { findTurn, startTurn, type FollowableTurn } from './turn.js';
+import { findTurn, mayResume, startTurn, type FollowableTurn } from './turn.js';
 
 /**
  * The WebSocket session, `/messaging/v1/session` (PROVISIONAL: the reference does not show
@@ -47,6 +47,7 @@ export const CLOSE = {
   goingAway: 1001,
   unauthorized: 4401,
   authTimeout: 4408,
+  tooMany: 4429,
   internal: 1011,
 } as const;
 
@@ -70,6 +71,9 @@ const authFrameSchema = z.object({ type: z.literal('auth'), token: z.string().mi
 const resumeFrameSchema = z.object({
   type: z.literal('resume'),
   thread_id: hexId,
+  // The question resumed, as it was asked: needed unless this socket's token asked it.
+  user_id: z.string().max(256).optional(),
+  text: z.string().max(4000).optional(),
   last_event_id: z
     .number({ error: 'Must be a non-negative integer (the last seq received).' })
     .int({ error: 'Must be a non-negative integer (the last seq received).' })
@@ -231,7 +235,13 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     const k = checked.key;
     const opened = deps.taps.session(k);
     if (opened.refusal) return refuse(opened.refusal, CLOSE.unauthorized);
-    if (closed.signal.aborted) return;
+    // A session is a request of its key (its rate), and holds a place of the key's and of its token's.
+    const limited = await rateLimited(deps, k);
+    if (limited) return refuse(limited, CLOSE.tooMany);
+    const place = deps.sessions.take(k, checked.tokenId ?? '');
+    if (place instanceof ApiError) return refuse(place, CLOSE.tooMany);
+    closed.signal.addEventListener('abort', place, { once: true });
+    if (closed.signal.aborted) return place();
     key = k;
     agentId = k.agentId;
     session = checked.tokenId ?? '';
@@ -314,8 +324,9 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     const parsed = resumeFrameSchema.safeParse(frame);
     if (!parsed.success) return fail(fromZodError(parsed.error));
     const turn = await findTurn(deps, (await threadOf(parsed.data.thread_id))?.latestTurn);
-    // Resume attaches to the turn the client lost; it never starts a new one.
-    if (!turn || !turn.resumes(parsed.data.last_event_id)) {
+    // Resume attaches to the turn the client lost (its own: mayResume); it never starts a new one.
+    const asker = { session, userId: parsed.data.user_id, text: parsed.data.text };
+    if (!turn || !turn.resumes(parsed.data.last_event_id) || !mayResume(turn, asker)) {
       return fail(new ApiError(409, 'stream.not_resumable', 'There is no turn of this thread to resume.'));
     }
     void follow(turn, parsed.data.last_event_id);

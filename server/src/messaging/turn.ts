@@ -24,6 +24,9 @@ export interface FollowableTurn {
   readonly interactionId: string;
   readonly threadId: string;
   readonly userText: string;
+  /** Who asked: the `user_id` of the question, and the token session (`jti`) that sent it. */
+  readonly userId: string;
+  readonly caller: string;
   readonly idempotencyKey: string | null;
   /** How it ended, once it has. */
   readonly result: Promise<TurnResult>;
@@ -106,6 +109,8 @@ export class Turn implements FollowableTurn {
     readonly startSeq: number,
     readonly idempotencyKey: string | null,
     private readonly log: (frames: LoggedFrame[]) => void = () => {},
+    readonly userId = '',
+    readonly caller = '',
   ) {
     this.seq = startSeq;
     this.result = new Promise((resolve) => (this.settle = resolve));
@@ -186,6 +191,8 @@ export class LoggedTurn implements FollowableTurn {
   readonly interactionId: string;
   readonly threadId: string;
   readonly userText: string;
+  readonly userId: string;
+  readonly caller: string;
   readonly idempotencyKey: string | null;
   readonly result: Promise<TurnResult>;
 
@@ -196,6 +203,8 @@ export class LoggedTurn implements FollowableTurn {
     this.interactionId = record.id;
     this.threadId = record.threadId;
     this.userText = record.userText;
+    this.userId = record.userId;
+    this.caller = record.caller;
     this.idempotencyKey = record.idempotencyKey;
     this.result = storedResult(deps, record);
     // Read only by the REST routes that join a turn; a stream never awaits it.
@@ -254,6 +263,15 @@ function traceOf(turn: Turn, thread: ThreadRecord, version: AgentVersion): Trace
   };
 }
 
+/**
+ * Whether a resume may attach to `turn`: the session that asked it (a page that kept its
+ * token), or one that names its question and user as they were asked (another tab, a page
+ * with a new token). Anyone else who knows the thread's id gets nothing of the turn.
+ */
+export function mayResume(turn: FollowableTurn, asker: { session: string; userId?: string; text?: string }): boolean {
+  return (turn.caller !== '' && turn.caller === asker.session) || (asker.userId === turn.userId && asker.text === turn.userText);
+}
+
 /** Word-ish chunks (each word with the whitespace before it), or fixed-size ones. */
 export function chunkText(text: string, chunkChars?: number): string[] {
   if (!text) return [];
@@ -275,8 +293,14 @@ export async function startTurn(deps: Deps, options: TurnOptions): Promise<Turn>
   const { key, thread } = options;
   const previous = deps.live.ofThread(thread.id);
   previous?.cancel('A newer message on this thread superseded this reply.');
-  const turn = new Turn(thread.id, options.text, Math.max(thread.lastSeq, previous?.seq ?? 0), options.idempotencyKey ?? null, (frames) =>
-    deps.stores.turns.log(turn.interactionId, frames),
+  const turn = new Turn(
+    thread.id,
+    options.text,
+    Math.max(thread.lastSeq, previous?.seq ?? 0),
+    options.idempotencyKey ?? null,
+    (frames) => deps.stores.turns.log(turn.interactionId, frames),
+    options.userId,
+    options.caller ?? '',
   );
   const trace = traceOf(turn, thread, options.version);
   // The thread as the agent is to see it: before the turn (whatever joins the transcript as it starts).

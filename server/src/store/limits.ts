@@ -20,7 +20,12 @@ export interface KeyLimits {
   burst: number;
   /** Turns running at once; a turn beyond them is refused (429) until one ends. */
   runningTurns: number;
+  /** WebSocket sessions open at once (each instance's); one beyond them is refused at `auth`. */
+  sessions: number;
 }
+
+/** WebSocket sessions one token may hold open at once: a page holds one, a few tabs a few. */
+export const SESSIONS_PER_TOKEN = 8;
 
 const MiB = 1024 * 1024;
 
@@ -29,20 +34,34 @@ const MiB = 1024 * 1024;
  * memory per thread, and a request rate for many visitors at once (about twenty turns a
  * second between them), not for one. A flood through it forgets only its own threads.
  */
-export const DEMO_KEY_LIMITS: KeyLimits = { threads: 2000, bytes: 32 * MiB, perSecond: 50, burst: 300, runningTurns: 32 };
+export const DEMO_KEY_LIMITS: KeyLimits = { threads: 2000, bytes: 32 * MiB, perSecond: 50, burst: 300, runningTurns: 32, sessions: 300 };
 
 /**
  * A key minted for a test (`POST /__demo/keys`): room for hostile megabyte replies and a
  * browser suite's bursts of requests; its plan's `limits` may change any of these.
  */
-export const MINTED_KEY_LIMITS: KeyLimits = { threads: 500, bytes: 16 * MiB, perSecond: 500, burst: 5000, runningTurns: 32 };
+export const MINTED_KEY_LIMITS: KeyLimits = {
+  threads: 500,
+  bytes: 16 * MiB,
+  perSecond: 500,
+  burst: 5000,
+  runningTurns: 32,
+  sessions: 100,
+};
 
 /**
  * A key its operator defined for a real agent: its visitors' conversations are what the
  * server is for, so it keeps far more than the public demo key, on disk, within a bound all
  * the same (a flood through a public key must not fill the disk).
  */
-export const OPERATOR_KEY_LIMITS: KeyLimits = { threads: 200_000, bytes: 2048 * MiB, perSecond: 100, burst: 500, runningTurns: 64 };
+export const OPERATOR_KEY_LIMITS: KeyLimits = {
+  threads: 200_000,
+  bytes: 2048 * MiB,
+  perSecond: 100,
+  burst: 500,
+  runningTurns: 64,
+  sessions: 5000,
+};
 
 /**
  * All minted keys together hold at most this many bytes. One key stays within its own

@@ -37,7 +37,10 @@ export interface ThreadStore {
 
 export type ThreadPatch = Partial<
   Pick<ThreadRecord, 'title' | 'userId' | 'externalId' | 'welcome' | 'suggestions' | 'updatedAt' | 'versionId' | 'versionTag' | 'channels'>
->;
+> & {
+  /** Counted bytes the change adds (or, negative, frees): what the thread holds counts against its key. */
+  grow?: number;
+};
 
 export interface ThreadPosition {
   value: string;
@@ -117,7 +120,7 @@ export function threadOf(row: ThreadRow): ThreadRecord {
   };
 }
 
-const PATCH_COLUMNS: Record<keyof ThreadPatch, string> = {
+const PATCH_COLUMNS: Record<Exclude<keyof ThreadPatch, 'grow'>, string> = {
   title: 'title',
   userId: 'user_id',
   externalId: 'external_id',
@@ -208,6 +211,11 @@ export class SqlThreadStore implements ThreadStore {
     const params: unknown[] = [id];
     for (const [field, value] of Object.entries(patch) as Array<[keyof ThreadPatch, unknown]>) {
       if (value === undefined) continue;
+      if (field === 'grow') {
+        params.push(value);
+        sets.push(`bytes = bytes + $${params.length}::double precision`);
+        continue;
+      }
       const column = PATCH_COLUMNS[field];
       params.push(JSON_COLUMNS.has(column) && value !== null ? JSON.stringify(value) : value);
       sets.push(`${column} = $${params.length}${JSON_COLUMNS.has(column) ? '::jsonb' : ''}`);
