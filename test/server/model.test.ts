@@ -9,7 +9,8 @@ import { english } from '../support/english.js';
  * The reference server answering through an OpenAI-compatible model (server/src/agents/model-agent.ts),
  * against a fake one the test starts on the loopback address (test/support/fake-openai.ts),
  * driven through the widget as a visitor would. Both browsers share the fake: every
- * question carries a marker of its own, and a test reads only the requests with it.
+ * question carries a marker of its own, and a test reads only the requests with it. What a
+ * REST caller gets of a model's failure is tested in Node (server/test/http-model.test.ts).
  */
 
 interface ModelRequest {
@@ -179,31 +180,4 @@ describe('the reference server with a model', () => {
       expect(el.messages.filter((m) => m.role === 'agent' && m.state === 'done')).to.have.length(0);
     });
   }
-
-  it('answers a REST caller with the error envelope of the model’s failure', async () => {
-    const key = await modelKey();
-    const token = (
-      (await (
-        await fetch(`${BASE}/management/v1/auth/token`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ publishable_key: key }),
-        })
-      ).json()) as { access_token: string }
-    ).access_token;
-    const send = (text: string) =>
-      fetch(`${BASE}/messaging/v1/messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ text, user_id: 'u1' }),
-      });
-    const busy = await send(`busy ${marker()}`);
-    expect(busy.status).to.equal(429);
-    const envelope = (await busy.json()) as { error: { code: string } };
-    expect(envelope.error.code).to.equal('agents.model_rate_limited');
-    const mark = marker();
-    const ok = await send(`fine ${mark}`);
-    expect(ok.status).to.equal(200);
-    expect(((await ok.json()) as { message: { text: string } }).message.text).to.equal(`Echo: fine ${mark}`);
-  });
 });
