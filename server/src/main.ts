@@ -14,6 +14,9 @@ import { settingsFromEnv } from './settings.js';
  * pages on this machine only unless `HOST` and `ALLOWED_ORIGINS` say otherwise.
  */
 
+/** How long a stopping server waits for its connections to close once its turns have ended. */
+const CLOSE_WAIT_MS = 2_000;
+
 const SIGNING_SOURCES: Record<SigningSource, string> = {
   environment: 'SIGNING_KEY',
   file: 'SIGNING_KEY_FILE',
@@ -130,10 +133,12 @@ async function main(): Promise<void> {
       if (stopping) process.exit(1);
       stopping = true;
       console.log(`${signal}: stopping; running turns have ${graceMs} ms to finish.`);
-      server.close();
+      // Closed once every connection is: the streams' last frames are out by then.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       void reference
         .shutdown(graceMs)
         .then(() => sessions.close())
+        .then(() => Promise.race([closed, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]))
         .then(
           () => process.exit(0),
           (error: unknown) => {

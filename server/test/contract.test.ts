@@ -230,9 +230,45 @@ describe.each(backends)('the stores on %s', (_name, open) => {
       await stores.turns.begin({ turn: running, trace: trace(b.id, running.id, at(13)), versionId: 'v'.repeat(24), versionTag: 'v1.0' });
       expect((await stores.threads.idle(key, undefined, 10)).map((t) => t.id)).toEqual([c.id, a.id]);
       expect((await stores.threads.idle(key, c.id, 10)).map((t) => t.id)).toEqual([a.id]);
-      await stores.threads.remove([c.id]);
+      expect(await stores.threads.forget(await stores.threads.idle(key, a.id, 10))).toEqual([c.id]);
       expect(await stores.threads.get(c.id)).toBeUndefined();
       expect((await stores.threads.usage(key)).threads).toBe(2);
+    });
+
+    it('forgets neither a thread being opened nor one a turn began on after it was listed', async () => {
+      const key = `pk_race_${Date.now()}`;
+      await stores.keys.ensure({ key, agentId, kind: 'operator', plan: {} });
+      const old = await stores.threads.create(thread({ key, createdAt: at(10) }));
+      // Made just now, no message, no turn yet: the turn that made it is on its way.
+      const opening = await stores.threads.create(thread({ key, createdAt: new Date().toISOString() }));
+      const listed = await stores.threads.idle(key, undefined, 10);
+      expect(listed.map((t) => t.id)).toEqual([old.id]);
+      const started = turn(old.id, { key });
+      await stores.turns.begin({ turn: started, trace: trace(old.id, started.id, at(11)), versionId: 'v'.repeat(24), versionTag: 'v1.0' });
+      await stores.turns.finish({
+        id: started.id,
+        threadId: old.id,
+        status: 'completed',
+        result: { ok: true, message: message(started.id, 'Hi', 'agent') },
+        endedAt: at(12),
+        messages: [],
+        lastSeq: 1,
+        frameBytes: 0,
+        trace: { ...trace(old.id, started.id, at(11)), status: 'completed', ended_at: at(12) },
+        traceBytes: 0,
+        facets: { tools: [], rules: {}, params: {} },
+      });
+      // Its turn ended: idle again, but not as it was listed.
+      expect(await stores.threads.forget(listed)).toEqual([]);
+      expect(await stores.threads.get(old.id)).toBeDefined();
+      expect(await stores.threads.get(opening.id)).toBeDefined();
+      // A turn on a thread that is gone records nothing.
+      expect(await stores.threads.forget(await stores.threads.idle(key, undefined, 10))).toEqual([old.id]);
+      const late = turn(old.id, { key });
+      expect(
+        await stores.turns.begin({ turn: late, trace: trace(old.id, late.id, at(13)), versionId: 'v'.repeat(24), versionTag: 'v1.0' }),
+      ).toBe(false);
+      expect(await stores.turns.get(late.id)).toBeUndefined();
     });
 
     it('trims a thread’s oldest messages down to its last two, with the traces of the turns that went', async () => {

@@ -2,13 +2,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEMO_PUBLISHABLE_KEY } from '../src/app.js';
 import type { Agent, AgentAnswer } from '../src/agents/demo-agent.js';
 import { DEMO_KEY_LIMITS, MAX_REPLY_CHARS, MAX_TURN_FRAMES } from '../src/store/limits.js';
-import { envelope, inBatches, reference } from './support.js';
+import { DATABASES, envelope, inBatches, reference } from './support.js';
 
 /**
  * The reference server is bounded per publishable key (issue #25): a key that grows forgets
  * its own threads and never another key's, each key's requests are limited by its own rate
  * (429 with `Retry-After`), and what a key holds is counted against its own budget.
- * In-process through `app.fetch`: thousands of threads in seconds, no socket.
+ * In-process through `app.fetch`: thousands of threads in seconds, no socket. The floods run
+ * on the embedded database and on a PostgreSQL server's pool, where the statements of
+ * concurrent requests interleave (a budget forgetting a thread as a turn begins on it).
  */
 
 afterEach(() => {
@@ -21,10 +23,10 @@ interface Health {
   bytes: number;
 }
 
-describe('a flood from one key', () => {
+describe.each(DATABASES)('a flood from one key (%s)', (database) => {
   it("forgets only the flooding key's threads: 2,500 new threads through the demo key leave another key's readable", async () => {
     // The demo key's rate raised for the flood: what is under test is what it may keep.
-    const ref = await reference({ limits: { demo: { perSecond: 1e5, burst: 1e6, runningTurns: 1000 } } });
+    const ref = await reference({ database, limits: { demo: { perSecond: 1e5, burst: 1e6, runningTurns: 1000 } } });
     const other = await ref.mint({ replies: [{ text: 'kept' }] });
     const kept = [await ref.send(other.token, 'first'), await ref.send(other.token, 'second')];
 
@@ -57,7 +59,7 @@ describe('a flood from one key', () => {
   }, 60_000);
 
   it("keeps a key's threads and bytes within its own limits, its oldest threads going first", async () => {
-    const ref = await reference();
+    const ref = await reference({ database });
     const limits = { threads: 40, bytes: 512 * 1024, perSecond: 1e5, burst: 1e6, runningTurns: 1000 };
     const flooder = await ref.mint({ replies: [{ text: 'ok' }], limits });
     const bystander = await ref.mint({ replies: [{ text: 'mine' }] });
@@ -81,7 +83,7 @@ describe('a flood from one key', () => {
   }, 30_000);
 
   it('keeps one long thread within its key’s bytes: its oldest messages go, its latest turn stays', async () => {
-    const ref = await reference();
+    const ref = await reference({ database });
     const limits = { bytes: 256 * 1024, perSecond: 1e5, burst: 1e6 };
     const { key, token } = await ref.mint({ replies: [{ text: 'noted' }], limits });
     let threadId: string | undefined;
@@ -96,7 +98,7 @@ describe('a flood from one key', () => {
   });
 
   it('forgets whole minted keys, least recently used first, only when they hold too much together', async () => {
-    const ref = await reference({ limits: { mintedTogether: 3 * 1024 * 1024 } });
+    const ref = await reference({ database, limits: { mintedTogether: 3 * 1024 * 1024 } });
     const limits = { bytes: 1024 * 1024, perSecond: 1e5, burst: 1e6 };
     const keys = [];
     for (let n = 0; n < 4; n++) {
@@ -177,11 +179,13 @@ describe("a key's request rate", () => {
     await envelope(refused, 429, 'rate_limited');
     expect((await ref.stats(key)).usage.running).toBe(2);
 
-    // The minute, then the reply's own pace.
+    // The minute, then the replies to their end.
     await vi.advanceTimersByTimeAsync(61_000);
+    for (const res of open) expect(await res.text()).toContain('done');
     expect((await ref.stats(key)).usage.running).toBe(0);
-    expect((await stream()).status).toBe(200);
-    for (const res of open) await res.body?.cancel();
+    const again = await stream();
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
   });
 });
 

@@ -58,6 +58,28 @@ export async function testDb(): Promise<Db> {
 let turn: Promise<void> = Promise.resolve();
 let active = '';
 
+/** The PostgreSQL server of `TEST_DATABASE_URL` (`.ci/run` starts one), when there is one. */
+const serverUrl = process.env['TEST_DATABASE_URL'];
+
+/** The databases a suite that depends on them runs against: the embedded one, and a server's when there is one. */
+export const DATABASES: ReadonlyArray<'embedded' | 'postgres'> = serverUrl ? ['embedded', 'postgres'] : ['embedded'];
+
+/** Schemas made on the PostgreSQL server, dropped after the file. */
+const onServer: Array<{ db: Db; schema: string }> = [];
+
+/**
+ * A fresh, migrated schema of its own on the PostgreSQL server, through a pool of
+ * connections: statements of concurrent requests interleave there as they do in production.
+ */
+async function serverDb(): Promise<Db> {
+  if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set.');
+  const schema = `test_${process.pid}_${Date.now()}_${++schemas}`;
+  const db = await openDb(serverUrl, { schema });
+  onServer.push({ db, schema });
+  await migrate(db);
+  return db;
+}
+
 // Opened before the file's first test, outside its timeout: PGlite boots in seconds.
 beforeAll(async () => {
   await sharedDb();
@@ -65,6 +87,10 @@ beforeAll(async () => {
 afterAll(async () => {
   if (shared) await (await shared).close();
   shared = undefined;
+  for (const { db, schema } of onServer.splice(0)) {
+    await db.query(`DROP SCHEMA ${schema} CASCADE`);
+    await db.close();
+  }
 });
 
 export interface Call {
@@ -74,8 +100,9 @@ export interface Call {
   headers?: Record<string, string>;
 }
 
-export async function reference(options: AppOptions = {}) {
-  const db = options.db ?? (await testDb());
+/** A reference server; `database: 'postgres'` puts it on the PostgreSQL server (DATABASES). */
+export async function reference({ database = 'embedded', ...options }: AppOptions & { database?: 'embedded' | 'postgres' } = {}) {
+  const db = options.db ?? (database === 'postgres' ? await serverDb() : await testDb());
   const server = await createReferenceServer({
     paceMs: 0,
     faults: true,

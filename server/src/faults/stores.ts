@@ -28,11 +28,11 @@ export function faultyStores(stores: Stores, book: FaultBook): Stores {
   const turns: Stores['turns'] = {
     ...bind(stores.turns),
     async begin(start) {
-      await stores.turns.begin(start);
+      if (!(await stores.turns.begin(start))) return false;
       const key = await keys.get(start.turn.key);
-      if (!key || key.kind !== 'minted') return;
+      if (!key || key.kind !== 'minted') return true;
       book.of(key).stats.turnsRun += 1;
-      if ((key.plan as FaultPlan).transcriptAt !== 'start') return;
+      if ((key.plan as FaultPlan).transcriptAt !== 'start') return true;
       const { turn } = start;
       early.add(turn.id);
       const question: Message = {
@@ -47,6 +47,7 @@ export function faultyStores(stores: Stores, book: FaultBook): Stores {
         output_tokens: 0,
       };
       await stores.threads.append(turn.threadId, [question], turn.createdAt);
+      return true;
     },
     async finish(end) {
       if (!early.delete(end.id)) return stores.turns.finish(end);

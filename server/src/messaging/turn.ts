@@ -3,6 +3,7 @@ import { AgentFailure, estimateTokens, type Agent } from '../agents/demo-agent.j
 import { TraceRecorder, facetsOf, type Trace } from '../agents/trace.js';
 import type { Deps } from '../deps.js';
 import { newHexId } from '../http/ids.js';
+import { notFound } from '../http/errors.js';
 import type { Admission } from '../store/budgets.js';
 import { FRAME_OVERHEAD_BYTES, MAX_REPLY_CHARS, MAX_TURN_FRAMES, sizeOf } from '../store/limits.js';
 import type { AgentVersion, KeyRecord, LoggedFrame, ThreadRecord, TurnRecord, TurnResult, TurnStatus } from '../store/records.js';
@@ -321,7 +322,10 @@ export async function startTurn(deps: Deps, options: TurnOptions): Promise<Turn>
     endedAt: null,
   };
   try {
-    await deps.stores.turns.begin({ turn: record, trace, versionId: options.version.id, versionTag: options.version.tag });
+    // Forgotten by its key's budget, or deleted, since the request found it: as if not found.
+    if (!(await deps.stores.turns.begin({ turn: record, trace, versionId: options.version.id, versionTag: options.version.tag }))) {
+      throw notFound('Thread');
+    }
   } catch (error) {
     options.admitted.done();
     throw error;
@@ -386,15 +390,17 @@ async function end(deps: Deps, turn: Turn, trace: Trace, options: TurnOptions, e
       traceBytes: sizeOf(trace),
       facets: facetsOf(trace.steps),
     });
+    // What the turn added brought within its key's budget before anyone hears the end: a
+    // client that read the reply finds the key as it will stay.
+    await deps.budgets
+      .settle(options.key, turn.threadId)
+      .catch((error: unknown) => console.error('turn: the key could not be settled', error));
   } finally {
     options.admitted.done();
     if (ending.frame) turn.entries.push(ending.frame);
     turn.finish(ending.result);
     deps.live.remove(turn);
   }
-  await deps.budgets
-    .settle(options.key, turn.threadId)
-    .catch((error: unknown) => console.error('turn: the key could not be settled', error));
 }
 
 async function run(deps: Deps, turn: Turn, trace: Trace, o: TurnOptions, history: Message[]): Promise<void> {

@@ -15,6 +15,8 @@ export interface Admission {
  */
 export class Budgets {
   private readonly running = new Map<string, number>();
+  /** Each key's settling, one at a time: two at once would pick the same threads (and lock them in two orders). */
+  private readonly settling = new Map<string, Promise<unknown>>();
   /** Set while the server stops: no new turn is admitted. */
   private closed = false;
 
@@ -88,10 +90,21 @@ export class Budgets {
    * its oldest messages go, down to its latest turn, when the others are not enough.
    * Returns what the key holds then.
    */
-  async settle(key: KeyRecord, keep?: string): Promise<{ threads: number; bytes: number }> {
-    const usage = await this.within(key, keep);
-    await this.hooks.settled?.(key);
-    return usage;
+  settle(key: KeyRecord, keep?: string): Promise<{ threads: number; bytes: number }> {
+    const before = this.settling.get(key.key) ?? Promise.resolve();
+    const run = before
+      .catch(() => {})
+      .then(async () => {
+        const usage = await this.within(key, keep);
+        await this.hooks.settled?.(key);
+        return usage;
+      });
+    const last = run.catch(() => {});
+    this.settling.set(key.key, last);
+    void last.then(() => {
+      if (this.settling.get(key.key) === last) this.settling.delete(key.key);
+    });
+    return run;
   }
 
   private async within(key: KeyRecord, keep?: string): Promise<{ threads: number; bytes: number }> {
@@ -102,13 +115,14 @@ export class Budgets {
     // Enough of the least recently used to come under both limits, in one pass.
     const wanted = Math.max(usage.threads - key.limits.threads, 0) + 64;
     const candidates = await threads.idle(key.key, keep, wanted);
-    const forget: string[] = [];
+    const forget: typeof candidates = [];
     for (const candidate of candidates) {
       if (!over()) break;
-      forget.push(candidate.id);
+      forget.push(candidate);
       usage = { threads: usage.threads - 1, bytes: usage.bytes - candidate.bytes };
     }
-    await threads.remove(forget);
+    // One a turn began on meanwhile stays: what the key holds is read again.
+    if ((await threads.forget(forget)).length < forget.length) usage = await threads.usage(key.key);
     // Idle threads past this batch: another pass.
     if (over() && candidates.length === wanted) return this.within(key, keep);
     if (keep && usage.bytes > key.limits.bytes) {

@@ -21,11 +21,14 @@ export interface ThreadStore {
   usage(key: string): Promise<{ threads: number; bytes: number }>;
   /**
    * The key's threads, least recently used first, that may be forgotten: none with a turn
-   * running, never `keep`.
+   * running or being opened (OPENING_MS), never `keep`.
    */
-  idle(key: string, keep: string | undefined, limit: number): Promise<Array<{ id: string; bytes: number }>>;
-  /** Forgets threads with everything they hold (messages, traces, turns, frames). */
-  remove(ids: readonly string[]): Promise<void>;
+  idle(key: string, keep: string | undefined, limit: number): Promise<IdleThread[]>;
+  /**
+   * Forgets threads `idle` listed, with everything they hold (messages, traces, turns,
+   * frames), unless a turn began on one since (its latest turn changed): the ids forgotten.
+   */
+  forget(threads: readonly IdleThread[]): Promise<string[]>;
   /** Drops the oldest messages of one thread (down to its last two) until `bytes` are freed; the ids of those gone. */
   trim(id: string, bytes: number): Promise<string[]>;
   list(query: ThreadQuery): Promise<ThreadRecord[]>;
@@ -34,6 +37,24 @@ export interface ThreadStore {
   /** Every thread and their bytes (the health check's figures). */
   totals(): Promise<{ threads: number; bytes: number }>;
 }
+
+export interface IdleThread {
+  id: string;
+  bytes: number;
+  /** Its latest turn when it was listed: a turn that began since makes it busy. */
+  latestTurn: string | null;
+}
+
+/**
+ * A thread with neither messages nor a turn, made this recently, is being opened: the turn
+ * that made it is on its way (turns.ts, begin), so no budget forgets it meanwhile. One whose
+ * turn never came is forgotten like any other after this.
+ */
+export const OPENING_MS = 60_000;
+
+/** A thread `t` that may be forgotten at `$now - OPENING_MS` (parameter `now`). */
+const idleAt = (now: string) => `NOT EXISTS (SELECT 1 FROM turns u WHERE u.thread_id = t.id AND u.status = 'running')
+         AND NOT (t.latest_turn IS NULL AND t.message_count = 0 AND t.used_at > ${now})`;
 
 export type ThreadPatch = Partial<
   Pick<ThreadRecord, 'title' | 'userId' | 'externalId' | 'welcome' | 'suggestions' | 'updatedAt' | 'versionId' | 'versionTag' | 'channels'>
@@ -240,19 +261,27 @@ export class SqlThreadStore implements ThreadStore {
     return rows[0] ?? { threads: 0, bytes: 0 };
   }
 
-  async idle(key: string, keep: string | undefined, limit: number): Promise<Array<{ id: string; bytes: number }>> {
-    const { rows } = await this.db.query<{ id: string; bytes: number }>(
-      `SELECT t.id, t.bytes FROM threads t
-       WHERE t.key = $1 AND t.id <> $2
-         AND NOT EXISTS (SELECT 1 FROM turns u WHERE u.thread_id = t.id AND u.status = 'running')
+  async idle(key: string, keep: string | undefined, limit: number): Promise<IdleThread[]> {
+    const { rows } = await this.db.query<IdleThread>(
+      `SELECT t.id, t.bytes, t.latest_turn AS "latestTurn" FROM threads t
+       WHERE t.key = $1 AND t.id <> $2 AND ${idleAt('$4')}
        ORDER BY t.used_at, t.id LIMIT $3`,
-      [key, keep ?? '', limit],
+      [key, keep ?? '', limit, Date.now() - OPENING_MS],
     );
     return rows;
   }
 
-  async remove(ids: readonly string[]): Promise<void> {
-    if (ids.length) await this.db.query('DELETE FROM threads WHERE id = ANY($1::text[])', [ids]);
+  async forget(threads: readonly IdleThread[]): Promise<string[]> {
+    if (!threads.length) return [];
+    // The latest turn compared on the row itself: a DELETE that waited for a turn's begin
+    // (which locks the row) sees the row as that left it and passes it by.
+    const { rows } = await this.db.query<{ id: string }>(
+      `DELETE FROM threads t USING unnest($1::text[], $2::text[]) AS f (id, latest_turn)
+       WHERE t.id = f.id AND t.latest_turn IS NOT DISTINCT FROM f.latest_turn AND ${idleAt('$3')}
+       RETURNING t.id`,
+      [threads.map((t) => t.id), threads.map((t) => t.latestTurn), Date.now() - OPENING_MS],
+    );
+    return rows.map((r) => r.id);
   }
 
   async trim(id: string, bytes: number): Promise<string[]> {

@@ -15,8 +15,12 @@ import type { Facets, LoggedFrame, TurnRecord, TurnResult, TurnStatus } from './
  * running, not one per frame.
  */
 export interface TurnStore {
-  /** Records a new turn and its trace, makes it its thread's latest, and lets the previous turns' frames go. */
-  begin(start: TurnStart): Promise<void>;
+  /**
+   * Records a new turn and its trace, makes it its thread's latest, and lets the previous
+   * turns' frames go. False, with nothing recorded, when the thread is gone (forgotten by its
+   * key's budget or deleted while the request was on its way).
+   */
+  begin(start: TurnStart): Promise<boolean>;
   get(id: string): Promise<TurnRecord | undefined>;
   /** The frames of a turn's log after `after`, in order. */
   frames(id: string, after: number): Promise<LoggedFrame[]>;
@@ -156,10 +160,14 @@ export class SqlTurnStore implements TurnStore {
     this.renewing = undefined;
   }
 
-  async begin({ turn, trace, versionId, versionTag }: TurnStart): Promise<void> {
-    this.positions.set(turn.id, 0);
-    this.renew();
-    await this.db.transaction(async (tx) => {
+  async begin({ turn, trace, versionId, versionTag }: TurnStart): Promise<boolean> {
+    const recorded = await this.db.transaction(async (tx) => {
+      // The thread first, locked: a budget that forgets it waits until the turn is in, and
+      // then finds it running (threads.ts, idle); one forgotten before is not written to.
+      const thread = await tx.query<{ latest_turn: string | null }>('SELECT latest_turn FROM threads WHERE id = $1 FOR UPDATE', [
+        turn.threadId,
+      ]);
+      if (!thread.rows.length) return false;
       await tx.query(
         `INSERT INTO turns (id, thread_id, key, user_id, user_text, start_seq, status, idempotency_key, caller, opened_thread, created_at, instance, lease_until)
          VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $8, $9, $10, $11, $12)`,
@@ -179,10 +187,7 @@ export class SqlTurnStore implements TurnStore {
         ],
       );
       // The previous latest turn's frames stop counting against the thread as they go.
-      const previous = await tx.query<{ latest_turn: string | null }>('SELECT latest_turn FROM threads WHERE id = $1 FOR UPDATE', [
-        turn.threadId,
-      ]);
-      const before = previous.rows[0]?.latest_turn;
+      const before = thread.rows[0]!.latest_turn;
       if (before) {
         await tx.query('DELETE FROM turn_frames WHERE turn_id = $1', [before]);
         await tx.query(
@@ -198,7 +203,13 @@ export class SqlTurnStore implements TurnStore {
         turn.createdAt,
       ]);
       await startTrace(tx, trace);
+      return true;
     });
+    if (recorded) {
+      this.positions.set(turn.id, 0);
+      this.renew();
+    }
+    return recorded;
   }
 
   async get(id: string): Promise<TurnRecord | undefined> {
