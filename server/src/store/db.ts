@@ -16,7 +16,7 @@ export interface Queryable {
 }
 
 export interface Db extends Queryable {
-  /** `embedded` (PGlite: one connection, in this process) or `postgres` (a server, a pool). */
+  /** `embedded` (PGlite: one connection, in a worker thread of this process, embedded.ts) or `postgres` (a server, a pool). */
   readonly kind: 'embedded' | 'postgres';
   /** Where it is, for the start-up banner: a folder, `memory://`, or the server without its password. */
   readonly description: string;
@@ -71,29 +71,9 @@ export async function openDb(location: DatabaseLocation, options: { schema?: str
 }
 
 async function openEmbedded(location: string): Promise<Db> {
-  const { PGlite } = await import('@electric-sql/pglite');
   if (location !== MEMORY) mkdirSync(location, { recursive: true });
-  const pg = await PGlite.create(location === MEMORY ? MEMORY : resolve(location));
-  return embedded(pg, describeLocation(location));
-}
-
-/** A Db over a PGlite instance (one connection: PGlite runs its queries one at a time). */
-export function embedded(
-  pg: {
-    query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
-    transaction<T>(work: (tx: { query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }> }) => Promise<T>): Promise<T>;
-    close(): Promise<void>;
-  },
-  description: string,
-): Db {
-  return {
-    kind: 'embedded',
-    description,
-    query: <T>(sql: string, params: readonly unknown[] = []) => pg.query<T>(sql, [...params]),
-    transaction: (work) =>
-      pg.transaction((tx) => work({ query: <T>(sql: string, params: readonly unknown[] = []) => tx.query<T>(sql, [...params]) })),
-    close: () => pg.close(),
-  };
+  const { openWorkerEmbedded } = await import('./embedded.js');
+  return openWorkerEmbedded(location === MEMORY ? MEMORY : resolve(location), describeLocation(location));
 }
 
 /**
