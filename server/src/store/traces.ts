@@ -17,19 +17,19 @@ export const MAX_TRACES_PER_THREAD = 1000;
 
 /** Records a turn's trace as it starts, inside the caller's transaction; older ones past the bound go. */
 export async function startTrace(db: Queryable, trace: Trace): Promise<void> {
-  await db.query(`INSERT INTO traces (interaction_id, thread_id, started_at, data, bytes) VALUES ($1, $2, $3, $4::json, 0)`, [
-    trace.interaction_id,
-    trace.thread_id,
-    trace.started_at,
-    JSON.stringify(trace),
-  ]);
-  const { rows } = await db.query<{ bytes: number }>(
-    `DELETE FROM traces WHERE interaction_id IN (
-       SELECT interaction_id FROM traces WHERE thread_id = $1 ORDER BY started_at DESC, interaction_id DESC OFFSET $2
-     ) RETURNING bytes`,
-    [trace.thread_id, MAX_TRACES_PER_THREAD],
+  // One statement: the delete sees the traces before this one, so it keeps one fewer of them.
+  const { rows } = await db.query<{ freed: number }>(
+    `WITH gone AS (
+       DELETE FROM traces WHERE interaction_id IN (
+         SELECT interaction_id FROM traces WHERE thread_id = $2 ORDER BY started_at DESC, interaction_id DESC OFFSET $5
+       ) RETURNING bytes
+     ), added AS (
+       INSERT INTO traces (interaction_id, thread_id, started_at, data, bytes) VALUES ($1, $2, $3, $4::json, 0)
+     )
+     SELECT coalesce(sum(bytes), 0) AS freed FROM gone`,
+    [trace.interaction_id, trace.thread_id, trace.started_at, JSON.stringify(trace), MAX_TRACES_PER_THREAD - 1],
   );
-  const freed = rows.reduce((sum, r) => sum + r.bytes, 0);
+  const freed = Number(rows[0]?.freed ?? 0);
   if (freed) await db.query('UPDATE threads SET bytes = bytes - $2 WHERE id = $1', [trace.thread_id, freed]);
 }
 
