@@ -52,6 +52,9 @@ describe('reference server: token exchange', () => {
     expect(error.details![0]!.field).toBe('publishable_key');
     // A string body is sent as is: not JSON at all.
     await envelope(await ref.call(TOKEN, { body: '{oops' }), 400, 'invalid_json');
+    // A NUL, which PostgreSQL's text cannot hold, is refused before any lookup (the fault knobs' included).
+    const nul = await envelope(await ref.call(TOKEN, { body: { publishable_key: '\0' } }), 422, 'validation_error');
+    expect(nul.details![0]!.field).toBe('publishable_key');
   });
 
   it('fails the next N exchanges with tokenExchangeFailures', async () => {

@@ -3,6 +3,7 @@ import type { Agent } from '../agents/demo-agent.js';
 import { checkToken } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
 import { ApiError, errorResponse } from '../http/errors.js';
+import { parseJson } from '../http/validate.js';
 import type { Taps } from '../messaging/taps.js';
 import type { Stores } from '../store/index.js';
 import type { KeyRecord } from '../store/records.js';
@@ -241,7 +242,8 @@ const notResumable = () => new ApiError(409, 'stream.not_resumable', 'There is n
 /** A field of a JSON body, read without consuming it for the route. */
 async function bodyField(c: Context, name: string): Promise<unknown> {
   try {
-    const body = JSON.parse(await c.req.text()) as Record<string, unknown>;
+    // The route's own parsing (a NUL refused as it would be: never looked up) answers for a body that fails it.
+    const body = parseJson(await c.req.text()) as Record<string, unknown>;
     return body?.[name];
   } catch {
     return undefined;
