@@ -19,6 +19,7 @@ import { Budgets } from './store/budgets.js';
 import { MEMORY, type Db } from './store/db.js';
 import { openStores, storesOn } from './store/index.js';
 import { LEASE_MS } from './store/turns.js';
+import { HEARTBEAT_MS } from './messaging/sse.js';
 import { ORGANIZATION_RATE, type KeyLimits } from './store/limits.js';
 import { loginRoutes, managementAuth } from './auth/management-auth.js';
 import { managementRoutes } from './management/routes.js';
@@ -54,6 +55,8 @@ export interface LimitOptions {
 export interface AppOptions {
   /** Milliseconds between streamed frames: the demo agent's typing pace (default 25). */
   paceMs?: number;
+  /** Milliseconds a stream may be silent before it gets a comment that keeps proxies from closing it (default HEARTBEAT_MS, 15 s). */
+  heartbeatMs?: number;
   /**
    * Answer with a model behind an OpenAI-compatible API instead of the scripted demo agent
    * (`modelSettingsFromEnv()` reads them from `OPENAI_BASE_URL`, `OPENAI_API_KEY`,
@@ -250,6 +253,7 @@ export async function createReferenceServer(options: AppOptions = {}): Promise<R
       organizationRate: options.limits?.organization ?? ORGANIZATION_RATE,
       failureLimits: options.limits?.failures ?? FAILURE_LIMITS,
       trustProxy: options.trustProxy ?? false,
+      heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
       clock: knobs ? (key) => knobs.clock(key) : () => Date.now(),
       taps: knobs ? knobs.taps() : PLAIN_TAPS,
       sessions: new SessionPlaces(),

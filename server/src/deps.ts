@@ -39,6 +39,8 @@ export interface Deps {
   taps: Taps;
   /** The WebSocket sessions open here, by key and token (messaging/places.ts). */
   sessions: SessionPlaces;
+  /** How long a stream may be silent before it gets a comment (messaging/sse.ts, HEARTBEAT_MS). */
+  heartbeatMs: number;
   /** Set once the server is stopping (`ReferenceServer.shutdown`): no new turn starts, readiness fails. */
   lifecycle: { stopping: boolean };
 }

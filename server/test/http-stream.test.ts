@@ -34,6 +34,8 @@ class SseReader {
   /** A read asked for and not yet answered (quiet() may leave one): the next read is that one. */
   private pending: ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']> | undefined;
   readonly frames: SseFrame[] = [];
+  /** Comments read (`: keepalive`), which are not frames. */
+  readonly comments: string[] = [];
   ended = false;
 
   constructor(res: Response) {
@@ -43,27 +45,51 @@ class SseReader {
   /** The next frame, or null when the response has ended. */
   async next(): Promise<SseFrame | null> {
     for (;;) {
-      const cut = this.buffer.indexOf('\n\n');
-      if (cut >= 0) {
-        const block = this.buffer.slice(0, cut);
-        this.buffer = this.buffer.slice(cut + 2);
-        const frame: SseFrame = { data: '' };
-        const data: string[] = [];
-        for (const line of block.split('\n')) {
-          if (line.startsWith('data: ')) data.push(line.slice(6));
-          else if (line.startsWith('id: ')) frame.id = line.slice(4);
-        }
-        frame.data = data.join('\n');
-        this.frames.push(frame);
-        return frame;
-      }
-      if (this.ended) return null;
-      this.pending ??= this.reader.read();
-      const chunk = await this.pending;
-      this.pending = undefined;
-      if (chunk.done) this.ended = true;
-      else this.buffer += this.decoder.decode(chunk.value, { stream: true });
+      const block = this.block();
+      if (block && block !== 'comment') return block;
+      if (!block && !(await this.read())) return null;
     }
+  }
+
+  /** Reads until a comment (`: keepalive`) has come: it, or null when the response ended first. */
+  async comment(): Promise<string | null> {
+    for (;;) {
+      const block = this.block();
+      if (block === 'comment') return this.comments.at(-1)!;
+      if (!block && !(await this.read())) return null;
+    }
+  }
+
+  /** The next block of the buffer (a frame, or a comment kept in `comments`), if a whole one is there. */
+  private block(): SseFrame | 'comment' | undefined {
+    const cut = this.buffer.indexOf('\n\n');
+    if (cut < 0) return undefined;
+    const block = this.buffer.slice(0, cut);
+    this.buffer = this.buffer.slice(cut + 2);
+    if (block.split('\n').every((line) => line.startsWith(':'))) {
+      this.comments.push(block);
+      return 'comment';
+    }
+    const frame: SseFrame = { data: '' };
+    const data: string[] = [];
+    for (const line of block.split('\n')) {
+      if (line.startsWith('data: ')) data.push(line.slice(6));
+      else if (line.startsWith('id: ')) frame.id = line.slice(4);
+    }
+    frame.data = data.join('\n');
+    this.frames.push(frame);
+    return frame;
+  }
+
+  /** One more chunk into the buffer; false when the response has ended. */
+  private async read(): Promise<boolean> {
+    if (this.ended) return false;
+    this.pending ??= this.reader.read();
+    const chunk = await this.pending;
+    this.pending = undefined;
+    if (chunk.done) this.ended = true;
+    else this.buffer += this.decoder.decode(chunk.value, { stream: true });
+    return !this.ended;
   }
 
   /** Every frame until the response ends. */
@@ -113,8 +139,8 @@ function isJson(data: string): boolean {
 const body = (extra: Record<string, unknown> = {}) => ({ text: 'Show me backpacks', user_id: 'u-s', ...extra });
 
 /** A server and a minted key with `plan`; `stream` sends a stream request, `read` reads one to its end. */
-async function setup(plan: Record<string, unknown>) {
-  const ref = await reference();
+async function setup(plan: Record<string, unknown>, options: Parameters<typeof reference>[0] = {}) {
+  const ref = await reference(options);
   const minted = await ref.mint(plan);
   const stream = (sent: unknown, headers: Record<string, string> = {}) =>
     ref.call('/messaging/v1/messages/stream', { token: minted.token, body: sent, headers: { accept: 'text/event-stream', ...headers } });
@@ -124,6 +150,21 @@ async function setup(plan: Record<string, unknown>) {
 }
 
 describe('reference server: SSE stream', () => {
+  it('goes through proxies as written: no-cache, no-transform, unbuffered, a comment after each silence', async () => {
+    // A connection held open after its last frame (`keepOpen`): silent from then on. The
+    // silence is 15 s (HEARTBEAT_MS) in production, 50 ms here.
+    const { stream } = await setup({ keepOpen: true, replies: [{ text: 'Hi.' }] }, { heartbeatMs: 50 });
+    const res = await stream(body());
+    expect(res.headers.get('cache-control')).toBe('no-cache, no-transform');
+    expect(res.headers.get('x-accel-buffering')).toBe('no');
+    const reader = new SseReader(res);
+    expect(await reader.comment()).toBe(': keepalive');
+    expect(await reader.comment()).toBe(': keepalive');
+    // Comments are not frames: the reply is whole.
+    expect(parsed(reader.frames).map((f) => f.type)).toEqual(['thread', 'event', 'message']);
+    await reader.cancel();
+  });
+
   it('streams thread, token events, the message, then [DONE]', async () => {
     const { ref, key, stream, transcript } = await setup({ paceMs: 1 });
     const res = await stream(body());
@@ -309,12 +350,13 @@ describe('reference server: stream fault knobs', () => {
     expect(b.some((f) => f.data === '[DONE]')).toBe(false);
     expect(await transcript(threadId)).toEqual([]);
     // Nobody listens now; the turn still completes (the rest of its pace, then its end is
-    // recorded) and lands in the transcript.
+    // recorded) and lands in the transcript. A resume reads it to its end (the database's
+    // writes are the embedded one's thread's, not this clock's), then the transcript holds it.
     await vi.runAllTimersAsync();
-    const kept = await transcript(threadId);
-    expect(kept.map((m) => m.sender.type)).toEqual(['user', 'agent']);
     const c = await read(body({ thread_id: threadId }), { 'last-event-id': seqs(b).at(-1)!.toString() });
     expect(c.at(-1)!.data).toBe('[DONE]');
+    const kept = await transcript(threadId);
+    expect(kept.map((m) => m.sender.type)).toEqual(['user', 'agent']);
     expect((await ref.stats(key)).turnsRun).toBe(1);
   });
 

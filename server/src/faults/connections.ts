@@ -27,6 +27,8 @@ export function faultyConnection(plan: FaultPlan, connection: number, raw?: read
           return false;
         }
         if (stallAt !== undefined && written >= stallAt) {
+          // Nothing of the connection's own either (a session's pings, a stream's heartbeat): only the knob's keepalives.
+          io.stall();
           const keepalive = plan.keepaliveMs ? setInterval(() => io.comment('keepalive'), plan.keepaliveMs) : undefined;
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, STALL_LIMIT_MS);

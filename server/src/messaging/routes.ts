@@ -177,7 +177,7 @@ export function messagingRoutes(deps: Deps): Hono {
       });
       if (key !== undefined) await keepKey(deps, caller.key, key, body, turn);
     }
-    return streamTurn(c, turn, after, deps.taps.stream(c, caller.key, lastEventId !== undefined));
+    return streamTurn(c, turn, after, deps.taps.stream(c, caller.key, lastEventId !== undefined), deps.heartbeatMs);
   });
 
   app.post('/threads/:threadId/rerun', async (c) => {

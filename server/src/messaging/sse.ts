@@ -40,24 +40,54 @@ export interface ConnectionIo {
 export const PLAIN: ConnectionTap = { checkpoint: async () => true };
 
 /**
- * Writes one connection's view of a turn: the `thread` frame, the buffered frames after
- * `after`, then live frames until the turn ends, then `[DONE]`. The turn itself never
- * notices what happens to a connection.
+ * A stream that has written nothing for this long gets a comment (`: keepalive`), which
+ * clients ignore: proxies and load balancers that close a quiet connection (nginx after 60 s,
+ * many after 30 s) keep it while an agent thinks.
  */
-export function streamTurn(c: Context, turn: FollowableTurn, after: number, tap: ConnectionTap = PLAIN): Response {
+export const HEARTBEAT_MS = 15_000;
+
+/**
+ * Writes one connection's view of a turn: the `thread` frame, the buffered frames after
+ * `after`, then live frames until the turn ends, then `[DONE]`; a comment after each
+ * `heartbeatMs` of silence. The turn itself never notices what happens to a connection.
+ */
+export function streamTurn(
+  c: Context,
+  turn: FollowableTurn,
+  after: number,
+  tap: ConnectionTap = PLAIN,
+  heartbeatMs = HEARTBEAT_MS,
+): Response {
+  // Nothing between the server and the reader may hold frames back or rewrite them (nginx,
+  // a CDN's compression): each goes out as it is written.
   c.header('X-Accel-Buffering', 'no');
-  return streamSSE(c, async (stream) => {
+  const res = streamSSE(c, async (stream) => {
     const gone = new AbortController();
     stream.onAbort(() => gone.abort());
     let written = 0;
+    let stalled = false;
+    let beat: ReturnType<typeof setTimeout> | undefined;
+    const quiet = () => {
+      clearTimeout(beat);
+      if (stalled || gone.signal.aborted) return;
+      beat = setTimeout(() => {
+        void stream.write(': keepalive\n\n').catch(() => {});
+        quiet();
+      }, heartbeatMs);
+    };
+    gone.signal.addEventListener('abort', () => clearTimeout(beat), { once: true });
     const io: ConnectionIo = {
       write: async (data) => {
         await stream.writeSSE({ data });
         written += 1;
+        quiet();
       },
       comment: (text) => void stream.write(`: ${text}\n\n`),
       cut: () => gone.abort(),
-      stall: () => {},
+      stall: () => {
+        stalled = true;
+        clearTimeout(beat);
+      },
       closed: gone.signal,
     };
     const go = () => (gone.signal.aborted ? Promise.resolve(false) : tap.checkpoint(written, io));
@@ -65,21 +95,31 @@ export function streamTurn(c: Context, turn: FollowableTurn, after: number, tap:
     const send = async (data: string, id?: number): Promise<boolean> => {
       await stream.writeSSE(id === undefined ? { data } : { data, id: String(id) });
       written += 1;
+      quiet();
       return (await go()) && !gone.signal.aborted;
     };
 
-    if (!(await go())) return;
-    const threadFrame: ThreadFrame = { type: 'thread', data: { thread_id: turn.threadId } };
-    if (!(await send(JSON.stringify(threadFrame)))) return;
-    if (tap.raw) {
-      for (const data of tap.raw) if (!(await send(data))) return;
-    } else {
-      for await (const { frame } of turn.follow(after, gone.signal)) {
-        if (!(await send(JSON.stringify(frame), frame.seq))) return;
+    try {
+      quiet();
+      if (!(await go())) return;
+      const threadFrame: ThreadFrame = { type: 'thread', data: { thread_id: turn.threadId } };
+      if (!(await send(JSON.stringify(threadFrame)))) return;
+      if (tap.raw) {
+        for (const data of tap.raw) if (!(await send(data))) return;
+      } else {
+        for await (const { frame } of turn.follow(after, gone.signal)) {
+          if (!(await send(JSON.stringify(frame), frame.seq))) return;
+        }
       }
+      if (tap.keepOpen) await new Promise<void>((resolve) => gone.signal.addEventListener('abort', () => resolve(), { once: true }));
+      if (gone.signal.aborted || tap.omitDone) return;
+      await stream.writeSSE({ data: '[DONE]' });
+    } finally {
+      clearTimeout(beat);
     }
-    if (tap.keepOpen) await new Promise<void>((resolve) => gone.signal.addEventListener('abort', () => resolve(), { once: true }));
-    if (gone.signal.aborted || tap.omitDone) return;
-    await stream.writeSSE({ data: '[DONE]' });
   });
+  // After streamSSE's own `no-cache`, which the response's headers are merged from.
+  c.header('Cache-Control', 'no-cache, no-transform');
+  res.headers.set('Cache-Control', 'no-cache, no-transform');
+  return res;
 }
