@@ -39,8 +39,11 @@ describe.each(backends)('the stores on %s', (_name, open) => {
   const agentId = newHexId();
   const otherAgent = newHexId();
 
+  let schema = '';
+
   beforeAll(async () => {
-    db = await open(`contract_${process.pid}_${Date.now().toString(36)}_${++schemas}`);
+    schema = `contract_${process.pid}_${Date.now().toString(36)}_${++schemas}`;
+    db = await open(schema);
     stores = await storesOn(db);
     await stores.agents.ensure(newDemoAgent({ id: agentId, projectId: 'p'.repeat(24), name: 'Agent A' }));
     await stores.agents.ensure(newDemoAgent({ id: otherAgent, projectId: 'q'.repeat(24), name: 'Agent B' }));
@@ -269,6 +272,29 @@ describe.each(backends)('the stores on %s', (_name, open) => {
         await stores.turns.begin({ turn: late, trace: trace(old.id, late.id, at(13)), versionId: 'v'.repeat(24), versionTag: 'v1.0' }),
       ).toBe(false);
       expect(await stores.turns.get(late.id)).toBeUndefined();
+    });
+
+    it('wakes whoever waits for a turn as frames are written for it, by this process or another on the same database', async () => {
+      const t = await stores.threads.create(thread());
+      const running = turn(t.id);
+      await stores.turns.begin({ turn: running, trace: trace(t.id, running.id, at(1)), versionId: 'v'.repeat(24), versionTag: 'v1.0' });
+      // On a server, another instance: a pool of its own, its notifications heard through LISTEN.
+      const writer = db.kind === 'postgres' ? await storesOn(await open(schema)) : stores;
+      try {
+        const started = Date.now();
+        let woken = false;
+        const waiting = stores.turns.changed(running.id, new AbortController().signal, 30_000).then(() => (woken = true));
+        // Written until heard: the first wait starts listening, and what is sent before that is not heard.
+        for (let key = 1; !woken && key <= 100; key++) {
+          writer.turns.log(running.id, [{ key, frame: { type: 'event', seq: key, data: { text: `${key} ` } } }]);
+          await writer.turns.flush();
+          await Promise.race([waiting, new Promise((resolve) => setTimeout(resolve, 50))]);
+        }
+        expect(woken).toBe(true);
+        expect(Date.now() - started).toBeLessThan(10_000);
+      } finally {
+        if (writer !== stores) await writer.close();
+      }
     });
 
     it('trims a thread’s oldest messages down to its last two, with the traces of the turns that went', async () => {

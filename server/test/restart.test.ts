@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { frames, startServer, type Frame } from './processes.js';
 
 /**
  * Nothing is lost on restart (issue #38): the server as `npm run server` runs it, on an
@@ -14,73 +14,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 const ORG = 'org_restart_test_key';
 const dataDir = mkdtempSync(join(tmpdir(), 'agent-chat-restart-'));
 const otherDir = mkdtempSync(join(tmpdir(), 'agent-chat-sigterm-'));
-const running = new Set<ChildProcess>();
 
 afterAll(() => {
-  for (const child of running) child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(otherDir, { recursive: true, force: true });
 });
 
-/** Starts the server (its own process, as the bin runs) on `dataDir`; resolves with its address once it listens. */
-async function start(env: Record<string, string> = {}): Promise<{ base: string; child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('../src/main.ts', import.meta.url).pathname], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ORGANIZATION_API_KEY: ORG, REFERENCE_FAULTS: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const base = await new Promise<string>((resolve, reject) => {
-    const check = () => {
-      // The banner's last line: everything it says is out.
-      const match = /Reference server: (http:\/\/[\d.]+:\d+)[\s\S]*^Ready\.$/m.exec(output);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout!.on('data', check);
-    // `close`, not `exit`: by then everything it wrote has been read.
-    child.once('close', (code) => reject(new Error(`the server exited (${code}) before it listened:\n${output}`)));
-  });
-  return { base, child, output: () => output };
-}
-
-interface Frame {
-  type: string;
-  seq?: number;
-  data: { thread_id?: string; text?: string; code?: string; status?: number };
-}
-
-/** Reads an SSE response frame by frame. */
-async function* frames(res: Response): AsyncGenerator<Frame | '[DONE]'> {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  try {
-    yield* read();
-  } finally {
-    // A reader that stopped early lets the connection go (the server may be killed next).
-    await reader.cancel().catch(() => {});
-  }
-  async function* read(): AsyncGenerator<Frame | '[DONE]'> {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      buffer += value;
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const event = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const data = event
-          .split('\n')
-          .filter((line) => line.startsWith('data: '))
-          .map((line) => line.slice(6))
-          .join('\n');
-        if (data) yield data === '[DONE]' ? '[DONE]' : (JSON.parse(data) as Frame);
-      }
-    }
-  }
-}
+/** The server on `dataDir` unless `env` says otherwise. */
+const start = (env: Record<string, string> = {}) => startServer({ DATA_DIR: dataDir, ORGANIZATION_API_KEY: ORG, ...env });
 
 describe('a server killed mid-turn and started again on the same data', () => {
   it('keeps threads, transcripts, traces, titles, versions, tokens and keys, and ends the running turn as interrupted', async () => {

@@ -184,9 +184,14 @@ export class Turn implements FollowableTurn {
   }
 }
 
+/** How often a follower of a turn another instance runs reads its log when it hears nothing (a notification lost). */
+export const FOLLOW_LOOK_MS = 1_000;
+
 /**
- * A turn that ended, as its record and log keep it: a resume after the turn (or after a
- * restart) replays its frames from the log.
+ * A turn as its record and log keep it: one that ended (a resume after the turn, or after a
+ * restart, replays its frames), or one another instance is running (a resume that reached
+ * this one): its log is read as that instance writes it (TurnStore.changed), until its end
+ * is recorded, the turn's own or the interrupted one a lapsed lease gets (recover.ts).
  */
 export class LoggedTurn implements FollowableTurn {
   readonly interactionId: string;
@@ -195,7 +200,7 @@ export class LoggedTurn implements FollowableTurn {
   readonly userId: string;
   readonly caller: string;
   readonly idempotencyKey: string | null;
-  readonly result: Promise<TurnResult>;
+  private ended: Promise<TurnResult> | undefined;
 
   constructor(
     private readonly deps: Deps,
@@ -207,9 +212,20 @@ export class LoggedTurn implements FollowableTurn {
     this.userId = record.userId;
     this.caller = record.caller;
     this.idempotencyKey = record.idempotencyKey;
-    this.result = storedResult(deps, record);
-    // Read only by the REST routes that join a turn; a stream never awaits it.
-    this.result.catch(() => {});
+  }
+
+  /** Read only by the REST routes that join a turn (a stream never awaits it): waits for a running turn's end. */
+  get result(): Promise<TurnResult> {
+    this.ended ??= (async () => {
+      let record: TurnRecord | undefined = this.record;
+      const never = new AbortController().signal;
+      while (record?.status === 'running') {
+        await this.deps.stores.turns.changed(record.id, never, FOLLOW_LOOK_MS);
+        record = await this.deps.stores.turns.get(record.id);
+      }
+      return record ? storedResult(this.deps, record) : GONE;
+    })();
+    return this.ended;
   }
 
   resumes(lastSeq: number): boolean {
@@ -217,12 +233,23 @@ export class LoggedTurn implements FollowableTurn {
   }
 
   async *follow(after: number, signal: AbortSignal): AsyncGenerator<LoggedFrame> {
-    for (const entry of await this.deps.stores.turns.frames(this.record.id, after)) {
-      if (signal.aborted) return;
-      yield entry;
+    const { turns } = this.deps.stores;
+    let running = this.record.status === 'running';
+    for (;;) {
+      // Its state before its frames: once it is seen ended, every frame it wrote is in the log (finish flushes first).
+      if (running) running = (await turns.get(this.record.id))?.status === 'running';
+      for (const entry of await turns.frames(this.record.id, after)) {
+        if (signal.aborted) return;
+        after = entry.key;
+        yield entry;
+      }
+      if (!running || signal.aborted) return;
+      await turns.changed(this.record.id, signal, FOLLOW_LOOK_MS);
     }
   }
 }
+
+const GONE: TurnResult = { ok: false, message: 'The turn is no longer kept.', status: 409, code: 'conflict' };
 
 /** An ended turn's result; an ok one's reply is read from the transcript, where it is kept. */
 async function storedResult(deps: Deps, record: TurnRecord): Promise<TurnResult> {
@@ -235,15 +262,15 @@ async function storedResult(deps: Deps, record: TurnRecord): Promise<TurnResult>
 
 /**
  * The turn a thread's latest turn id names: the one running here, else the one its record
- * and log keep. (An instance that stopped left its turns `interrupted`; see recover.ts.)
+ * and log keep, ended or running on another instance. (An instance that stopped left its
+ * turns `interrupted`, or they are once their lease lapses; see recover.ts.)
  */
 export async function findTurn(deps: Deps, id: string | null | undefined): Promise<FollowableTurn | undefined> {
   if (!id) return undefined;
   const live = deps.live.get(id);
   if (live) return live;
   const record = await deps.stores.turns.get(id);
-  // Running in no process here: another instance's, or one a stopped process left (recovered at start).
-  return record && record.status !== 'running' ? new LoggedTurn(deps, record) : undefined;
+  return record && new LoggedTurn(deps, record);
 }
 
 /** A turn's trace record: its steps are the recorder's, live while the turn runs. */

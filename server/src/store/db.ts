@@ -22,6 +22,12 @@ export interface Db extends Queryable {
   readonly description: string;
   /** Runs `work` in one transaction: all of its statements, or none. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Calls `heard` with the payload of each notification on `channel` (`NOTIFY`, sent by any
+   * process on the same database); the returned function stops it. Absent on the embedded
+   * database: one process has it, so there is nobody else to hear from.
+   */
+  listen?(channel: string, heard: (payload: string) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -102,6 +108,9 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
   // Fail at start, with the driver's own words, rather than at the first request.
   const client = await pool.connect();
   client.release();
+  const notifications = listening(
+    () => new pg.Client({ connectionString: url, ...(schema ? { options: `-c search_path=${schema}` } : {}) }),
+  );
   return {
     kind: 'postgres',
     description: describeLocation(url),
@@ -127,6 +136,79 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
         connection.release();
       }
     },
-    close: () => pool.end(),
+    listen: notifications.listen,
+    async close() {
+      notifications.close();
+      await pool.end();
+    },
+  };
+}
+
+/** What `listening` needs of a `pg.Client`. */
+interface ListeningClient {
+  connect(): Promise<unknown>;
+  query(sql: string): Promise<unknown>;
+  end(): Promise<void>;
+  on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+}
+
+/** How long a lost listening connection waits before it is made again. */
+const RELISTEN_MS = 1_000;
+
+/**
+ * One connection of its own (a pooled one would be handed to others) that LISTENs to every
+ * channel asked for, opened with the first and made again when it is lost. Notifications
+ * sent while it was gone are not heard: whoever listens also looks again now and then.
+ */
+function listening(connect: () => ListeningClient) {
+  const channels = new Map<string, Set<(payload: string) => void>>();
+  let client: ListeningClient | undefined;
+  let opening: Promise<void> | undefined;
+  let closed = false;
+
+  const open = (): Promise<void> =>
+    (opening ??= (async () => {
+      const next = connect();
+      next.on('notification', ({ channel, payload }) => {
+        for (const heard of channels.get(channel) ?? []) heard(payload ?? '');
+      });
+      next.on('error', (error) => console.error('database: the listening connection failed', error.message));
+      next.on('end', () => {
+        if (client === next) client = undefined;
+        if (!closed && channels.size) setTimeout(() => void open().catch(() => {}), RELISTEN_MS).unref();
+      });
+      try {
+        await next.connect();
+        for (const channel of channels.keys()) await next.query(`LISTEN ${channel}`);
+        client = next;
+      } catch (error) {
+        console.error('database: could not listen', (error as Error).message);
+        await next.end().catch(() => {});
+      } finally {
+        opening = undefined;
+      }
+    })());
+
+  return {
+    listen(channel: string, heard: (payload: string) => void): () => void {
+      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`Not a channel name: "${channel}".`);
+      let set = channels.get(channel);
+      if (!set) {
+        channels.set(channel, (set = new Set()));
+        // Listening twice to one channel is harmless; missing one is not.
+        void (client ? Promise.resolve() : open()).then(() => client?.query(`LISTEN ${channel}`)).catch(() => {});
+      }
+      set.add(heard);
+      return () => {
+        set.delete(heard);
+      };
+    },
+    close(): void {
+      closed = true;
+      void client?.end().catch(() => {});
+      client = undefined;
+    },
   };
 }

@@ -1,6 +1,6 @@
 import type { Message } from '@agent-chat/wire';
 import type { Trace } from '../agents/trace.js';
-import type { Db } from './db.js';
+import type { Db, Queryable } from './db.js';
 import { appendMessages } from './threads.js';
 import { endTrace, startTrace } from './traces.js';
 import type { Facets, LoggedFrame, TurnRecord, TurnResult, TurnStatus } from './records.js';
@@ -39,6 +39,12 @@ export interface TurnStore {
   unfinished(options?: { all?: boolean }): Promise<TurnRecord[]>;
   /** Stops renewing this instance's leases (it is stopping). */
   release(): void;
+  /**
+   * Resolves when turn `id` may have changed (frames added to its log, or its end recorded,
+   * by whichever instance runs it: TURNS_CHANNEL), after `ms` at the latest, or as `signal`
+   * aborts. Whoever waits reads the turn again: a notification is a hint, never the data.
+   */
+  changed(id: string, signal: AbortSignal, ms: number): Promise<void>;
   /**
    * The newest turn since `since` (an ISO time) that opened a thread for this question of this
    * user, asked by this caller: how a new conversation's stream sent again as it was, without
@@ -132,6 +138,15 @@ export function mergeFacets(facets: Facets, more: Facets, max = 256): Facets {
   return { tools, rules, params };
 }
 
+/**
+ * The channel on which every instance on one PostgreSQL says which turns it wrote frames or
+ * an end for (a payload of turn ids, comma-separated): another instance following one of
+ * them (a resume that reached it) reads the log again at once rather than at its next look.
+ */
+export const TURNS_CHANNEL = 'agent_chat_turns';
+/** Turn ids in one notification: 300 × 25 bytes, within PostgreSQL's 8,000-byte payload. */
+const IDS_PER_NOTIFICATION = 300;
+
 export class SqlTurnStore implements TurnStore {
   /** Frames not yet written, by turn, with the position each takes in its log. */
   private pending = new Map<string, LoggedFrame[]>();
@@ -142,7 +157,48 @@ export class SqlTurnStore implements TurnStore {
   /** This instance's name on the leases of the turns it runs. */
   readonly instance = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 
+  /** Who waits for which turn to change (`changed`), woken by this instance's writes and the others' notifications. */
+  private readonly waiting = new Map<string, Set<() => void>>();
+  private listening = false;
+
   constructor(private readonly db: Db) {}
+
+  changed(id: string, signal: AbortSignal, ms: number): Promise<void> {
+    if (!this.listening && this.db.listen) {
+      this.listening = true;
+      this.db.listen(TURNS_CHANNEL, (payload) => {
+        for (const turn of payload.split(',')) this.wake(turn);
+      });
+    }
+    return new Promise((resolve) => {
+      if (signal.aborted) return resolve();
+      const set = this.waiting.get(id) ?? new Set<() => void>();
+      this.waiting.set(id, set);
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        set.delete(done);
+        if (!set.size && this.waiting.get(id) === set) this.waiting.delete(id);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+      set.add(done);
+    });
+  }
+
+  private wake(id: string): void {
+    for (const done of [...(this.waiting.get(id) ?? [])]) done();
+  }
+
+  /** Tells the other instances (and this one's followers) that these turns changed. */
+  private async notify(db: Queryable, ids: readonly string[]): Promise<void> {
+    for (const id of ids) this.wake(id);
+    if (!this.db.listen || !ids.length) return;
+    const payloads: string[] = [];
+    for (let i = 0; i < ids.length; i += IDS_PER_NOTIFICATION) payloads.push(ids.slice(i, i + IDS_PER_NOTIFICATION).join(','));
+    await db.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [TURNS_CHANNEL, payloads]);
+  }
 
   /** Renews this instance's leases while it runs turns (started with its first). */
   private renew(): void {
@@ -274,6 +330,7 @@ export class SqlTurnStore implements TurnStore {
          WHERE EXISTS (SELECT 1 FROM turns WHERE id = f.t)`,
         [turns, positions, keys, frames],
       );
+      await this.notify(this.db, [...batch.keys()]);
     });
     return this.writing;
   }
@@ -281,7 +338,7 @@ export class SqlTurnStore implements TurnStore {
   async finish(end: TurnEnd): Promise<{ bytes: number }> {
     await this.flush();
     this.positions.delete(end.id);
-    return this.db.transaction(async (tx) => {
+    const ended = await this.db.transaction(async (tx) => {
       const thread = await tx.query<{ facets: Facets; latest_turn: string | null }>(
         'SELECT facets, latest_turn FROM threads WHERE id = $1 FOR UPDATE',
         [end.threadId],
@@ -304,8 +361,12 @@ export class SqlTurnStore implements TurnStore {
         `UPDATE threads SET last_seq = greatest(last_seq, $2), facets = $3::jsonb, bytes = bytes + $4, updated_at = $5 WHERE id = $1`,
         [end.threadId, end.lastSeq, JSON.stringify(mergeFacets(row.facets, end.facets)), end.traceBytes + frameBytes, end.endedAt],
       );
+      // Sent as the transaction commits: a follower that hears it reads the end.
+      if (this.db.listen) await tx.query('SELECT pg_notify($1, $2)', [TURNS_CHANNEL, end.id]);
       return { bytes };
     });
+    this.wake(end.id);
+    return ended;
   }
 
   async running(key: string): Promise<number> {
