@@ -10,7 +10,8 @@
  *     the 50 ms the agent waits, at the client (p50, p99, max); the time from a request to
  *     its first frame; errors; the server's RSS idle and at its peak, per open stream.
  *  2. rest: short REST turns (`paceMs` 0, a few words), 16 at a time for 10 s: turns a second.
- *  3. restart: a data folder holding 10,000 threads (written straight into its database),
+ *  3. instances (PostgreSQL only): a resume that reaches another instance (`instances()`).
+ *  4. restart: a data folder holding 10,000 threads (written straight into its database),
  *     the server started on it: the time from the process's start to its first answered
  *     request (a token exchange), BENCH_RESTARTS times (default 5).
  *
@@ -30,6 +31,7 @@ import { openDb } from '../src/store/db.js';
 const MAIN = new URL('../dist/main.js', import.meta.url).pathname;
 const STREAMS = Number(process.env['BENCH_STREAMS'] ?? 500);
 const RESTARTS = Number(process.env['BENCH_RESTARTS'] ?? 5);
+const RESUMES = Number(process.env['BENCH_RESUMES'] ?? 50);
 const POSTGRES = process.env['BENCH_DATABASE_URL'] ?? process.env['TEST_DATABASE_URL'];
 const ONLY = process.env['BENCH_ONLY']?.split(',');
 const PACE_MS = 50;
@@ -222,6 +224,103 @@ async function rest(label: string, env: Record<string, string>): Promise<void> {
   }
 }
 
+interface SseFrame {
+  type: string;
+  seq?: number;
+  data: { thread_id?: string };
+}
+
+/** Frames off an SSE response as they come: each one's parsed JSON (or `[DONE]`) and its arrival. */
+async function* sse(res: Response): AsyncGenerator<{ at: number; frame: SseFrame | '[DONE]' }> {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      const at = performance.now();
+      buffer += value;
+      let cut: number;
+      while ((cut = buffer.indexOf('\n\n')) >= 0) {
+        const data = /^data: (.*)$/m.exec(buffer.slice(0, cut))?.[1];
+        buffer = buffer.slice(cut + 2);
+        if (data) yield { at, frame: data === '[DONE]' ? '[DONE]' : (JSON.parse(data) as SseFrame) };
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+/**
+ * A resume that reaches another instance: two servers on one PostgreSQL, RESUMES streams
+ * started on A (over 2 s), each dropped after 5 frames and sent again to B with
+ * `Last-Event-ID` a second later (a client's backoff: A has written on meanwhile). The time from B's request to its first frame after the last one seen, and
+ * each stream's frames counted whole (none missing, none twice).
+ */
+async function instances(url: string): Promise<void> {
+  const shared = { DATABASE_URL: url, SIGNING_KEY: 'bench-signing-key-of-at-least-32-characters!' };
+  const a = await start(shared);
+  const b = await start(shared);
+  try {
+    const words = 60;
+    const text = Array.from({ length: words }, (_, i) => `w${i}`).join(' ');
+    const token = await key(a.base, { paceMs: 100, replies: [{ text }] });
+    const ask = (i: number, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
+      body: JSON.stringify({ text: `Resume ${i}`, user_id: `bench-${i}`, ...extra }),
+    });
+    const firsts: number[] = [];
+    const errors: string[] = [];
+    await Promise.all(
+      Array.from({ length: RESUMES }, async (_, i) => {
+        await new Promise((resolve) => setTimeout(resolve, (i / RESUMES) * 2000));
+        let threadId = '';
+        let last = 0;
+        let events = 0;
+        for await (const { frame } of sse(await fetch(`${a.base}/messaging/v1/messages/stream`, ask(i)))) {
+          if (frame === '[DONE]') break;
+          if (frame.type === 'thread') threadId = frame.data.thread_id!;
+          if (frame.type === 'event') {
+            last = frame.seq!;
+            events += 1;
+          }
+          if (events === 5) break;
+        }
+        // A client's backoff before it resumes: meanwhile A writes on, and B has frames to replay.
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const asked = performance.now();
+        const res = await fetch(
+          `${b.base}/messaging/v1/messages/stream`,
+          ask(i, { thread_id: threadId }, { 'last-event-id': String(last) }),
+        );
+        if (!res.ok) return void errors.push(`${res.status}`);
+        let first = 0;
+        let seq = last;
+        for await (const { at, frame } of sse(res)) {
+          if (frame === '[DONE]') break;
+          if (frame.type === 'thread') continue;
+          first ||= at - asked;
+          if (frame.seq !== ++seq) return void errors.push(`seq ${frame.seq} after ${seq - 1}`);
+          if (frame.type === 'event') events += 1;
+        }
+        if (events !== words) return void errors.push(`${events} of ${words} frames`);
+        firsts.push(first);
+      }),
+    );
+    firsts.sort((x, y) => x - y);
+    console.log(
+      `instances (PostgreSQL): ${RESUMES} streams started on A, each dropped after 5 frames and resumed on B 1 s later: first replayed frame on B ` +
+        `p50 ${quantile(firsts, 0.5).toFixed(0)} ms, p95 ${quantile(firsts, 0.95).toFixed(0)} ms, max ${firsts.at(-1)?.toFixed(0)} ms; ` +
+        `errors ${errors.length}${errors.length ? ` (${[...new Set(errors)].slice(0, 3).join(', ')})` : ''}`,
+    );
+  } finally {
+    await stop(a);
+    await stop(b);
+  }
+}
+
 /** A data folder with `count` threads of two messages each, written straight into its database. */
 async function filled(count: number): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-chat-bench-'));
@@ -290,4 +389,5 @@ for (const [label, env] of stores) {
   if (want('streams')) await streams(label, env);
   if (want('rest')) await rest(label, env);
 }
+if (want('instances') && POSTGRES) await instances(POSTGRES);
 if (want('restart')) await restart();

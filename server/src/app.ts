@@ -55,6 +55,12 @@ export interface LimitOptions {
 export interface AppOptions {
   /** Milliseconds between streamed frames: the demo agent's typing pace (default 25). */
   paceMs?: number;
+  /**
+   * Milliseconds a running turn's lease lasts unless its instance renews it (default
+   * LEASE_MS, 30 s): how long after an instance dies its turns end as interrupted, for their
+   * followers on the others too (`TURN_LEASE_MS`).
+   */
+  leaseMs?: number;
   /** Milliseconds a stream may be silent before it gets a comment that keeps proxies from closing it (default HEARTBEAT_MS, 15 s). */
   heartbeatMs?: number;
   /**
@@ -202,8 +208,8 @@ export async function createReferenceServer(options: AppOptions = {}): Promise<R
   }
   const location = options.database ?? MEMORY;
   const opened = options.db
-    ? await storesOn(options.db, { limits: options.limits })
-    : await openStores(location, { limits: options.limits });
+    ? await storesOn(options.db, { limits: options.limits, leaseMs: options.leaseMs })
+    : await openStores(location, { limits: options.limits, leaseMs: options.leaseMs });
   try {
     // The fault knobs are a layer around the server (faults/), present only when asked for.
     const knobs = options.faults ? new FaultKnobs() : undefined;
@@ -228,7 +234,7 @@ export async function createReferenceServer(options: AppOptions = {}): Promise<R
       stores.db.kind === 'postgres'
         ? setInterval(
             () => void interruptUnfinished(stores).catch((error: unknown) => console.error('turns: a sweep failed', error)),
-            LEASE_MS,
+            options.leaseMs ?? LEASE_MS,
           )
         : undefined;
     sweeper?.unref?.();

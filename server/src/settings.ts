@@ -57,6 +57,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env) {
     signing: signingFromEnv(env),
     organization: organizationKeyFromEnv(env, listen.hostname, allowedOrigins),
     graceMs: graceFromEnv(env),
+    leaseMs: leaseFromEnv(env),
     trustProxy: flag('TRUST_PROXY', env) ?? false,
   };
 }
@@ -65,6 +66,14 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env) {
 function graceFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env['SHUTDOWN_GRACE_MS']?.trim() || '10000';
   if (!/^\d{1,7}$/.test(raw)) throw new Error(`SHUTDOWN_GRACE_MS must be milliseconds (0 to 9999999), not "${raw}".`);
+  return Number(raw);
+}
+
+/** `TURN_LEASE_MS`: how long a running turn's lease lasts unless renewed (default 30 s). */
+function leaseFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env['TURN_LEASE_MS']?.trim();
+  if (!raw) return undefined;
+  if (!/^\d{1,7}$/.test(raw) || Number(raw) < 300) throw new Error(`TURN_LEASE_MS must be milliseconds (300 to 9999999), not "${raw}".`);
   return Number(raw);
 }
 

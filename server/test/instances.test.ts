@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { openDb } from '../src/store/db.js';
 import { frames, startServer, type Frame, type Started } from './processes.js';
 
@@ -28,11 +29,22 @@ afterAll(async () => {
 });
 
 /** An instance on the shared database. */
-const instance = (): Promise<Started> => {
+const instance = (env: Record<string, string> = {}): Promise<Started> => {
   const shared = new URL(url!);
   shared.searchParams.set('options', `-c search_path=${schema}`);
-  return startServer({ DATABASE_URL: shared.href, SIGNING_KEY, ORGANIZATION_API_KEY: ORG });
+  return startServer({ DATABASE_URL: shared.href, SIGNING_KEY, ORGANIZATION_API_KEY: ORG, ...env });
 };
+
+/** A minted key (made on `base`) whose one reply is `words`, paced, and a token for it from `tokenFrom`: its Authorization header. */
+async function slowKey(base: string, words: string[], paceMs: number, tokenFrom = base): Promise<Record<string, string>> {
+  const { publishable_key: key } = (await (await post(base, '/__demo/keys', { paceMs, replies: [{ text: words.join(' ') }] })).json()) as {
+    publishable_key: string;
+  };
+  const { access_token: token } = (await (await post(tokenFrom, '/management/v1/auth/token', { publishable_key: key })).json()) as {
+    access_token: string;
+  };
+  return { authorization: `Bearer ${token}` };
+}
 
 const post = (base: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -42,16 +54,8 @@ describe.skipIf(!url)('two instances on one PostgreSQL', () => {
     const a = await instance();
     const b = await instance();
     const words = Array.from({ length: 40 }, (_, i) => `w${i}`);
-    const { publishable_key: key } = (await (
-      await post(a.base, '/__demo/keys', { paceMs: 60, replies: [{ text: words.join(' ') }] })
-    ).json()) as {
-      publishable_key: string;
-    };
     // Issued by B, used on A: one signing key, one store of keys.
-    const { access_token: token } = (await (await post(b.base, '/management/v1/auth/token', { publishable_key: key })).json()) as {
-      access_token: string;
-    };
-    const auth = { authorization: `Bearer ${token}` };
+    const auth = await slowKey(a.base, words, 60, b.base);
     const ask = { text: 'Count for me', user_id: 'visitor-1' };
 
     const first = await post(a.base, '/messaging/v1/messages/stream', ask, auth);
@@ -102,5 +106,135 @@ describe.skipIf(!url)('two instances on one PostgreSQL', () => {
       }>;
       expect(transcript.map((m) => m.text)).toEqual([ask.text, words.join(' ')]);
     }
+  }, 60_000);
+
+  it('ends the turn of an instance killed mid-reply as interrupted, for a follower on another, once its lease lapses', async () => {
+    const lease = { TURN_LEASE_MS: '1500' };
+    const a = await instance(lease);
+    const b = await instance(lease);
+    const words = Array.from({ length: 80 }, (_, i) => `w${i}`);
+    const auth = await slowKey(a.base, words, 150);
+    const ask = { text: 'Talk slowly', user_id: 'visitor-2' };
+    const first = await post(a.base, '/messaging/v1/messages/stream', ask, auth);
+    let threadId = '';
+    const seen: Frame[] = [];
+    for await (const frame of frames(first)) {
+      if (frame === '[DONE]') break;
+      if (frame.type === 'thread') threadId = frame.data.thread_id!;
+      else seen.push(frame);
+      if (seen.length === 3) break;
+    }
+    // B follows the turn A runs; A dies once B has passed on a frame of its own.
+    const resumed = await post(
+      b.base,
+      '/messaging/v1/messages/stream',
+      { ...ask, thread_id: threadId },
+      { ...auth, 'last-event-id': String(seen.at(-1)!.seq) },
+    );
+    expect(resumed.status).toBe(200);
+    let killedAt = 0;
+    let ended: Frame | undefined;
+    let done = false;
+    for await (const frame of frames(resumed)) {
+      if (frame === '[DONE]') {
+        done = true;
+        break;
+      }
+      if (frame.type === 'thread') continue;
+      if (frame.type === 'error') ended = frame;
+      else seen.push(frame);
+      if (!killedAt && frame.type === 'event') {
+        a.child.kill('SIGKILL');
+        killedAt = performance.now();
+      }
+    }
+    const waited = performance.now() - killedAt;
+    expect(done).toBe(true);
+    expect(ended?.data.code).toBe('turn.interrupted');
+    // The lease (1.5 s) lapses, and a sweep (every lease) ends the turn: within two leases, and a margin.
+    expect(waited).toBeLessThan(6_000);
+    const seqs = seen.map((f) => f.seq!);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => seqs[0]! + i));
+    // What was said before the kill is kept, marked as interrupted.
+    const said = seen.map((f) => f.data.text).join('');
+    const transcript = (await (await fetch(`${b.base}/messaging/v1/threads/${threadId}/messages`, { headers: auth })).json()) as Array<{
+      text: string;
+    }>;
+    expect(transcript[0]!.text).toBe(ask.text);
+    expect(transcript[1]!.text.startsWith(said.trim())).toBe(true);
+  }, 60_000);
+
+  it('resumes on B, over a WebSocket session, a turn A runs', async () => {
+    const a = await instance();
+    const b = await instance();
+    const words = Array.from({ length: 30 }, (_, i) => `s${i}`);
+    const auth = await slowKey(a.base, words, 60);
+    const ask = { text: 'Over a socket', user_id: 'visitor-3' };
+    let threadId = '';
+    const seen: Frame[] = [];
+    for await (const frame of frames(await post(a.base, '/messaging/v1/messages/stream', ask, auth))) {
+      if (frame === '[DONE]') break;
+      if (frame.type === 'thread') threadId = frame.data.thread_id!;
+      else seen.push(frame);
+      if (seen.length === 4) break;
+    }
+    const socket = new WebSocket(`${b.base.replace(/^http/, 'ws')}/messaging/v1/session`, { headers: { origin: b.base } });
+    const incoming: Array<Frame | { type: 'ready' | 'done' | 'ping' }> = [];
+    let heard: () => void = () => {};
+    socket.on('message', (data) => {
+      incoming.push(JSON.parse(String(data)) as Frame);
+      heard();
+    });
+    const next = async (): Promise<Frame | { type: string }> => {
+      while (!incoming.length) await new Promise<void>((resolve) => (heard = resolve));
+      return incoming.shift()!;
+    };
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    socket.send(JSON.stringify({ type: 'auth', token: auth['authorization']!.slice('Bearer '.length) }));
+    expect((await next()).type).toBe('ready');
+    socket.send(JSON.stringify({ type: 'resume', thread_id: threadId, last_event_id: seen.at(-1)!.seq, ...ask }));
+    for (let frame = await next(); frame.type !== 'done'; frame = await next()) {
+      if (frame.type !== 'thread' && frame.type !== 'ping') seen.push(frame as Frame);
+    }
+    socket.close();
+    const seqs = seen.map((f) => f.seq!);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => seqs[0]! + i));
+    expect(
+      seen
+        .filter((f) => f.type === 'event')
+        .map((f) => f.data.text)
+        .join(''),
+    ).toBe(words.join(' '));
+    expect(seen.at(-1)!.type).toBe('message');
+  }, 60_000);
+
+  it('joins on B the turn A runs for a send with the same Idempotency-Key, never running it twice', async () => {
+    const a = await instance();
+    const b = await instance();
+    const words = Array.from({ length: 20 }, (_, i) => `k${i}`);
+    const { publishable_key: key } = (await (
+      await post(a.base, '/__demo/keys', { paceMs: 60, replies: [{ text: words.join(' ') }] })
+    ).json()) as {
+      publishable_key: string;
+    };
+    const { access_token: token } = (await (await post(a.base, '/management/v1/auth/token', { publishable_key: key })).json()) as {
+      access_token: string;
+    };
+    const headers = { authorization: `Bearer ${token}`, 'idempotency-key': '"send-once-across"' };
+    const ask = { text: 'Only once, please', user_id: 'visitor-4' };
+    // The first try's stream, read until its turn has begun (and its key is kept), then lost.
+    for await (const frame of frames(await post(a.base, '/messaging/v1/messages/stream', ask, headers))) {
+      if (frame !== '[DONE]' && frame.type === 'event') break;
+    }
+    // The retry lands on B, as a REST send: it answers with the one turn's reply once it ends.
+    const retry = await post(b.base, '/messaging/v1/messages', ask, headers);
+    expect(retry.status).toBe(200);
+    const answer = (await retry.json()) as { thread_id: string; message: { text: string } };
+    expect(answer.message.text).toBe(words.join(' '));
+    // One turn in the shared transcript: B ran none of its own (each process counts only its own turns).
+    const transcript = (await (await fetch(`${b.base}/messaging/v1/threads/${answer.thread_id}/messages`, { headers })).json()) as Array<{
+      text: string;
+    }>;
+    expect(transcript.map((m) => m.text)).toEqual([ask.text, words.join(' ')]);
   }, 60_000);
 });

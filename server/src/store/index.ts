@@ -33,12 +33,14 @@ export interface Stores {
 export interface StoreOptions {
   /** Per-key limits other than the defaults (limits.ts). */
   limits?: { demo?: Partial<KeyLimits>; minted?: Partial<KeyLimits> };
+  /** How long a running turn's lease lasts unless renewed (turns.ts, LEASE_MS). */
+  leaseMs?: number;
 }
 
 /** The stores over `db`, its schema brought up to date first. */
 export async function storesOn(db: Db, options: StoreOptions = {}): Promise<Stores> {
   await migrate(db);
-  const turns = new SqlTurnStore(db);
+  const turns = new SqlTurnStore(db, options.leaseMs);
   return {
     db,
     keys: new SqlKeyStore(db, defaultKeyLimits(options.limits)),

@@ -115,12 +115,11 @@ const turnOf = (row: TurnRow): TurnRecord => ({
 export const FLUSH_MS = 50;
 
 /**
- * A running turn is leased to the instance running it, which renews the lease every
- * LEASE_RENEW_MS while it runs; a lease not renewed for LEASE_MS means that instance is gone,
- * and its turn is another's to end as interrupted.
+ * A running turn is leased to the instance running it, which renews the lease every third of
+ * it while it runs; a lease not renewed for LEASE_MS (`TURN_LEASE_MS`) means that instance is
+ * gone, and its turn is another's to end as interrupted.
  */
 export const LEASE_MS = 30_000;
-export const LEASE_RENEW_MS = 10_000;
 
 /** Adds `more` to `facets`, each kind bounded (MAX_FACET_VALUES distinct values). */
 export function mergeFacets(facets: Facets, more: Facets, max = 256): Facets {
@@ -161,7 +160,11 @@ export class SqlTurnStore implements TurnStore {
   private readonly waiting = new Map<string, Set<() => void>>();
   private listening = false;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** How long a lease lasts unless renewed (LEASE_MS). */
+    readonly leaseMs = LEASE_MS,
+  ) {}
 
   changed(id: string, signal: AbortSignal, ms: number): Promise<void> {
     if (!this.listening && this.db.listen) {
@@ -205,9 +208,9 @@ export class SqlTurnStore implements TurnStore {
     if (this.renewing) return;
     this.renewing = setInterval(() => {
       void this.db
-        .query(`UPDATE turns SET lease_until = $2 WHERE instance = $1 AND status = 'running'`, [this.instance, Date.now() + LEASE_MS])
+        .query(`UPDATE turns SET lease_until = $2 WHERE instance = $1 AND status = 'running'`, [this.instance, Date.now() + this.leaseMs])
         .catch((error: unknown) => console.error('turns: a lease could not be renewed', error));
-    }, LEASE_RENEW_MS);
+    }, this.leaseMs / 3);
     this.renewing.unref?.();
   }
 
@@ -239,7 +242,7 @@ export class SqlTurnStore implements TurnStore {
           turn.openedThread,
           turn.createdAt,
           this.instance,
-          Date.now() + LEASE_MS,
+          Date.now() + this.leaseMs,
         ],
       );
       // The previous latest turn's frames stop counting against the thread as they go.
