@@ -265,6 +265,23 @@ describe.each(backends)('the stores on %s', (_name, open) => {
       expect(await stores.threads.forget(listed)).toEqual([]);
       expect(await stores.threads.get(old.id)).toBeDefined();
       expect(await stores.threads.get(opening.id)).toBeDefined();
+      // Ended once: a second end (a sweep that found it lapsed, an instance that outlived its lease) adds nothing.
+      const before = await stores.threads.messages(old.id);
+      await stores.turns.finish({
+        id: started.id,
+        threadId: old.id,
+        status: 'interrupted',
+        result: { ok: false, message: 'interrupted', status: 503, code: 'turn.interrupted' },
+        endedAt: at(13),
+        messages: [message(started.id, 'again'), message(started.id, 'and again', 'agent')],
+        lastSeq: 1,
+        frameBytes: 0,
+        trace: { ...trace(old.id, started.id, at(11)), status: 'interrupted', ended_at: at(13) },
+        traceBytes: 0,
+        facets: { tools: [], rules: {}, params: {} },
+      });
+      expect(await stores.threads.messages(old.id)).toEqual(before);
+      expect((await stores.turns.get(started.id))!.status).toBe('completed');
       // A turn on a thread that is gone records nothing.
       expect(await stores.threads.forget(await stores.threads.idle(key, undefined, 10))).toEqual([old.id]);
       const late = turn(old.id, { key });

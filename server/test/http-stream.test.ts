@@ -158,10 +158,13 @@ describe('reference server: SSE stream', () => {
     expect(res.headers.get('cache-control')).toBe('no-cache, no-transform');
     expect(res.headers.get('x-accel-buffering')).toBe('no');
     const reader = new SseReader(res);
-    expect(await reader.comment()).toBe(': keepalive');
-    expect(await reader.comment()).toBe(': keepalive');
-    // Comments are not frames: the reply is whole.
+    while ((await reader.next())?.data.includes('"type":"message"') === false);
+    // Comments are not frames: the reply is whole, then the silence has them.
     expect(parsed(reader.frames).map((f) => f.type)).toEqual(['thread', 'event', 'message']);
+    const before = reader.comments.length;
+    expect(await reader.comment()).toBe(': keepalive');
+    expect(await reader.comment()).toBe(': keepalive');
+    expect(reader.comments.length).toBe(before + 2);
     await reader.cancel();
   });
 

@@ -151,8 +151,9 @@ describe.skipIf(!url)('two instances on one PostgreSQL', () => {
     const waited = performance.now() - killedAt;
     expect(done).toBe(true);
     expect(ended?.data.code).toBe('turn.interrupted');
-    // The lease (1.5 s) lapses, and a sweep (every lease) ends the turn: within two leases, and a margin.
-    expect(waited).toBeLessThan(6_000);
+    // The lease (1.5 s) lapses, a sweep (every lease) ends the turn, the follower hears it:
+    // three leases at most, and a margin for two processes on a loaded machine.
+    expect(waited).toBeLessThan(3 * 1_500 + 4_000);
     const seqs = seen.map((f) => f.seq!);
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => seqs[0]! + i));
     // What was said before the kill is kept, marked as interrupted.

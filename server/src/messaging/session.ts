@@ -220,6 +220,12 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
       busy = false;
     }
   };
+  /** A turn's frames on the socket, apart from the frame that asked (a database that fails mid-turn closes the socket: the client resumes). */
+  const relay = (turn: FollowableTurn, after: number): void =>
+    void follow(turn, after).catch((error: unknown) => {
+      console.error('reference server: session error', error);
+      refuse(new ApiError(500, 'internal_error', 'Something went wrong on our side.'), CLOSE.internal);
+    });
 
   const authenticate = async (frame: unknown): Promise<void> => {
     clearTimeout(authTimer);
@@ -274,7 +280,7 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
       return fail(error);
     }
     if (keyed === null) return fail(notReceived());
-    if (keyed) return void follow(keyed, -1);
+    if (keyed) return relay(keyed, -1);
     const title = body.text.length > 80 ? `${body.text.slice(0, 77)}...` : body.text;
     let admitted: Admission;
     try {
@@ -310,7 +316,7 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
       admitted,
     });
     if (idempotency !== undefined) await keepKey(deps, k, idempotency, body, turn);
-    void follow(turn, -1);
+    relay(turn, -1);
   };
 
   const startResume = async (frame: Record<string, unknown>): Promise<void> => {
@@ -329,7 +335,7 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     if (!turn || !turn.resumes(parsed.data.last_event_id) || !mayResume(turn, asker)) {
       return fail(new ApiError(409, 'stream.not_resumable', 'There is no turn of this thread to resume.'));
     }
-    void follow(turn, parsed.data.last_event_id);
+    relay(turn, parsed.data.last_event_id);
   };
 
   const handle = async (raw: RawData, isBinary: boolean): Promise<void> => {

@@ -177,10 +177,15 @@ function listening(connect: () => ListeningClient) {
       next.on('error', (error) => console.error('database: the listening connection failed', error.message));
       next.on('end', () => {
         if (client === next) client = undefined;
-        if (!closed && channels.size) setTimeout(() => void open().catch(() => {}), RELISTEN_MS).unref();
+        if (closed || !channels.size) return;
+        setTimeout(() => {
+          if (!closed) void open().catch(() => {});
+        }, RELISTEN_MS).unref();
       });
       try {
         await next.connect();
+        // Closed while it connected: nobody is to listen any more.
+        if (closed) return void (await next.end());
         for (const channel of channels.keys()) await next.query(`LISTEN ${channel}`);
         client = next;
       } catch (error) {

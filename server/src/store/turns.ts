@@ -153,6 +153,8 @@ export class SqlTurnStore implements TurnStore {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private writing: Promise<void> = Promise.resolve();
   private renewing: ReturnType<typeof setInterval> | undefined;
+  /** The turns this instance began and has not finished: the leases it renews. */
+  private readonly mine = new Set<string>();
   /** This instance's name on the leases of the turns it runs. */
   readonly instance = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 
@@ -208,7 +210,11 @@ export class SqlTurnStore implements TurnStore {
     if (this.renewing) return;
     this.renewing = setInterval(() => {
       void this.db
-        .query(`UPDATE turns SET lease_until = $2 WHERE instance = $1 AND status = 'running'`, [this.instance, Date.now() + this.leaseMs])
+        .query(`UPDATE turns SET lease_until = $3 WHERE id = ANY($2::text[]) AND instance = $1 AND status = 'running'`, [
+          this.instance,
+          [...this.mine],
+          Date.now() + this.leaseMs,
+        ])
         .catch((error: unknown) => console.error('turns: a lease could not be renewed', error));
     }, this.leaseMs / 3);
     this.renewing.unref?.();
@@ -266,6 +272,7 @@ export class SqlTurnStore implements TurnStore {
     });
     if (recorded) {
       this.positions.set(turn.id, 0);
+      this.mine.add(turn.id);
       this.renew();
     }
     return recorded;
@@ -317,30 +324,38 @@ export class SqlTurnStore implements TurnStore {
       this.positions.set(id, position);
     }
     for (const id of unknown) this.positions.delete(id);
-    this.writing = this.writing.then(async () => {
-      if (unknown.length) {
-        const { rows } = await this.db.query<{ turn_id: string; next: number }>(
-          'SELECT turn_id, max(position) + 1 AS next FROM turn_frames WHERE turn_id = ANY($1::text[]) GROUP BY turn_id',
-          [unknown],
-        );
-        const next = new Map(rows.map((r) => [r.turn_id, r.next]));
-        for (let i = 0; i < turns.length; i++) positions[i]! += next.get(turns[i]!) ?? 0;
-      }
-      // A turn whose thread was forgotten meanwhile has no row to hang its frames on: they go with it.
-      await this.db.query(
-        `INSERT INTO turn_frames (turn_id, position, key, frame)
+    // After a batch that failed, the next is written all the same.
+    this.writing = this.writing
+      .catch(() => {})
+      .then(async () => {
+        if (unknown.length) {
+          const { rows } = await this.db.query<{ turn_id: string; next: number }>(
+            'SELECT turn_id, max(position) + 1 AS next FROM turn_frames WHERE turn_id = ANY($1::text[]) GROUP BY turn_id',
+            [unknown],
+          );
+          const next = new Map(rows.map((r) => [r.turn_id, r.next]));
+          for (let i = 0; i < turns.length; i++) positions[i]! += next.get(turns[i]!) ?? 0;
+        }
+        // A turn whose thread was forgotten meanwhile has no row to hang its frames on: they go with it.
+        await this.db.query(
+          `INSERT INTO turn_frames (turn_id, position, key, frame)
          SELECT f.t, f.p, f.k, f.f FROM unnest($1::text[], $2::integer[], $3::double precision[], $4::json[]) AS f (t, p, k, f)
-         WHERE EXISTS (SELECT 1 FROM turns WHERE id = f.t)`,
-        [turns, positions, keys, frames],
-      );
-      await this.notify(this.db, [...batch.keys()]);
-    });
+         WHERE EXISTS (SELECT 1 FROM turns WHERE id = f.t)
+         ON CONFLICT DO NOTHING`,
+          [turns, positions, keys, frames],
+        );
+        // A notification lost costs a follower a second (it looks again), never the log.
+        await this.notify(this.db, [...batch.keys()]).catch((error: unknown) =>
+          console.error('turn log: a notification failed', error instanceof Error ? error.message : error),
+        );
+      });
     return this.writing;
   }
 
   async finish(end: TurnEnd): Promise<{ bytes: number }> {
     await this.flush();
     this.positions.delete(end.id);
+    this.mine.delete(end.id);
     const ended = await this.db.transaction(async (tx) => {
       const thread = await tx.query<{ facets: Facets; latest_turn: string | null }>(
         'SELECT facets, latest_turn FROM threads WHERE id = $1 FOR UPDATE',
@@ -351,12 +366,18 @@ export class SqlTurnStore implements TurnStore {
       if (!row) return { bytes: 0 };
       // Only the latest turn's frames count against the thread (and are kept).
       const frameBytes = row.latest_turn === end.id ? end.frameBytes : 0;
-      await tx.query(`UPDATE turns SET status = $2, result = $3::json, ended_at = $4 WHERE id = $1`, [
-        end.id,
-        end.status,
-        JSON.stringify(end.result.ok ? { ok: true, frame_bytes: frameBytes } : { ...end.result, frame_bytes: frameBytes }),
-        end.endedAt,
-      ]);
+      // Ended once: an instance that outlived its lease finds its turn ended by another (or
+      // two sweeps found one turn), and records nothing more of it.
+      const running = await tx.query(
+        `UPDATE turns SET status = $2, result = $3::json, ended_at = $4 WHERE id = $1 AND status = 'running' RETURNING id`,
+        [
+          end.id,
+          end.status,
+          JSON.stringify(end.result.ok ? { ok: true, frame_bytes: frameBytes } : { ...end.result, frame_bytes: frameBytes }),
+          end.endedAt,
+        ],
+      );
+      if (!running.rows.length) return { bytes: 0 };
       let bytes = await appendMessages(tx, end.threadId, end.messages, end.endedAt);
       bytes += await endTrace(tx, end.trace, end.traceBytes);
       bytes += frameBytes;
@@ -364,11 +385,12 @@ export class SqlTurnStore implements TurnStore {
         `UPDATE threads SET last_seq = greatest(last_seq, $2), facets = $3::jsonb, bytes = bytes + $4, updated_at = $5 WHERE id = $1`,
         [end.threadId, end.lastSeq, JSON.stringify(mergeFacets(row.facets, end.facets)), end.traceBytes + frameBytes, end.endedAt],
       );
-      // Sent as the transaction commits: a follower that hears it reads the end.
-      if (this.db.listen) await tx.query('SELECT pg_notify($1, $2)', [TURNS_CHANNEL, end.id]);
       return { bytes };
     });
-    this.wake(end.id);
+    // Once committed: a follower that hears it reads the end.
+    await this.notify(this.db, [end.id]).catch((error: unknown) =>
+      console.error('turns: a notification failed', error instanceof Error ? error.message : error),
+    );
     return ended;
   }
 
