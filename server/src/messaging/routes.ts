@@ -71,6 +71,25 @@ export function messagingRoutes(deps: Deps): Hono {
   const versionOf = (thread: ThreadRecord): Promise<AgentVersion> => versionFor(deps, thread);
 
   /**
+   * What a request with an Idempotency-Key decides (join a turn, refuse, or start one and
+   * keep the key), one request of a key at a time in this process: a resume that arrives while
+   * the first try is starting its turn waits for it, rather than finding no turn and spending
+   * the key under a turn that then runs.
+   */
+  const deciding = new Map<string, Promise<unknown>>();
+  const oneAtATime = <T>(caller: Caller, key: string | undefined, decide: () => Promise<T>): Promise<T> => {
+    if (key === undefined) return decide();
+    const name = `${caller.key.key}\n${key}`;
+    const run = (deciding.get(name) ?? Promise.resolve()).catch(() => {}).then(decide);
+    const last = run.catch(() => {});
+    deciding.set(name, last);
+    void last.then(() => {
+      if (deciding.get(name) === last) deciding.delete(name);
+    });
+    return run;
+  };
+
+  /**
    * The turn a new conversation's stream started, for the same request sent again without
    * the thread it made: the newest turn in RESUME_WINDOW_MS that opened a thread for this
    * text and user, asked with this token (docs/protocol.md "Stream resume").
@@ -119,12 +138,17 @@ export function messagingRoutes(deps: Deps): Hono {
     const key = readIdempotencyKey(c.req.header('idempotency-key'));
     // Once here, the request has arrived: a resume may have spent its key while it was on its
     // way (idempotency.ts), and from now on one that asks by the key finds the turn.
-    const keyed = key === undefined ? undefined : await keyedTurn(deps, caller.key, key, body);
-    if (keyed === null) throw notReceived();
-    if (keyed) return c.json({ thread_id: keyed.threadId, message: unwrap(await keyed.result) });
-    const { thread, admitted } = await admit(caller, body);
-    const turn = await start(c, thread, body, { version: await versionOf(thread), streaming: false, admitted, idempotencyKey: key });
-    if (key !== undefined) await keepKey(deps, caller.key, key, body, turn);
+    const decided = await oneAtATime(caller, key, async () => {
+      const keyed = key === undefined ? undefined : await keyedTurn(deps, caller.key, key, body);
+      if (keyed === null) throw notReceived();
+      if (keyed) return { joined: keyed, thread: undefined, turn: undefined };
+      const { thread, admitted } = await admit(caller, body);
+      const turn = await start(c, thread, body, { version: await versionOf(thread), streaming: false, admitted, idempotencyKey: key });
+      if (key !== undefined) await keepKey(deps, caller.key, key, body, turn);
+      return { joined: undefined, thread, turn };
+    });
+    if (decided.joined) return c.json({ thread_id: decided.joined.threadId, message: unwrap(await decided.joined.result) });
+    const { thread, turn } = decided;
     // A short think before answering, so a REST client's typing indicator shows (at a paced agent's pace).
     await sleep(Math.min((deps.agentFor(caller.key).paceMs ?? 0) * 4, 400));
     return c.json({ thread_id: thread.id, message: unwrap(await turn.result) });
@@ -143,40 +167,42 @@ export function messagingRoutes(deps: Deps): Hono {
       }
       after = Number(lastEventId.trim());
     }
-    const named = body.thread_id ? await threadOf(caller, body.thread_id) : undefined;
-    const latest = await findTurn(deps, named?.latestTurn);
-    const registered = key === undefined ? undefined : await keyedTurn(deps, caller.key, key, body);
-    const keyed = registered === undefined && key !== undefined ? threadTurn(latest, key, body) : registered;
-    if (keyed === null) throw notReceived();
+    const turn: FollowableTurn = await oneAtATime(caller, key, async () => {
+      const named = body.thread_id ? await threadOf(caller, body.thread_id) : undefined;
+      const latest = await findTurn(deps, named?.latestTurn);
+      const registered = key === undefined ? undefined : await keyedTurn(deps, caller.key, key, body);
+      const keyed = registered === undefined && key !== undefined ? threadTurn(latest, key, body) : registered;
+      if (keyed === null) throw notReceived();
 
-    let turn: FollowableTurn;
-    if (keyed) {
-      // The key's turn, whoever asks again (a resume, a retry, another page): never a second one.
-      turn = keyed;
-    } else if (lastEventId !== undefined) {
-      // A resume for a key never seen: that request never arrived, and is spent now.
-      if (key !== undefined) {
-        await keepKey(deps, caller.key, key, body, null);
-        throw notReceived();
+      if (keyed) {
+        // The key's turn, whoever asks again (a resume, a retry, another page): never a second one.
+        return keyed;
+      } else if (lastEventId !== undefined) {
+        // A resume for a key never seen: that request never arrived, and is spent now.
+        if (key !== undefined) {
+          await keepKey(deps, caller.key, key, body, null);
+          throw notReceived();
+        }
+        // A new conversation's stream sent again as it was (the reference's rule 3, literally:
+        // no thread, no key): its turn is the newest this caller's question opened, lately.
+        const lost = body.thread_id ? latest : await openedTurn(caller, body);
+        // Resume attaches to the turn the client lost; it never starts a new one.
+        // The body is the question: its text and its user must be the turn's.
+        if (!lost || lost.userText !== body.text || lost.userId !== body.user_id || !lost.resumes(after)) throw notResumable();
+        return lost;
+      } else {
+        const { thread, admitted } = await admit(caller, body);
+        const turn = await start(c, thread, body, {
+          version: await versionOf(thread),
+          openedThread: !body.thread_id,
+          streaming: true,
+          admitted,
+          idempotencyKey: key,
+        });
+        if (key !== undefined) await keepKey(deps, caller.key, key, body, turn);
+        return turn;
       }
-      // A new conversation's stream sent again as it was (the reference's rule 3, literally:
-      // no thread, no key): its turn is the newest this caller's question opened, lately.
-      const lost = body.thread_id ? latest : await openedTurn(caller, body);
-      // Resume attaches to the turn the client lost; it never starts a new one.
-      // The body is the question: its text and its user must be the turn's.
-      if (!lost || lost.userText !== body.text || lost.userId !== body.user_id || !lost.resumes(after)) throw notResumable();
-      turn = lost;
-    } else {
-      const { thread, admitted } = await admit(caller, body);
-      turn = await start(c, thread, body, {
-        version: await versionOf(thread),
-        openedThread: !body.thread_id,
-        streaming: true,
-        admitted,
-        idempotencyKey: key,
-      });
-      if (key !== undefined) await keepKey(deps, caller.key, key, body, turn);
-    }
+    });
     return streamTurn(c, turn, after, deps.taps.stream(c, caller.key, lastEventId !== undefined), deps.heartbeatMs);
   });
 
