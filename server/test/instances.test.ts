@@ -46,6 +46,19 @@ async function slowKey(base: string, words: string[], paceMs: number, tokenFrom 
   return { authorization: `Bearer ${token}` };
 }
 
+/** Reads a stream until `count` frames after its `thread` frame, then drops it (the turn goes on): its thread and those frames. */
+async function readThenDrop(res: Response, count: number): Promise<{ threadId: string; seen: Frame[] }> {
+  let threadId = '';
+  const seen: Frame[] = [];
+  for await (const frame of frames(res)) {
+    if (frame === '[DONE]') break;
+    if (frame.type === 'thread') threadId = frame.data.thread_id!;
+    else seen.push(frame);
+    if (seen.length === count) break;
+  }
+  return { threadId, seen };
+}
+
 const post = (base: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
@@ -60,14 +73,7 @@ describe.skipIf(!url)('two instances on one PostgreSQL', () => {
 
     const first = await post(a.base, '/messaging/v1/messages/stream', ask, auth);
     expect(first.status).toBe(200);
-    let threadId = '';
-    const seen: Frame[] = [];
-    for await (const frame of frames(first)) {
-      if (frame === '[DONE]') break;
-      if (frame.type === 'thread') threadId = frame.data.thread_id!;
-      else seen.push(frame);
-      if (seen.length === 5) break; // the connection drops here; A's turn goes on
-    }
+    const { threadId, seen } = await readThenDrop(first, 5);
     const lastSeq = seen.at(-1)!.seq!;
 
     const asked = performance.now();
@@ -116,14 +122,7 @@ describe.skipIf(!url)('two instances on one PostgreSQL', () => {
     const auth = await slowKey(a.base, words, 150);
     const ask = { text: 'Talk slowly', user_id: 'visitor-2' };
     const first = await post(a.base, '/messaging/v1/messages/stream', ask, auth);
-    let threadId = '';
-    const seen: Frame[] = [];
-    for await (const frame of frames(first)) {
-      if (frame === '[DONE]') break;
-      if (frame.type === 'thread') threadId = frame.data.thread_id!;
-      else seen.push(frame);
-      if (seen.length === 3) break;
-    }
+    const { threadId, seen } = await readThenDrop(first, 3);
     // B follows the turn A runs; A dies once B has passed on a frame of its own.
     const resumed = await post(
       b.base,
@@ -171,14 +170,7 @@ describe.skipIf(!url)('two instances on one PostgreSQL', () => {
     const words = Array.from({ length: 30 }, (_, i) => `s${i}`);
     const auth = await slowKey(a.base, words, 60);
     const ask = { text: 'Over a socket', user_id: 'visitor-3' };
-    let threadId = '';
-    const seen: Frame[] = [];
-    for await (const frame of frames(await post(a.base, '/messaging/v1/messages/stream', ask, auth))) {
-      if (frame === '[DONE]') break;
-      if (frame.type === 'thread') threadId = frame.data.thread_id!;
-      else seen.push(frame);
-      if (seen.length === 4) break;
-    }
+    const { threadId, seen } = await readThenDrop(await post(a.base, '/messaging/v1/messages/stream', ask, auth), 4);
     const socket = new WebSocket(`${b.base.replace(/^http/, 'ws')}/messaging/v1/session`, { headers: { origin: b.base } });
     const incoming: Array<Frame | { type: 'ready' | 'done' | 'ping' }> = [];
     let heard: () => void = () => {};
