@@ -52,6 +52,13 @@ export interface Caller {
   agentId: string;
   /** The token's `jti`: the session of the client that holds it. */
   session: string;
+  /**
+   * The token's `uid`: the visitor (`user_id`) it was exchanged for, if any. Its requests
+   * speak for that user only, and open only threads of no visitor or of this one.
+   */
+  visitor?: string;
+  /** A login session's token (`management` scope): it opens every visitor's threads of its agent. */
+  everyVisitor?: boolean;
 }
 
 // Declared on Hono's own variable map rather than as an app Env type, so `createApp()` stays

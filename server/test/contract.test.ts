@@ -61,6 +61,7 @@ describe.each(backends)('the stores on %s', (_name, open) => {
     projectId: 'p'.repeat(24),
     key: 'pk_a',
     userId: 'u1',
+    visitor: null,
     title: 'A thread',
     createdAt: at(0),
     updatedAt: at(0),

@@ -27,6 +27,12 @@ export interface ClientConfig {
   accessToken?: string;
   /** Host-supplied tokens; called again after a 401 and before a JWT's `exp`. */
   tokenProvider?: () => Promise<string>;
+  /**
+   * The end user (`user_id`) a publishable key's token is exchanged for, read at each
+   * exchange. The service opens the threads such a token creates to that user's tokens
+   * only; a token asked for another user is exchanged again (docs/protocol.md "Visitors").
+   */
+  userId?: () => string;
   /** Per plain request, default 30000 ms. */
   timeoutMs?: number;
   /** Keeps exchanged tokens across page views (never host-minted ones); see `TokenSource.cache`. */

@@ -7,6 +7,8 @@ export interface TokenSource {
   publishableKey?: string;
   accessToken?: string;
   tokenProvider?: () => Promise<string>;
+  /** The user the publishable-key exchange asks a token for (ClientConfig.userId). */
+  userId?: () => string;
   /** Timeout of one token exchange (ms). */
   timeoutMs: number;
   /**
@@ -22,6 +24,8 @@ export interface CachedToken {
   value: string;
   /** Epoch ms after which the token should be replaced; null when unknown (keep until a 401). */
   refreshAt: number | null;
+  /** The user an exchanged token was asked for: it serves no other. */
+  user?: string;
 }
 
 /** Storage for exchanged tokens; both calls may fail silently (storage full, or off). */
@@ -70,7 +74,9 @@ export function refreshTime(expiresAt: number, now: number): number {
 function usable(token: CachedToken | null | undefined): CachedToken | null {
   // Sent as a header on every request: printable, and of a size a service accepts.
   if (!token || typeof token.value !== 'string' || !/^[!-~]{1,8192}$/.test(token.value)) return null;
-  return typeof token.refreshAt === 'number' && Date.now() < token.refreshAt ? { value: token.value, refreshAt: token.refreshAt } : null;
+  return typeof token.refreshAt === 'number' && Date.now() < token.refreshAt
+    ? { value: token.value, refreshAt: token.refreshAt, user: typeof token.user === 'string' ? token.user : undefined }
+    : null;
 }
 
 /**
@@ -100,11 +106,17 @@ export class TokenManager {
     return !!s.tokenProvider || (!s.accessToken && !!s.publishableKey);
   }
 
+  /** The user an exchange asks for now (none for host-minted tokens). */
+  private get user(): string | undefined {
+    return (this.exchanges && this.source.userId?.()) || undefined;
+  }
+
   /** A usable token, or null when no token source is configured. */
   async get(): Promise<string | null> {
     const now = Date.now();
     const c = this.cached;
-    if (c && (c.refreshAt === null || now < c.refreshAt || !this.canRefresh)) return c.value;
+    // A token exchanged for another user (the host changed `user-id`) is as good as none.
+    if (c && c.user === this.user && (c.refreshAt === null || now < c.refreshAt || !this.canRefresh)) return c.value;
     if (!this.canRefresh) return null;
     if (!this.pending) {
       this.pending = this.fetchToken().then(
@@ -153,11 +165,11 @@ export class TokenManager {
       }
       return this.toCached(value, undefined, Date.now());
     }
-    return this.exchange(s.publishableKey as string);
+    return this.exchange(s.publishableKey as string, this.user);
   }
 
-  /** `POST /management/v1/auth/token {publishable_key}` (docs/protocol.md "Token exchange"). */
-  private async exchange(publishableKey: string): Promise<CachedToken> {
+  /** `POST /management/v1/auth/token {publishable_key, user_id}` (docs/protocol.md "Token exchange"). */
+  private async exchange(publishableKey: string, user: string | undefined): Promise<CachedToken> {
     const timeout = AbortSignal.timeout(this.source.timeoutMs);
     let res: Response;
     let text: string;
@@ -165,7 +177,7 @@ export class TokenManager {
       res = await fetch(`${this.source.baseUrl}/management/v1/auth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ publishable_key: publishableKey }),
+        body: JSON.stringify({ publishable_key: publishableKey, user_id: user }),
         signal: timeout,
       });
       text = await res.text();
@@ -184,6 +196,6 @@ export class TokenManager {
       throw new ApiError({ kind: 'auth', status: res.status, message: 'The service returned no usable access token.' });
     }
     const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : undefined;
-    return this.toCached(body.access_token, expiresIn, Date.now());
+    return { ...this.toCached(body.access_token, expiresIn, Date.now()), user };
   }
 }

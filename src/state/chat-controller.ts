@@ -41,7 +41,7 @@ type Host = ReactiveControllerHost & HTMLElement;
 
 /** What the controller is built with; tests in Node hand in fakes (test/unit/). */
 export interface ChatDependencies {
-  createClient(config: ChatConfig, scope: string): AgentClient;
+  createClient(config: ChatConfig, scope: string, userId: () => string): AgentClient;
 }
 
 /**
@@ -192,7 +192,7 @@ export class ChatController implements ReactiveController, TurnHost {
 
     if (scopeChanged) {
       const scope = scopeOf(config);
-      this.client = this.deps.createClient(config, scope);
+      this.client = this.deps.createClient(config, scope, () => this.threads.visitor);
       this.store.apply(editDraft, this.threads.open(config) || this.state.draft);
       if (this.host.isConnected) this.watchTabs();
       void this.load(config.threadId ? 'switched' : 'restored');

@@ -10,13 +10,14 @@ import { sessionTokenCache } from './identity.js';
 import type { ChatConfig } from './types.js';
 
 /**
- * The client of a configuration. Only exchanged tokens are kept (the client checks), and
- * only where the host lets the widget keep anything: sessionStorage, for this tab.
+ * The client of a configuration, its tokens exchanged for the conversation's user (`userId`,
+ * read at each exchange). Only exchanged tokens are kept (the client checks), and only
+ * where the host lets the widget keep anything: sessionStorage, for this tab.
  */
-export function createClient(config: ChatConfig, scope: string): AgentClient {
+export function createClient(config: ChatConfig, scope: string, userId: () => string): AgentClient {
   // The service, the credential and the reply limit, by the client's own names.
   return new AgentClient(
-    { ...config, tokenCache: config.persist === 'none' ? undefined : sessionTokenCache(scope) },
+    { ...config, userId, tokenCache: config.persist === 'none' ? undefined : sessionTokenCache(scope) },
     { stream, socket: websocket },
   );
 }

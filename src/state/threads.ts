@@ -16,6 +16,8 @@ export class Threads {
   /** The thread in use; null before the first message of a new conversation. */
   id: string | null = null;
   userId = '';
+  /** An anonymous id nothing keeps (`persist="none"`): a page after this one could not be it. */
+  private unkept: string | null = null;
   /** What this browser keeps of the configuration's scope; null before the first configuration. */
   saved: Saved | null = null;
   private readonly listeners = new Set<() => void>();
@@ -49,11 +51,20 @@ export class Threads {
   open(config: ChatConfig): string | undefined {
     const saved = (this.saved = new Saved(config.persist, scopeOf(config)));
     this.userId = saved.userId(config.userId);
+    this.unkept = config.persist === 'none' && !config.userId ? this.userId : null;
     this.id = config.threadId ?? (typeof saved.initial.threadId === 'string' ? saved.initial.threadId : null);
     // The page's thread-id is the conversation in use, kept as any other: the end of a turn, a
     // reload and the other tabs of the scope follow it instead of what was stored before.
     if (config.threadId && config.threadId !== saved.initial.threadId) saved.set('threadId', config.threadId);
     return saved.draftOf(this.id, saved.initial);
+  }
+
+  /**
+   * The user tokens are asked for, whose threads the service keeps to them (docs/protocol.md
+   * "Visitors"): none for an anonymous id nothing keeps, or the next page could open nothing.
+   */
+  get visitor(): string {
+    return this.userId === this.unkept ? '' : this.userId;
   }
 
   /** Threads this browser has had with this agent, newest first. */

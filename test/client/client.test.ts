@@ -224,6 +224,23 @@ describe('AgentClient tokens', () => {
     expect(exchanges.map((r) => r.body)).to.deep.equal([{ publishable_key: key }]);
   });
 
+  it('exchanges for its user, again when the user changes, and keeps each user’s threads to that user', async () => {
+    let user = 'anon_client_a';
+    const { client, key } = await setup({}, { userId: () => user });
+    const { thread_id: threadId } = await client.send({ text: 'Hello', user_id: user });
+    expect(await client.transcript(threadId)).to.have.length(2);
+
+    // The host signs another user in: the next request exchanges for that one.
+    user = 'anon_client_b';
+    const e = await rejection(client.transcript(threadId));
+    expect(e.status).to.equal(404);
+    const exchanges = (await keyStats(key)).requests.filter((r) => r.path === '/management/v1/auth/token');
+    expect(exchanges.map((r) => r.body)).to.deep.equal([
+      { publishable_key: key, user_id: 'anon_client_a' },
+      { publishable_key: key, user_id: 'anon_client_b' },
+    ]);
+  });
+
   it('refreshes the token once after a 401 and succeeds', async () => {
     const { client, key } = await setup({ unauthorized: 1 });
     expect(await client.welcomeMessage()).to.be.a('string');

@@ -112,21 +112,21 @@ describe('<agent-chat> continuity: a turn survives the page', function () {
         paceMs: 30,
         replies: [{ text: 'the first answer' }, { text: 'the other client’s answer' }, { text: LONG }],
       });
-      const el = await mount({ 'publishable-key': key, persist: 'local' });
+      const el = await mount({ 'publishable-key': key, persist: 'local', 'user-id': 'u-two-devices' });
       await el.send('first question');
       const threadId = el.threadId!;
-      // Another client (another device of the visitor) asks in the same thread; this page does not know.
-      const token = await tokenFor(key);
+      // Another client (another device of the visitor) asks the same in the same thread; this page does not know.
+      const token = await tokenFor(key, 'u-two-devices');
       const other = await fetch('/messaging/v1/messages', {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ text: 'same question', user_id: 'other-device', thread_id: threadId }),
+        body: JSON.stringify({ text: 'same question', user_id: 'u-two-devices', thread_id: threadId }),
       });
       expect(other.status).to.equal(200);
       void el.send('same question');
       await until(() => (agentText(el)[1]?.length ?? 0) > 20, 'the reply under way');
       el.remove();
-      const again = await comeBack(key);
+      const again = await comeBack(key, { 'user-id': 'u-two-devices' });
       await until(() => again.status === 'idle' && again.messages.at(-1)?.state === 'done', 'the reply to end', 8000);
       expect(again.messages.map((m) => m.text)).to.deep.equal([
         'first question',

@@ -207,12 +207,26 @@ describe('<agent-chat> conversation', () => {
 
   it('opens the thread named by thread-id', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'In that thread' }] });
-    const first = await mount({ 'publishable-key': key });
+    const first = await mount({ 'publishable-key': key, 'user-id': 'u-thread' });
     await sendByUser(first, 'start');
     const thread = first.threadId!;
-    const other = await mount({ 'publishable-key': key, 'thread-id': thread });
+    const other = await mount({ 'publishable-key': key, 'user-id': 'u-thread', 'thread-id': thread });
     expect(other.threadId).to.equal(thread);
     expect(agentTexts(other)).to.deep.equal(['In that thread']);
+  });
+
+  it('opens another visitor’s thread as an unknown one (issue #45)', async () => {
+    const key = await createKey({ paceMs: 0, welcome: 'Hi there', replies: [{ text: 'Only for Ada' }] });
+    const ada = await mount({ 'publishable-key': key, 'user-id': 'visitor-ada' });
+    await sendByUser(ada, 'my order number is 4411');
+    const thread = ada.threadId!;
+    const eve = await mount({ 'publishable-key': key, 'user-id': 'visitor-eve', 'thread-id': thread });
+    // The service answers her as it would for a thread it never had: gone, start afresh.
+    await until(() => eve.threadId === null);
+    expect(eve.messages).to.have.length(0);
+    expect(eve.shadowRoot!.textContent).not.to.contain('4411');
+    const exchanges = (await keyStats(key)).requests.filter((r) => r.path === '/management/v1/auth/token');
+    expect(exchanges.map((r) => (r.body as { user_id?: string }).user_id)).to.have.members(['visitor-ada', 'visitor-eve']);
   });
 
   it('starts a new conversation from the header', async () => {

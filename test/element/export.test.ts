@@ -6,7 +6,7 @@ import { readCards } from '../../src/client/guards.js';
 import { decodeEntities } from '../../src/markdown/entities.js';
 import { lexMarkdown } from '../../src/markdown/lex.js';
 import { safeUrl } from '../../src/security/url.js';
-import { createKey, tokenFor } from '../support/server.js';
+import { createKey, loginToken } from '../support/server.js';
 
 const TENT = {
   json_data: { entity: { title: 'Dome tent', price: 120, currency: 'USD', url: 'https://shop.example/dome' } },
@@ -28,7 +28,7 @@ type WireMessage = { id: string; created_at: string; text: string; sender: { typ
  * numbers and flags left out), which is how an export has them.
  */
 async function transcript(key: string, threadId: string): Promise<Array<WireMessage & Record<string, unknown>>> {
-  const res = await fetch(`/messaging/v1/threads/${threadId}/messages`, { headers: { authorization: `Bearer ${await tokenFor(key)}` } });
+  const res = await fetch(`/messaging/v1/threads/${threadId}/messages`, { headers: { authorization: `Bearer ${await loginToken(key)}` } });
   const messages = (await res.json()) as Array<WireMessage & Record<string, unknown>>;
   return messages.map((m) => ({ ...m, cards: readCards(m.cards) }));
 }

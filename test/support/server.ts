@@ -52,12 +52,16 @@ export async function keyStats(key: string): Promise<KeyStats> {
   return (await res.json()) as KeyStats;
 }
 
-/** A token minted straight from the server, for tests of raw HTTP behaviour. */
-export async function tokenFor(key: string): Promise<string> {
+/**
+ * A token minted straight from the server, for tests of raw HTTP behaviour: a visitor's
+ * when `userId` is given (it opens that visitor's threads), else one of no visitor
+ * (docs/protocol.md "Visitors").
+ */
+export async function tokenFor(key: string, userId?: string): Promise<string> {
   const res = await fetch('/management/v1/auth/token', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ publishable_key: key }),
+    body: JSON.stringify({ publishable_key: key, user_id: userId }),
   });
   return ((await res.json()) as { access_token: string }).access_token;
 }
@@ -106,13 +110,14 @@ export async function advanceClocks(key: string, ms: number): Promise<() => void
 }
 
 /**
- * The thread as the service has it, read with a token of `key`'s own (the request shows in
- * the key's stats, as a transcript read). What a test waits for when the service finishes a
+ * The thread as the service has it, read with a login session of `key`'s (the request shows
+ * in the key's stats, as a transcript read). What a test waits for when the service finishes a
  * turn on its own: once the reply is there, every token of it has been sent.
  */
 export async function serviceTranscript(key: string, threadId: string): Promise<Array<{ text: string; sender?: { type: string } }>> {
   const res = await fetch(`/messaging/v1/threads/${encodeURIComponent(threadId)}/messages`, {
-    headers: { authorization: `Bearer ${await tokenFor(key)}` },
+    // A login session's: it opens every visitor's threads, the widget's included.
+    headers: { authorization: `Bearer ${await loginToken(key)}` },
   });
   return res.ok ? ((await res.json()) as Array<{ text: string; sender?: { type: string } }>) : [];
 }

@@ -19,6 +19,8 @@ interface TokenClaims extends JWTPayload {
    * "Management"). A token without it is a publishable key's.
    */
   scope?: string;
+  /** The visitor (`user_id`) a publishable key's token was exchanged for (docs/protocol.md "Visitors"). */
+  uid?: string;
 }
 
 export const MESSAGING_SCOPE = 'messaging';
@@ -29,11 +31,12 @@ export const LOGIN_SCOPE = 'messaging management';
  * are whole seconds: a positive lifetime is rounded up so a short test token is never
  * shorter than asked, and a zero lifetime down so it is expired on arrival.
  */
-export async function mintToken(deps: Deps, key: KeyRecord, ttl: number, scope: string): Promise<string> {
+export async function mintToken(deps: Deps, key: KeyRecord, ttl: number, scope: string, visitor?: string): Promise<string> {
   const now = deps.clock(key) / 1000;
   const exp = ttl > 0 ? Math.ceil(now + ttl) : Math.floor(now);
   const { kid, secret } = deps.signing.current;
-  const token = await new SignJWT({ pk: key.key, scope } satisfies TokenClaims)
+  const claims: TokenClaims = visitor === undefined ? { pk: key.key, scope } : { pk: key.key, scope, uid: visitor };
+  const token = await new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid })
     .setIssuer(ISSUER)
     .setSubject(key.agentId)
@@ -60,13 +63,13 @@ export function authRoutes(deps: Deps): Hono {
   const app = new Hono();
 
   app.post('/management/v1/auth/token', async (c) => {
-    const { publishable_key } = await parseBody(c, tokenBodySchema);
+    const { publishable_key, user_id } = await parseBody(c, tokenBodySchema);
     const key = await deps.stores.keys.get(publishable_key);
     if (!key) throw await failed(deps, c, new ApiError(401, 'auth.invalid_key', 'The publishable key is not valid.'));
     const limited = await rateLimited(deps, key);
     if (limited) throw limited;
     const ttl = key.tokenTtl ?? DEFAULT_TOKEN_TTL_S;
-    const token = await mintToken(deps, key, ttl, MESSAGING_SCOPE);
+    const token = await mintToken(deps, key, ttl, MESSAGING_SCOPE, user_id);
     return c.json({ access_token: token, token_type: 'Bearer', expires_in: ttl, scope: MESSAGING_SCOPE });
   });
 
@@ -82,6 +85,8 @@ export interface TokenCheck {
   error?: ApiError;
   /** A good token's `jti`: the session it stands for. */
   tokenId?: string;
+  /** A good token's `uid`: the visitor it acts for, if it was exchanged for one. */
+  visitor?: string;
 }
 
 /** Verifies an access token (HTTP bearer or WebSocket `auth` frame alike), with the key its `kid` names. */
@@ -107,7 +112,12 @@ export async function checkToken(deps: Deps, token: string): Promise<TokenCheck>
   const key = claims.pk ? await deps.stores.keys.get(claims.pk) : undefined;
   if (!key || key.agentId !== claims.sub) return { error: invalid };
   const scope = typeof claims.scope === 'string' ? claims.scope : MESSAGING_SCOPE;
-  return { key, scopes: new Set(scope.split(' ')), tokenId: typeof claims.jti === 'string' ? claims.jti : '' };
+  return {
+    key,
+    scopes: new Set(scope.split(' ')),
+    tokenId: typeof claims.jti === 'string' ? claims.jti : '',
+    visitor: typeof claims.uid === 'string' ? claims.uid : undefined,
+  };
 }
 
 /** Every messaging request: a valid bearer token first, then the key's rate. */
@@ -125,7 +135,13 @@ export function bearerAuth(deps: Deps): MiddlewareHandler {
     // The key's rate, before anything else of it runs.
     const limited = await rateLimited(deps, key);
     if (limited) throw limited;
-    c.set('caller', { key, agentId: key.agentId, session: checked.tokenId ?? '' });
+    c.set('caller', {
+      key,
+      agentId: key.agentId,
+      session: checked.tokenId ?? '',
+      visitor: checked.visitor,
+      everyVisitor: checked.scopes?.has('management'),
+    });
     await next();
   };
 }

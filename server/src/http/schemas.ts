@@ -92,7 +92,11 @@ export const channelBodySchema = z.object(
 );
 
 export const tokenBodySchema = z.object(
-  { publishable_key: z.string({ error: 'Required, a string.' }).min(1).max(200) },
+  {
+    publishable_key: z.string({ error: 'Required, a string.' }).min(1).max(200),
+    /** The visitor the token acts for: threads it creates are that visitor's (docs/protocol.md "Visitors"). */
+    user_id: userId.optional(),
+  },
   { error: 'The body must be a JSON object.' },
 );
 

@@ -3,7 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Message } from '@agent-chat/wire';
 import { ApiError, notFound, validationError } from '../http/errors.js';
 import { keepKey, keyedTurn, notReceived, readIdempotencyKey, threadTurn } from './idempotency.js';
-import { agentOf, createThread, versionFor, welcomeOf } from './threads.js';
+import { actsFor, agentOf, createThread, opens, versionFor, welcomeOf } from './threads.js';
 import type { Caller, Deps } from '../deps.js';
 import {
   channelBodySchema,
@@ -36,10 +36,13 @@ export function messagingRoutes(deps: Deps): Hono {
   const app = new Hono();
   const { stores } = deps;
 
-  /** The caller's agent's thread, touched (its key forgets it last); another agent's is reported as missing. */
+  /**
+   * A thread the caller may open, touched (its key forgets it last); another agent's or
+   * another visitor's is reported as missing (threads.ts `opens`).
+   */
   const threadOf = async (caller: Caller, id: string): Promise<ThreadRecord | undefined> => {
     const thread = await stores.threads.get(id.toLowerCase(), { touch: Date.now() });
-    return thread && thread.agentId === caller.agentId ? thread : undefined;
+    return thread && opens(thread, caller) ? thread : undefined;
   };
 
   const findThread = async (caller: Caller, id: string): Promise<ThreadRecord> => {
@@ -52,7 +55,7 @@ export function messagingRoutes(deps: Deps): Hono {
   const threadFor = async (caller: Caller, body: SendBody): Promise<ThreadRecord> =>
     body.thread_id
       ? findThread(caller, body.thread_id)
-      : createThread(deps, caller.key, { userId: body.user_id, title: titleFrom(body.text) });
+      : createThread(deps, caller.key, { userId: body.user_id, visitor: caller.visitor, title: titleFrom(body.text) });
 
   /**
    * A new turn's leave from the key (429 when it has no room: before any thread is made for
@@ -135,6 +138,7 @@ export function messagingRoutes(deps: Deps): Hono {
   app.post('/messages', async (c) => {
     const caller = c.get('caller');
     const body = await parseBody(c, sendBodySchema);
+    actsFor(caller.visitor, body.user_id);
     const key = readIdempotencyKey(c.req.header('idempotency-key'));
     // Once here, the request has arrived: a resume may have spent its key while it was on its
     // way (idempotency.ts), and from now on one that asks by the key finds the turn.
@@ -157,6 +161,7 @@ export function messagingRoutes(deps: Deps): Hono {
   app.post('/messages/stream', async (c) => {
     const caller = c.get('caller');
     const body = await parseBody(c, sendBodySchema);
+    actsFor(caller.visitor, body.user_id);
     const lastEventId = c.req.header('last-event-id');
     const key = readIdempotencyKey(c.req.header('idempotency-key'));
 
@@ -210,6 +215,7 @@ export function messagingRoutes(deps: Deps): Hono {
     const caller = c.get('caller');
     const sourceId = pathId(c.req.param('threadId'), 'thread_id');
     const body = await parseBody(c, rerunBodySchema);
+    actsFor(caller.visitor, body.user_id);
     const source = await findThread(caller, sourceId);
     const pinned = pinnedVersion(await agentOf(deps, caller.agentId), body);
     const interactionId = body.interaction_id.toLowerCase();
@@ -224,6 +230,7 @@ export function messagingRoutes(deps: Deps): Hono {
       // Pinned, the branch keeps running on that version; else on the live one, whichever it is then.
       branch = await createThread(deps, caller.key, {
         userId: body.user_id ?? source.userId,
+        visitor: caller.visitor,
         title: source.title,
         version: pinned,
         branchedFrom: { threadId: source.id, interactionId },
@@ -266,13 +273,14 @@ export function messagingRoutes(deps: Deps): Hono {
     const channel = channelSchema.safeParse(c.req.param('channel'));
     if (!channel.success) throw notFound('Channel');
     const body = await parseBody(c, channelBodySchema);
+    actsFor(caller.visitor, body.user_id);
     let thread: ThreadRecord;
     if (body.thread_id) {
       thread = await findThread(caller, body.thread_id);
       // Binding someone else's conversation to your phone would leak it: same 404 as a missing one.
       if (thread.userId !== body.user_id) throw notFound('Thread');
     } else {
-      thread = await createThread(deps, caller.key, { userId: body.user_id, title: null });
+      thread = await createThread(deps, caller.key, { userId: body.user_id, visitor: caller.visitor, title: null });
     }
     const channelName = channel.data === 'sms' ? 'SMS' : 'WhatsApp';
     const opening: Message = {

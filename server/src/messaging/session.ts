@@ -14,7 +14,7 @@ import { hexId, MAX_BODY_BYTES, sendBodySchema } from '../http/schemas.js';
 import { newRequestId } from '../http/ids.js';
 import type { Admission } from '../store/budgets.js';
 import type { KeyRecord, ThreadRecord } from '../store/records.js';
-import { createThread, versionFor } from './threads.js';
+import { actsFor, createThread, opens, versionFor } from './threads.js';
 import type { ConnectionIo } from './sse.js';
 import { PLAIN_SESSION, type SessionTap } from './taps.js';
 import { findTurn, mayResume, startTurn, type FollowableTurn } from './turn.js';
@@ -148,6 +148,9 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
   let agentId = '';
   /** The token's `jti`: who this socket is, for the turns it starts. */
   let session = '';
+  /** The visitor the token was exchanged for, if any (`Caller.visitor`), and whether it opens every one's threads. */
+  let visitor: string | undefined;
+  let everyVisitor = false;
   let busy = false;
   let stalled = false;
   let lastSent = Date.now();
@@ -251,16 +254,18 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     key = k;
     agentId = k.agentId;
     session = checked.tokenId ?? '';
+    visitor = checked.visitor;
+    everyVisitor = checked.scopes?.has('management') ?? false;
     tap = opened;
     // Cut before `ready`, so the client knows no turn was sent on this socket.
     if (tap.dropBeforeReady) return void ws.terminate();
     write('{"type":"ready"}');
   };
 
-  /** The caller's agent's thread, touched; another agent's is reported as missing. */
+  /** A thread the caller may open, touched; another agent's or visitor's is reported as missing. */
   const threadOf = async (id: string): Promise<ThreadRecord | undefined> => {
     const thread = await stores.threads.get(id.toLowerCase(), { touch: Date.now() });
-    return thread && thread.agentId === agentId ? thread : undefined;
+    return thread && opens(thread, { agentId, visitor, everyVisitor }) ? thread : undefined;
   };
 
   const startMessage = async (k: KeyRecord, frame: Record<string, unknown>): Promise<void> => {
@@ -273,6 +278,7 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     let idempotency: string | undefined;
     let keyed: FollowableTurn | null | undefined;
     try {
+      actsFor(visitor, body.user_id);
       idempotency = readIdempotencyKey(typeof frame.idempotency_key === 'string' ? frame.idempotency_key : undefined);
       keyed = idempotency === undefined ? undefined : await keyedTurn(deps, k, idempotency, body);
     } catch (error) {
@@ -291,7 +297,7 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     }
     let thread: ThreadRecord | undefined;
     try {
-      thread = body.thread_id ? await threadOf(body.thread_id) : await createThread(deps, k, { userId: body.user_id, title });
+      thread = body.thread_id ? await threadOf(body.thread_id) : await createThread(deps, k, { userId: body.user_id, visitor, title });
     } catch (error) {
       admitted.done();
       throw error;
@@ -329,6 +335,11 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     if (refused) return fail(refused);
     const parsed = resumeFrameSchema.safeParse(frame);
     if (!parsed.success) return fail(fromZodError(parsed.error));
+    try {
+      actsFor(visitor, parsed.data.user_id);
+    } catch (error) {
+      return fail(error as ApiError);
+    }
     const turn = await findTurn(deps, (await threadOf(parsed.data.thread_id))?.latestTurn);
     // Resume attaches to the turn the client lost (its own: mayResume); it never starts a new one.
     const asker = { session, userId: parsed.data.user_id, text: parsed.data.text };

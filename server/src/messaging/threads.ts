@@ -1,5 +1,5 @@
 import { liveVersion } from '../agents/versions.js';
-import type { Deps } from '../deps.js';
+import type { Caller, Deps } from '../deps.js';
 import { ApiError } from '../http/errors.js';
 import { newHexId } from '../http/ids.js';
 import { THREAD_OVERHEAD_BYTES } from '../store/limits.js';
@@ -32,7 +32,14 @@ export async function welcomeOf(deps: Deps, key: KeyRecord): Promise<string> {
 export async function createThread(
   deps: Deps,
   key: KeyRecord,
-  init: { userId: string; title: string | null; version?: AgentVersion; branchedFrom?: ThreadRecord['branchedFrom'] },
+  init: {
+    userId: string;
+    /** The visitor of the token that asks for it (`Caller.visitor`): only that visitor's tokens open it. */
+    visitor: string | undefined;
+    title: string | null;
+    version?: AgentVersion;
+    branchedFrom?: ThreadRecord['branchedFrom'];
+  },
 ): Promise<ThreadRecord> {
   const agent = await agentOf(deps, key.agentId);
   const version = init.version ?? liveVersion(agent);
@@ -43,6 +50,7 @@ export async function createThread(
     projectId: agent.projectId,
     key: key.key,
     userId: init.userId,
+    visitor: init.visitor ?? null,
     title: init.title,
     createdAt: now,
     updatedAt: now,
@@ -62,4 +70,25 @@ export async function createThread(
   });
   await deps.budgets.settle(key, thread.id);
   return thread;
+}
+
+/**
+ * Whether a caller may open `thread` on the messaging surface: a thread of its agent, and
+ * one of no visitor's, of the caller's own visitor (the token's `uid`), or any when the
+ * token is a login session's, which management reads all of anyway (docs/protocol.md
+ * "Visitors"). A thread it may not open is answered as a missing one.
+ */
+export const opens = (thread: ThreadRecord, caller: Pick<Caller, 'agentId' | 'visitor' | 'everyVisitor'>): boolean =>
+  thread.agentId === caller.agentId && (thread.visitor === null || thread.visitor === caller.visitor || caller.everyVisitor === true);
+
+/**
+ * A body's `user_id` from a caller whose token was exchanged for a visitor: it must be that
+ * visitor (403 `auth.user_mismatch`), or the token would speak for someone else.
+ */
+export function actsFor(visitor: string | undefined, userId: string | undefined): void {
+  if (visitor !== undefined && userId !== undefined && userId !== visitor) {
+    throw new ApiError(403, 'auth.user_mismatch', 'This access token was issued for another user_id.', [
+      { message: 'Must be the user_id the token was exchanged for.', field: 'user_id' },
+    ]);
+  }
 }

@@ -76,6 +76,12 @@ export interface ThreadRecord {
   /** The publishable key whose budget the thread counts against. */
   key: string;
   userId: string;
+  /**
+   * The visitor it belongs to: the `user_id` of the token that created it (auth/tokens.ts),
+   * and only a token exchanged for that visitor opens it on the messaging surface. Null for
+   * a thread created with a token exchanged without one (docs/protocol.md "Visitors").
+   */
+  visitor: string | null;
   title: string | null;
   createdAt: string;
   /** Its last turn or change (a rename, a new turn). */

@@ -188,6 +188,11 @@ export const MIGRATIONS: readonly Migration[] = [
         FOR EACH ROW EXECUTE FUNCTION count_key_usage();
     `,
   },
+  {
+    version: 5,
+    name: 'the visitor a thread belongs to (the user id its token was exchanged for)',
+    sql: `ALTER TABLE threads ADD COLUMN visitor text;`,
+  },
 ];
 
 /** An arbitrary number all instances agree on: the lock migrations run under. */

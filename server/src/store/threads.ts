@@ -95,6 +95,7 @@ interface ThreadRow {
   project_id: string;
   key: string;
   user_id: string;
+  visitor: string | null;
   title: string | null;
   created_at: string;
   updated_at: string;
@@ -122,6 +123,7 @@ export function threadOf(row: ThreadRow): ThreadRecord {
     projectId: row.project_id,
     key: row.key,
     userId: row.user_id,
+    visitor: row.visitor,
     title: row.title,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -187,8 +189,8 @@ export class SqlThreadStore implements ThreadStore {
   async create(t: ThreadRecord): Promise<ThreadRecord> {
     await this.db.query(
       `INSERT INTO threads (id, agent_id, project_id, key, user_id, title, created_at, updated_at, used_at, version_id, version_tag,
-         pinned, external_id, welcome, suggestions, last_seq, latest_turn, branched_from, channels, facets, message_count, bytes)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16, $17, $18::jsonb, $19::jsonb, $20::jsonb, 0, $21)`,
+         pinned, external_id, welcome, suggestions, last_seq, latest_turn, branched_from, channels, facets, message_count, bytes, visitor)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16, $17, $18::jsonb, $19::jsonb, $20::jsonb, 0, $21, $22)`,
       [
         t.id,
         t.agentId,
@@ -211,6 +213,7 @@ export class SqlThreadStore implements ThreadStore {
         JSON.stringify(t.channels),
         JSON.stringify(t.facets),
         t.bytes,
+        t.visitor,
       ],
     );
     return { ...t, messageCount: 0 };
