@@ -77,6 +77,37 @@ const modelAgent = {
   },
 };
 
+/**
+ * A real nginx (Debian's package) in front of this runner's server, for
+ * test/element/proxy.test.ts (issue #39): started by the first
+ * `executeServerCommand('nginx')`, which answers each site's port, and stopped with the
+ * runner. `defaults` is nginx as installed (it buffers responses unless told not to);
+ * `idle` cuts a response after 1 s without a byte; `buffering` ignores the stream's
+ * `X-Accel-Buffering: no`, as a proxy or CDN that buffers whatever it is told would.
+ */
+const { startNginx } = await tsImport('./server/test/nginx.ts', import.meta.url);
+let nginx = null;
+let upstream = null;
+const proxies = {
+  name: 'nginx',
+  serverStart: ({ server }) => {
+    const { address, port } = server.address();
+    // Listening on every address (`::`, `0.0.0.0`): reached on the loopback one.
+    const host = address === '::' || address === '0.0.0.0' ? '127.0.0.1' : address.includes(':') ? `[${address}]` : address;
+    upstream = { host, port };
+  },
+  async executeCommand({ command }) {
+    if (command !== 'nginx') return undefined;
+    nginx ??= startNginx([upstream], {
+      defaults: '',
+      idle: 'proxy_read_timeout 1s;',
+      buffering: 'proxy_ignore_headers X-Accel-Buffering;',
+    });
+    return (await nginx).ports;
+  },
+  serverStop: async () => (await nginx?.catch(() => null))?.stop(),
+};
+
 /** highlight.js's core is CommonJS; served as the ES module the build makes of it (scripts/vite-highlight-esm.ts). */
 const { HIGHLIGHT_CORE, highlightCoreToEsm } = await tsImport('./scripts/vite-highlight-esm.ts', import.meta.url);
 const highlightCore = {
@@ -162,6 +193,7 @@ export default {
     highlightCore,
     referenceSessions,
     modelAgent,
+    proxies,
   ],
   middleware: [
     // The production bundle with chunks missing, for tests of a failed chunk load:

@@ -3,13 +3,21 @@
  * about missing ones), apart from its effects so a test can hold them
  * (test/scripts/browsers.test.ts).
  */
-/** The browsers a run needs: Debian package, path, and the variable that moves it. */
+/**
+ * What a run needs: the browsers (or those BROWSERS names) and nginx, which the tests of
+ * streams through a proxy start (test/element/proxy.test.ts). Each with its Debian package,
+ * its standard path, the path it is at, and the variable that moves it.
+ */
 export function wanted(env) {
   const only = env.BROWSERS?.split(',').map((name) => name.trim().toLowerCase());
+  const tool = (name, pkg, standard, variable) => ({ name, pkg, standard, path: env[variable] ?? standard, variable });
   return [
-    { name: 'chromium', pkg: 'chromium', path: env.CHROMIUM_PATH ?? '/usr/bin/chromium', variable: 'CHROMIUM_PATH' },
-    { name: 'firefox', pkg: 'firefox-esr', path: env.FIREFOX_PATH ?? '/usr/bin/firefox-esr', variable: 'FIREFOX_PATH' },
-  ].filter((browser) => !only || only.some((name) => browser.name.includes(name)));
+    ...[
+      tool('chromium', 'chromium', '/usr/bin/chromium', 'CHROMIUM_PATH'),
+      tool('firefox', 'firefox-esr', '/usr/bin/firefox-esr', 'FIREFOX_PATH'),
+    ].filter((browser) => !only || only.some((name) => browser.name.includes(name))),
+    tool('nginx', 'nginx', '/usr/sbin/nginx', 'NGINX_PATH'),
+  ];
 }
 
 /**
@@ -20,7 +28,7 @@ export function decide({ missing, root, sudo, apt }) {
   if (!missing.length) return { action: 'none' };
   const pkgs = missing.map((b) => b.pkg);
   const install = ['apt-get', 'install', '-y', '--no-install-recommends', ...pkgs];
-  const moved = missing.filter((b) => !b.path.startsWith('/usr/bin/'));
+  const moved = missing.filter((b) => b.path !== b.standard);
   if (apt && !moved.length && (root || sudo)) {
     const prefix = root ? [] : ['sudo', '-n'];
     return {
@@ -32,7 +40,7 @@ export function decide({ missing, root, sudo, apt }) {
       pkgs,
     };
   }
-  const lines = [`npm test runs in the system browsers; missing: ${missing.map((b) => `${b.name} (${b.path})`).join(', ')}.`];
+  const lines = [`npm test runs in the system browsers, with nginx; missing: ${missing.map((b) => `${b.name} (${b.path})`).join(', ')}.`];
   if (moved.length) lines.push(`Check ${moved.map((b) => b.variable).join(' and ')}: nothing is there.`);
   else if (apt) lines.push('Install them with:', `  sudo apt-get install -y ${pkgs.join(' ')}`);
   else lines.push(`Install ${pkgs.join(' and ')} and point ${missing.map((b) => b.variable).join(' / ')} at them.`);

@@ -1,11 +1,13 @@
 /**
  * `npm test` on a fresh machine: the tests run in the system Chromium and Firefox ESR (no
- * test tool downloads a browser here). Run before the tests (`pretest`): when a browser the
- * run needs is missing, installs it with apt (as root, or through sudo without a password),
- * or stops at once with the one command that will. `.ci/run` takes the same path.
+ * test tool downloads a browser here), and some through a real nginx. Run before the tests
+ * (`pretest`): when one the run needs is missing, installs it with apt (as root, or through
+ * sudo without a password), or stops at once with the one command that will. `.ci/run`
+ * takes the same path.
  *
  * Paths: CHROMIUM_PATH (default /usr/bin/chromium), FIREFOX_PATH (default
- * /usr/bin/firefox-esr); `BROWSERS=chromium npm test` needs only Chromium.
+ * /usr/bin/firefox-esr), NGINX_PATH (default /usr/sbin/nginx); `BROWSERS=chromium npm test`
+ * needs only Chromium of the browsers.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -32,7 +34,7 @@ function main() {
     console.error(plan.message);
     process.exit(1);
   }
-  console.log(`Installing the test browsers (${plan.pkgs.join(', ')}) with apt…`);
+  console.log(`Installing what the tests run in (${plan.pkgs.join(', ')}) with apt…`);
   try {
     for (const [command, ...args] of plan.commands)
       execFileSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });

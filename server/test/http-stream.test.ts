@@ -157,6 +157,9 @@ describe('reference server: SSE stream', () => {
     const res = await stream(body());
     expect(res.headers.get('cache-control')).toBe('no-cache, no-transform');
     expect(res.headers.get('x-accel-buffering')).toBe('no');
+    // Framing is Node's, by the request's HTTP version: no chunks forced on an HTTP/1.0 proxy.
+    expect(res.headers.get('transfer-encoding')).toBeNull();
+    expect(res.headers.get('connection')).toBeNull();
     const reader = new SseReader(res);
     while ((await reader.next())?.data.includes('"type":"message"') === false);
     // Comments are not frames: the reply is whole, then the silence has them.

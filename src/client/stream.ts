@@ -194,6 +194,16 @@ export async function streamTurn(
 }
 
 /**
+ * A reply whose deltas all arrived at once (within BURST_MS of the first of at least three),
+ * after the service had worked on it for WAITED_MS or more: the stream was held back on the
+ * way, typically by a proxy or CDN that buffers responses (docs/deploy.md). Said once a page,
+ * at the console's debug level; the reply shows whole all the same.
+ */
+const BURST_MS = 50;
+const WAITED_MS = 1_000;
+let bufferingNoted = false;
+
+/**
  * SSE: one POST to the stream operation per connection, resumed with the learned
  * `thread_id` and `Last-Event-ID: <last seq>` (0 when no sequenced frame arrived yet).
  */
@@ -214,6 +224,9 @@ function sseConnection(ctx: HttpContext, body: SendMessageBody, opts: StreamOpti
       },
     );
     const signal = AbortSignal.any([turn, ctrl.signal]);
+    const asked = performance.now();
+    let deltas = 0;
+    let firstDelta = 0;
     try {
       const resume = progress.resumable;
       const threadId = resume && progress.threadId;
@@ -238,11 +251,29 @@ function sseConnection(ctx: HttpContext, body: SendMessageBody, opts: StreamOpti
           onUnknownFrame: (f) => progress.unknown(f),
           // The `message` frame is the whole reply, and a cut one is all that is read: the
           // turn is over, whatever follows.
-          onFrame: (frame) => (progress.apply(frame), !!progress.message || progress.truncated),
+          onFrame: (frame) => {
+            if (frame.type === 'event' && !deltas++) firstDelta = performance.now();
+            progress.apply(frame);
+            return !!progress.message || progress.truncated;
+          },
           onTooLarge: () => progress.tooLarge(),
         },
         frameLimit(ctx.maxReply),
       );
+      // A resume replays what it missed at once, by design: only a first request tells.
+      if (
+        outcome === 'done' &&
+        !resume &&
+        !bufferingNoted &&
+        deltas > 2 &&
+        performance.now() - firstDelta < BURST_MS &&
+        firstDelta - asked > WAITED_MS
+      ) {
+        bufferingNoted = true;
+        console.debug(
+          '<agent-chat>: the reply arrived all at once: something between the page and the service (a proxy, a CDN) buffers the stream.',
+        );
+      }
       return outcome === 'done' ? null : dropError();
     } catch (e) {
       if (progress.handlerFailed) throw e;

@@ -10,6 +10,7 @@ import { decide, wanted } from '../../scripts/browsers-plan.mjs';
 interface Browser {
   name: string;
   pkg: string;
+  standard: string;
   path: string;
   variable: string;
 }
@@ -20,13 +21,15 @@ const browsers = wanted as (env: Record<string, string | undefined>) => Browser[
 describe('npm test sets up its browsers', () => {
   const both = browsers({});
 
-  it('needs Chromium and Firefox ESR, or what BROWSERS names, where the variables say', () => {
+  it('needs Chromium and Firefox ESR, or what BROWSERS names, and nginx, where the variables say', () => {
     expect(both.map((b) => [b.pkg, b.path])).to.deep.equal([
       ['chromium', '/usr/bin/chromium'],
       ['firefox-esr', '/usr/bin/firefox-esr'],
+      ['nginx', '/usr/sbin/nginx'],
     ]);
-    expect(browsers({ BROWSERS: 'chromium' }).map((b) => b.name)).to.deep.equal(['chromium']);
+    expect(browsers({ BROWSERS: 'chromium' }).map((b) => b.name)).to.deep.equal(['chromium', 'nginx']);
     expect(browsers({ FIREFOX_PATH: '/opt/ff/firefox' })[1]!.path).to.equal('/opt/ff/firefox');
+    expect(browsers({ NGINX_PATH: '/opt/nginx/sbin/nginx' })[2]!.path).to.equal('/opt/nginx/sbin/nginx');
   });
 
   it('does nothing when the browsers are there', () => {
@@ -37,7 +40,7 @@ describe('npm test sets up its browsers', () => {
     const asRoot = plan({ missing: both, root: true, sudo: false, apt: true });
     expect(asRoot.action === 'install' && asRoot.commands.map((c) => c.join(' '))).to.deep.equal([
       'apt-get update -qq',
-      'apt-get install -y --no-install-recommends chromium firefox-esr',
+      'apt-get install -y --no-install-recommends chromium firefox-esr nginx',
     ]);
     const withSudo = plan({ missing: [both[1]!], root: false, sudo: true, apt: true });
     expect(withSudo.action === 'install' && withSudo.commands[1]!.join(' ')).to.equal(
@@ -48,7 +51,7 @@ describe('npm test sets up its browsers', () => {
   it('stops with the one command that will, when it may not install', () => {
     const stop = plan({ missing: both, root: false, sudo: false, apt: true });
     expect(stop.action).to.equal('stop');
-    expect(stop.action === 'stop' && stop.message).to.contain('sudo apt-get install -y chromium firefox-esr');
+    expect(stop.action === 'stop' && stop.message).to.contain('sudo apt-get install -y chromium firefox-esr nginx');
     const noApt = plan({ missing: [both[0]!], root: true, sudo: false, apt: false });
     expect(noApt.action === 'stop' && noApt.message).to.contain('CHROMIUM_PATH');
   });

@@ -121,5 +121,12 @@ export function streamTurn(
   // After streamSSE's own `no-cache`, which the response's headers are merged from.
   c.header('Cache-Control', 'no-cache, no-transform');
   res.headers.set('Cache-Control', 'no-cache, no-transform');
+  // And without its `Transfer-Encoding: chunked` and `Connection: keep-alive`: how a response
+  // is framed and whether its connection stays are Node's to say, by the request's HTTP
+  // version. Chunks sent to an HTTP/1.0 client (nginx by default) are not HTTP/1.0.
+  for (const name of ['Transfer-Encoding', 'Connection']) {
+    c.header(name, undefined);
+    res.headers.delete(name);
+  }
   return res;
 }
