@@ -284,10 +284,14 @@ export async function createReferenceServer(options: AppOptions = {}): Promise<R
       clearInterval(sweeper);
       budgets.close();
       const ended = () => Promise.allSettled(live.all().map((turn) => turn.result));
-      // Every turn admitted before is in `live` by now or about to be: give them the grace period.
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      if (graceMs > 0) await Promise.race([ended(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-      clearTimeout(timer);
+      // Every turn admitted before is in `live` by now or about to be (one still writing its
+      // record joins it a moment later): the grace period is theirs, whenever they joined.
+      const deadline = performance.now() + graceMs;
+      while (live.size && performance.now() < deadline) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([ended(), new Promise((resolve) => (timer = setTimeout(resolve, Math.min(100, deadline - performance.now()))))]);
+        clearTimeout(timer);
+      }
       for (const turn of live.all()) turn.interrupt();
       await ended();
       await stores.turns.flush();

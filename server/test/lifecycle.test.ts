@@ -81,7 +81,8 @@ describe('a graceful shutdown', () => {
     await envelope(await ref.call('/health/ready'), 503, 'not_ready');
     const refused = await stream(quick.token, 'One more?');
     await envelope(refused, 503, 'server.shutting_down');
-    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.headers.get('connection')).toBe('close');
 
     const shortFrames = await read(short);
     expect(shortFrames.at(-2)).toMatchObject({ type: 'message', data: { text: 'one two three four five' } });

@@ -60,7 +60,12 @@ export class Budgets {
       });
     };
     if (this.closed) {
-      throw new ApiError(503, 'server.shutting_down', 'The server is shutting down; try again in a moment.', null, { 'Retry-After': '5' });
+      // Asked again in a second, on a new connection: behind a load balancer that is another
+      // instance, at once; alone, this one's successor once it listens (docs/deploy.md).
+      throw new ApiError(503, 'server.shutting_down', 'The server is shutting down; try again in a moment.', null, {
+        'Retry-After': '1',
+        Connection: 'close',
+      });
     }
     // Counted before the first await, so turns asked for at once are admitted one by one.
     if (this.runningOf(key.key) >= key.limits.runningTurns) throw refuse();
