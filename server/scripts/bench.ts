@@ -14,6 +14,8 @@
  *  4. restart: a data folder holding 10,000 threads (written straight into its database),
  *     the server started on it: the time from the process's start to its first answered
  *     request (a token exchange), BENCH_RESTARTS times (default 5).
+ *  5. capacity (PostgreSQL only): the most concurrent streams one instance, then two, keep
+ *     within BENCH_CAPACITY_P99_MS (50) of added frame delay at p99 (`capacity()`).
  *
  * 1 and 2 run on the embedded database, then on a PostgreSQL server when BENCH_DATABASE_URL
  * (or TEST_DATABASE_URL) is set. Medians where a section repeats.
@@ -39,6 +41,9 @@ const PACE_MS = 50;
 const WORDS = Number(process.env['BENCH_FRAMES'] ?? 300);
 /** The streams start over this long, not in one millisecond (what the server can start a second: REST's turns/s). */
 const RAMP_MS = Number(process.env['BENCH_RAMP_MS'] ?? 10_000);
+/** The capacity section's steps (concurrent streams) and its bound on the added frame delay at p99. */
+const CAPACITY_STEPS = (process.env['BENCH_CAPACITY_STEPS'] ?? '250,500,750,1000,1250,1500,2000').split(',').map(Number);
+const CAPACITY_P99_MS = Number(process.env['BENCH_CAPACITY_P99_MS'] ?? 50);
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -160,25 +165,32 @@ async function stream(base: string, token: string, i: number): Promise<Streamed>
   }
 }
 
+/**
+ * `count` streams of the streams section's reply, started over RAMP_MS (visitors do not all
+ * press Enter in the same millisecond), then side by side; spread over `bases` in turn.
+ */
+async function load(bases: readonly string[], tokens: readonly string[], count: number): Promise<Streamed[]> {
+  return Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      await new Promise((resolve) => setTimeout(resolve, (i / count) * RAMP_MS));
+      return stream(bases[i % bases.length]!, tokens[i % tokens.length]!, i);
+    }),
+  );
+}
+
+const REPLY = Array.from({ length: WORDS }, (_, i) => `w${i}`).join(' ');
+
 async function streams(label: string, env: Record<string, string>): Promise<void> {
   const server = await start(env);
   try {
-    const text = Array.from({ length: WORDS }, (_, i) => `w${i}`).join(' ');
-    const token = await key(server.base, { paceMs: PACE_MS, replies: [{ text }] });
+    const token = await key(server.base, { paceMs: PACE_MS, replies: [{ text: REPLY }] });
     // Warm up: a few turns, then the idle memory.
     await Promise.all(Array.from({ length: 5 }, (_, i) => stream(server.base, token, i)));
     const idle = await memoryOf(server.child.pid!);
     let peak = 0;
     const sampling = setInterval(() => void memoryOf(server.child.pid!).then((rss) => (peak = Math.max(peak, rss))), 500);
     const began = performance.now();
-    // The streams start over RAMP_MS (visitors do not all press Enter in the same millisecond),
-    // then run side by side: each of 100 frames at 50 ms takes 5 s, the ramp 2.5 s.
-    const results = await Promise.all(
-      Array.from({ length: STREAMS }, async (_, i) => {
-        await new Promise((resolve) => setTimeout(resolve, (i / STREAMS) * RAMP_MS));
-        return stream(server.base, token, i);
-      }),
-    );
+    const results = await load([server.base], [token], STREAMS);
     const took = performance.now() - began;
     clearInterval(sampling);
     const gaps = results.flatMap((r) => r.gaps).sort((a, b) => a - b);
@@ -321,6 +333,49 @@ async function instances(url: string): Promise<void> {
   }
 }
 
+/**
+ * The most concurrent streams one instance, then two on one PostgreSQL, keep within
+ * CAPACITY_P99_MS of added frame delay at p99 with no error: the streams section's load at
+ * each step of CAPACITY_STEPS, every step run (a step's p99 is noisy near the bound), the
+ * largest within it kept (#39's target: two sustain 1.7x one).
+ */
+async function capacity(url: string): Promise<void> {
+  const shared = { DATABASE_URL: url, SIGNING_KEY: 'bench-signing-key-of-at-least-32-characters!' };
+  const best: number[] = [];
+  for (const count of [1, 2]) {
+    const servers: Running[] = [];
+    for (let i = 0; i < count; i++) servers.push(await start(shared));
+    try {
+      // A key runs at most 1,000 turns at once (the fault knobs' bound): a key a thousand streams.
+      const keys = Math.ceil(Math.max(...CAPACITY_STEPS) / 1000);
+      const tokens = await Promise.all(
+        Array.from({ length: keys }, () => key(servers[0]!.base, { paceMs: PACE_MS, replies: [{ text: REPLY }] })),
+      );
+      let held = 0;
+      for (const streams of CAPACITY_STEPS) {
+        const results = await load(
+          servers.map((server) => server.base),
+          tokens,
+          streams,
+        );
+        const gaps = results.flatMap((r) => r.gaps).sort((a, b) => a - b);
+        const errors = results.filter((r) => r.error).length;
+        const p99 = quantile(gaps, 0.99);
+        console.log(
+          `capacity (${count} instance${count > 1 ? 's' : ''}, PostgreSQL): ${streams} streams: delay added to a frame p50 ${quantile(gaps, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; errors ${errors}`,
+        );
+        if (!errors && p99 <= CAPACITY_P99_MS) held = streams;
+      }
+      best.push(held);
+    } finally {
+      for (const server of servers) await stop(server);
+    }
+  }
+  console.log(
+    `capacity (PostgreSQL): within p99 ${CAPACITY_P99_MS} ms, one instance held ${best[0]} streams, two held ${best[1]}: ${(best[1]! / best[0]!).toFixed(2)}x`,
+  );
+}
+
 /** A data folder with `count` threads of two messages each, written straight into its database. */
 async function filled(count: number): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-chat-bench-'));
@@ -390,4 +445,5 @@ for (const [label, env] of stores) {
   if (want('rest')) await rest(label, env);
 }
 if (want('instances') && POSTGRES) await instances(POSTGRES);
+if (want('capacity') && POSTGRES) await capacity(POSTGRES);
 if (want('restart')) await restart();
