@@ -502,11 +502,33 @@ describe.each(backends)('the stores on %s', (_name, open) => {
       const now = Date.now();
       const entry = { caller: 'session-1', userId: 'u1', text: 'Hi', threadId: null, turnId: 't'.repeat(24), at: now };
       await stores.idempotency.put('pk_a', 'key-1', entry);
-      expect(await stores.idempotency.get('pk_a', 'key-1', now)).toEqual(entry);
+      expect(await stores.idempotency.get('pk_a', 'key-1', now)).toEqual({ ...entry, pending: false });
       expect(await stores.idempotency.get('pk_b', 'key-1', now)).toBeUndefined();
       await stores.idempotency.put('pk_a', 'key-1', { ...entry, turnId: null });
       expect(await stores.idempotency.get('pk_a', 'key-1', now)).toMatchObject({ turnId: null });
       expect(await stores.idempotency.get('pk_a', 'key-1', now + 15 * 60_000)).toBeUndefined();
+    });
+
+    it('gives a key’s claim to one of those asking at once, until it is kept, let go or stale', async () => {
+      const now = Date.now();
+      const entry = { caller: '', userId: 'u1', text: 'Hi', threadId: null, turnId: null, at: now };
+      const claims = await Promise.all(Array.from({ length: 8 }, () => stores.idempotency.claim('pk_a', 'claimed', entry)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await stores.idempotency.get('pk_a', 'claimed', now)).toMatchObject({ pending: true, turnId: null });
+      // Kept: decided, and no longer claimable.
+      await stores.idempotency.put('pk_a', 'claimed', { ...entry, turnId: 't'.repeat(24) });
+      expect(await stores.idempotency.get('pk_a', 'claimed', now)).toMatchObject({ pending: false, turnId: 't'.repeat(24) });
+      expect(await stores.idempotency.claim('pk_a', 'claimed', entry)).toBe(false);
+      await stores.idempotency.release('pk_a', 'claimed');
+      expect(await stores.idempotency.get('pk_a', 'claimed', now), 'a decided key is not let go').toBeDefined();
+      // Let go: unseen again.
+      expect(await stores.idempotency.claim('pk_a', 'refused', entry)).toBe(true);
+      await stores.idempotency.release('pk_a', 'refused');
+      expect(await stores.idempotency.get('pk_a', 'refused', now)).toBeUndefined();
+      // A claim whose instance went while deciding is taken over once it is stale.
+      expect(await stores.idempotency.claim('pk_a', 'stale', { ...entry, at: now - 11_000 })).toBe(true);
+      expect(await stores.idempotency.claim('pk_a', 'stale', entry)).toBe(true);
+      expect(await stores.idempotency.claim('pk_a', 'stale', entry)).toBe(false);
     });
   });
 

@@ -230,4 +230,35 @@ describe.skipIf(!url)('two instances on one PostgreSQL', () => {
     }>;
     expect(transcript.map((m) => m.text)).toEqual([ask.text, words.join(' ')]);
   }, 60_000);
+
+  it('runs one turn for a key sent to A and to B at the same moment', async () => {
+    const a = await instance();
+    const b = await instance();
+    const auth = await slowKey(a.base, ['one', 'two', 'three'], 20);
+    const asks = Array.from({ length: 20 }, (_, i) => ({
+      text: `At once ${i}`,
+      user_id: 'visitor-5',
+      key: `"at-once-${i}-${Date.now()}"`,
+    }));
+    const answers = await Promise.all(
+      asks.map(({ key, ...ask }) =>
+        Promise.all(
+          [a, b].map(async (server) => {
+            const res = await post(server.base, '/messaging/v1/messages', ask, { ...auth, 'idempotency-key': key });
+            expect(res.status).toBe(200);
+            return ((await res.json()) as { message: { id: string } }).message.id;
+          }),
+        ),
+      ),
+    );
+    // Each key's two answers are one turn's, and the database holds one turn a key.
+    for (const [onA, onB] of answers) expect(onB).toBe(onA);
+    const db = await openDb(url!, { schema });
+    try {
+      const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM turns WHERE user_text LIKE 'At once %'`);
+      expect(rows[0]!.n).toBe(asks.length);
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
 });

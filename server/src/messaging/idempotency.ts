@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.js';
 import { ApiError, validationError } from '../http/errors.js';
+import type { IdempotencyEntry } from '../store/idempotency.js';
 import type { KeyRecord } from '../store/records.js';
 import { findTurn, type FollowableTurn } from './turn.js';
 
@@ -48,14 +49,56 @@ export async function keyedTurn(
   message: KeyedMessage,
 ): Promise<FollowableTurn | null | undefined> {
   const entry = await deps.stores.idempotency.get(owner.key, key, Date.now());
-  if (!entry) return undefined;
+  return entry && decided(deps, entry, message);
+}
+
+/** What a kept key decided for `message`: its turn, or null when it was spent. */
+function decided(deps: Deps, entry: IdempotencyEntry, message: KeyedMessage): Promise<FollowableTurn | undefined> | null {
   const otherThread = message.thread_id !== undefined && entry.threadId !== null && entry.threadId !== message.thread_id.toLowerCase();
   if (entry.userId !== message.user_id || entry.text !== message.text || otherThread) {
     throw new ApiError(422, 'idempotency.key_reused', 'This Idempotency-Key was sent with another message.');
   }
-  if (entry.turnId === null) return null;
-  return findTurn(deps, entry.turnId);
+  return entry.turnId === null ? null : findTurn(deps, entry.turnId);
 }
+
+/** How often a request whose key another request is deciding looks whether it has decided. */
+const CLAIM_POLL_MS = 25;
+
+/**
+ * `keyedTurn` for a request that will decide its key if no one has: the turn the key
+ * started, null if it was spent, or undefined once this request holds the key's claim in
+ * the stores. The holder must settle it: `keepKey` with what it decided, or `releaseKey`
+ * when it decided nothing (it was refused). A claim another request holds, on this instance
+ * or another, is waited for (at most CLAIM_MS, after which it is taken over: its instance
+ * went while deciding); so two requests with one key never both start a turn.
+ */
+export async function claimKey(
+  deps: Deps,
+  owner: KeyRecord,
+  key: string,
+  message: KeyedMessage,
+): Promise<FollowableTurn | null | undefined> {
+  for (;;) {
+    const entry = await deps.stores.idempotency.get(owner.key, key, Date.now());
+    if (entry && !entry.pending) return decided(deps, entry, message);
+    if (await deps.stores.idempotency.claim(owner.key, key, entryFor(message, null))) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+  }
+}
+
+/** Lets go of a claim (`claimKey`) whose request decided nothing: a later one with the key decides. */
+export async function releaseKey(deps: Deps, owner: KeyRecord, key: string): Promise<void> {
+  await deps.stores.idempotency.release(owner.key, key);
+}
+
+const entryFor = (message: KeyedMessage, turn: { interactionId: string; threadId: string } | null): IdempotencyEntry => ({
+  caller: '',
+  userId: message.user_id,
+  text: message.text,
+  threadId: turn?.threadId ?? message.thread_id?.toLowerCase() ?? null,
+  turnId: turn?.interactionId ?? null,
+  at: Date.now(),
+});
 
 /**
  * Remembers what `key` names: the turn it started, or null to spend it (a resume came
@@ -69,14 +112,7 @@ export async function keepKey(
   message: KeyedMessage,
   turn: { interactionId: string; threadId: string } | null,
 ): Promise<void> {
-  await deps.stores.idempotency.put(owner.key, key, {
-    caller: '',
-    userId: message.user_id,
-    text: message.text,
-    threadId: turn?.threadId ?? message.thread_id?.toLowerCase() ?? null,
-    turnId: turn?.interactionId ?? null,
-    at: Date.now(),
-  });
+  await deps.stores.idempotency.put(owner.key, key, entryFor(message, turn));
 }
 
 /** `latest` (a thread's latest turn) if `key` started it for this message: found without the stores' keys. */

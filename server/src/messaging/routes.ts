@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Message } from '@agent-chat/wire';
 import { ApiError, notFound, validationError } from '../http/errors.js';
-import { keepKey, keyedTurn, notReceived, readIdempotencyKey, threadTurn } from './idempotency.js';
+import { claimKey, keepKey, notReceived, readIdempotencyKey, releaseKey, threadTurn } from './idempotency.js';
 import { actsFor, agentOf, createThread, opens, versionFor, welcomeOf } from './threads.js';
 import type { Caller, Deps } from '../deps.js';
 import {
@@ -93,6 +93,20 @@ export function messagingRoutes(deps: Deps): Hono {
   };
 
   /**
+   * Starts the turn of a request that holds its key's claim (`claimKey`); refused (no room,
+   * no such thread), it lets go of the claim, so that a later try decides. Once a turn
+   * started, the claim is the turn's (`keepKey`), whatever fails after.
+   */
+  const settling = async <T>(caller: Caller, key: string | undefined, decide: () => Promise<T>): Promise<T> => {
+    try {
+      return await decide();
+    } catch (error) {
+      if (key !== undefined) await releaseKey(deps, caller.key, key);
+      throw error;
+    }
+  };
+
+  /**
    * The turn a new conversation's stream started, for the same request sent again without
    * the thread it made: the newest turn in RESUME_WINDOW_MS that opened a thread for this
    * text and user, asked with this token (docs/protocol.md "Stream resume").
@@ -143,11 +157,16 @@ export function messagingRoutes(deps: Deps): Hono {
     // Once here, the request has arrived: a resume may have spent its key while it was on its
     // way (idempotency.ts), and from now on one that asks by the key finds the turn.
     const decided = await oneAtATime(caller, key, async () => {
-      const keyed = key === undefined ? undefined : await keyedTurn(deps, caller.key, key, body);
+      const keyed = key === undefined ? undefined : await claimKey(deps, caller.key, key, body);
       if (keyed === null) throw notReceived();
       if (keyed) return { joined: keyed, thread: undefined, turn: undefined };
-      const { thread, admitted } = await admit(caller, body);
-      const turn = await start(c, thread, body, { version: await versionOf(thread), streaming: false, admitted, idempotencyKey: key });
+      const { thread, turn } = await settling(caller, key, async () => {
+        const { thread, admitted } = await admit(caller, body);
+        return {
+          thread,
+          turn: await start(c, thread, body, { version: await versionOf(thread), streaming: false, admitted, idempotencyKey: key }),
+        };
+      });
       if (key !== undefined) await keepKey(deps, caller.key, key, body, turn);
       return { joined: undefined, thread, turn };
     });
@@ -175,12 +194,14 @@ export function messagingRoutes(deps: Deps): Hono {
     const turn: FollowableTurn = await oneAtATime(caller, key, async () => {
       const named = body.thread_id ? await threadOf(caller, body.thread_id) : undefined;
       const latest = await findTurn(deps, named?.latestTurn);
-      const registered = key === undefined ? undefined : await keyedTurn(deps, caller.key, key, body);
+      const registered = key === undefined ? undefined : await claimKey(deps, caller.key, key, body);
+      // Unregistered, a key may still be its thread's latest turn's (pushed out of the stores).
       const keyed = registered === undefined && key !== undefined ? threadTurn(latest, key, body) : registered;
       if (keyed === null) throw notReceived();
 
       if (keyed) {
         // The key's turn, whoever asks again (a resume, a retry, another page): never a second one.
+        if (registered === undefined && key !== undefined) await releaseKey(deps, caller.key, key);
         return keyed;
       } else if (lastEventId !== undefined) {
         // A resume for a key never seen: that request never arrived, and is spent now.
@@ -196,13 +217,15 @@ export function messagingRoutes(deps: Deps): Hono {
         if (!lost || lost.userText !== body.text || lost.userId !== body.user_id || !lost.resumes(after)) throw notResumable();
         return lost;
       } else {
-        const { thread, admitted } = await admit(caller, body);
-        const turn = await start(c, thread, body, {
-          version: await versionOf(thread),
-          openedThread: !body.thread_id,
-          streaming: true,
-          admitted,
-          idempotencyKey: key,
+        const turn = await settling(caller, key, async () => {
+          const { thread, admitted } = await admit(caller, body);
+          return start(c, thread, body, {
+            version: await versionOf(thread),
+            openedThread: !body.thread_id,
+            streaming: true,
+            admitted,
+            idempotencyKey: key,
+          });
         });
         if (key !== undefined) await keepKey(deps, caller.key, key, body, turn);
         return turn;

@@ -9,7 +9,7 @@ import { ApiError, fromZodError, notFound } from '../http/errors.js';
 import { parseJson } from '../http/validate.js';
 import { hostNotAllowed } from '../http/hosts.js';
 import { originNotAllowed } from '../http/origins.js';
-import { keepKey, keyedTurn, notReceived, readIdempotencyKey } from './idempotency.js';
+import { claimKey, keepKey, notReceived, readIdempotencyKey, releaseKey } from './idempotency.js';
 import { hexId, MAX_BODY_BYTES, sendBodySchema } from '../http/schemas.js';
 import { newRequestId } from '../http/ids.js';
 import type { Admission } from '../store/budgets.js';
@@ -280,31 +280,38 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
     try {
       actsFor(visitor, body.user_id);
       idempotency = readIdempotencyKey(typeof frame.idempotency_key === 'string' ? frame.idempotency_key : undefined);
-      keyed = idempotency === undefined ? undefined : await keyedTurn(deps, k, idempotency, body);
+      keyed = idempotency === undefined ? undefined : await claimKey(deps, k, idempotency, body);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return fail(error);
     }
     if (keyed === null) return fail(notReceived());
     if (keyed) return relay(keyed, -1);
+    // This message holds its key's claim (claimKey) until it keeps the turn it starts; refused,
+    // it lets go, so that the key is unseen for its next try.
+    const refuse = async (error: ApiError) => {
+      if (idempotency !== undefined) await releaseKey(deps, k, idempotency);
+      fail(error);
+    };
     const title = body.text.length > 80 ? `${body.text.slice(0, 77)}...` : body.text;
     let admitted: Admission;
     try {
       admitted = await deps.budgets.admitTurn(k);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      return fail(error);
+      return refuse(error);
     }
     let thread: ThreadRecord | undefined;
     try {
       thread = body.thread_id ? await threadOf(body.thread_id) : await createThread(deps, k, { userId: body.user_id, visitor, title });
     } catch (error) {
       admitted.done();
+      if (idempotency !== undefined) await releaseKey(deps, k, idempotency);
       throw error;
     }
     if (!thread) {
       admitted.done();
-      return fail(notFound('Thread'));
+      return refuse(notFound('Thread'));
     }
     const turn = await startTurn(deps, {
       origin,

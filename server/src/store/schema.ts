@@ -193,6 +193,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'the visitor a thread belongs to (the user id its token was exchanged for)',
     sql: `ALTER TABLE threads ADD COLUMN visitor text;`,
   },
+  {
+    version: 6,
+    name: 'an idempotency key claimed while its request is decided, by whichever instance has it',
+    sql: `ALTER TABLE idempotency_keys ADD COLUMN pending boolean NOT NULL DEFAULT false;`,
+  },
 ];
 
 /** An arbitrary number all instances agree on: the lock migrations run under. */
