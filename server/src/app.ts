@@ -285,9 +285,10 @@ export async function createReferenceServer(options: AppOptions = {}): Promise<R
       budgets.close();
       const ended = () => Promise.allSettled(live.all().map((turn) => turn.result));
       // Every turn admitted before is in `live` by now or about to be (one still writing its
-      // record joins it a moment later): the grace period is theirs, whenever they joined.
+      // record is counted by `budgets` and joins `live` a moment later): the grace period is
+      // theirs, whenever they joined.
       const deadline = performance.now() + graceMs;
-      while (live.size && performance.now() < deadline) {
+      while ((live.size || budgets.total) && performance.now() < deadline) {
         let timer: ReturnType<typeof setTimeout> | undefined;
         await Promise.race([ended(), new Promise((resolve) => (timer = setTimeout(resolve, Math.min(100, deadline - performance.now()))))]);
         clearTimeout(timer);

@@ -196,16 +196,16 @@ describe.skipIf(!url)('a rolling restart behind a load balancer', () => {
     };
     const running = Promise.all(Array.from({ length: CONVERSATIONS }, (_, n) => conversation(n)));
 
-    /** From each instance's SIGTERM to its successor's start. */
+    /** From each instance's exit to its successor's start: only the other could answer then. */
     const downs: Array<[number, number]> = [];
     // Each instance in turn: stopped as a deployment stops it, started again on its port,
     // and given the time nginx takes to try it again (docs/deploy.md "A rolling restart").
     await sleep(1_500);
     for (const i of [0, 1]) {
-      const stopped = performance.now();
       await stop(servers[i]!);
+      const gone = performance.now();
       servers[i] = await instance(ports[i]!);
-      downs.push([stopped, performance.now()]);
+      downs.push([gone, performance.now()]);
       await sleep(FAIL_TIMEOUT_S * 1000 + 1_500);
     }
     restarted = true;

@@ -61,6 +61,21 @@ describe('visitors on the demo key', () => {
         'not_found',
       );
     }
+    // Her question's Idempotency-Key, replayed by a token of no visitor speaking as her, joins nothing.
+    const keyed = await ref.call('/messaging/v1/messages', {
+      token: alice,
+      body: { text: 'Keyed', user_id: 'anon_alice', thread_id: threadId },
+      headers: { 'idempotency-key': 'alice-key-1' },
+    });
+    expect(keyed.status).toBe(200);
+    const replay = { text: 'Keyed', user_id: 'anon_alice', thread_id: threadId };
+    for (const path of ['/messaging/v1/messages', '/messaging/v1/messages/stream']) {
+      await envelope(
+        await ref.call(path, { token: anyone, body: replay, headers: { 'idempotency-key': 'alice-key-1' } }),
+        404,
+        'not_found',
+      );
+    }
     // Nor can a visitor's token speak as her.
     const posing = await ref.call('/messaging/v1/messages', {
       token: mallory,
@@ -83,7 +98,7 @@ describe('visitors on the demo key', () => {
       headers: { 'x-organization-api-key': DEV_ORGANIZATION_API_KEY },
       body: { publishable_key: DEMO_KEY },
     });
-    expect(await ref.json<unknown[]>(transcript, { token: login.access_token })).toHaveLength(4);
+    expect(await ref.json<unknown[]>(transcript, { token: login.access_token })).toHaveLength(6);
   });
 
   it('leave a thread made by a token of no visitor open to every token of its key, as before', async () => {

@@ -194,10 +194,12 @@ export async function streamTurn(
 }
 
 /**
- * A reply whose deltas all arrived at once (within BURST_MS of the first of at least three),
- * after the service had worked on it for WAITED_MS or more: the stream was held back on the
- * way, typically by a proxy or CDN that buffers responses (docs/deploy.md). Said once a page,
- * at the console's debug level; the reply shows whole all the same.
+ * A stream whose frames all arrived at once, its first one (the `thread` frame, which a
+ * service sends as the turn starts) with its last and at least three deltas, WAITED_MS or
+ * more after the request: it was held back on the way, typically by a proxy or CDN that
+ * buffers responses (docs/deploy.md). A fast model after a long think still sends its
+ * first frame early. Said once a page, at the console's debug level; the reply shows whole
+ * all the same.
  */
 const BURST_MS = 50;
 const WAITED_MS = 1_000;
@@ -226,7 +228,7 @@ function sseConnection(ctx: HttpContext, body: SendMessageBody, opts: StreamOpti
     const signal = AbortSignal.any([turn, ctrl.signal]);
     const asked = performance.now();
     let deltas = 0;
-    let firstDelta = 0;
+    let firstFrame = 0;
     try {
       const resume = progress.resumable;
       const threadId = resume && progress.threadId;
@@ -252,7 +254,8 @@ function sseConnection(ctx: HttpContext, body: SendMessageBody, opts: StreamOpti
           // The `message` frame is the whole reply, and a cut one is all that is read: the
           // turn is over, whatever follows.
           onFrame: (frame) => {
-            if (frame.type === 'event' && !deltas++) firstDelta = performance.now();
+            firstFrame ||= performance.now();
+            if (frame.type === 'event') deltas++;
             progress.apply(frame);
             return !!progress.message || progress.truncated;
           },
@@ -266,8 +269,8 @@ function sseConnection(ctx: HttpContext, body: SendMessageBody, opts: StreamOpti
         !resume &&
         !bufferingNoted &&
         deltas > 2 &&
-        performance.now() - firstDelta < BURST_MS &&
-        firstDelta - asked > WAITED_MS
+        performance.now() - firstFrame < BURST_MS &&
+        firstFrame - asked > WAITED_MS
       ) {
         bufferingNoted = true;
         console.debug(

@@ -92,6 +92,12 @@ export function messagingRoutes(deps: Deps): Hono {
     return run;
   };
 
+  /** A turn joined by its key, if its thread is one the caller may open: else that thread is missing. */
+  const openable = async (caller: Caller, turn: FollowableTurn): Promise<FollowableTurn> => {
+    if (!(await threadOf(caller, turn.threadId))) throw notFound('Thread');
+    return turn;
+  };
+
   /**
    * Starts the turn of a request that holds its key's claim (`claimKey`); refused (no room,
    * no such thread), it lets go of the claim, so that a later try decides. Once a turn
@@ -159,7 +165,8 @@ export function messagingRoutes(deps: Deps): Hono {
     const decided = await oneAtATime(caller, key, async () => {
       const keyed = key === undefined ? undefined : await claimKey(deps, caller.key, key, body);
       if (keyed === null) throw notReceived();
-      if (keyed) return { joined: keyed, thread: undefined, turn: undefined };
+      // The key's turn, if its thread is one this caller may open (another visitor's is missing).
+      if (keyed) return { joined: await openable(caller, keyed), thread: undefined, turn: undefined };
       const { thread, turn } = await settling(caller, key, async () => {
         const { thread, admitted } = await admit(caller, body);
         return {
@@ -202,7 +209,7 @@ export function messagingRoutes(deps: Deps): Hono {
       if (keyed) {
         // The key's turn, whoever asks again (a resume, a retry, another page): never a second one.
         if (registered === undefined && key !== undefined) await releaseKey(deps, caller.key, key);
-        return keyed;
+        return openable(caller, keyed);
       } else if (lastEventId !== undefined) {
         // A resume for a key never seen: that request never arrived, and is spent now.
         if (key !== undefined) {
@@ -252,8 +259,9 @@ export function messagingRoutes(deps: Deps): Hono {
     try {
       // Pinned, the branch keeps running on that version; else on the live one, whichever it is then.
       branch = await createThread(deps, caller.key, {
-        userId: body.user_id ?? source.userId,
-        visitor: caller.visitor,
+        // A visitor's branch is theirs; a login session's keeps the source's visitor.
+        userId: body.user_id ?? caller.visitor ?? source.userId,
+        visitor: caller.visitor ?? source.visitor ?? undefined,
         title: source.title,
         version: pinned,
         branchedFrom: { threadId: source.id, interactionId },

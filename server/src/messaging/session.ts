@@ -286,7 +286,8 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
       return fail(error);
     }
     if (keyed === null) return fail(notReceived());
-    if (keyed) return relay(keyed, -1);
+    // The key's turn, if its thread is one this caller may open (another visitor's is missing).
+    if (keyed) return (await threadOf(keyed.threadId)) ? relay(keyed, -1) : fail(notFound('Thread'));
     // This message holds its key's claim (claimKey) until it keeps the turn it starts; refused,
     // it lets go, so that the key is unseen for its next try.
     const refuse = async (error: ApiError) => {
@@ -313,21 +314,28 @@ function runSession(ws: WebSocket, deps: Deps, origin: string): void {
       admitted.done();
       return refuse(notFound('Thread'));
     }
-    const turn = await startTurn(deps, {
-      origin,
-      key: k,
-      thread,
-      text: body.text,
-      userId: body.user_id,
-      imageUrl: body.image_url,
-      variables: body.agent_variables,
-      version: await versionFor(deps, thread),
-      streaming: true,
-      idempotencyKey: idempotency,
-      caller: session,
-      openedThread: !body.thread_id,
-      admitted,
-    });
+    let turn: FollowableTurn;
+    try {
+      turn = await startTurn(deps, {
+        origin,
+        key: k,
+        thread,
+        text: body.text,
+        userId: body.user_id,
+        imageUrl: body.image_url,
+        variables: body.agent_variables,
+        version: await versionFor(deps, thread),
+        streaming: true,
+        idempotencyKey: idempotency,
+        caller: session,
+        openedThread: !body.thread_id,
+        admitted,
+      });
+    } catch (error) {
+      // Not started (its thread forgotten meanwhile: 404): the key is unseen again.
+      if (!(error instanceof ApiError)) throw error;
+      return refuse(error);
+    }
     if (idempotency !== undefined) await keepKey(deps, k, idempotency, body, turn);
     relay(turn, -1);
   };
