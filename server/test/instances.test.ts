@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { openDb } from '../src/store/db.js';
-import { frames, startServer, type Frame, type Started } from './processes.js';
+import { frames, sharedDatabase, type Frame } from './processes.js';
 
 /**
  * Several instances on one PostgreSQL (issue #39): two servers, each its own process, share
@@ -10,30 +10,7 @@ import { frames, startServer, type Frame, type Started } from './processes.js';
  * on from the log the first writes and the notifications it sends: no gap, no seq twice.
  */
 const url = process.env['TEST_DATABASE_URL'];
-const ORG = 'org_instances_test_key';
-const SIGNING_KEY = 'instances-test-signing-key-of-at-least-32-characters';
-const schema = `instances_${process.pid}_${Date.now()}`;
-
-beforeAll(async () => {
-  if (!url) return;
-  // Made here: the servers take the schema from their connection's search_path.
-  const db = await openDb(url, { schema });
-  await db.close();
-});
-
-afterAll(async () => {
-  if (!url) return;
-  const db = await openDb(url);
-  await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await db.close();
-});
-
-/** An instance on the shared database. */
-const instance = (env: Record<string, string> = {}): Promise<Started> => {
-  const shared = new URL(url!);
-  shared.searchParams.set('options', `-c search_path=${schema}`);
-  return startServer({ DATABASE_URL: shared.href, SIGNING_KEY, ORGANIZATION_API_KEY: ORG, ...env });
-};
+const { schema, instance } = sharedDatabase(url, 'instances');
 
 /** A minted key (made on `base`) whose one reply is `words`, paced, and a token for it from `tokenFrom`: its Authorization header. */
 async function slowKey(base: string, words: string[], paceMs: number, tokenFrom = base): Promise<Record<string, string>> {

@@ -24,7 +24,7 @@ export interface Nginx {
 }
 
 /** A port free on the loopback address right now. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

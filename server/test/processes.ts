@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
+import { openDb } from '../src/store/db.js';
 
 /** The server run as its own process (restart.test.ts, instances.test.ts). */
 const running = new Set<ChildProcess>();
@@ -76,4 +77,39 @@ export async function* frames(res: Response): AsyncGenerator<Frame | '[DONE]'> {
       }
     }
   }
+}
+
+/**
+ * Instances that share TEST_DATABASE_URL's server in a schema of this test file's own
+ * (`<prefix>_<pid>_<time>`), made before its tests and dropped after them; one signing key
+ * and organization key for all. Nothing is registered without `url` (the file skips).
+ */
+export function sharedDatabase(url: string | undefined, prefix: string) {
+  const schema = `${prefix}_${process.pid}_${Date.now()}`;
+  beforeAll(async () => {
+    if (!url) return;
+    // Made here: the servers take the schema from their connection's search_path.
+    const db = await openDb(url, { schema });
+    await db.close();
+  });
+  afterAll(async () => {
+    if (!url) return;
+    const db = await openDb(url);
+    await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await db.close();
+  });
+  return {
+    schema,
+    /** An instance on the shared database, with `env` on top. */
+    instance(env: Record<string, string> = {}): Promise<Started> {
+      const shared = new URL(url!);
+      shared.searchParams.set('options', `-c search_path=${schema}`);
+      return startServer({
+        DATABASE_URL: shared.href,
+        SIGNING_KEY: `${prefix}-test-signing-key-of-at-least-32-characters`,
+        ORGANIZATION_API_KEY: `org_${prefix}_test_key`,
+        ...env,
+      });
+    },
+  };
 }

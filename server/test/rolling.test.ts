@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openDb } from '../src/store/db.js';
-import { startNginx, type Nginx } from './nginx.js';
-import { frames, startServer, type Started } from './processes.js';
+import { freePort, startNginx, type Nginx } from './nginx.js';
+import { frames, sharedDatabase, type Started } from './processes.js';
 
 /**
  * A rolling restart under load (issue #39, item 5): two instances on one PostgreSQL behind
@@ -14,9 +13,7 @@ import { frames, startServer, type Started } from './processes.js';
  * database holds exactly the turns the conversations asked for: none lost, none run twice.
  */
 const url = process.env['TEST_DATABASE_URL'];
-const ORG = 'org_rolling_test_key';
-const SIGNING_KEY = 'rolling-test-signing-key-of-at-least-32-characters';
-const schema = `rolling_${process.pid}_${Date.now()}`;
+const { schema, instance: started } = sharedDatabase(url, 'rolling');
 const CONVERSATIONS = 50;
 /** How long nginx leaves an instance alone after it could not connect to it (its default is 10 s). */
 const FAIL_TIMEOUT_S = 2;
@@ -24,35 +21,7 @@ const WORDS = Array.from({ length: 12 }, (_, i) => `w${i}`);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-beforeAll(async () => {
-  if (!url) return;
-  const db = await openDb(url, { schema });
-  await db.close();
-});
-
-afterAll(async () => {
-  if (!url) return;
-  const db = await openDb(url);
-  await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await db.close();
-});
-
-const instance = (port: number): Promise<Started> => {
-  const shared = new URL(url!);
-  shared.searchParams.set('options', `-c search_path=${schema}`);
-  return startServer({ DATABASE_URL: shared.href, SIGNING_KEY, ORGANIZATION_API_KEY: ORG, PORT: String(port) });
-};
+const instance = (port: number): Promise<Started> => started({ PORT: String(port) });
 
 /** Stops an instance as a deployment does (SIGTERM: running turns finish) and waits for it to exit. */
 const stop = (server: Started): Promise<void> =>
