@@ -119,3 +119,35 @@ describe('TokenManager (fixed accessToken)', () => {
     expect(await tm.get()).to.equal(null);
   });
 });
+
+describe('TokenManager (publishable key, per user)', () => {
+  afterEach(() => void vi.unstubAllGlobals());
+
+  it('exchanges for the current user, again when it changes, and uses no cached token of another', async () => {
+    const bodies: unknown[] = [];
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+      bodies.push(JSON.parse(String(init.body)));
+      const token = jwt({ exp: Math.floor(Date.now() / 1000) + 900, n: bodies.length });
+      return new Response(JSON.stringify({ access_token: token, expires_in: 900 }));
+    });
+    let user = 'u1';
+    const stored = { value: jwt({ exp: Math.floor(Date.now() / 1000) + 900 }), refreshAt: Date.now() + 600_000, user: 'u0' };
+    const writes: Array<{ user?: string } | null> = [];
+    const tm = new TokenManager({
+      ...base,
+      publishableKey: 'pk',
+      userId: () => user,
+      cache: { read: () => stored, write: (t) => writes.push(t) },
+    });
+    const first = await tm.get();
+    expect(first).to.not.equal(stored.value);
+    expect(await tm.get()).to.equal(first);
+    user = 'u2';
+    expect(await tm.get()).to.not.equal(first);
+    expect(bodies).to.deep.equal([
+      { publishable_key: 'pk', user_id: 'u1' },
+      { publishable_key: 'pk', user_id: 'u2' },
+    ]);
+    expect(writes.map((t) => t?.user)).to.deep.equal(['u1', 'u2']);
+  });
+});
