@@ -1,5 +1,5 @@
 import type { Message } from '@agent-chat/wire';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Trace } from '../src/agents/trace.js';
 import { newDemoAgent } from '../src/agents/versions.js';
 import { newHexId } from '../src/http/ids.js';
@@ -465,6 +465,24 @@ describe.each(backends)('the stores on %s', (_name, open) => {
       expect((await stores.turns.unfinished({ all: true })).map((u) => u.id)).toContain(record.id);
       await db.query('UPDATE turns SET lease_until = $2 WHERE id = $1', [record.id, Date.now() - 1]);
       expect((await stores.turns.unfinished()).map((u) => u.id)).toContain(record.id);
+    });
+
+    it("measures leases by the database's clock, not the instance's", async () => {
+      // An instance whose clock runs an hour behind begins a turn; an instance with the
+      // right clock must not take its fresh lease for lapsed (nor one an hour ahead).
+      const t = await stores.threads.create(thread());
+      const record = turn(t.id);
+      const now = Date.now();
+      const clock = vi.spyOn(Date, 'now');
+      try {
+        clock.mockReturnValue(now - 3_600_000);
+        await stores.turns.begin({ turn: record, trace: trace(t.id, record.id, at(1)), versionId: 'v'.repeat(24), versionTag: 'v1.0' });
+        clock.mockReturnValue(now + 3_600_000);
+        expect((await stores.turns.unfinished()).map((u) => u.id)).not.toContain(record.id);
+      } finally {
+        clock.mockRestore();
+      }
+      expect((await stores.turns.unfinished()).map((u) => u.id)).not.toContain(record.id);
     });
 
     it('keeps at most MAX_TRACES_PER_THREAD traces per thread, the oldest going first', async () => {

@@ -143,6 +143,13 @@ export function mergeFacets(facets: Facets, more: Facets, max = 256): Facets {
  * them (a resume that reached it) reads the log again at once rather than at its next look.
  */
 export const TURNS_CHANNEL = 'agent_chat_turns';
+
+/**
+ * The database's clock in milliseconds, for leases: every instance writes and reads them by
+ * one clock, so an instance whose own clock runs behind does not write leases the others
+ * take as lapsed (nor one ahead take live turns for left behind).
+ */
+const DB_NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)';
 /** Turn ids in one notification: 300 × 25 bytes, within PostgreSQL's 8,000-byte payload. */
 const IDS_PER_NOTIFICATION = 300;
 
@@ -210,10 +217,10 @@ export class SqlTurnStore implements TurnStore {
     if (this.renewing) return;
     this.renewing = setInterval(() => {
       void this.db
-        .query(`UPDATE turns SET lease_until = $3 WHERE id = ANY($2::text[]) AND instance = $1 AND status = 'running'`, [
+        .query(`UPDATE turns SET lease_until = ${DB_NOW_MS} + $3 WHERE id = ANY($2::text[]) AND instance = $1 AND status = 'running'`, [
           this.instance,
           [...this.mine],
-          Date.now() + this.leaseMs,
+          this.leaseMs,
         ])
         .catch((error: unknown) => console.error('turns: a lease could not be renewed', error));
     }, this.leaseMs / 3);
@@ -235,7 +242,7 @@ export class SqlTurnStore implements TurnStore {
       if (!thread.rows.length) return false;
       await tx.query(
         `INSERT INTO turns (id, thread_id, key, user_id, user_text, start_seq, status, idempotency_key, caller, opened_thread, created_at, instance, lease_until)
-         VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $8, $9, $10, $11, $12)`,
+         VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $8, $9, $10, $11, ${DB_NOW_MS} + $12)`,
         [
           turn.id,
           turn.threadId,
@@ -248,7 +255,7 @@ export class SqlTurnStore implements TurnStore {
           turn.openedThread,
           turn.createdAt,
           this.instance,
-          Date.now() + this.leaseMs,
+          this.leaseMs,
         ],
       );
       // The previous latest turn's frames stop counting against the thread as they go.
@@ -412,8 +419,8 @@ export class SqlTurnStore implements TurnStore {
 
   async unfinished(options: { all?: boolean } = {}): Promise<TurnRecord[]> {
     const { rows } = await this.db.query<TurnRow>(
-      `SELECT * FROM turns WHERE status = 'running' AND ($1 OR lease_until < $2) ORDER BY created_at, id`,
-      [options.all ?? false, Date.now()],
+      `SELECT * FROM turns WHERE status = 'running' AND ($1 OR lease_until < ${DB_NOW_MS}) ORDER BY created_at, id`,
+      [options.all ?? false],
     );
     return rows.map(turnOf);
   }
