@@ -2,14 +2,19 @@
  * The layout's rules (docs/architecture.md), checked on the import graph of src/, type-only
  * imports included. Run by `npm run lint`.
  *
- * - No import cycles: a cycle means two layers that cannot be read, tested or split into
- *   chunks apart. Dynamic import() is a chunk boundary and does not count.
+ * - No import cycles, counting every edge: static, type-only, `import()` and `typeof
+ *   import()`. A cycle means two layers that cannot be read, tested or split into chunks
+ *   apart. A chunk list is imported only by what fetches its chunks (the panel, the shell,
+ *   the markdown renderer, the languages), and what it lists never imports it back; the
+ *   conversation, the log and the features get the loaders they use handed in.
  * - Import direction: the client (src/client/) imports nothing of the widget but the
- *   console warning (it is usable alone, `agent-chat/client`); a feature folder reaches the
+ *   console warning (it is usable alone, `agent-chat/client`); only the entries import
+ *   the element (the panel sees it through `ChatHost`); a feature folder reaches the
  *   panel only through its context (src/panel/context.ts, feature.ts), and another feature
  *   not at all (the panel composes them).
  * - One way to load a chunk: `import()` is written only in the chunk lists (src/chunks.ts,
- *   src/shell/chunks.ts, src/highlight/chunks.ts), each loader wrapped in `chunk()`.
+ *   src/shell/chunks.ts, src/markdown/chunks.ts, src/i18n/chunks.ts,
+ *   src/highlight/chunks.ts), each loader wrapped in `chunk()`.
  * - Exports are constants: no `export let` or `export var`. Lazy chunks read the panel's
  *   exports once, from where its loader keeps them (scripts/vite-chunk-retry.ts), so a
  *   binding the module reassigned later would not reach them.
@@ -30,13 +35,17 @@ const root = resolve('src');
 const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => join(root, f));
 
 const STATIC_IMPORT = /^\s*(?:import|export)\s[^;]*?\sfrom\s+'(\.{1,2}\/[^']+)'/gm;
+/** `import('./x.js')` and `typeof import('./x.js')`: a chunk's loader, or a type read from a chunk. */
+const DYNAMIC_IMPORT = /\bimport\(\s*'(\.{1,2}\/[^']+)'\s*\)/g;
+/** Every module's imports, of every kind (the cycle check's graph). */
 const graph = new Map<string, string[]>();
 for (const file of files) {
-  const targets: string[] = [];
-  for (const match of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
-    targets.push(resolve(dirname(file), match[1]!.replace(/\.js$/, '.ts')));
+  const text = readFileSync(file, 'utf8');
+  const targets = new Set<string>();
+  for (const match of [...text.matchAll(STATIC_IMPORT), ...text.matchAll(DYNAMIC_IMPORT)]) {
+    targets.add(resolve(dirname(file), match[1]!.replace(/\.js$/, '.ts')));
   }
-  graph.set(file, targets);
+  graph.set(file, [...targets]);
 }
 
 // --- import direction ---------------------------------------------------------------------
@@ -59,7 +68,9 @@ const FEATURES = [
 ];
 const featureOf = (path: string) => FEATURES.find((f) => path.startsWith(`${f}/`));
 const PANEL_FOR_FEATURES = new Set(['panel/context.ts', 'panel/feature.ts']);
-const CHUNK_LISTS = new Set(['chunks.ts', 'shell/chunks.ts', 'highlight/chunks.ts']);
+/** The script's entries: the only modules that import the element's class. */
+const ENTRIES = new Set(['agent-chat.ts', 'index.ts']);
+const CHUNK_LISTS = new Set(['chunks.ts', 'shell/chunks.ts', 'markdown/chunks.ts', 'i18n/chunks.ts', 'highlight/chunks.ts']);
 
 const wrongWay: string[] = [];
 for (const [file, targets] of graph) {
@@ -68,6 +79,11 @@ for (const [file, targets] of graph) {
     const to = relative(root, target);
     if (from.startsWith('client/') && !to.startsWith('client/') && to !== 'warn.ts') {
       wrongWay.push(`${from} -> ${to}: the client imports nothing of the widget`);
+    }
+    if (to === 'agent-chat-element.ts' && !ENTRIES.has(from)) {
+      wrongWay.push(
+        `${from} -> ${to}: only the entries import the element; the panel and its features see it as ChatHost (src/shell/panel-api.ts)`,
+      );
     }
     const feature = featureOf(from);
     if (feature && to.startsWith('panel/') && !PANEL_FOR_FEATURES.has(to)) {
@@ -166,5 +182,5 @@ if (cycles.length > 0) {
   process.exit(1);
 }
 console.log(
-  `check-layout: ok - ${files.length} modules; no import cycle, none against the layout, import() only in the chunk lists, no export let; none over ${MAX_LINES} lines (the element ${ELEMENT_MAX_LINES} lines of code).`,
+  `check-layout: ok - ${files.length} modules; no import cycle (static, type-only and import() edges), none against the layout, import() only in the chunk lists, no export let; none over ${MAX_LINES} lines (the element ${ELEMENT_MAX_LINES} lines of code).`,
 );

@@ -337,7 +337,7 @@ export class AgentChat extends HostElement {
     close: () => this.close(),
   };
   /** The conversation UI, once its chunk is here; until then the shell answers for it. */
-  private readonly loader = new PanelLoader(this, this.view, panelChunk);
+  private readonly loader = new PanelLoader<AgentChat>(this, this.view, panelChunk);
 
   private get panel(): PanelApi<AgentChat> | null {
     return this.loader.panel;

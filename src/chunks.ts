@@ -23,18 +23,10 @@ export const stream = chunk(() => import('./client/stream.js'));
 /** The WebSocket session: `transport="websocket"`, first turn. */
 export const websocket = chunk(() => import('./client/websocket.js'));
 
-// --- markdown ----------------------------------------------------------------------------
+// --- the reply as text ----------------------------------------------------------------
 
-/** marked under lex.ts's budgets: a thread to load, the text field is focused, a turn starts, or text that is more than prose (src/markdown/prose.ts). */
-export const lexer = chunk(() => import('./markdown/lex.js'));
-/** The guard for half-typed markdown: a turn starts; a streaming or cut-off reply waits for it. */
-export const tail = chunk(() => import('./markdown/tail.js'));
-/** A reply as plain text, for its announcement: a turn starts. */
+/** A reply as plain text (src/markdown/plain.ts), for its announcement and for reading aloud: a turn starts. */
 export const plain = chunk(() => import('./markdown/plain.js'));
-/** DOMPurify and its policy: `allow-html` only. */
-export const htmlPolicy = chunk(() => import('./security/html-policy.js'));
-/** Highlighted code: the first fenced block that names a language. */
-export const highlight = chunk(() => import('./highlight/index.js'));
 
 // --- UI features (src/<feature>/index.ts; src/<feature>/slot.ts fetches it) --------------
 

@@ -2,7 +2,7 @@ import { nothing } from 'lit-html';
 import { attachments as attachmentsChunk } from '../chunks.js';
 import type { PanelContext } from '../panel/context.js';
 import type { Feature } from '../panel/feature.js';
-import type { AgentChat } from '../agent-chat-element.js';
+import type { ChatHost } from '../shell/panel-api.js';
 import type { PropertyValues } from '../shell/host.js';
 import { hook, reported } from '../state/config.js';
 import { warnOnce } from '../warn.js';
@@ -27,7 +27,7 @@ export class AttachmentsSlot {
     this.want();
   }
 
-  willUpdate(changed: PropertyValues<AgentChat>): void {
+  willUpdate(changed: PropertyValues<ChatHost>): void {
     // Checked here; a bad one warns once and images are not offered.
     if (changed.has('uploadImage')) {
       this.upload = reported((problems) => hook<Upload>('uploadImage', this.ctx.host.uploadImage, problems));

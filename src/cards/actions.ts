@@ -124,3 +124,10 @@ export interface CardActionPress {
   card: Card;
   variant: CardVariantChoice[];
 }
+
+/** What the reader did with a reply's cards: how many each reply shows, the options chosen on each card. */
+export interface CardsView {
+  /** Cards shown per message key, when the reader asked for more than the first step. */
+  readonly shown: ReadonlyMap<string, number>;
+  readonly choices: ReadonlyMap<Card, Choices>;
+}

@@ -8,9 +8,8 @@
 import { emit } from '../events.js';
 import type { PanelContext, ViewState } from '../panel/context.js';
 import type { ChatMessage } from '../state/messages.js';
-import { cardActions, chosenVariant } from './actions.js';
+import { type CardsView, cardActions, chosenVariant } from './actions.js';
 import { CARD_STEP, cachedCardView, cardsInOrder } from './cards.js';
-import type { CardsView } from './slot.js';
 
 const delegated = new WeakSet<PanelContext>();
 

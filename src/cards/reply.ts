@@ -2,10 +2,9 @@ import { emit } from '../events.js';
 import type { PanelContext, ViewState } from '../panel/context.js';
 import type { ChatMessage } from '../state/messages.js';
 import { warnOnce } from '../warn.js';
-import { cardActions, customAction } from './actions.js';
+import { type CardsView, cardActions, customAction } from './actions.js';
 import { delegateCards } from './delegate.js';
 import { CARD_STEP, renderCardRow, type CardRenderer } from './cards.js';
-import type { CardsView } from './slot.js';
 
 /**
  * A reply's cards as the panel shows them: `CARD_STEP` at a time (`cards.shown` keeps, per

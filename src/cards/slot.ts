@@ -1,5 +1,4 @@
 import { nothing } from 'lit-html';
-import type { Card } from '../client/types.js';
 import { cards as cardsChunk } from '../chunks.js';
 import { renderNotice } from '../notices/notice.js';
 import { type PanelContext, ViewState } from '../panel/context.js';
@@ -7,15 +6,8 @@ import type { Feature } from '../panel/feature.js';
 import type { ChatMessage } from '../state/messages.js';
 import type { ConversationState } from '../state/store.js';
 import { hook, reported } from '../state/config.js';
-import type { Choices } from './actions.js';
+import type { CardsView } from './actions.js';
 import type { CardRenderer } from './cards.js';
-
-/** What the reader did with a reply's cards: how many each reply shows, the options chosen on each card. */
-export interface CardsView {
-  /** Cards shown per message key, when the reader asked for more than the first step. */
-  readonly shown: ReadonlyMap<string, number>;
-  readonly choices: ReadonlyMap<Card, Choices>;
-}
 
 /**
  * Where cards sit in the panel (the chunk is index.ts): the chunk fetched while the agent

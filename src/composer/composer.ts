@@ -1,12 +1,13 @@
 import { html, nothing } from 'lit-html';
 import { live } from '../live.js';
 import { AttachmentsSlot } from '../attachments/slot.js';
-import { lexer as lexerChunk, recall } from '../chunks.js';
+import { recall } from '../chunks.js';
+import { lexer as lexerChunk } from '../markdown/chunks.js';
 import { icons } from '../icons/icons.js';
 import type { PanelContext } from '../panel/context.js';
 import type { Feature } from '../panel/feature.js';
 import { offline } from '../state/online.js';
-import type { AgentChat } from '../agent-chat-element.js';
+import type { ChatHost } from '../shell/panel-api.js';
 import type { PropertyValues } from '../shell/host.js';
 import { VoiceSlot } from '../voice/slot.js';
 
@@ -34,7 +35,7 @@ export class Composer {
     return this.ctx.host.renderRoot.querySelector('textarea[part="input"]');
   }
 
-  willUpdate(changed: PropertyValues<AgentChat>): void {
+  willUpdate(changed: PropertyValues<ChatHost>): void {
     this.images.willUpdate(changed);
     this.voice.willUpdate(changed);
   }

@@ -1,4 +1,5 @@
-import { disclaimer as disclaimerChunk, lexer as lexerChunk } from '../chunks.js';
+import { disclaimer as disclaimerChunk } from '../chunks.js';
+import { lexer as lexerChunk } from '../markdown/chunks.js';
 import { needsLexer } from '../markdown/markdown.js';
 import type { PanelContext } from '../panel/context.js';
 import type { Feature } from '../panel/feature.js';

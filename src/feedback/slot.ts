@@ -2,7 +2,7 @@ import { nothing } from 'lit-html';
 import { feedback as feedbackChunk } from '../chunks.js';
 import type { PanelContext } from '../panel/context.js';
 import type { Feature } from '../panel/feature.js';
-import type { AgentChat } from '../agent-chat-element.js';
+import type { ChatHost } from '../shell/panel-api.js';
 import type { PropertyValues } from '../shell/host.js';
 import type { ChatMessage } from '../state/messages.js';
 import type { ConversationState } from '../state/store.js';
@@ -29,7 +29,7 @@ export class FeedbackSlot {
     if (this.ctx.host.feedback && !this.feature.module && state.messages.some(rateable)) void this.feature.want(true);
   }
 
-  willUpdate(changed: PropertyValues<AgentChat>): void {
+  willUpdate(changed: PropertyValues<ChatHost>): void {
     if (changed.has('feedback')) this.sync(this.ctx.chat.state);
     const module = this.feature.module;
     if (module && this.ctx.host.feedback) this.control ??= new module.FeedbackControl(this.ctx);

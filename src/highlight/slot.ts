@@ -1,4 +1,4 @@
-import { highlight as highlightChunk } from '../chunks.js';
+import { highlight as highlightChunk } from '../markdown/chunks.js';
 
 /**
  * The eager side of highlighted code (the chunk is this folder's index.ts): a fenced block

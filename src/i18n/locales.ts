@@ -1,9 +1,9 @@
 import { type Chunk, chunk } from '../lazy.js';
-import { languages, localePack } from '../shell/chunks.js';
+import { languages, localePack } from './chunks.js';
 import type { Strings } from './strings.js';
 
 /**
- * The language tables other than English: chunks beside the script (src/shell/chunks.ts),
+ * The language tables other than English: chunks beside the script (src/i18n/chunks.ts),
  * fetched relative to it when a widget needs them, so a page pays for the one language it
  * shows. A table that cannot be fetched leaves English in place; a later need (the next
  * update, after the retry pause of src/lazy.ts) asks again.

@@ -2,38 +2,14 @@ import { html, nothing } from 'lit-html';
 import { icons } from '../icons/icons.js';
 import { type PanelContext, ViewState } from '../panel/context.js';
 import { renderSuggestions } from '../suggestions/suggestions.js';
-import { reading as readingChunk } from '../chunks.js';
 import type { Feature } from '../panel/feature.js';
+import type { Chunk } from '../lazy.js';
 import type { ChatMessage } from '../state/messages.js';
 import { keyed } from './keyed.js';
 import { type MessageParts, renderMessageSafely, renderWelcome } from './message.js';
-import { MOST, MOVES, WINDOW } from './window.js';
+import { type LogWindow, type ReadingHost, MOST, MOVES, WINDOW } from './window.js';
 
 type ReadingModule = typeof import('./reading.js');
-
-/** The rendered window of the log: messages `start` to `end` (exclusive; Infinity while it follows the latest). */
-export interface LogWindow {
-  start: number;
-  end: number;
-  showJump: boolean;
-}
-
-/** What the log lends the reading moves (src/log/reading.ts). */
-export interface ReadingHost {
-  readonly ctx: PanelContext;
-  readonly view: ViewState<LogWindow>;
-  readonly element: HTMLElement | null;
-  /** Following the latest (the reader is at the bottom). */
-  stickToBottom: boolean;
-  /** Set with a window placed at the latest or a question placed: the log goes there as it renders. */
-  toEnd: boolean;
-  /** The question of the reader's new turn, kept near the log's top while its reply grows below (`Log.place`). */
-  placed: string | null;
-  /** The question the space under the latest turn is measured from (it stays as the reader scrolls). */
-  spaceFor: string | null;
-  /** Shows "jump to latest". */
-  showJump(): void;
-}
 
 function timeFormat(lang: string): Intl.DateTimeFormat {
   const options = { hour: 'numeric', minute: '2-digit' } as const;
@@ -119,9 +95,11 @@ export class Log implements ReadingHost {
 
   constructor(
     readonly ctx: PanelContext,
+    /** Its reading moves' chunk (src/chunks.ts `reading`), handed in by the panel. */
+    reading: Chunk<ReadingModule>,
     parts: Omit<MessageParts, 'time'>,
   ) {
-    this.reading = ctx.feature(readingChunk);
+    this.reading = ctx.feature(reading);
     this.parts = { ...parts, time: (iso) => this.formatTime(iso) };
     this.view = new ViewState(ctx.host, { start: 0, end: Infinity, showJump: false });
   }

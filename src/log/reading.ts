@@ -11,7 +11,7 @@ import type { Strings } from '../i18n/strings.js';
 import { tabKey, tabStorage } from '../shell/tab-view.js';
 import type { PersistMode } from '../state/storage.js';
 import { scopeOf } from '../state/storage.js';
-import type { ReadingHost } from './log.js';
+import type { ReadingHost } from './window.js';
 import { MOST, MOVES, WINDOW } from './window.js';
 
 export { readingStyles as styles } from './reading.styles.js';

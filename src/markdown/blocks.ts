@@ -13,7 +13,7 @@ import { warnOnce } from '../warn.js';
 import { decorate, type MarkdownLabels } from './decorate.js';
 import { isProse, proseTokens } from './prose.js';
 import type { TypingTail } from './tail.js';
-import { highlight as highlightChunk, htmlPolicy, lexer as lexerChunk, tail as tailChunk } from '../chunks.js';
+import { highlight as highlightChunk, htmlPolicy, lexer as lexerChunk, tail as tailChunk } from './chunks.js';
 import { blockNodes, el, IMAGE_ATTRS, LINK_ATTRS, plainBlocks, toDom, toFragment, type Out } from './tokens.js';
 
 export type { MarkdownLabels };

@@ -1,4 +1,4 @@
-import type { AgentChat } from '../agent-chat-element.js';
+import type { ChatHost } from '../shell/panel-api.js';
 import type { Strings } from '../i18n/index.js';
 import type { Chunk } from '../lazy.js';
 import type { MarkdownLabels } from '../markdown/markdown.js';
@@ -16,7 +16,7 @@ import type { FocusKeeper } from './focus-keeper.js';
  * other only through the panel.
  */
 export interface PanelContext {
-  readonly host: AgentChat;
+  readonly host: ChatHost;
   readonly view: ShellView;
   readonly chat: ChatController;
   readonly focusKeeper: FocusKeeper;

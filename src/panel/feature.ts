@@ -22,8 +22,8 @@ export interface FeatureHost {
 /**
  * The chunks one widget's next render waits for: added by a feature when it becomes needed
  * (a setting turned it on, a reply brought what it shows), gone when they settle. The
- * element waits for them a little before it renders (src/agent-chat-element.ts
- * `scheduleUpdate`); nothing is polled per render.
+ * element waits for them a little before it renders (its `scheduleUpdate`); nothing is
+ * polled per render.
  */
 export class Waits {
   /** By the load waited for: a feature asked again for a load under way adds nothing. */

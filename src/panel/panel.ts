@@ -1,7 +1,8 @@
 import { html, nothing, render, type RootPart } from 'lit-html';
 import type { PropertyValues } from '../shell/host.js';
-import type { AgentChat } from '../agent-chat-element.js';
-import { lexer as lexerChunk, plain as plainChunk } from '../chunks.js';
+import type { ChatHost } from '../shell/panel-api.js';
+import { plain as plainChunk, reading, recovery, stream, turns, websocket } from '../chunks.js';
+import { lexer as lexerChunk } from '../markdown/chunks.js';
 import { emit } from '../events.js';
 import type { Chunk } from '../lazy.js';
 import { handleLinkClick } from '../links/links.js';
@@ -61,7 +62,7 @@ const unfinished = (m: ChatMessage) =>
  * shadow root; the store's notifications (one per transition) and a feature's own view
  * state are what render it again.
  */
-export class Panel implements PanelApi<AgentChat>, PanelContext {
+export class Panel implements PanelApi<ChatHost>, PanelContext {
   readonly chat: ChatController;
   readonly focusKeeper: FocusKeeper;
   private readonly waiting = new Waits();
@@ -116,10 +117,10 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
   private missed = false;
 
   constructor(
-    readonly host: AgentChat,
+    readonly host: ChatHost,
     readonly view: ShellView,
   ) {
-    this.chat = new ChatController(host);
+    this.chat = new ChatController(host, { code: { turns, recovery, stream, websocket } });
     // Keeps focus on something sensible when a re-render removes the focused control.
     this.focusKeeper = new FocusKeeper(host, () => (view.launcher && !host.isOpen ? view.launcherButton : this.composer.input));
     this.live = new ViewState(host, { text: '' });
@@ -136,7 +137,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.exporter = new ExportSlot(this);
     this.disclaimer = new DisclaimerSlot(this);
     this.preview = new PreviewSlot(this);
-    this.log = new Log(this, {
+    this.log = new Log(this, reading, {
       cards: (m) => this.cards.render(m),
       // A question has only the turn's controls: the part is theirs, without a template around it.
       // A reply's controls that some pages turn on take parts (a marker node each) only there.
@@ -351,7 +352,7 @@ export class Panel implements PanelApi<AgentChat>, PanelContext {
     this.quiet = false;
   }
 
-  willUpdate(changed: PropertyValues<AgentChat>): void {
+  willUpdate(changed: PropertyValues<ChatHost>): void {
     const { host, view } = this;
     // A chunk that failed here and came since for another slot or widget is not said any more.
     for (const feature of this.unloaded) if (feature.arrived) this.unloaded.delete(feature);

@@ -8,7 +8,7 @@
  */
 import { html, svg } from 'lit-html';
 import { icon } from '../icons/icons.js';
-import { plain } from '../chunks.js';
+import type { Chunk } from '../lazy.js';
 import { type PanelContext, ViewState } from '../panel/context.js';
 import { pieces } from './pieces.js';
 import type { ChatMessage } from '../state/messages.js';
@@ -28,7 +28,11 @@ export class ReadAloud {
   /** The thread the reply being read belongs to. */
   private thread: string | null = null;
 
-  constructor(private readonly ctx: PanelContext) {
+  constructor(
+    private readonly ctx: PanelContext,
+    /** A reply as plain text (src/markdown/plain.ts), a chunk the panel's announcements use too. */
+    private readonly plain: Chunk<typeof import('../markdown/plain.js')>,
+  ) {
     this.view = new ViewState<{ reading: string | null }>(ctx.host, { reading: null });
     ctx.onMessageAction('read', (m) => (this.view.value.reading === m.key ? this.stop() : void this.read(m)));
     // A widget taken off the page stops talking.
@@ -78,7 +82,7 @@ export class ReadAloud {
     synth.cancel();
     let text: string;
     try {
-      text = (await plain()).renderPlainText(m.text.slice(0, MOST));
+      text = (await this.plain()).renderPlainText(m.text.slice(0, MOST));
     } catch {
       // Offline, and its code could not come: nothing is read.
       if (this.view.value.reading === m.key) this.stop();

@@ -1,5 +1,5 @@
 import { nothing } from 'lit-html';
-import { readAloud as readAloudChunk } from '../chunks.js';
+import { plain, readAloud as readAloudChunk } from '../chunks.js';
 import type { PanelContext } from '../panel/context.js';
 import type { Feature } from '../panel/feature.js';
 import { type ChatMessage, finished } from '../state/messages.js';
@@ -28,7 +28,7 @@ export class ReadAloudSlot {
   /** Before each render: the setting followed, and reading stopped where it can no longer be followed. */
   willUpdate(): void {
     const module = this.feature.module;
-    if (module) this.control ??= new module.ReadAloud(this.ctx);
+    if (module) this.control ??= new module.ReadAloud(this.ctx, plain);
     else this.sync(this.ctx.chat.state);
     this.control?.sync();
   }

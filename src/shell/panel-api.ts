@@ -1,7 +1,39 @@
+import type { ReactiveControllerHost } from '@lit/reactive-element';
 import type { PropertyValues } from './host.js';
 import type { Strings } from '../i18n/index.js';
+import type { CardAction } from '../cards/actions.js';
+import type { CardRenderer } from '../cards/cards.js';
+import type { ConfigInput, LinkTarget } from '../state/config.js';
 import type { ChatConfig, ChatStatus } from '../state/types.js';
 import type { ChatMessage } from '../state/messages.js';
+
+/**
+ * The element as the panel and its features see it (docs/architecture.md "Shell and
+ * panel"): its DOM, its update cycle and the settings they read, each documented on the
+ * element's class (`AgentChat`). The panel's chunk depends on this port, not on that
+ * class, so nothing below the shell imports the element. `PropertyValues<ChatHost>`
+ * checks the keys a render's `willUpdate` looks at.
+ */
+export interface ChatHost extends HTMLElement, ReactiveControllerHost, ConfigInput {
+  readonly renderRoot: HTMLElement | DocumentFragment;
+  readonly isOpen: boolean;
+  readonly heading: string;
+  readonly placeholder: string;
+  readonly agentDisplayName: string;
+  readonly channels: string;
+  readonly disclaimer: string;
+  readonly linkTarget: LinkTarget;
+  readonly allowHtml: boolean;
+  readonly voice: boolean;
+  readonly feedback: boolean;
+  readonly readAloud: boolean;
+  readonly preview: boolean;
+  readonly uploadImage?: (file: File) => Promise<string>;
+  readonly cardRenderer?: CardRenderer;
+  readonly cardActions?: CardAction[];
+  /** The page's `send()`: what a host's card sends goes the way the page's own call does. */
+  send(text: string): Promise<void>;
+}
 
 /**
  * What the shell has worked out and the panel reads (docs/architecture.md "Shell and

@@ -3,7 +3,6 @@ import type { AgentClient } from '../client/client.js';
 import { ApiError, chunkError, isApiError } from '../client/errors.js';
 import { isHexId, isObject } from '../client/types.js';
 import { emit, type ThreadReason } from '../events.js';
-import { stream, turns as turnsChunk, websocket } from '../chunks.js';
 import { addEnglish } from '../i18n/index.js';
 import type { BranchEvent } from './branches.js';
 import type { HistoryEntry } from './history.js';
@@ -31,6 +30,7 @@ import {
   withdraw,
 } from './store.js';
 import { Threads } from './threads.js';
+import type { ConversationCode } from './code.js';
 import { warnOnce } from '../warn.js';
 import type { Turns } from './turns.js';
 import type { ChatConfig, ChatStatus } from './types.js';
@@ -39,9 +39,10 @@ export type { ChatConfig, ChatStatus, ThreadReason };
 
 type Host = ReactiveControllerHost & HTMLElement;
 
-/** What the controller is built with; tests in Node hand in fakes (test/unit/). */
+/** What the controller is built with: its lazy code and, in Node tests, a fake client. */
 export interface ChatDependencies {
-  createClient(config: ChatConfig, scope: string, userId: () => string): AgentClient;
+  readonly code: ConversationCode;
+  createClient?(config: ChatConfig, scope: string, userId: () => string, code: ConversationCode): AgentClient;
 }
 
 /**
@@ -93,7 +94,7 @@ export class ChatController implements ReactiveController, TurnHost {
 
   constructor(
     readonly host: Host,
-    private readonly deps: ChatDependencies = { createClient },
+    private readonly deps: ChatDependencies,
   ) {
     this.threads = new Threads(host);
     host.addController(this);
@@ -192,7 +193,7 @@ export class ChatController implements ReactiveController, TurnHost {
 
     if (scopeChanged) {
       const scope = scopeOf(config);
-      this.client = this.deps.createClient(config, scope, () => this.threads.visitor);
+      this.client = (this.deps.createClient ?? createClient)(config, scope, () => this.threads.visitor, this.deps.code);
       this.store.apply(editDraft, this.threads.open(config) || this.state.draft);
       if (this.host.isConnected) this.watchTabs();
       void this.load(config.threadId ? 'switched' : 'restored');
@@ -239,8 +240,7 @@ export class ChatController implements ReactiveController, TurnHost {
       }
       // A rerun running when the page went has been answered or not: the transcript shows.
       if (!this.turnRunning) this.threads.saved?.set('pending', null);
-      // A turn a page before this one left running (or another tab runs): the turns' chunk
-      // checks and resumes (or mirrors) it.
+      // A turn a page before left running (or another tab runs): the turns check and resume (or mirror) it.
       this.store.apply(restore, fillPlaceholders(loaded.welcome, this.config.agentVariables?.static), messages, loaded.starters, !!running);
       if (loaded.unknownThread) this.threadGone();
       emit(this.host, 'agent-chat-ready', { threadId: this.threadId });
@@ -301,11 +301,11 @@ export class ChatController implements ReactiveController, TurnHost {
    * (src/lazy.ts), and the reader's Retry at once.
    */
   async useTurns(): Promise<Turns> {
-    const { Turns, strings } = await turnsChunk().catch((e: unknown) => {
+    const { Turns, strings } = await this.deps.code.turns().catch((e: unknown) => {
       throw chunkError(e);
     });
     if (!this.turns) addEnglish(strings);
-    return (this.turns ??= new Turns(this));
+    return (this.turns ??= new Turns(this, this.deps.code.recovery));
   }
 
   /** The reader typed: kept in the store and, per `persist`, for the next page (after a question on its way out). */
@@ -389,7 +389,8 @@ export class ChatController implements ReactiveController, TurnHost {
   retry(): void {
     const { notice, unsent, messages } = this.state;
     // Code that did not load is asked for again at once (not after its pause): the resend joins it.
-    if (notice?.kind === 'chunk') for (const code of [turnsChunk, stream, websocket]) if (code.failed) code.retry().catch(() => undefined);
+    const { turns, stream, websocket } = this.deps.code;
+    if (notice?.kind === 'chunk') for (const code of [turns, stream, websocket]) if (code.failed) code.retry().catch(() => undefined);
     if (notice?.retry === 'send' && unsent) {
       // An offline question is still in the log and goes out as it is; one the service did not
       // take went back to the composer, and the turns take it out again (Turns.resend).

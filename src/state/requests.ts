@@ -5,20 +5,20 @@
 import { AgentClient } from '../client/client.js';
 import { isApiError } from '../client/errors.js';
 import type { Message } from '../client/types.js';
-import { stream, websocket } from '../chunks.js';
 import { sessionTokenCache } from './identity.js';
 import type { ChatConfig } from './types.js';
+import type { ConversationCode } from './code.js';
 
 /**
  * The client of a configuration, its tokens exchanged for the conversation's user (`userId`,
  * read at each exchange). Only exchanged tokens are kept (the client checks), and only
  * where the host lets the widget keep anything: sessionStorage, for this tab.
  */
-export function createClient(config: ChatConfig, scope: string, userId: () => string): AgentClient {
+export function createClient(config: ChatConfig, scope: string, userId: () => string, code: ConversationCode): AgentClient {
   // The service, the credential and the reply limit, by the client's own names.
   return new AgentClient(
     { ...config, userId, tokenCache: config.persist === 'none' ? undefined : sessionTokenCache(scope) },
-    { stream, socket: websocket },
+    { stream: code.stream, socket: code.websocket },
   );
 }
 

@@ -1,7 +1,6 @@
 import { ApiError, isApiError } from '../client/errors.js';
 import { rerunBody, turnBody } from '../client/bodies.js';
 import { isHexId, type Message } from '../client/types.js';
-import { recovery } from '../chunks.js';
 import { emit } from '../events.js';
 import { NOT_RECEIVED, type RunningTurn, newKey, readRunningTurn } from '../continuity/running-turn.js';
 import { TurnJournal } from '../continuity/journal.js';
@@ -12,6 +11,7 @@ import { type ChatMessage, emptyReply, localKey, userMessageIndex } from './mess
 import { addBranch } from './branches.js';
 import { HostSends } from './host-sends.js';
 import type { TurnHost } from './scene.js';
+import type { Chunk } from '../lazy.js';
 import type { VersionPin } from './types.js';
 import type { Notice } from './notice.js';
 import { appendUser, editDraft, endTurn, inform, withdraw } from './store.js';
@@ -32,11 +32,10 @@ export { strings } from './turn-strings.js';
 
 /**
  * The turns of a conversation, a chunk (src/chunks.ts `turns`): sending one and streaming
- * its reply, resuming one a page before this one started (src/continuity/recover.ts),
- * rerunning one, and showing one another tab runs (src/continuity/mirror.ts). One turn at
- * a time, each with its own AbortController; a streamed one is kept in storage as it moves
- * (TurnJournal). What the reader sees changes through the conversation store's
- * transitions (src/state/store.ts), never by assignment.
+ * its reply, resuming one a page before this one started (`recovery`, a chunk handed in),
+ * rerunning one, and showing one another tab runs (src/continuity/mirror.ts). One turn at a
+ * time, each with its own AbortController; a streamed one is kept in storage as it moves
+ * (TurnJournal). What the reader sees changes through the store's named transitions.
  */
 export class Turns {
   private controller: AbortController | null = null;
@@ -52,7 +51,10 @@ export class Turns {
   /** The page's send() calls (src/state/host-sends.ts). */
   readonly hostSends = new HostSends();
 
-  constructor(private readonly chat: TurnHost) {
+  constructor(
+    private readonly chat: TurnHost,
+    private readonly recovery: Chunk<typeof import('../continuity/recover.js')>,
+  ) {
     this.journal = new TurnJournal((turn) => chat.threads.saved?.set('turn', turn));
   }
 
@@ -151,8 +153,7 @@ export class Turns {
       } else {
         const created = !chat.threads.id && !!threadId && !!state.turn;
         follow(chat.threads, threadId);
-        // The turn another tab runs named the thread it created: it shows here as it streams
-        // (or, over already, from the service).
+        // Another tab's turn named the thread it created: shown as it streams (or, over, from the service).
         if (!(created && this.mirror())) {
           chat.reset();
           // The move cleared the notice; this tab's returned question still needs its reason.
@@ -229,10 +230,9 @@ export class Turns {
 
   /**
    * A turn a page before this one started and did not see end (`stored`, as storage had
-   * it): resumed by the recovery chunk (src/continuity/recover.ts), fetched only by pages
-   * that have one. If it cannot be fetched the turn stays stored for the next page; the
-   * transcript shows meanwhile. A record that is not one (too old, another version's,
-   * broken) is dropped.
+   * it): resumed by the recovery chunk, fetched only by pages that have one. If it cannot be
+   * fetched the turn stays stored for the next page; the transcript shows meanwhile. A
+   * record that is not one (too old, another version's, broken) is dropped.
    */
   recover(stored: unknown, transcript: Message[]): void {
     const turn = readRunningTurn(stored);
@@ -240,7 +240,7 @@ export class Turns {
       this.chat.threads.saved?.set('turn', null);
       return this.chat.store.apply(endTurn);
     }
-    recovery().then(
+    this.recovery().then(
       ({ recover }) => this.chat.host.isConnected && recover(this, this.chat, turn, transcript),
       () => this.chat.store.apply(endTurn),
     );
@@ -333,7 +333,7 @@ export class Turns {
               if (resume && !accepted) throw new ApiError({ kind: 'stream', message: error.message, mayHaveRun: true, cause: error });
               throw lost ? new ApiError({ kind: 'stream', status: 409, message: error.message }) : error;
             });
-      if (final === undefined) await (await recovery()).awaitReply(chat, client, record, signal);
+      if (final === undefined) await (await this.recovery()).awaitReply(chat, client, record, signal);
       else this.complete(reply.key, user.key, final);
     } catch (error) {
       // The thread was deleted on the service: the message starts a new conversation instead.
@@ -455,7 +455,7 @@ export class Turns {
     try {
       // A stopped or interrupted reply has no id of its own: the transcript gives it, once
       // the service has recorded the turn (it runs on after Stop; docs/protocol.md).
-      const id = replyId ?? (await (await recovery()).recordedReply(client, source, before, userIndex, controller.signal));
+      const id = replyId ?? (await (await this.recovery()).recordedReply(client, source, before, userIndex, controller.signal));
       if (id) {
         const body = rerunBody({ replyId: id, text: trimmed, userId: chat.threads.userId, imageUrl: user.imageUrl, ...version });
         const response = await client.rerun(source, body, { signal: controller.signal });

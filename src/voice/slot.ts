@@ -2,7 +2,7 @@ import { nothing } from 'lit-html';
 import { voice as voiceChunk } from '../chunks.js';
 import type { PanelContext } from '../panel/context.js';
 import type { Feature } from '../panel/feature.js';
-import type { AgentChat } from '../agent-chat-element.js';
+import type { ChatHost } from '../shell/panel-api.js';
 import type { PropertyValues } from '../shell/host.js';
 
 type VoiceModule = typeof import('./index.js');
@@ -24,7 +24,7 @@ export class VoiceSlot {
   }
 
   /** Before each render: the setting followed, and dictation ended where it can no longer be heard. */
-  willUpdate(changed: PropertyValues<AgentChat>): void {
+  willUpdate(changed: PropertyValues<ChatHost>): void {
     if (changed.has('voice')) this.want();
     const module = this.feature.module;
     if (module && this.ctx.host.voice) this.dictation ??= new module.Dictation(this.ctx);

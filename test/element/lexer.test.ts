@@ -1,7 +1,7 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import '../../src/agent-chat.js';
 import type { AgentChat } from '../../src/agent-chat.js';
-import { lexer } from '../../src/chunks.js';
+import { lexer } from '../../src/markdown/chunks.js';
 import { BASE_URL, createKey } from '../support/server.js';
 
 /**

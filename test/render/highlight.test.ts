@@ -1,7 +1,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import type { LanguageFn } from 'highlight.js';
 import { html, render } from 'lit';
-import { highlight as highlightChunk } from '../../src/chunks.js';
+import { highlight as highlightChunk } from '../../src/markdown/chunks.js';
 import { GRAMMARS } from '../../src/highlight/chunks.js';
 import { PIECE_CHARS, PLAIN_CHARS } from '../../src/highlight/pieces.js';
 import { BUDGET_MS, BUDGET_MS_PER_KB } from '../../src/highlight/highlight.js';

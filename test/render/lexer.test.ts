@@ -1,6 +1,6 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { html, render } from 'lit';
-import { lexer } from '../../src/chunks.js';
+import { lexer } from '../../src/markdown/chunks.js';
 import { hasLexer, loadLexer, markdown, type MarkdownOptions } from '../../src/markdown/markdown.js';
 
 // Own file, and in this order: the lexer is a chunk (src/chunks.ts `lexer`), and once a page

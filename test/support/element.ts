@@ -7,8 +7,9 @@ import { BASE_URL } from './server.js';
 // request, which under a loaded test run can take longer than a render waits for a chunk.
 // Chunk loading itself (and a chunk that is missing) is tested on the production bundle
 // (test/security/csp.test.ts); a page without the lexer in test/element/lexer.test.ts.
-// Through the widget's own lists (src/chunks.ts), so the chunks count as arrived.
+// Through the widget's own lists (src/chunks.ts, src/markdown/chunks.ts), so the chunks count as arrived.
 const chunks = await import('../../src/chunks.js');
+const markdown = await import('../../src/markdown/chunks.js');
 await Promise.all([
   (await import('../../src/shell/chunks.js')).panel(),
   chunks.cards(),
@@ -21,8 +22,8 @@ await Promise.all([
   chunks.turns(),
   chunks.recovery(),
   chunks.fullScreen(),
-  chunks.tail(),
-  chunks.lexer(),
+  markdown.tail(),
+  markdown.lexer(),
   chunks.plain(),
   chunks.reading(),
   chunks.readAloud(),

@@ -4,6 +4,7 @@ import {
   REPLY_ID,
   THREAD,
   apiError,
+  code,
   conversation,
   preload,
   question,
@@ -49,9 +50,10 @@ describe('opening a conversation', () => {
 
   it('a thread id that is not one is let go before the load says it is loading', async () => {
     const { ChatController } = await import('../../src/state/chat-controller.js');
-    const { FakeClient, FakeHost, config } = await import('./support/fakes.js');
+    const { FakeClient, FakeHost, code, config } = await import('./support/fakes.js');
     const host = new FakeHost();
     const chat = new ChatController(host as unknown as HTMLElement & InstanceType<typeof FakeHost>, {
+      code,
       createClient: () => new FakeClient() as unknown as import('../../src/client/client.js').AgentClient,
     });
     const atLoading: Array<string | null> = [];
@@ -81,7 +83,7 @@ describe('opening a conversation', () => {
     const { ChatController } = await import('../../src/state/chat-controller.js');
     const { FakeClient, FakeHost, config } = await import('./support/fakes.js');
     const client = new FakeClient();
-    const chat = new ChatController(new FakeHost() as never, { createClient: () => client as never });
+    const chat = new ChatController(new FakeHost() as never, { code, createClient: () => client as never });
     chat.configure(config());
     await settled();
     expect(client.calls).toEqual([]);
@@ -283,7 +285,7 @@ describe('sending a question', () => {
     const { ChatController } = await import('../../src/state/chat-controller.js');
     const { FakeClient, FakeHost, config } = await import('./support/fakes.js');
     const client = new FakeClient();
-    const chat = new ChatController(new FakeHost() as never, { createClient: () => client as never });
+    const chat = new ChatController(new FakeHost() as never, { code, createClient: () => client as never });
     chat.configure(config());
     const sent = chat.send('early');
     await sent;
@@ -296,7 +298,7 @@ describe('sending a question', () => {
     const { FakeClient, FakeHost, config } = await import('./support/fakes.js');
     const client = new FakeClient();
     client.loadError = apiError({ kind: 'network' });
-    const chat = new ChatController(new FakeHost() as never, { createClient: () => client as never });
+    const chat = new ChatController(new FakeHost() as never, { code, createClient: () => client as never });
     chat.configure(config());
     await chat.send('do not lose me');
     expect(chat.state.draft).toBe('do not lose me');
@@ -418,7 +420,7 @@ describe('a question sent while a stored thread loads', () => {
         opts?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
       });
     const host = new FakeHost();
-    const chat = new ChatController(host as never, { createClient: () => client as never });
+    const chat = new ChatController(host as never, { code, createClient: () => client as never });
     const sends = host.events<{ text: string }>('agent-chat-send');
     chat.configure(config({ threadId: THREAD }));
     chat.activate();

@@ -10,6 +10,8 @@ import { ApiError, type ApiErrorInit } from '../../../src/client/errors.js';
 import type { StreamHandlers, StreamOptions } from '../../../src/client/stream.js';
 import type { Message, RerunBody, SendMessageBody } from '../../../src/client/types.js';
 import { ChatController } from '../../../src/state/chat-controller.js';
+import type { ConversationCode } from '../../../src/state/code.js';
+import { chunk } from '../../../src/lazy.js';
 import type { ChatConfig } from '../../../src/state/types.js';
 
 export const THREAD = 'a'.repeat(24);
@@ -152,7 +154,10 @@ export function disconnectAll(): void {
 export async function conversation(over: Partial<ChatConfig> = {}, client = new FakeClient()) {
   const host = new FakeHost();
   hosts.push(host);
-  const chat = new ChatController(host as unknown as HTMLElement & FakeHost, { createClient: () => client as unknown as AgentClient });
+  const chat = new ChatController(host as unknown as HTMLElement & FakeHost, {
+    code,
+    createClient: () => client as unknown as AgentClient,
+  });
   const events = {
     ready: host.events('agent-chat-ready'),
     error: host.events<{ code: string }>('agent-chat-error'),
@@ -175,8 +180,15 @@ export async function settled(): Promise<void> {
   for (let i = 0; i < 100; i++) await Promise.resolve();
 }
 
+/** The conversation's lazy code, as the panel hands it in (src/chunks.ts): the modules themselves, in Node. */
+export const code: ConversationCode = {
+  turns: chunk(() => import('../../../src/state/turns.js')),
+  recovery: chunk(() => import('../../../src/continuity/recover.js')),
+  stream: chunk(() => import('../../../src/client/stream.js')),
+  websocket: chunk(() => import('../../../src/client/websocket.js')),
+};
+
 /** The chunks a conversation loads (its turns, recovery), imported before any test runs. */
 export async function preload(): Promise<void> {
-  const chunks = await import('../../../src/chunks.js');
-  await Promise.all([chunks.turns(), chunks.recovery()]);
+  await Promise.all([code.turns(), code.recovery()]);
 }
