@@ -6,9 +6,7 @@ import { minifyLiterals } from './scripts/vite-minify-literals.js';
 import { chunkRetry } from './scripts/vite-chunk-retry.js';
 import { inlinePropertyDecorators } from './scripts/vite-decorators.js';
 import { shortPrivateNames } from './scripts/vite-private-names.js';
-import { chunkOrder } from './scripts/vite-chunk-order.js';
 import { compileHints, HINTED_CHUNKS } from './scripts/vite-compile-hints.js';
-import { shortCustomProperties } from './scripts/vite-custom-properties.js';
 
 /**
  * Modules the panel shares with the lazy features it loads (lit-html, the wire checks and bodies):
@@ -17,24 +15,19 @@ import { shortCustomProperties } from './scripts/vite-custom-properties.js';
  */
 const PANEL_SHARED = /[\\/](node_modules[\\/]lit-html[\\/]|src[\\/]client[\\/](errors|guards|types|bodies)\.ts$|src[\\/]panel[\\/])/;
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   root: '.',
+  // A build says only what went wrong: its sizes against their budgets are the last step of
+  // `npm run build` (scripts/size.ts --brief), the chunk by chunk table `npm run size`.
+  logLevel: command === 'build' ? 'warn' : 'info',
   plugins: [
     referenceServer(),
-    shortCustomProperties({ src: 'src' }),
     minifyLiterals(),
     markedLexerOnly(),
     highlightCoreEsm(),
     inlinePropertyDecorators(),
     chunkRetry(),
     shortPrivateNames({ tsconfig: 'tsconfig.json' }),
-    // Stylesheets first in the panel's chunk, the widget's own modules after them within
-    // gzip's reach of each other: 75 bytes gzip of the inline load; the core's stylesheet and
-    // reactive base first: 39 bytes of every page view.
-    chunkOrder({
-      panel: [/\.styles\.ts$/],
-      core: [/[\\/]@lit[\\/]reactive-element[\\/]css-tag\.js$/, /\.styles\.ts$/, /[\\/]src[\\/]shell[\\/]host\.ts$/],
-    }),
     // What runs as a chat loads, compiled as it streams in, off the main thread.
     compileHints(HINTED_CHUNKS),
   ],
@@ -63,6 +56,8 @@ export default defineConfig({
       fileName: () => 'agent-chat.js',
     },
     rolldownOptions: {
+      // Not its timings of the plugins either: a reader takes them for a warning.
+      checks: { bundlerTimings: false },
       output: {
         minify: true,
         comments: false,
@@ -88,4 +83,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

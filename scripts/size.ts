@@ -15,7 +15,8 @@
  * (see the check below).
  *
  * gzip -9 (zlib) is binding, brotli 11 is shown for information; 1 KB = 1000 bytes, as Vite
- * reports. Exits 1 when the build is missing or a load is over its budget.
+ * reports. Exits 1 when the build is missing or a load is over its budget. `--brief` (the
+ * end of `npm run build`) prints only the two loads against their budgets.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -23,6 +24,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { staticImports } from './chunks.ts';
 
 const DIR = process.env.SIZE_DIR ?? 'dist';
+const BRIEF = process.argv.includes('--brief');
 const ENTRY = 'agent-chat.js';
 const KB = 1000;
 /** gzip bytes of the launcher (the initial load) and of an inline widget (initial + panel). */
@@ -109,8 +111,8 @@ async function main(): Promise<number> {
   [...features, ...languages].forEach(row);
   rows.push(['all features + one language', '', kb(everything), '']);
   const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c]!.length)));
-  console.log(`\n${DIR}/`);
-  for (const [i, row] of rows.entries()) {
+  if (!BRIEF) console.log(`\n${DIR}/`);
+  for (const [i, row] of BRIEF ? [] : rows.entries()) {
     console.log(
       `  ${row[0]!.padEnd(widths[0]!)}  ${row
         .slice(1)

@@ -1,7 +1,7 @@
 /**
  * Code that highlight.js's grammars take long to read: short fragments repeated, on which
  * the grammars of C, C++, C# and Java backtrack (one call's time grows about 4x per doubling
- * of what it reads). Found by `tsx scripts/bench-highlight.ts --search` (fragments of one to
+ * of what it reads). Found by `tsx bench/highlight.ts --search` (fragments of one to
  * three characters or keywords, timed as they double); BENCHMARKS.md "Highlighted code" has
  * the figures. `lines`: many lines (the highlighter's pieces bound each call); `line`: one
  * line (longer than a piece: it stays plain). Java's grammar is slow on long words only, so

@@ -1,5 +1,5 @@
 /**
- * The benchmarks of cost at scale (#29), run by scripts/bench.ts:
+ * The benchmarks of cost at scale (#29), run by bench/bench.ts:
  *
  *  - `BENCH_ONLY=reply`: a 100 KB and a 1 MB markdown reply (paragraphs, lists, code,
  *    tables, quotes) streamed 64 characters a frame as fast as the server writes, into the
@@ -34,7 +34,7 @@ import {
   ratio,
   settle,
   TRACE_CATEGORIES,
-} from './bench-support.js';
+} from './support.js';
 
 type Widget = BenchWidget;
 

@@ -1,5 +1,5 @@
 /**
- * What the benchmarks (scripts/bench.ts, scripts/bench-scale.ts) share: the reference
+ * What the benchmarks (bench/bench.ts, bench/scale.ts) share: the reference
  * server's fault keys, pages of demo/bench/ in a fresh browser context, CDP's main-thread
  * and heap figures, medians and the units they print.
  */
@@ -220,8 +220,8 @@ export async function deepChatKeystroke(page: Page, cdp: CDPSession, count = 20)
 
 /**
  * About `chars` characters of TypeScript (functions of a pipeline), ending in a newline: the
- * code block the widget's highlighting is measured on, in the browser (scripts/bench.ts)
- * and in Node (scripts/bench-highlight.ts).
+ * code block the widget's highlighting is measured on, in the browser (bench/bench.ts)
+ * and in Node (bench/highlight.ts).
  */
 export function typescriptCode(chars: number): string {
   const lines: string[] = [];

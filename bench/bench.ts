@@ -20,14 +20,14 @@
  *     difference is what highlighting costs, per frame and at most; and 80 KB of the code
  *     the grammars of C, C++, C# and Java are slowest on (test/support/slow-code.ts), each
  *     until the page is idle again (highlighting goes on in slices after the last frame).
- *  7. Cost at scale (scripts/bench-scale.ts): a 100 KB and a 1 MB reply against a floor that
+ *  7. Cost at scale (bench/scale.ts): a 100 KB and a 1 MB reply against a floor that
  *     scrolls once a frame (time, long tasks, heap after GC), and a 200-turn session (time
  *     per token and per keystroke at turn 1 and at turn 200); beside Deep Chat on threads of
- *     10 to 2,000 messages (scripts/bench-compare.ts, `compare`), and the page load of the
+ *     10 to 2,000 messages (bench/compare.ts, `compare`), and the page load of the
  *     first size alone, in turns BENCH_LOAD_RUNS times, and a first visit (`load`).
- *  8. Long branch chains (scripts/bench-branches.ts): one question edited 10 and 1,000 times
+ *  8. Long branch chains (bench/branches.ts): one question edited 10 and 1,000 times
  *     in a row: a keystroke, a keystroke in the editor, opening the history, a send.
- *  9. Size limits (scripts/bench-limits.ts): a reply of 50 KB to 1 MB in one frame (what it
+ *  9. Size limits (bench/limits.ts): a reply of 50 KB to 1 MB in one frame (what it
  *     costs to render, for `max-reply-length`'s default), and 8 MB replies at the default.
  *  5. An unopened launcher at 4x CPU slowdown, each run in a fresh context (nothing cached):
  *     main-thread time from navigation to 1 s after load, with and without the widget,
@@ -48,10 +48,10 @@ import { build } from 'vite';
 import { createApp } from '../server/src/app.js';
 import { toNodeMiddleware } from '../server/src/http/node.js';
 import { chunkText } from '../server/src/messaging/turn.js';
-import { compare, loads } from './bench-compare.js';
-import { replies, session } from './bench-scale.js';
-import { branchChains } from './bench-branches.js';
-import { limits } from './bench-limits.js';
+import { compare, loads } from './compare.js';
+import { replies, session } from './scale.js';
+import { branchChains } from './branches.js';
+import { limits } from './limits.js';
 import {
   askAsReader,
   type Bench,
@@ -73,8 +73,8 @@ import {
   typescriptCode,
   words,
   TRACE_CATEGORIES,
-} from './bench-support.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
+} from './support.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { SLOW_CODE, slowCode } from '../test/support/slow-code.js';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
@@ -760,7 +760,7 @@ async function main(): Promise<void> {
       }
     }
 
-    // Cost at scale (scripts/bench-scale.ts): long replies, and a 200-turn session.
+    // Cost at scale (bench/scale.ts): long replies, and a 200-turn session.
     const scale: string[] = [];
     if (want('reply')) {
       console.log('bench: 100 KB and 1 MB replies…');

@@ -1,5 +1,5 @@
 /**
- * What one call of the highlighter costs, in Node (`tsx scripts/bench-highlight.ts`): the
+ * What one call of the highlighter costs, in Node (`tsx bench/highlight.ts`): the
  * figures behind src/highlight/pieces.ts's PIECE_CHARS and BENCHMARKS.md "Highlighted code".
  *
  *  - For each block of test/support/slow-code.ts: one call on the whole block at 2, 4, 8 and
@@ -19,7 +19,7 @@ import type { LanguageFn } from 'highlight.js';
 import { createLowlight } from 'lowlight';
 import { PIECE_CHARS, pieceEnd } from '../src/highlight/pieces.js';
 import { SLOW_CODE, slowCode } from '../test/support/slow-code.js';
-import { typescriptCode } from './bench-support.js';
+import { typescriptCode } from './support.js';
 
 const GRAMMARS =
   'bash c cpp csharp css diff go graphql java javascript json kotlin markdown php python ruby rust scss sql swift typescript xml yaml'.split(

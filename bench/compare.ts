@@ -1,5 +1,5 @@
 /**
- * The widget beside Deep Chat (#25's comparison table), run by scripts/bench.ts as
+ * The widget beside Deep Chat (#25's comparison table), run by bench/bench.ts as
  * `BENCH_ONLY=compare`: the same threads of 10, 500, 1,000 and 2,000 messages made over
  * REST on the reference server, opened in each (the widget with `thread-id`; Deep Chat's
  * page fetches the same transcript and shows it as its `history`,
@@ -35,7 +35,7 @@ import {
   ms,
   openPage,
   ratio,
-} from './bench-support.js';
+} from './support.js';
 
 type Variant = 'widget' | 'deep-chat';
 const VARIANTS: Variant[] = ['widget', 'deep-chat'];

@@ -1,5 +1,5 @@
 /**
- * Long branch chains (#25 item 3), run by scripts/bench.ts as `BENCH_ONLY=branches`.
+ * Long branch chains (#25 item 3), run by bench/bench.ts as `BENCH_ONLY=branches`.
  *
  * A three-turn thread on the reference server whose last question is edited N times in a
  * row, each edit on the branch the one before made (the rerun operation over HTTP, as the
@@ -31,7 +31,7 @@ import {
   openPage,
   ratio,
   settle,
-} from './bench-support.js';
+} from './support.js';
 
 /** The edits of one message measured: a short chain and a long one. */
 const CHAINS = process.env.BENCH_CHAINS ? process.env.BENCH_CHAINS.split(',').map(Number) : [10, 1000];

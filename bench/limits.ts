@@ -1,8 +1,8 @@
 /**
- * Size limits (#25 item 4), run by scripts/bench.ts as `BENCH_ONLY=limits`.
+ * Size limits (#25 item 4), run by bench/bench.ts as `BENCH_ONLY=limits`.
  *
  *  - What a reply costs to render by its size, to choose `max-reply-length`'s default: a
- *    markdown reply (the blocks of bench-scale.ts `longReply`) of 50 KB to 1 MB arriving in
+ *    markdown reply (the blocks of scale.ts `longReply`) of 50 KB to 1 MB arriving in
  *    one frame (the worst case for one task: a REST answer, a service that does not stream),
  *    with `max-reply-length="1000000"` so nothing is cut.
  *  - The issue's hostile replies, at the default limit: 8 MB in one SSE frame, 8 MB streamed
@@ -13,8 +13,8 @@
  * TaskDuration), long tasks and the longest, and what the reply shows (characters, cut).
  */
 import type { Browser } from 'playwright-core';
-import { type Bench, type BenchWidget, busy, median, metrics, ms, newKey, openPage, settle } from './bench-support.js';
-import { longReply } from './bench-support.js';
+import { type Bench, type BenchWidget, busy, median, metrics, ms, newKey, openPage, settle } from './support.js';
+import { longReply } from './support.js';
 
 const SIZES_KB = process.env.BENCH_LIMIT_KB ? process.env.BENCH_LIMIT_KB.split(',').map(Number) : [50, 100, 200, 500, 1000];
 /** A turn that has not ended after this long is reported as such. */
