@@ -9,12 +9,14 @@
  *   conversation, the log and the features get the loaders they use handed in.
  * - Import direction: the client (src/client/) imports nothing of the widget but the
  *   console warning (it is usable alone, `agent-chat/client`); only the entries import
- *   the element (the panel sees it through `ChatHost`); a feature folder reaches the
- *   panel only through its context (src/panel/context.ts, feature.ts), and another feature
- *   not at all (the panel composes them).
+ *   the element (the panel sees it through `ChatHost`); a feature folder (one the registry,
+ *   src/panel/features.ts, lists) reaches the panel only through its context
+ *   (src/panel/context.ts, feature.ts, spec.ts), and another feature not at all (the panel
+ *   composes them).
  * - One way to load a chunk: `import()` is written only in the chunk lists (src/chunks.ts,
  *   src/shell/chunks.ts, src/markdown/chunks.ts, src/i18n/chunks.ts,
- *   src/highlight/chunks.ts), each loader wrapped in `chunk()`.
+ *   src/highlight/chunks.ts) and in each feature's spec (`<feature>/feature.ts`, its own
+ *   chunk), each loader wrapped in `chunk()`.
  * - Exports are constants: no `export let` or `export var`. Lazy chunks read the panel's
  *   exports once, from where its loader keeps them (scripts/vite-chunk-retry.ts), so a
  *   binding the module reassigned later would not reach them.
@@ -50,24 +52,12 @@ for (const file of files) {
 
 // --- import direction ---------------------------------------------------------------------
 
-/** Folders of the features the panel composes: each is reached only through the panel. */
-const FEATURES = [
-  'attachments',
-  'branches',
-  'cards',
-  'copy',
-  'export',
-  'feedback',
-  'full-screen',
-  'handoff',
-  'highlight',
-  'history',
-  'read-aloud',
-  'preview',
-  'voice',
-];
+/** Folders of the features the panel composes, read from its registry: each is reached only through the panel. */
+const REGISTRY = 'panel/features.ts';
+const FEATURES = [...readFileSync(join(root, REGISTRY), 'utf8').matchAll(/from '\.\.\/([\w-]+)\/feature\.js'/g)].map((m) => m[1]!);
+if (!FEATURES.length) throw new Error(`check-layout: no feature found in src/${REGISTRY}`);
 const featureOf = (path: string) => FEATURES.find((f) => path.startsWith(`${f}/`));
-const PANEL_FOR_FEATURES = new Set(['panel/context.ts', 'panel/feature.ts']);
+const PANEL_FOR_FEATURES = new Set(['panel/context.ts', 'panel/feature.ts', 'panel/spec.ts']);
 /** The script's entries: the only modules that import the element's class. */
 const ENTRIES = new Set(['agent-chat.ts', 'index.ts']);
 const CHUNK_LISTS = new Set(['chunks.ts', 'shell/chunks.ts', 'markdown/chunks.ts', 'i18n/chunks.ts', 'highlight/chunks.ts']);
@@ -87,7 +77,7 @@ for (const [file, targets] of graph) {
     }
     const feature = featureOf(from);
     if (feature && to.startsWith('panel/') && !PANEL_FOR_FEATURES.has(to)) {
-      wrongWay.push(`${from} -> ${to}: a feature reaches the panel only through panel/context.ts (and feature.ts)`);
+      wrongWay.push(`${from} -> ${to}: a feature reaches the panel only through panel/context.ts (and feature.ts, spec.ts)`);
     }
     const other = featureOf(to);
     if (feature && other && other !== feature) wrongWay.push(`${from} -> ${to}: features reach each other only through the panel`);
@@ -96,8 +86,9 @@ for (const [file, targets] of graph) {
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/\/\/.*$/gm, '');
   const loads = [...code.matchAll(/(?<!typeof )\bimport\(/g)].length;
-  if (loads && !CHUNK_LISTS.has(from)) wrongWay.push(`${from}: import() belongs in a chunk list (src/chunks.ts), through chunk()`);
-  if (loads && CHUNK_LISTS.has(from) && loads !== [...code.matchAll(/\bchunk\(\(\) => import\(/g)].length) {
+  const list = CHUNK_LISTS.has(from) || (from.endsWith('/feature.ts') && FEATURES.includes(from.split('/')[0]!));
+  if (loads && !list) wrongWay.push(`${from}: import() belongs in a chunk list (src/chunks.ts) or a feature's spec, through chunk()`);
+  if (loads && list && loads !== [...code.matchAll(/\bchunk\(\(\) => import\(/g)].length) {
     wrongWay.push(`${from}: every loader is chunk(() => import(...)), for the one retry rule`);
   }
 }

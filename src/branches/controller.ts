@@ -19,7 +19,7 @@ const UNFINISHED = new Set<ChatMessage['state']>(['stopped', 'interrupted']);
 const unfinished = (m: ChatMessage) => UNFINISHED.has(m.state) || (!!m.truncated && !m.id);
 
 /**
- * Branches in the panel, once this chunk is here (slot.ts loads it): which turn each
+ * Branches in the panel, once this chunk is here (feature.ts loads it): which turn each
  * message belongs to, regenerate and edit (reruns into new threads, run by the
  * conversation), the editor's state, and the navigator between the versions of a turn.
  */

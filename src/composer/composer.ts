@@ -1,43 +1,41 @@
 import { html, nothing } from 'lit-html';
 import { live } from '../live.js';
-import { AttachmentsSlot } from '../attachments/slot.js';
+import type { feature as attachmentsFeature } from '../attachments/feature.js';
 import { recall } from '../chunks.js';
 import { lexer as lexerChunk } from '../markdown/chunks.js';
 import { icons } from '../icons/icons.js';
 import type { PanelContext } from '../panel/context.js';
 import type { Feature } from '../panel/feature.js';
 import { offline } from '../state/online.js';
-import type { ChatHost } from '../shell/panel-api.js';
-import type { PropertyValues } from '../shell/host.js';
-import { VoiceSlot } from '../voice/slot.js';
+import type { UseOf } from '../panel/spec.js';
+import type { feature as voiceFeature } from '../voice/feature.js';
 
 /**
  * The composer: the draft (kept by the conversation's store so no failure can lose it),
  * Enter to send, the send/stop button; images (picker, paste, drop) and dictation come
- * with their own chunks when `uploadImage` or `voice` is set (their slots), and so does
+ * with their own chunks when `uploadImage` or `voice` is set (features of the registry,
+ * handed in by the panel), and so does
  * ArrowUp's recall of the questions sent (src/recall/) once the field takes focus.
  */
+type Attachments = UseOf<typeof attachmentsFeature>;
+type Voice = UseOf<typeof voiceFeature>;
+
 export class Composer {
-  private readonly images: AttachmentsSlot;
-  private readonly voice: VoiceSlot;
   /** The markdown lexer, fetched when the field takes focus (a failure is the panel's to say, when a text needs it). */
   private readonly lexer: Feature<typeof import('../markdown/lex.js')>;
   /** The text's length when the field was last fitted to it. */
   private fitted = 0;
 
-  constructor(private readonly ctx: PanelContext) {
-    this.images = new AttachmentsSlot(ctx);
-    this.voice = new VoiceSlot(ctx);
+  constructor(
+    private readonly ctx: PanelContext,
+    private readonly images: Attachments,
+    private readonly voice: Voice,
+  ) {
     this.lexer = ctx.feature(lexerChunk, true);
   }
 
   get input(): HTMLTextAreaElement | null {
     return this.ctx.host.renderRoot.querySelector('textarea[part="input"]');
-  }
-
-  willUpdate(changed: PropertyValues<ChatHost>): void {
-    this.images.willUpdate(changed);
-    this.voice.willUpdate(changed);
   }
 
   render() {
@@ -49,7 +47,7 @@ export class Composer {
     const images = this.images.control;
     const attachments = images?.attachments;
     return html`<form part="composer" class=${images?.dropping ? 'dropping' : nothing} @submit=${this.onSubmit}>
-      ${this.images.renderPreview()} ${this.images.renderControl()}
+      ${this.images.render('composerStart')}
       <textarea
         part="input"
         rows="1"
@@ -61,7 +59,7 @@ export class Composer {
         @keydown=${this.onKeyDown}
         @paste=${this.onPaste}
       ></textarea>
-      ${this.voice.render()}
+      ${this.voice.render('composerEnd')}
       ${
         busy
           ? html`<button part="stop-button" class="stop" type="button" aria-label=${t.stop} title=${t.stop} @click=${() => chat.stop()}>
@@ -77,7 +75,7 @@ export class Composer {
   // Listeners are arrow functions: lit-html calls them with the element as `this`.
   private readonly onSubmit = (event: Event): void => {
     event.preventDefault();
-    this.voice.abort();
+    this.voice.api.abort();
     const read = () => this.input?.value ?? this.ctx.chat.state.draft;
     const images = this.images.control;
     if (images?.attachments.file) {
@@ -101,7 +99,7 @@ export class Composer {
     const area = event.target as HTMLTextAreaElement;
     // Typing means the reader has moved on; do not pull focus out of the field later.
     this.ctx.focusKeeper.forget();
-    this.voice.abort();
+    this.voice.api.abort();
     this.ctx.chat.setDraft(area.value);
     this.fit(area);
   };

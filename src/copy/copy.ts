@@ -1,7 +1,7 @@
 /**
  * Copy a reply: the button under each finished agent reply (part `copy-button`). It puts
  * the reply's markdown source on the clipboard, as the agent wrote it; "Copied" shows on
- * the button for a moment and is announced politely. A chunk of its own (slot.ts fetches
+ * the button for a moment and is announced politely. A chunk of its own (feature.ts fetches
  * it as a thread loads or a turn starts).
  */
 import { html, svg } from 'lit-html';
@@ -27,7 +27,7 @@ export class CopyReply {
   }
 
   /**
-   * The button under `m`, a finished reply (slot.ts decides which): the panel's one click
+   * The button under `m`, a finished reply (feature.ts decides which): the panel's one click
    * listener serves it (`data-act`), and the icon's frame is in its template (a nested icon
    * is a node more, on every reply).
    */

@@ -2,7 +2,7 @@
  * Save the conversation, a lazy chunk: `exportTranscript(format)` returns the shown branch
  * as Markdown or JSON (transcript.ts), and the header's button (part `export-button`,
  * once there is a message) downloads the Markdown as a file named after the thread's title,
- * else its date. slot.ts fetches it with the first message, or with the method's first call.
+ * else its date. feature.ts fetches it with the first message, or with the method's first call.
  * The Markdown lexes replies as the view does: it waits for the lexer (and, with
  * `allow-html`, the sanitiser), which the view has mostly fetched already.
  */

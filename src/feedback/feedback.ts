@@ -4,7 +4,7 @@
  * `aria-pressed`), and after a thumbs-down an optional reason: one of a few choices and a
  * line of free text. Each change fires `agent-chat-feedback`; the service has no feedback
  * operation, so the host sends it where it wants. Ratings are kept with the conversation
- * (ratings.ts). A chunk of its own: slot.ts fetches it and renders it under each rateable reply.
+ * (ratings.ts). A chunk of its own: feature.ts fetches it and renders it under each rateable reply.
  */
 import { html, nothing, svg } from 'lit-html';
 import { live } from '../live.js';
@@ -61,7 +61,7 @@ export class FeedbackControl {
   }
 
   /**
-   * The thumbs under `m`, a finished reply with an id (slot.ts decides which). They say what
+   * The thumbs under `m`, a finished reply with an id (feature.ts decides which). They say what
    * they do (`data-act="rate"`, `data-rating`): the panel's one click listener serves them.
    */
   render(m: ChatMessage) {

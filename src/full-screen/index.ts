@@ -1,5 +1,5 @@
 /**
  * The full-screen, modal panel of a launcher on a small screen, a lazy chunk: fetched by
- * launchers only (slot.ts), with its stylesheet.
+ * launchers only (feature.ts), with its stylesheet.
  */
 export { FULL_SCREEN_QUERY, FullScreen, styles } from './full-screen.js';

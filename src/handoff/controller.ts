@@ -8,7 +8,7 @@ import { renderChannelForm } from './form.js';
 import { HandOff } from './state.js';
 
 /**
- * The hand-off in the panel, once this chunk is here (slot.ts loads it when `channels` is
+ * The hand-off in the panel, once this chunk is here (feature.ts loads it when `channels` is
  * set): the channels offered, the header button, and the form, made when first opened.
  */
 export class HandOffControl {

@@ -1,5 +1,5 @@
 /**
- * The history panel, a lazy chunk (slot.ts fetches it when the list is first opened): the
+ * The history panel, a lazy chunk (feature.ts fetches it when the list is first opened): the
  * list of earlier conversations, with its stylesheet.
  */
 export { relativeTime, renderHistory, renderHistoryPanel, styles, type HistoryOptions } from './history.js';

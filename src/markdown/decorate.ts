@@ -1,4 +1,4 @@
-import { highlight } from '../highlight/slot.js';
+import { highlight } from '../highlight/draw.js';
 import { el } from './tokens.js';
 
 /** Texts that end up inside rendered markdown; take them from `Strings`. */

@@ -45,7 +45,7 @@ export class Waits {
 }
 
 /**
- * One widget's use of a lazy feature (src/chunks.ts; the feature's `slot.ts` holds it):
+ * One widget's use of a lazy chunk (a feature's, through its `feature.ts`, or another of src/chunks.ts):
  * its module once it has arrived here, with its stylesheet adopted by this widget's shadow
  * root. Arrival renders the widget again; a failure follows the chunks' one rule
  * (src/lazy.ts): the next need tries again, after a pause, and `retry()` (a reader's

@@ -8,10 +8,8 @@ export interface HeaderView {
   title: unknown;
   launcher: boolean;
   historyOpen: boolean;
-  /** The hand-off button (src/handoff/), when channels are offered. */
-  channelButton: unknown;
-  /** The button that saves the conversation (src/export/), once there is a message. */
-  exportButton: unknown;
+  /** The features' buttons (place `headerButtons`: the hand-off's, the save button). */
+  buttons: unknown;
   onHistory(): void;
   onNewThread(): void;
   onClose(): void;
@@ -28,7 +26,7 @@ export function renderHeader(t: Strings, view: HeaderView) {
     <slot name="header"></slot>
     <h2 part="heading">${view.heading}</h2>
     ${view.title}
-    ${view.channelButton}${view.exportButton}
+    ${view.buttons}
     <button
       part="history-button"
       class="icon-button"

@@ -32,24 +32,15 @@ import { FocusKeeper } from './focus-keeper.js';
 import { Feature, type FeatureModule, Waits } from './feature.js';
 import { renderHeader } from './header.js';
 import { onPanelKey } from './keys.js';
-// The log, the composer and the features' slots last: the bundler lays the panel's chunk
+// The log, the composer and the features' specs last: the bundler lays the panel's chunk
 // out in import order, and they are read with this module (which makes them), not with
 // the conversation's and the markdown's modules, more than gzip's 32 KB window before it
 // (BENCHMARKS.md "Bundle size").
 import { Log } from '../log/log.js';
 import { actOn } from '../log/message.js';
 import { Composer } from '../composer/composer.js';
-import { TurnSlot } from '../branches/slot.js';
-import { CardsSlot } from '../cards/slot.js';
-import { CopySlot } from '../copy/slot.js';
-import { DisclaimerSlot } from '../disclaimer/slot.js';
-import { ExportSlot } from '../export/slot.js';
-import { FeedbackSlot } from '../feedback/slot.js';
-import { FullScreenSlot } from '../full-screen/slot.js';
-import { HandOffSlot } from '../handoff/slot.js';
-import { HistorySlot } from '../history/slot.js';
-import { ReadAloudSlot } from '../read-aloud/slot.js';
-import { PreviewSlot } from '../preview/slot.js';
+import { FEATURES } from './features.js';
+import { type Composed, type Place, type Uses, renderPlace, useAll } from './spec.js';
 
 /** A reply's text that streams or was cut off: the guard for half-typed markdown draws it. */
 const unfinished = (m: ChatMessage) =>
@@ -70,17 +61,9 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
   private readonly unloaded = new Set<Feature<FeatureModule>>();
   private readonly composer: Composer;
   private readonly log: Log;
-  private readonly cards: CardsSlot;
-  private readonly copy: CopySlot;
-  private readonly feedback: FeedbackSlot;
-  private readonly readAloud: ReadAloudSlot;
-  private readonly turns: TurnSlot;
-  private readonly history: HistorySlot;
-  private readonly handoff: HandOffSlot;
-  private readonly exporter: ExportSlot;
-  private readonly fullScreen: FullScreenSlot;
-  private readonly disclaimer: DisclaimerSlot;
-  private readonly preview: PreviewSlot;
+  /** Every feature of the registry (src/panel/features.ts), by name, and in its order. */
+  private readonly features: Uses<typeof FEATURES>;
+  private readonly uses: readonly Composed[];
   /** The markdown lexer's chunk (`wantLexer`). */
   private readonly lexer: Feature<typeof import('../markdown/lex.js')>;
   /** The messages whose text was read for the lexer (`newlyNeedsLexer`). */
@@ -125,32 +108,15 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
     this.focusKeeper = new FocusKeeper(host, () => (view.launcher && !host.isOpen ? view.launcherButton : this.composer.input));
     this.live = new ViewState(host, { text: '' });
     this.lexer = this.feature(lexerChunk);
-    this.fullScreen = new FullScreenSlot(this);
-    this.composer = new Composer(this);
-    this.cards = new CardsSlot(this);
-    this.copy = new CopySlot(this);
-    this.feedback = new FeedbackSlot(this);
-    this.readAloud = new ReadAloudSlot(this);
-    this.turns = new TurnSlot(this);
-    this.history = new HistorySlot(this);
-    this.handoff = new HandOffSlot(this);
-    this.exporter = new ExportSlot(this);
-    this.disclaimer = new DisclaimerSlot(this);
-    this.preview = new PreviewSlot(this);
+    this.features = useAll(FEATURES, this);
+    this.uses = Object.values(this.features);
+    this.composer = new Composer(this, this.features.attachments, this.features.voice);
     this.log = new Log(this, reading, {
-      cards: (m) => this.cards.render(m),
-      // A question has only the turn's controls: the part is theirs, without a template around it.
-      // A reply's controls that some pages turn on take parts (a marker node each) only there.
-      turnControls: (m) =>
-        m.role === 'user'
-          ? this.turns.render(m)
-          : html`${this.copy.render(m)}${
-              host.feedback || host.readAloud || host.preview
-                ? html`${this.readAloud.render(m)}${this.feedback.render(m)}${this.turns.render(m)}${this.preview.render(m)}`
-                : this.turns.render(m)
-            }`,
-      belowControls: (m) => this.feedback.reason(m),
-      editor: (m) => this.turns.editor(m),
+      cards: (m) => this.place('cards', m),
+      // Only the features that show something under a message take a part (a marker node each).
+      turnControls: (m) => this.place(m.role === 'user' ? 'questionControls' : 'replyControls', m),
+      belowControls: (m) => this.place('belowControls', m),
+      editor: (m) => this.place('editor', m),
     });
     this.chat.store.subscribe(this.onChange);
     this.chat.threads.subscribe(() => host.requestUpdate());
@@ -195,6 +161,11 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
     return this.chat.status;
   }
 
+  /** What the features render in `place` (in the registry's order). */
+  private place(place: Place, m?: ChatMessage): unknown {
+    return renderPlace(this.uses, place, m);
+  }
+
   feature<T extends FeatureModule>(chunk: Chunk<T>, saysFailure = false): Feature<T> {
     return new Feature(chunk, this.host, this.waiting, saysFailure ? null : this.unloaded);
   }
@@ -210,11 +181,12 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
         : this.chat.send(text.trim() || (options.imageUrl ? this.text.imageMessage : ''), options.imageUrl, options.host);
     // Whether the reader accepted the disclaimer is known once its chunk is here (a page's
     // send() can come before it): waited for, or the send would be refused unasked.
-    return this.disclaimer.pending() ? this.disclaimer.ready().then(go) : Promise.resolve(go());
+    const { disclaimer } = this.features;
+    return disclaimer.api.pending() ? disclaimer.api.ready().then(go) : Promise.resolve(go());
   }
 
   held(host?: boolean): boolean {
-    return this.disclaimer.holds(host);
+    return this.features.disclaimer.api.holds(host);
   }
 
   readonly newThread = (): void => {
@@ -227,7 +199,7 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
   }
 
   exportTranscript(format: unknown): Promise<string | null> {
-    return this.exporter.transcript(format);
+    return this.features.exporter.api.transcript(format);
   }
 
   announce(text: string): void {
@@ -295,17 +267,13 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
       // fetched beside the token and the transcript, so the render that shows them does not
       // wait for another round trip once the transcript is here (BENCHMARKS.md "Fetched
       // with the transcript").
-      this.copy.prefetch();
-      this.turns.prefetch();
-      this.exporter.prefetch();
+      for (const use of this.uses) use.prefetch('transcript');
     }
     if (change === 'startTurn') {
       // What a reply brings: fetched while the agent thinks (a chunk that fails is tried
       // again when needed).
       loadTailSupport().then(() => plainChunk().catch(() => undefined));
-      this.cards.prefetch();
-      this.copy.prefetch();
-      this.turns.prefetch();
+      for (const use of this.uses) use.prefetch('turn');
       this.log.prefetch();
     }
     this.sync(state, change === 'startTurn');
@@ -317,12 +285,7 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
     // Text that is more than prose waits a little for the lexer, rather than show its syntax.
     if (!hasLexer() && (needsLexer(state.welcome) || state.messages.some(this.newlyNeedsLexer))) this.wantLexer(true);
     if (!startTurn && !hasTailSupport() && state.messages.some(unfinished)) this.waiting.add(loadTailSupport());
-    this.cards.sync(state);
-    this.copy.sync(state);
-    this.feedback.sync(state);
-    this.readAloud.sync(state);
-    this.exporter.sync(state);
-    this.turns.sync(state);
+    for (const use of this.uses) use.sync(state);
   }
 
   /**
@@ -366,21 +329,12 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
         }),
       );
     }
-    this.fullScreen.willUpdate();
-    this.composer.willUpdate(changed);
-    this.feedback.willUpdate(changed);
-    this.readAloud.willUpdate();
-    this.disclaimer.willUpdate();
-    if (changed.has('cardRenderer')) this.cards.setRenderer(host.cardRenderer);
-    if (changed.has('channels')) this.handoff.setChannels(host.channels);
+    for (const use of this.uses) use.willUpdate(changed);
     if (CONFIG_KEYS.some((key) => changed.has(key)) && view.config) this.chat.configure(view.config);
-    this.handoff.willUpdate();
-    this.turns.willUpdate();
-    this.preview.willUpdate();
     this.log.willUpdate();
     if (this.log.anchor !== this.anchor) {
       this.anchor = this.log.anchor;
-      this.cards.reset();
+      this.features.cards.api.reset();
     }
   }
 
@@ -414,12 +368,13 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
     const launcher = view.launcher;
     const heading = host.heading || t.heading;
     const { notice } = chat.state;
+    const { history, fullScreen } = this.features;
     return html`<section
       part="panel"
       class="panel"
       id="panel"
       role=${launcher ? 'dialog' : 'region'}
-      aria-modal=${launcher && this.fullScreen.active ? 'true' : nothing}
+      aria-modal=${launcher && fullScreen.api.active() ? 'true' : nothing}
       aria-label=${heading}
       dir=${view.direction}
       lang=${host.lang || nothing}
@@ -428,18 +383,17 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
     >
       ${renderHeader(t, {
         heading,
-        title: this.preview.render(),
+        title: this.place('title'),
         launcher,
-        historyOpen: this.history.isOpen,
-        channelButton: this.handoff.renderButton(),
-        exportButton: this.exporter.renderButton(),
-        onHistory: () => void this.history.toggle(),
+        historyOpen: history.api.isOpen,
+        buttons: this.place('headerButtons'),
+        onHistory: () => void history.api.toggle(),
         onNewThread: this.newThread,
         onClose: view.close,
       })}
-      ${this.handoff.renderForm()} ${this.disclaimer.render()}
+      ${this.place('aboveLog')}
       ${view.configProblems.length ? renderConfigNotice(t, view.configProblems, { developer: view.developer, fatal: !view.config }) : nothing}
-      ${this.log.render(this.history.isOpen ? this.history.render() : nothing)}
+      ${this.log.render(this.place('overLog'))}
       ${
         notice
           ? renderNotice(t, {
@@ -473,8 +427,8 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
       launcher: this.view.launcher,
       open: this.host.isOpen,
       input: () => this.composer.input,
-      trap: (e) => this.fullScreen.trap(e),
-      history: this.history,
+      trap: (e) => this.features.fullScreen.api.trap(e),
+      history: this.features.history.api,
       closePanel: this.view.close,
     });
 

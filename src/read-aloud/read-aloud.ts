@@ -4,7 +4,7 @@
  * plain text (src/markdown/plain.ts: no markdown syntax read out) with the browser's speech
  * synthesis, in the widget's language. Pressing it again stops; one reply reads at a time,
  * and reading stops when the launcher's panel closes, the conversation changes, the reply
- * goes or the widget leaves the page. slot.ts offers it only where `speechSynthesis` exists.
+ * goes or the widget leaves the page. feature.ts offers it only where `speechSynthesis` exists.
  */
 import { html, svg } from 'lit-html';
 import { icon } from '../icons/icons.js';
@@ -39,7 +39,7 @@ export class ReadAloud {
     ctx.host.addController({ hostDisconnected: () => this.stop() });
   }
 
-  /** The button under `m`, a finished reply (slot.ts decides which); the panel's one click listener serves it (`data-act`). */
+  /** The button under `m`, a finished reply (feature.ts decides which); the panel's one click listener serves it (`data-act`). */
   render(m: ChatMessage) {
     const t = this.ctx.text;
     const reading = this.view.value.reading === m.key;

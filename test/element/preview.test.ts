@@ -1,16 +1,16 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { AgentChat } from '../../src/agent-chat.js';
-import { preview as previewChunk } from '../../src/chunks.js';
+import { feature as previewFeature } from '../../src/preview/feature.js';
 import { $, $$, mount, sendByUser, unmountAll, until } from '../support/element.js';
 import { advanceClocks, createKey, forgetStorage, loginToken, tokenFor } from '../support/server.js';
 
 /**
  * Whether this page has requested the preview's chunk: a module of src/preview/ besides
- * slot.ts, the panel's side (the dev server serves the sources, one request per module).
+ * feature.ts, the panel's side (the dev server serves the sources, one request per module).
  */
 const previewRequested = () =>
-  performance.getEntriesByType('resource').some((entry) => /\/src\/preview\/(?!slot\.)/.test(new URL(entry.name).pathname));
+  performance.getEntriesByType('resource').some((entry) => /\/src\/preview\/(?!feature\.)/.test(new URL(entry.name).pathname));
 
 /** The requests the widget makes, watched at `fetch`: method, path and body. */
 function watchRequests(): { seen: Array<{ method: string; path: string; body: unknown }>; restore(): void } {
@@ -39,7 +39,7 @@ describe('builder preview: a page without `preview`', () => {
     const el = await mount({}, { tokenProvider: () => loginToken(key) });
     await sendByUser(el, 'hi');
     await until(() => $(el, '.message.agent:not(.welcome) [part="copy-button"]'), 'no finished reply');
-    expect(previewChunk.module === undefined, 'the preview chunk arrived').to.equal(true);
+    expect(previewFeature.load.module === undefined, 'the preview chunk arrived').to.equal(true);
     expect(previewRequested()).to.equal(false);
     expect($(el, '[part="trace-button"]')).to.equal(null);
     expect(el.hasAttribute('preview')).to.equal(false);
@@ -58,7 +58,7 @@ describe('builder preview', () => {
     el.preview = true;
     await el.updateComplete;
     expect(el.getAttribute('preview')).to.equal('');
-    await until(() => previewChunk.module, 'the preview chunk did not arrive');
+    await until(() => previewFeature.load.module, 'the preview chunk did not arrive');
   });
 
   it("shows a reply's trace as readable steps in a dialog: focus moves in, Escape closes and gives it back", async () => {

@@ -7,29 +7,22 @@ import { BASE_URL } from './server.js';
 // request, which under a loaded test run can take longer than a render waits for a chunk.
 // Chunk loading itself (and a chunk that is missing) is tested on the production bundle
 // (test/security/csp.test.ts); a page without the lexer in test/element/lexer.test.ts.
-// Through the widget's own lists (src/chunks.ts, src/markdown/chunks.ts), so the chunks count as arrived.
+// Through the widget's own lists (src/chunks.ts, src/markdown/chunks.ts, the features' specs), so the chunks count as arrived.
 const chunks = await import('../../src/chunks.js');
 const markdown = await import('../../src/markdown/chunks.js');
+const { FEATURES } = await import('../../src/panel/features.js');
 await Promise.all([
   (await import('../../src/shell/chunks.js')).panel(),
-  chunks.cards(),
-  chunks.turnControls(),
-  chunks.copy(),
-  chunks.feedback(),
-  chunks.history(),
-  chunks.attachments(),
-  chunks.handoff(),
+  ...Object.values(FEATURES)
+    .filter((feature) => feature !== FEATURES.preview && feature !== FEATURES.voice)
+    .map((feature) => feature.load()),
   chunks.turns(),
   chunks.recovery(),
-  chunks.fullScreen(),
-  markdown.tail(),
-  markdown.lexer(),
   chunks.plain(),
   chunks.reading(),
-  chunks.readAloud(),
-  chunks.transcript(),
   chunks.recall(),
-  chunks.disclaimer(),
+  markdown.tail(),
+  markdown.lexer(),
 ]);
 
 const mounted = new Set<HTMLElement>();
