@@ -22,7 +22,8 @@ export class CopyReply {
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly ctx: PanelContext) {
-    this.view = new ViewState(ctx.host, { copied: null });
+    // "Copied" shows in one message: only the messages it leaves and enters render again.
+    this.view = new ViewState<{ copied: string | null }>(ctx.host, { copied: null }, { panel: ctx, keys: ({ copied }) => [copied] });
     ctx.onMessageAction('copy', (m) => void this.copy(m));
   }
 

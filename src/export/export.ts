@@ -21,7 +21,7 @@ const saveIcon = icon(svg`<path d="M12 4v11M7 10l5 5 5-5M5 20h14"/>`);
 const KEEP_MS = 30_000;
 
 /** The store's next transition. */
-const next = (store: ConversationStore) =>
+const next = (store: Pick<ConversationStore, 'subscribe'>) =>
   new Promise<void>((resolve) => {
     const stop = store.subscribe(() => {
       stop();

@@ -294,13 +294,13 @@ export class Log implements ReadingHost {
         ${keyed(
           messages.slice(start, end),
           (m) => m.key,
-          // A token renders again only the message that changed; a render the panel asked for
-          // (`revision`), all of them.
-          (m) => [m, m === last, this.ctx.revision],
+          // A token renders again only the message that changed, as does a feature's state
+          // shown in some messages (`marks`); a render the panel asked for (`revision`), all.
+          (m) => [m, m === last, this.ctx.revision, this.ctx.marks(m.key)],
           (m) => renderMessageSafely(this.ctx, this.parts, m, m === last),
-          // A keystroke (the same messages, window and revision) leaves the list as it is: typing
-          // costs the same at turn 1 and turn 200.
-          [messages, this.ctx.revision, start, end],
+          // A keystroke (the same messages, window, revision and marks) leaves the list as it
+          // is: typing costs the same at turn 1 and turn 200.
+          [messages, this.ctx.revision, start, end, this.ctx.touches],
         )}
         ${hidden(messages.slice(end))}
         ${this.renderTyping()}

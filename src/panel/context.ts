@@ -4,9 +4,41 @@ import type { Chunk } from '../lazy.js';
 import type { MarkdownLabels } from '../markdown/markdown.js';
 import type { ShellView } from '../shell/panel-api.js';
 import type { ChatController } from '../state/chat-controller.js';
+import type { ConversationStore } from '../state/store.js';
 import type { ChatMessage } from '../state/messages.js';
 import type { Feature, FeatureModule } from './feature.js';
 import type { FocusKeeper } from './focus-keeper.js';
+
+/**
+ * The conversation as the panel's parts and features see it: its state, and the named
+ * commands they may give. `ChatController` is it, and more that only the panel uses (load,
+ * configure, retry, the tabs). The store is read and followed here, never changed: its
+ * transitions are the controller's and the turns'.
+ */
+export interface Conversation extends Pick<
+  ChatController,
+  | 'state'
+  | 'messages'
+  | 'status'
+  | 'threadId'
+  | 'busy'
+  | 'replying'
+  | 'currentUserId'
+  | 'history'
+  | 'branches'
+  | 'client'
+  | 'threads'
+  | 'setDraft'
+  | 'switchThread'
+  | 'showBranch'
+  | 'stop'
+  | 'activate'
+  | 'prefetchTurn'
+  | 'useTurns'
+  | 'fail'
+> {
+  readonly store: Pick<ConversationStore, 'subscribe' | 'find'>;
+}
 
 /**
  * What a feature of the panel works with (docs/architecture.md "Where a feature goes"):
@@ -18,14 +50,23 @@ import type { FocusKeeper } from './focus-keeper.js';
 export interface PanelContext {
   readonly host: ChatHost;
   readonly view: ShellView;
-  readonly chat: ChatController;
+  readonly chat: Conversation;
   readonly focusKeeper: FocusKeeper;
   /** Every UI text: the language's table with the host's `strings` on top. */
   readonly text: Strings;
   /** Labels the markdown renderer writes (copy buttons, table captions), in the UI language. */
   readonly labels: MarkdownLabels;
-  /** Changes whenever what a message shows may have changed besides the message itself (src/panel/panel.ts). */
+  /** Changes whenever what every message shows may have changed besides the message itself (src/panel/panel.ts). */
   readonly revision: number;
+  /**
+   * What message `key` shows besides itself changed `marks(key)` times: a change that
+   * touches some messages only (a "Copied" label) renders those again, not the whole log.
+   */
+  marks(key: string): number;
+  /** How many times `touched` was called: a render after one is not a keystroke's. */
+  readonly touches: number;
+  /** Renders again the messages `keys` (and what the panel shows besides them), not the others. */
+  touched(keys: ReadonlyArray<string | null | undefined>): void;
   /**
    * This widget's use of a lazy feature's chunk (src/chunks.ts): fetched on need, rendered
    * on arrival. A failure is said by the panel's notice, unless `saysFailure`: the slot says
@@ -58,11 +99,15 @@ export type MessageAction = (m: ChatMessage, control: HTMLElement, event: Event)
  * A feature's own view state (a form open, a button that says "Copied"): replaced through
  * `set()`, which renders the widget again. With the conversation's store (whose
  * notifications the panel follows), the way the screen is told that something changed.
+ * A state shown in a few messages, or outside the log, says so (`touching`: the keys of the
+ * messages a state shows in, none for outside the log), and a change renders only those
+ * messages again, not the whole log.
  */
 export class ViewState<T extends object> {
   constructor(
     private readonly host: { requestUpdate(): void },
     private current: T,
+    private readonly touching?: { panel: Pick<PanelContext, 'touched'>; keys(state: T): ReadonlyArray<string | null | undefined> },
   ) {}
 
   get value(): T {
@@ -70,7 +115,10 @@ export class ViewState<T extends object> {
   }
 
   set(patch: Partial<T>): void {
-    this.current = { ...this.current, ...patch };
-    this.host.requestUpdate();
+    const before = this.current;
+    this.current = { ...before, ...patch };
+    if (!this.touching) return this.host.requestUpdate();
+    const { panel, keys } = this.touching;
+    panel.touched([...keys(before), ...keys(this.current)]);
   }
 }

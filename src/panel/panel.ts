@@ -94,6 +94,9 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
    * state, a chunk's arrival, a setting, another transition) counts as `loud`.
    */
   revision = 0;
+  /** By message key: how many times what it shows besides itself changed (`touched`). */
+  private readonly marked = new Map<string, number>();
+  touches = 0;
   private loud = true;
   private quiet = false;
   /** A render or a change came while the widget was off the page: it renders when it returns. */
@@ -106,7 +109,8 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
     this.chat = new ChatController(host, { code: { turns, recovery, stream, websocket } });
     // Keeps focus on something sensible when a re-render removes the focused control.
     this.focusKeeper = new FocusKeeper(host, () => (view.launcher && !host.isOpen ? view.launcherButton : this.composer.input));
-    this.live = new ViewState(host, { text: '' });
+    // Outside the log: what it says renders no message again.
+    this.live = new ViewState(host, { text: '' }, { panel: this, keys: () => [] });
     this.lexer = this.feature(lexerChunk);
     this.features = useAll(FEATURES, this);
     this.uses = Object.values(this.features);
@@ -303,6 +307,16 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
     this.lexerRead.add(m);
     return needsLexer(m.text);
   };
+
+  marks(key: string): number {
+    return this.marked.get(key) ?? 0;
+  }
+
+  touched(keys: ReadonlyArray<string | null | undefined>): void {
+    for (const key of keys) if (key) this.marked.set(key, this.marks(key) + 1);
+    this.touches++;
+    this.quietly();
+  }
 
   requested(): void {
     this.loud ||= !this.quiet;

@@ -33,7 +33,8 @@ export class ReadAloud {
     /** A reply as plain text (src/markdown/plain.ts), a chunk the panel's announcements use too. */
     private readonly plain: Chunk<typeof import('../markdown/plain.js')>,
   ) {
-    this.view = new ViewState<{ reading: string | null }>(ctx.host, { reading: null });
+    // The button that reads shows in one message: only the messages it leaves and enters render again.
+    this.view = new ViewState<{ reading: string | null }>(ctx.host, { reading: null }, { panel: ctx, keys: ({ reading }) => [reading] });
     ctx.onMessageAction('read', (m) => (this.view.value.reading === m.key ? this.stop() : void this.read(m)));
     // A widget taken off the page stops talking.
     ctx.host.addController({ hostDisconnected: () => this.stop() });
