@@ -1,11 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The unit layer (`npm run test:unit`): the widget's logic in Node, without a browser or a
- * server: the conversation store's transitions, the turn, resume, mirror and recovery
- * decisions, the wire guards, the settings checks and the markdown tail logic. Time is
- * faked where it matters (vi.useFakeTimers). What a reader or a host page sees is tested in
- * real browsers against the reference server (web-test-runner.config.mjs).
+ * The unit layer (`npm run test:unit`), by area, each a project (`--project widget`):
+ * - widget (test/unit/): the widget's logic in Node, without a browser or a server: the
+ *   conversation store's transitions, the turn, resume, mirror and recovery decisions, the
+ *   wire guards, the settings checks, the features' registry and the markdown tail logic.
+ *   Time is faked where it matters (vi.useFakeTimers);
+ * - build (test/unit/build/): the build's plugins and scripts;
+ * - server (server/test/): the server's HTTP, storage and instances.
+ * What a reader or a host page sees is tested in real browsers against the reference
+ * server (web-test-runner.config.mjs).
  */
 export default defineConfig({
   test: {
@@ -14,11 +18,15 @@ export default defineConfig({
         test: {
           name: 'widget',
           include: ['test/unit/**/*.test.ts'],
+          exclude: ['test/unit/build/**'],
           environment: 'node',
           setupFiles: ['test/unit/support/globals.ts'],
           // One file's fakes (storage, channels, timers) never reach another's.
           isolate: true,
         },
+      },
+      {
+        test: { name: 'build', include: ['test/unit/build/**/*.test.ts'], environment: 'node', isolate: true },
       },
       // The server package's own tests (server/vitest.config.ts).
       'server',

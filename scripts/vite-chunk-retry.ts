@@ -48,7 +48,7 @@ const registry = (file: string) => `globalThis[Symbol.for("agent-chat:${file}")]
  * Fetches a kept chunk (but the panel) once for all its readers: one fetch at a time, shared,
  * its suffix counting that file's own failures (`?retry=N`), its module kept under the
  * registry's key. Added to each chunk whose loaders need it (the name is the minifier's to
- * shorten). Exported for test/unit/chunk-retry.test.ts.
+ * shorten). Exported for test/unit/build/chunk-retry.test.ts.
  */
 export const KEPT = '__agentChatKept';
 export const KEPT_FUNCTION = `function ${KEPT}(f){const g=globalThis,k=Symbol.for("agent-chat:"+f),s=g[Symbol.for("agent-chat:"+f+"#")]??={n:0};return g[k]?Promise.resolve(g[k]):s.p??=import("./"+f+(s.n?"?retry="+s.n:"")).then(m=>g[k]=m,e=>{s.p=void 0;s.n++;throw e})}`;
@@ -66,7 +66,7 @@ export interface GraphChunk {
  * kept chunks (but the panel) a loader of `file` fetches first. Throws where the graph has a
  * shape the loaders cannot serve: a kept chunk (but the panel) that reads another, or a
  * chunk a loader of the script's own chunks fetches that reads the panel (which only the
- * panel's loaders are sure to find there). Exported for test/unit/chunk-retry.test.ts.
+ * panel's loaders are sure to find there). Exported for test/unit/build/chunk-retry.test.ts.
  */
 export function keptChunks(chunks: Readonly<Record<string, GraphChunk>>) {
   const withScript = new Set<string>();

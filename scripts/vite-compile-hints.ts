@@ -27,7 +27,7 @@ interface Bundle {
     | { type: 'asset'; source: string | Uint8Array };
 }
 
-/** Prepends the hint to the chunks named in `names` (and a line to their source maps). Exported for test/unit/compile-hints.test.ts. */
+/** Prepends the hint to the chunks named in `names` (and a line to their source maps). Exported for test/unit/build/compile-hints.test.ts. */
 export function addCompileHints(bundle: Bundle, names: readonly string[]): string[] {
   const marked: string[] = [];
   for (const file of Object.values(bundle)) {

@@ -45,7 +45,7 @@ const name = (n: unknown) => ((n as Node | undefined)?.type === 'Identifier' ? (
 /**
  * `code` with each `helper([decorator(…)], target, "key", void 0)` statement, where the
  * decorator comes from the reactive base, as `decorator(…)(target, "key")`; null when there
- * is none. Exported for test/unit/decorators.test.ts.
+ * is none. Exported for test/unit/build/decorators.test.ts.
  */
 export function inlineDecorators(
   code: string,

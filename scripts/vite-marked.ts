@@ -15,7 +15,7 @@
  * bundler must keep) and a function with static properties that reach every class. This
  * plugin cuts that tail off and exports only what src/ uses. It parses the file rather
  * than matching text, and fails the build if the shape is not what it knows, so a marked
- * upgrade cannot silently bring the weight back or break the widget; test/unit/marked-trim
+ * upgrade cannot silently bring the weight back or break the widget; test/unit/build/marked-trim
  * holds the trimmed lexer to lexing as marked does.
  */
 import type { Plugin } from 'vite';
@@ -323,7 +323,7 @@ function removeItems(s: RolldownMagicString, items: Node[], gone: (n: Node) => b
 
 /**
  * The Lexer's own entry points src/ does not use: src/markdown/lex.ts drives its lexers with
- * `blockTokens` and `inlineTokens` (test/unit/marked-trim.test.ts holds src/ to that), and
+ * `blockTokens` and `inlineTokens` (test/unit/build/marked-trim.test.ts holds src/ to that), and
  * only the cut `marked()` API calls `lex()` and the static `lex()` and `lexInline()`.
  */
 const UNUSED_LEXER_METHODS = new Set(['lex', 'lexInline']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain ES module of the npm scripts, without declarations
-import { decide, wanted } from '../../scripts/browsers-plan.mjs';
+import { decide, wanted } from '../../../scripts/browsers-plan.mjs';
 
 /**
  * `npm test` on a fresh machine (scripts/browsers.mjs runs before the tests): a missing

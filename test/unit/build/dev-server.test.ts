@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEV_ORGANIZATION_API_KEY } from '../../server/src/app.js';
-import { referenceOptions } from '../../scripts/vite-reference-server.js';
+import { DEV_ORGANIZATION_API_KEY } from '../../../server/src/app.js';
+import { referenceOptions } from '../../../scripts/vite-reference-server.js';
 
 /**
  * `npm start` (scripts/vite-reference-server.ts) builds the server the way `npm run server`

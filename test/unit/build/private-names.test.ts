@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { privateNames, propertyLikeNames } from '../../scripts/vite-private-names.js';
+import { privateNames, propertyLikeNames } from '../../../scripts/vite-private-names.js';
 
 // The build shortens the names of private members only where nothing else can read them by
 // that name (scripts/vite-private-names.ts): what the type checker lets through, on a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addCompileHints, COMPILE_HINT } from '../../scripts/vite-compile-hints.js';
+import { addCompileHints, COMPILE_HINT } from '../../../scripts/vite-compile-hints.js';
 
 // V8 compiles the functions of a file that starts with its explicit compile hint as the file
 // streams in, off the main thread (scripts/vite-compile-hints.ts): the chunks that run as a

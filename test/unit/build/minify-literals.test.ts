@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { minifyLiterals } from '../../scripts/vite-minify-literals.js';
+import { minifyLiterals } from '../../../scripts/vite-minify-literals.js';
 
 // The build writes a module's css`...` templates as unsafeCSS(`...`) when they only hold
 // text (scripts/vite-minify-literals.ts): the same CSSResult, without the css tag's check

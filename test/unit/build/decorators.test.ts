@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { transformWithOxc } from 'vite';
 import { describe, expect, it } from 'vitest';
-import { inlineDecorators } from '../../scripts/vite-decorators.js';
-import { property, state } from '../../src/shell/host.js';
+import { inlineDecorators } from '../../../scripts/vite-decorators.js';
+import { property, state } from '../../../src/shell/host.js';
 
 // The build calls the reactive base's property decorators itself instead of through the
 // `decorate` helper (scripts/vite-decorators.ts). That holds while they return nothing
@@ -34,7 +34,7 @@ describe('the property decorators in the build', () => {
   });
 
   it('rewrite all of the element', async () => {
-    const file = new URL('../../src/agent-chat-element.ts', import.meta.url);
+    const file = new URL('../../../src/agent-chat-element.ts', import.meta.url);
     const { code } = await transformWithOxc(readFileSync(file, 'utf8'), file.pathname, { decorator: { legacy: true } });
     const calls = code.match(/\b_decorate\(/g)?.length ?? 0;
     expect(calls).toBeGreaterThan(20);

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import * as marked from 'marked';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { markedLexerOnly } from '../../scripts/vite-marked.js';
+import { markedLexerOnly } from '../../../scripts/vite-marked.js';
 
 // The build trims marked's bundle to what the widget runs (scripts/vite-marked.ts): constants
 // for the options it never sets, and no rules or code only other modes, the Parser or the
@@ -14,7 +14,7 @@ import { markedLexerOnly } from '../../scripts/vite-marked.js';
 
 type Marked = Pick<typeof marked, 'Lexer' | 'Tokenizer' | 'getDefaults'>;
 
-const bundle = fileURLToPath(new URL('../../node_modules/marked/lib/marked.esm.js', import.meta.url));
+const bundle = fileURLToPath(new URL('../../../node_modules/marked/lib/marked.esm.js', import.meta.url));
 
 /** marked's bundle as the build trims it, loaded as a module. */
 async function trim(): Promise<Marked> {
@@ -44,7 +44,7 @@ function lex(m: Marked, src: string, allowHtml: boolean): unknown {
 }
 
 function specExamples(): string[] {
-  const text = readFileSync(new URL('../../node_modules/commonmark-spec/spec.txt', import.meta.url), 'utf8').replace(
+  const text = readFileSync(new URL('../../../node_modules/commonmark-spec/spec.txt', import.meta.url), 'utf8').replace(
     /^<!-- END TESTS -->[\s\S]*/m,
     '',
   );
@@ -71,7 +71,7 @@ describe('the trimmed marked', () => {
   });
 
   it("leaves out only Lexer methods src/ does not call: it lexes through src/markdown/lex.ts's blockTokens and inlineTokens", () => {
-    const src = fileURLToPath(new URL('../../src/', import.meta.url));
+    const src = fileURLToPath(new URL('../../../src/', import.meta.url));
     const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
     const runtime = files.filter((f) => /^import (?!type)[^;]*from 'marked'/m.test(readFileSync(join(src, f), 'utf8')));
     expect(runtime).toEqual([join('markdown', 'lex.ts')]);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { KEPT, KEPT_FUNCTION, keptChunks, loader, readOf } from '../../scripts/vite-chunk-retry.js';
+import { KEPT, KEPT_FUNCTION, keptChunks, loader, readOf } from '../../../scripts/vite-chunk-retry.js';
 
 // A browser keeps a failed import per URL for the page's life: a chunk that other chunks
 // import would fail them for good once its first fetch failed, whatever their loaders'
