@@ -345,7 +345,7 @@ export class AgentChat extends HostElement {
 
   override requestUpdate(key?: string, old?: unknown): void {
     // Also called while the element is constructed, before `loader` is.
-    (this.loader as PanelLoader<AgentChat> | undefined)?.panel?.requested();
+    (this.loader as PanelLoader<AgentChat> | undefined)?.panel?.renderRequested();
     super.requestUpdate(key, old);
   }
 

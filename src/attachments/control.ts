@@ -126,7 +126,7 @@ export class AttachmentsControl {
     const upload = this.upload();
     // Not uploaded before the disclaimer is accepted either: the image stays attached. While
     // the conversation loads it is: the send waits for the load, as Enter's without an image.
-    if (chat.replying || attachments.uploading || this.ctx.held()) return;
+    if (chat.replying || attachments.uploading || this.ctx.sendHeld()) return;
     if (!upload) {
       attachments.clear();
       return;

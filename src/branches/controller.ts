@@ -102,14 +102,14 @@ export class TurnControls {
     const info = this.turns.get(user.key);
     const text = this.editing && this.text.trim();
     // Held (the disclaimer not accepted yet): the editor stays open with the text written.
-    if (!info || !(info.replyId || info.unfinished) || !text || this.ctx.held()) return;
+    if (!info || !(info.replyId || info.unfinished) || !text || this.ctx.sendHeld()) return;
     this.view.set({ editing: null });
     this.rerun(info.turn, info.replyId ?? null, text);
   }
 
   private rerun(turn: number, replyId: string | null, text: string): void {
     const { chat } = this.ctx;
-    if (this.ctx.held()) return;
+    if (this.ctx.sendHeld()) return;
     chat.useTurns().then(
       (turns) => turns.rerun(turn, replyId, text),
       (error: unknown) => chat.fail(error, null),

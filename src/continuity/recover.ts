@@ -31,7 +31,7 @@ export const showTranscript = transition('showTranscript', (_, messages: readonl
 /** What recovery asks of the conversation's turns (src/state/turns.ts). */
 export interface Turns {
   resume(record: RunningTurn, show: () => [ChatMessage, ChatMessage]): Promise<void>;
-  unlessOwned(then: () => void): void;
+  unlessAnotherTabRuns(then: () => void): void;
 }
 
 /**
@@ -51,7 +51,7 @@ export function recover(turns: Turns, chat: TurnHost, turn: RunningTurn, transcr
   if (threadId !== chat.threads.id || !(threadId || turn.key)) {
     // Unless another tab is running it right now (a new conversation before its thread is
     // named): then it is mirrored from there.
-    return turns.unlessOwned(() => {
+    return turns.unlessAnotherTabRuns(() => {
       chat.threads.saved?.set('turn', null);
       // Started in a new conversation and lost before the service named it: the text comes back.
       if (!threadId && found.state === 'absent') chat.setDraft(chat.draftWith(turn.body.text));

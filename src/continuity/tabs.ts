@@ -107,17 +107,17 @@ export class TurnLink {
    * it holds it already (taking over, resuming). Null when another tab's turn has the
    * conversation (docs/protocol.md "Tabs share one conversation", two tabs sending at
    * once): the lock was not granted within LOCK_WAIT_MS, another tab's turn was heard
-   * meanwhile, or `free()` says storage moved on (another turn stored, another thread) since
+   * meanwhile, or `unchanged()` says storage moved on (another turn stored, another thread) since
    * this turn's request was built. A tab that mirrored the last turn may hold the lock a
    * moment longer; that wait is short and silent, so it does not count as another turn.
-   * Without Web Locks only `free()` decides: two tabs within the same moment both run.
+   * Without Web Locks only `unchanged()` decides: two tabs within the same moment both run.
    */
   static async open(
     scope: string,
     current: () => RunningTurn | null,
     onStop: () => void,
     held: boolean,
-    free: () => boolean,
+    unchanged: () => boolean,
   ): Promise<TurnLink | null> {
     const link = new TurnLink(scope, current, onStop);
     const manager = locks();
@@ -144,7 +144,7 @@ export class TurnLink {
       clearTimeout(timer);
       link.channel?.removeEventListener('message', listen);
     }
-    if (granted && free()) return link;
+    if (granted && unchanged()) return link;
     link.leave();
     return null;
   }

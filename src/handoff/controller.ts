@@ -73,7 +73,7 @@ export class HandOffControl {
     event.preventDefault();
     const { host, chat } = this.ctx;
     // The hand-off continues the conversation elsewhere: not before the disclaimer is accepted.
-    if (!this.form || this.ctx.held()) return;
+    if (!this.form || this.ctx.sendHeld()) return;
     const result = await this.form.submit(chat.client, {
       userId: chat.currentUserId,
       agentDisplayName: host.agentDisplayName,

@@ -78,7 +78,7 @@ export interface PanelContext {
    * Whether sending waits for the reader to accept the disclaimer (attribute `disclaimer`):
    * then what would send does not, and the reader is told (`host`: the page's call, warned).
    */
-  held(host?: boolean): boolean;
+  sendHeld(host?: boolean): boolean;
   focusInput(): void;
   /** A suggestion chip was picked: `agent-chat-suggestion`, then sent unless cancelled. */
   pickSuggestion(text: string): void;

@@ -25,7 +25,7 @@ export interface FeatureHost {
  * element waits for them a little before it renders (its `scheduleUpdate`); nothing is
  * polled per render.
  */
-export class Waits {
+export class RenderWaits {
   /** By the load waited for: a feature asked again for a load under way adds nothing. */
   private readonly pending = new Map<Promise<unknown>, Promise<unknown>>();
 
@@ -61,7 +61,7 @@ export class Feature<T extends FeatureModule> {
   constructor(
     private readonly chunk: Chunk<T>,
     private readonly host: FeatureHost,
-    private readonly waits: Waits,
+    private readonly waits: RenderWaits,
     private readonly failures: Set<Feature<FeatureModule>> | null = null,
   ) {}
 

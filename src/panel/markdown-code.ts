@@ -5,7 +5,7 @@ import { lexer } from '../markdown/chunks.js';
 import type { ChatMessage } from '../state/messages.js';
 import type { ConversationState } from '../state/store.js';
 import { warnOnce } from '../warn.js';
-import type { Feature, Waits } from './feature.js';
+import type { Feature, RenderWaits } from './feature.js';
 
 /** A reply's text that streams or was cut off: the guard for half-typed markdown draws it. */
 const unfinished = (m: ChatMessage) =>
@@ -28,7 +28,7 @@ export class MarkdownCode {
   constructor(
     feature: (chunk: typeof lexer) => Feature<typeof import('../markdown/lex.js')>,
     private readonly host: ChatHost,
-    private readonly waiting: Waits,
+    private readonly waiting: RenderWaits,
   ) {
     this.lexer = feature(lexer);
   }
@@ -48,7 +48,7 @@ export class MarkdownCode {
   }
 
   /** The conversation changed: text that is more than prose waits a little for the lexer; an unfinished reply for the guard. */
-  sync(state: ConversationState, startTurn: boolean): void {
+  fetchForShown(state: ConversationState, startTurn: boolean): void {
     if (!hasLexer() && (needsLexer(state.welcome) || state.messages.some(this.newlyNeedsLexer))) this.wantLexer(true);
     if (!startTurn && !hasTailSupport() && state.messages.some(unfinished)) this.waiting.add(loadTailSupport());
   }

@@ -19,7 +19,7 @@ import type { MessageAction, PanelContext } from './context.js';
 import { Announcer } from './announcer.js';
 import { Texts } from './texts.js';
 import { FocusKeeper } from './focus-keeper.js';
-import { Feature, type FeatureModule, Waits } from './feature.js';
+import { Feature, type FeatureModule, RenderWaits } from './feature.js';
 import { renderHeader } from './header.js';
 import { onPanelKey } from './keys.js';
 import { MarkdownCode } from './markdown-code.js';
@@ -44,7 +44,7 @@ import { type Composed, type Place, type Uses, renderPlace, useAll } from './spe
 export class Panel implements PanelApi<ChatHost>, PanelContext {
   readonly chat: ChatController;
   readonly focusKeeper: FocusKeeper;
-  private readonly waiting = new Waits();
+  private readonly waiting = new RenderWaits();
   /** Features whose chunk failed and has not arrived since: the notice says so, Retry asks again. */
   private readonly unloaded = new Set<Feature<FeatureModule>>();
   private readonly composer: Composer;
@@ -130,8 +130,8 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
     this.renders.touched(keys);
   }
 
-  requested(): void {
-    this.renders.requested();
+  renderRequested(): void {
+    this.renders.renderRequested();
   }
 
   get messages(): readonly ChatMessage[] {
@@ -157,7 +157,7 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
 
   send(text: string, options: { imageUrl?: string; host?: boolean } = {}): Promise<void> {
     const go = () =>
-      this.held(options.host)
+      this.sendHeld(options.host)
         ? undefined
         : this.chat.send(text.trim() || (options.imageUrl ? this.text.imageMessage : ''), options.imageUrl, options.host);
     // Whether the reader accepted the disclaimer is known once its chunk is here (a page's
@@ -166,7 +166,7 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
     return disclaimer.api.pending() ? disclaimer.api.ready().then(go) : Promise.resolve(go());
   }
 
-  held(host?: boolean): boolean {
+  sendHeld(host?: boolean): boolean {
     return this.features.disclaimer.api.holds(host);
   }
 
@@ -248,14 +248,14 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
       for (const use of this.uses) use.prefetch('turn');
       this.log.prefetch();
     }
-    this.sync(state, change === 'startTurn');
+    this.fetchForShown(state, change === 'startTurn');
     this.host.requestUpdate();
   };
 
   /** The features what the conversation shows needs ask for their chunks (a render that shows them waits for them). */
-  private sync(state: ConversationState, startTurn = false): void {
-    this.markdown.sync(state, startTurn);
-    for (const use of this.uses) use.sync(state);
+  private fetchForShown(state: ConversationState, startTurn = false): void {
+    this.markdown.fetchForShown(state, startTurn);
+    for (const use of this.uses) use.fetchForShown(state);
   }
 
   willUpdate(changed: PropertyValues<ChatHost>): void {
@@ -291,7 +291,7 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
     if (!connected || !this.missed) return;
     // Back on the page after a render or a change it did not show: shown now, with what it needs.
     this.missed = false;
-    this.sync(this.chat.state);
+    this.fetchForShown(this.chat.state);
     this.host.requestUpdate();
   }
 

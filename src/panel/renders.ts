@@ -33,7 +33,7 @@ export class Renders {
   }
 
   /** The element was asked to render: loud, unless the ask is one of `quietly`'s. */
-  requested(): void {
+  renderRequested(): void {
     this.loud ||= !this.quiet;
   }
 

@@ -80,7 +80,7 @@ export interface Mount {
 /** What the panel calls on every feature alike, whatever its module and control. */
 export interface Composed {
   prefetch(moment: Moment): void;
-  sync(state: ConversationState): void;
+  fetchForShown(state: ConversationState): void;
   willUpdate(changed: PropertyValues<ChatHost>): void;
   render(place: Place, m?: ChatMessage): unknown;
 }
@@ -135,14 +135,14 @@ export class FeatureUse<M extends FeatureModule = FeatureModule, C = unknown, A 
   }
 
   /** The conversation changed: a message it shows needs it (fetched; a render that shows it waits, if the spec says). */
-  sync(state: ConversationState): void {
+  fetchForShown(state: ConversationState): void {
     const { needs } = this.spec;
     if (needs && !this.feature.module && this.on && state.messages.some(needs)) void this.want(this.spec.wait);
   }
 
   willUpdate(changed: PropertyValues<ChatHost>): void {
     const on = this.fetchIfOn();
-    if (on && !this.wasOn) this.sync(this.ctx.chat.state);
+    if (on && !this.wasOn) this.fetchForShown(this.ctx.chat.state);
     this.wasOn = on;
     this.make();
     (this.api as Mount).willUpdate?.(changed);

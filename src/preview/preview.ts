@@ -342,7 +342,7 @@ export class Preview {
     const { chat } = this.ctx;
     const turn = this.turns.get(m.key);
     const question = turn === undefined ? undefined : chat.state.messages.filter((x) => x.role === 'user')[turn];
-    if (!question || !m.id || !versionId || !this.view.value.versions.some((v) => v.id === versionId) || this.ctx.held()) return;
+    if (!question || !m.id || !versionId || !this.view.value.versions.some((v) => v.id === versionId) || this.ctx.sendHeld()) return;
     this.view.set({ menu: null });
     chat.useTurns().then(
       (turns) => turns.rerun(turn!, m.id!, question.text, { versionId }),

@@ -82,7 +82,7 @@ export interface PanelApi<H = unknown> {
    * The element was asked to render: by anything but the panel's own keystroke and token
    * renders, which is what lets those re-render only what they changed (src/panel/panel.ts).
    */
-  requested(): void;
+  renderRequested(): void;
   willUpdate(changed: PropertyValues<H>): void;
   /** Renders into the element's shadow root, after the launcher (lit-html is in the panel's chunk). */
   update(): void;

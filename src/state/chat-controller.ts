@@ -316,10 +316,10 @@ export class ChatController implements ReactiveController, TurnHost {
 
   /**
    * The question `text` leaves the composer, which keeps `rest`. Storage keeps it in the
-   * draft until the turn is stored with it (then `take(null)`, Turns.run): a reload before
+   * draft until the turn is stored with it (then `holdOutgoing(null)`, Turns.run): a reload before
    * its request can have gone finds it in the composer (docs/protocol.md "A send and a reload").
    */
-  take(text: string | null, rest: string): void {
+  holdOutgoing(text: string | null, rest: string): void {
     if (!(text ?? this.outgoing)) return;
     this.outgoing = text;
     this.setDraft(rest);
@@ -354,7 +354,7 @@ export class ChatController implements ReactiveController, TurnHost {
       }
     }
     if (!this.client || !this.config || this.busy) return;
-    if (this.state.draft.trim() === trimmed) this.take(trimmed, '');
+    if (this.state.draft.trim() === trimmed) this.holdOutgoing(trimmed, '');
     const user = userMessage(trimmed, imageUrl, new Date().toISOString());
     this.store.apply(appendUser, user);
     await this.ask(user);

@@ -38,9 +38,9 @@ export interface TurnHost {
   setDraft(text: string): void;
   /**
    * The question `text` leaves the composer, which keeps `rest`; storage keeps it as the
-   * draft until `take(null)`: its turn is stored with it (or it is back in the composer).
+   * draft until `holdOutgoing(null)`: its turn is stored with it (or it is back in the composer).
    */
-  take(text: string | null, rest: string): void;
+  holdOutgoing(text: string | null, rest: string): void;
   /** Asks the service a question that is in the log (again). */
   ask(user: ChatMessage): Promise<void>;
 }

@@ -100,7 +100,7 @@ export class Turns {
     const { draft, messages } = chat.state;
     if (chat.busy || messages.some((m) => m.key === unsent.key)) return;
     const rest = draft.trim() === unsent.text ? '' : draft.startsWith(`${unsent.text}\n`) ? draft.slice(unsent.text.length + 1) : draft;
-    if (rest !== draft) chat.take(unsent.text, rest);
+    if (rest !== draft) chat.holdOutgoing(unsent.text, rest);
     chat.store.apply(appendUser, unsent);
     return chat.ask(unsent);
   }
@@ -250,7 +250,7 @@ export class Turns {
    * Runs `then` unless another tab holds the scope's lock (it runs a turn: this tab mirrors
    * it instead). Without sharing or Web Locks, runs it.
    */
-  unlessOwned(then: () => void): void {
+  unlessAnotherTabRuns(then: () => void): void {
     const config = this.chat.config;
     const manager = locks();
     if (config?.persist !== 'local' || !manager) return then();
@@ -282,7 +282,7 @@ export class Turns {
             () => journal.current,
             () => controller.abort(),
             held,
-            () => this.free(record),
+            () => this.conversationUnchanged(record),
           )
         : null);
     if (config.persist === 'local' && !link) return this.lost(user, reply.key, controller);
@@ -291,7 +291,7 @@ export class Turns {
     chat.threads.saved?.set('pending', true);
     journal.begin(record);
     // In the task that stored the turn, before any request: a reload finds the question in one of the two.
-    chat.take(null, chat.state.draft);
+    chat.holdOutgoing(null, chat.state.draft);
     link?.announce();
     // A turn this tab has seen nothing of (the page before went as it was sent) is asked for
     // by its key, over the stream operation whatever the transport: the service replays it or
@@ -358,7 +358,7 @@ export class Turns {
    * and the thread it was built for still the scope's (another tab's turn may have created
    * one, or moved the conversation, while this tab waited for the lock).
    */
-  private free(record: RunningTurn): boolean {
+  private conversationUnchanged(record: RunningTurn): boolean {
     const state = this.chat.threads.saved?.current();
     if (!state) return true;
     const threadId = typeof state.threadId === 'string' && isHexId(state.threadId) ? state.threadId : null;
@@ -377,7 +377,7 @@ export class Turns {
     const notice: Notice = { ...chat.noticeOf(error, null), kind: 'other-tab' };
     this.returned = { text: user.text, notice };
     // Not stored as the thread's draft: the other tabs would show it in their composers.
-    chat.take(null, chat.state.draft);
+    chat.holdOutgoing(null, chat.state.draft);
     chat.store.apply(withdraw, user, reply, chat.draftWith(user.text), notice);
     if (this.controller === controller) this.controller = null;
     this.catchUp();

@@ -2,7 +2,7 @@ import { nothing } from 'lit-html';
 import { describe, expect, it } from 'vitest';
 import { chunk } from '../../src/lazy.js';
 import type { PanelContext } from '../../src/panel/context.js';
-import { Feature, Waits } from '../../src/panel/feature.js';
+import { Feature, RenderWaits } from '../../src/panel/feature.js';
 import { FeatureUse, defineFeature, renderPlace } from '../../src/panel/spec.js';
 import type { ChatMessage } from '../../src/state/messages.js';
 import type { ConversationState } from '../../src/state/store.js';
@@ -15,7 +15,7 @@ import { settled } from './support/fakes.js';
 
 /** A panel context with what `FeatureUse` reads: the element's settings, the conversation's state, chunks and waits. */
 function panel(settings: Record<string, unknown> = {}) {
-  const waits = new Waits();
+  const waits = new RenderWaits();
   const host = { renderRoot: {}, requestUpdate: () => {}, ...settings };
   const ctx = {
     host,
@@ -58,7 +58,7 @@ describe('the features registry', () => {
     const { ctx } = panel({ badge: false });
     const use = new FeatureUse(spec, ctx);
     use.prefetch('turn');
-    use.sync(showing(reply));
+    use.fetchForShown(showing(reply));
     use.willUpdate(changed);
     await settled();
     expect(fetched.count).toBe(0);
@@ -70,9 +70,9 @@ describe('the features registry', () => {
     const { spec, fetched } = badgeFeature();
     const { ctx, waits } = panel({ badge: true });
     const use = new FeatureUse(spec, ctx);
-    use.sync(showing({ ...reply, role: 'user' }));
+    use.fetchForShown(showing({ ...reply, role: 'user' }));
     expect(fetched.count).toBe(0);
-    use.sync(showing(reply));
+    use.fetchForShown(showing(reply));
     expect(waits.list()).toHaveLength(1);
     await Promise.all(waits.list());
     use.willUpdate(changed);
@@ -99,7 +99,7 @@ describe('the features registry', () => {
   });
 
   it('a place shows nothing, one feature alone (no list around it), or each in the registry order', () => {
-    const shows = (part: unknown) => ({ prefetch() {}, sync() {}, willUpdate() {}, render: () => part });
+    const shows = (part: unknown) => ({ prefetch() {}, fetchForShown() {}, willUpdate() {}, render: () => part });
     expect(renderPlace([shows(nothing), shows(undefined)], 'replyControls', reply)).toBe(nothing);
     expect(renderPlace([shows(nothing)], 'editor', reply)).toBe(null);
     expect(renderPlace([shows(nothing), shows('copy')], 'replyControls', reply)).toBe('copy');

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Waits } from '../../src/panel/feature.js';
+import { RenderWaits } from '../../src/panel/feature.js';
 
 // What a widget's next render waits for (src/panel/feature.ts): the chunks on their way that
 // a feature asked it to wait for, each once however often it is asked, gone once settled.
 
 describe('the waits of a render', () => {
   it('holds a load once however often it is asked for, and lets it go when it settles, failed or not', async () => {
-    const waits = new Waits();
+    const waits = new RenderWaits();
     let arrive!: () => void;
     let fail!: (e: Error) => void;
     const arriving = new Promise<void>((resolve) => (arrive = resolve));
