@@ -23,7 +23,11 @@ export class CopyReply {
 
   constructor(private readonly ctx: PanelContext) {
     // "Copied" shows in one message: only the messages it leaves and enters render again.
-    this.view = new ViewState<{ copied: string | null }>(ctx.host, { copied: null }, { panel: ctx, keys: ({ copied }) => [copied] });
+    this.view = new ViewState<{ copied: string | null }>(
+      ctx.host,
+      { copied: null },
+      { renders: ctx.renders, keys: ({ copied }) => [copied] },
+    );
     ctx.onMessageAction('copy', (m) => void this.copy(m));
   }
 

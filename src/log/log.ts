@@ -296,11 +296,11 @@ export class Log implements ReadingHost {
           (m) => m.key,
           // A token renders again only the message that changed, as does a feature's state
           // shown in some messages (`marks`); a render the panel asked for (`revision`), all.
-          (m) => [m, m === last, this.ctx.revision, this.ctx.marks(m.key)],
+          (m) => [m, m === last, this.ctx.renders.revision, this.ctx.renders.marks(m.key)],
           (m) => renderMessageSafely(this.ctx, this.parts, m, m === last),
           // A keystroke (the same messages, window, revision and marks) leaves the list as it
           // is: typing costs the same at turn 1 and turn 200.
-          [messages, this.ctx.revision, start, end, this.ctx.touches],
+          [messages, this.ctx.renders.revision, start, end, this.ctx.renders.touches],
         )}
         ${hidden(messages.slice(end))}
         ${this.renderTyping()}

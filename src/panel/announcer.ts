@@ -3,7 +3,7 @@ import { plain } from '../chunks.js';
 import type { Strings } from '../i18n/index.js';
 import type { ShellView } from '../shell/panel-api.js';
 import type { ChatMessage } from '../state/messages.js';
-import { type PanelContext, ViewState } from './context.js';
+import { type PanelContext, type RenderMarks, ViewState } from './context.js';
 
 /**
  * The polite live region, outside the panel (so a reply that lands while the launcher is
@@ -15,8 +15,8 @@ import { type PanelContext, ViewState } from './context.js';
 export class Announcer {
   private readonly live: ViewState<{ text: string }>;
 
-  constructor(panel: Pick<PanelContext, 'host' | 'touched'>) {
-    this.live = new ViewState(panel.host, { text: '' }, { panel, keys: () => [] });
+  constructor(host: PanelContext['host'], renders: RenderMarks) {
+    this.live = new ViewState(host, { text: '' }, { renders, keys: () => [] });
   }
 
   say(text: string): void {

@@ -56,17 +56,8 @@ export interface PanelContext {
   readonly text: Strings;
   /** Labels the markdown renderer writes (copy buttons, table captions), in the UI language. */
   readonly labels: MarkdownLabels;
-  /** Changes whenever what every message shows may have changed besides the message itself (src/panel/panel.ts). */
-  readonly revision: number;
-  /**
-   * What message `key` shows besides itself changed `marks(key)` times: a change that
-   * touches some messages only (a "Copied" label) renders those again, not the whole log.
-   */
-  marks(key: string): number;
-  /** How many times `touched` was called: a render after one is not a keystroke's. */
-  readonly touches: number;
-  /** Renders again the messages `keys` (and what the panel shows besides them), not the others. */
-  touched(keys: ReadonlyArray<string | null | undefined>): void;
+  /** Which messages the next render renders again (src/panel/renders.ts). */
+  readonly renders: RenderMarks;
   /**
    * This widget's use of a lazy feature's chunk (src/chunks.ts): fetched on need, rendered
    * on arrival. A failure is said by the panel's notice, unless `saysFailure`: the slot says
@@ -92,6 +83,22 @@ export interface PanelContext {
   onMessageAction(name: string, action: MessageAction): void;
 }
 
+/**
+ * Which messages a render renders again: every one when `revision` changed, else those whose
+ * `marks` changed (a state shown in some messages only, like a "Copied" label, `touched`
+ * them) and the one a token grew.
+ */
+export interface RenderMarks {
+  /** Changes whenever what every message shows may have changed besides the message itself. */
+  readonly revision: number;
+  /** How many times what message `key` shows besides itself changed. */
+  marks(key: string): number;
+  /** How many times `touched` was called: a render after one is not a keystroke's. */
+  readonly touches: number;
+  /** Renders again the messages `keys` (and what the panel shows besides them), not the others. */
+  touched(keys: ReadonlyArray<string | null | undefined>): void;
+}
+
 /** A control inside message `m` was clicked (`control`: the element with `data-act`; `event`: the click, which it may cancel). */
 export type MessageAction = (m: ChatMessage, control: HTMLElement, event: Event) => void;
 
@@ -107,7 +114,7 @@ export class ViewState<T extends object> {
   constructor(
     private readonly host: { requestUpdate(): void },
     private current: T,
-    private readonly touching?: { panel: Pick<PanelContext, 'touched'>; keys(state: T): ReadonlyArray<string | null | undefined> },
+    private readonly touching?: { renders: Pick<RenderMarks, 'touched'>; keys(state: T): ReadonlyArray<string | null | undefined> },
   ) {}
 
   get value(): T {
@@ -118,7 +125,7 @@ export class ViewState<T extends object> {
     const before = this.current;
     this.current = { ...before, ...patch };
     if (!this.touching) return this.host.requestUpdate();
-    const { panel, keys } = this.touching;
-    panel.touched([...keys(before), ...keys(this.current)]);
+    const { renders, keys } = this.touching;
+    renders.touched([...keys(before), ...keys(this.current)]);
   }
 }

@@ -1,4 +1,4 @@
-import { html, nothing, render, type RootPart } from 'lit-html';
+import { render, type RootPart } from 'lit-html';
 import type { PropertyValues } from '../shell/host.js';
 import type { ChatHost } from '../shell/panel-api.js';
 import { plain as plainChunk, reading, recovery, stream, turns, websocket } from '../chunks.js';
@@ -6,8 +6,6 @@ import { emit } from '../events.js';
 import type { Chunk } from '../lazy.js';
 import { handleLinkClick } from '../links/links.js';
 import { handleCopyClick, loadTailSupport, type MarkdownLabels } from '../markdown/markdown.js';
-import { renderConfigNotice, renderNotice } from '../notices/notice.js';
-import { noticeText } from '../notices/text.js';
 import type { PanelApi, ShellView } from '../shell/panel-api.js';
 import { type ChatStatus, ChatController } from '../state/chat-controller.js';
 import { CONFIG_KEYS } from '../state/config.js';
@@ -20,7 +18,7 @@ import { Announcer } from './announcer.js';
 import { Texts } from './texts.js';
 import { FocusKeeper } from './focus-keeper.js';
 import { Feature, type FeatureModule, RenderWaits } from './feature.js';
-import { renderHeader } from './header.js';
+import { renderSection } from './section.js';
 import { onPanelKey } from './keys.js';
 import { MarkdownCode } from './markdown-code.js';
 import { Renders } from './renders.js';
@@ -55,7 +53,7 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
   /** What text is drawn with: the lexer, the guard for half-typed markdown, the allow-html sanitiser. */
   private readonly markdown: MarkdownCode;
   /** When the panel renders, and how much of the log a render touches. */
-  private readonly renders: Renders;
+  readonly renders: Renders;
   /** What the controls inside messages do, by their `data-act` (`onMessageAction`). */
   private readonly actions = new Map<string, MessageAction>();
   private readonly announcer: Announcer;
@@ -75,8 +73,8 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
     // Keeps focus on something sensible when a re-render removes the focused control.
     this.focusKeeper = new FocusKeeper(host, () => (view.launcher && !host.isOpen ? view.launcherButton : this.composer.input));
     this.texts = new Texts(view);
-    this.announcer = new Announcer(this);
     this.renders = new Renders(host);
+    this.announcer = new Announcer(host, this.renders);
     this.markdown = new MarkdownCode((chunk) => this.feature(chunk), host, this.waiting);
     this.features = useAll(FEATURES, this);
     this.uses = Object.values(this.features);
@@ -112,22 +110,6 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
 
   get labels(): MarkdownLabels {
     return this.texts.current.labels;
-  }
-
-  get revision(): number {
-    return this.renders.revision;
-  }
-
-  get touches(): number {
-    return this.renders.touches;
-  }
-
-  marks(key: string): number {
-    return this.renders.marks(key);
-  }
-
-  touched(keys: ReadonlyArray<string | null | undefined>): void {
-    this.renders.touched(keys);
   }
 
   renderRequested(): void {
@@ -296,57 +278,30 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
   }
 
   private render() {
-    const { host, view, chat } = this;
-    const t = this.text;
-    const launcher = view.launcher;
-    const heading = host.heading || t.heading;
-    const { notice } = chat.state;
+    const { host, view, chat, unloaded } = this;
     const { history, fullScreen } = this.features;
-    return html`<section
-      part="panel"
-      class="panel"
-      id="panel"
-      role=${launcher ? 'dialog' : 'region'}
-      aria-modal=${launcher && fullScreen.api.active() ? 'true' : nothing}
-      aria-label=${heading}
-      dir=${view.direction}
-      lang=${host.lang || nothing}
-      ?hidden=${launcher && !host.isOpen}
-      @keydown=${this.onKeyDown}
-    >
-      ${renderHeader(t, {
-        heading,
-        title: this.place('title'),
-        launcher,
-        historyOpen: history.api.isOpen,
-        buttons: this.place('headerButtons'),
-        onHistory: () => void history.api.toggle(),
-        onNewThread: this.newThread,
-        onClose: view.close,
-      })}
-      ${this.place('aboveLog')}
-      ${view.configProblems.length ? renderConfigNotice(t, view.configProblems, { developer: view.developer, fatal: !view.config }) : nothing}
-      ${this.log.render(this.place('overLog'))}
-      ${
-        notice
-          ? renderNotice(t, {
-              title: noticeText(t, notice),
-              body: notice.details,
-              onRetry: notice.retry ? () => chat.retry() : undefined,
-              onDismiss: () => chat.dismissNotice(),
-            })
-          : this.unloaded.size
-            ? renderNotice(t, {
-                title: t.loadFailed,
-                onRetry: () => this.unloaded.forEach((feature) => void feature.retry()),
-                onDismiss: () => (this.unloaded.clear(), host.requestUpdate()),
-              })
-            : nothing
-      }
-      ${this.composer.render()}
-      <slot name="footer"></slot>
-    </section>
-    ${this.announcer.render(view, host.lang)}`;
+    return renderSection({
+      host,
+      view,
+      text: this.text,
+      modal: fullScreen.api.active(),
+      title: this.place('title'),
+      buttons: this.place('headerButtons'),
+      aboveLog: this.place('aboveLog'),
+      log: this.log.render(this.place('overLog')),
+      composer: this.composer.render(),
+      announcer: this.announcer.render(view, host.lang),
+      historyOpen: history.api.isOpen,
+      onHistory: () => void history.api.toggle(),
+      onNewThread: this.newThread,
+      onKeyDown: this.onKeyDown,
+      notice: chat.state.notice,
+      retry: () => chat.retry(),
+      dismissNotice: () => chat.dismissNotice(),
+      loadFailed: unloaded.size
+        ? { retry: () => unloaded.forEach((feature) => void feature.retry()), dismiss: () => (unloaded.clear(), host.requestUpdate()) }
+        : null,
+    });
   }
 
   updated(): void {

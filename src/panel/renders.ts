@@ -1,3 +1,5 @@
+import type { RenderMarks } from './context.js';
+
 /**
  * When the panel renders, and how much of the log a render touches (src/log/log.ts renders
  * a message again when the message, `revision` or its `marks` changed).
@@ -8,7 +10,7 @@
  * element to render (a chunk's arrival, a setting, another transition) counts as `loud`,
  * and the next render bumps `revision`: every shown message renders again.
  */
-export class Renders {
+export class Renders implements RenderMarks {
   revision = 0;
   /** How many times `touched` was called: a render after one is not a keystroke's. */
   touches = 0;

@@ -34,7 +34,11 @@ export class ReadAloud {
     private readonly plain: Chunk<typeof import('../markdown/plain.js')>,
   ) {
     // The button that reads shows in one message: only the messages it leaves and enters render again.
-    this.view = new ViewState<{ reading: string | null }>(ctx.host, { reading: null }, { panel: ctx, keys: ({ reading }) => [reading] });
+    this.view = new ViewState<{ reading: string | null }>(
+      ctx.host,
+      { reading: null },
+      { renders: ctx.renders, keys: ({ reading }) => [reading] },
+    );
     ctx.onMessageAction('read', (m) => (this.view.value.reading === m.key ? this.stop() : void this.read(m)));
     // A widget taken off the page stops talking.
     ctx.host.addController({ hostDisconnected: () => this.stop() });

@@ -19,7 +19,7 @@ function panel() {
     text: { copied: 'Copied', copyReply: 'Copy reply', copyFailed: 'Could not copy' },
     onMessageAction: (name: string, act: (m: ChatMessage) => void) => void actions.set(name, act),
     announce: (text: string) => void announced.push(text),
-    touched: (keys: ReadonlyArray<string | null | undefined>) => void touched.push(keys.filter((k): k is string => !!k)),
+    renders: { touched: (keys: ReadonlyArray<string | null | undefined>) => void touched.push(keys.filter((k): k is string => !!k)) },
   };
   return { ctx: ctx as unknown as PanelContext, actions, touched, announced, renders: () => renders };
 }
