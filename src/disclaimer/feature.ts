@@ -1,5 +1,5 @@
 import { lexer } from '../markdown/chunks.js';
-import { needsLexer } from '../markdown/markdown.js';
+import { hasLexer, needsLexer } from '../markdown/markdown.js';
 import { chunk } from '../lazy.js';
 import { defineFeature } from '../panel/spec.js';
 
@@ -18,8 +18,10 @@ export const feature = defineFeature(
     const lexed = use.ctx.feature(lexer, true);
     return {
       willUpdate(): void {
+        // A disclaimer that is more than prose waits for the lexer too, also when its own
+        // chunk is here already (another widget fetched it): it never shows its syntax.
         const text = use.ctx.host.disclaimer;
-        if (text && !use.control && needsLexer(text)) void lexed.want(true);
+        if (text && !hasLexer() && needsLexer(text)) void lexed.want(true);
       },
       /** Set, and its chunk not here yet: a send waits for it (`ready`) to know whether the reader accepted. */
       pending: (): boolean => use.on && !use.control,
