@@ -11,12 +11,13 @@
  * not change when the lexer arrives; test/unit/prose.test.ts holds them to marked's with
  * random text. The test errs toward the lexer: any character that can start syntax anywhere
  * (emphasis, code, links and autolinks, HTML, entities, escapes, tables, strikethrough) or
- * at a line's start (headings, lists, quotes, setext underlines, indented code), and any
+ * at a line's start (headings, lists, quotes, setext underlines, indented code, a table's
+ * delimiter row such as `:-`, which needs no pipe), and any
  * blank-looking line or line-end space, sends the text to the lexer.
  */
 import type { Token } from 'marked';
 
-const SYNTAX = /[\\`*_~[\]<>&|@]|:\/\/|www\.|^[ \t#=+>-]|^\d+[.)]|[ \t]$/im;
+const SYNTAX = /[\\`*_~[\]<>&|@]|:\/\/|www\.|^[ \t#=+>-]|^:-|^\d+[.)]|[ \t]$/im;
 
 /**
  * Longer text, or text with more `!` (an image's opener, which lex.ts counts against its
