@@ -7,7 +7,9 @@ import globals from 'globals';
 
 export default tseslint.config(
   // test/types/*/docs-*: the docs' snippets, written out by `npm run check:types`.
-  { ignores: ['dist/', 'server/dist/', 'node_modules/', 'coverage/', 'custom-elements.json', 'test/types/*/docs-*'] },
+  {
+    ignores: ['dist/', 'src/markdown/vendor/', 'server/dist/', 'node_modules/', 'coverage/', 'custom-elements.json', 'test/types/*/docs-*'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -46,6 +48,35 @@ export default tseslint.config(
     // Chai's property assertions (`expect(x).to.be.true`) read as bare expressions.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off' },
+  },
+  {
+    // Private members are named `__name`, and nothing else is: the build shortens exactly those
+    // names, chunk by chunk (vite.config.ts `mangle`), as Lit's build does. A decorated member is
+    // a reactive property, defined by its name as a string, so it keeps its name.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            ":matches(PropertyDefinition, MethodDefinition[kind!='constructor'], TSAbstractPropertyDefinition)[accessibility='private'][decorators.length=0] > Identifier.key:not([name=/^__[a-z]/])",
+          message: 'Name a private member __name: the build shortens those names (vite.config.ts).',
+        },
+        {
+          selector: "TSParameterProperty[accessibility='private'] > Identifier.parameter:not([name=/^__[a-z]/])",
+          message: 'Name a private member __name: the build shortens those names (vite.config.ts).',
+        },
+        {
+          selector:
+            ":matches(PropertyDefinition[accessibility!='private'], PropertyDefinition[decorators.length>0], MethodDefinition[accessibility!='private'], ObjectExpression > Property, TSPropertySignature, TSMethodSignature) > Identifier.key[name=/^__[a-z]/]",
+          message: 'Only private members are named __name: the build shortens those names (vite.config.ts).',
+        },
+        {
+          selector: "TSParameterProperty[accessibility!='private'] > Identifier.parameter[name=/^__[a-z]/]",
+          message: 'Only private members are named __name: the build shortens those names (vite.config.ts).',
+        },
+      ],
+    },
   },
   {
     files: ['test/**/*.ts'],

@@ -1,11 +1,9 @@
 import { defineConfig } from 'vite';
-import { referenceServer } from './scripts/vite-reference-server.js';
-import { markedLexerOnly } from './scripts/vite-marked.js';
+import { referenceServer } from './demo/dev-server.js';
 import { highlightCoreEsm } from './scripts/vite-highlight-esm.js';
 import { minifyLiterals } from './scripts/vite-minify-literals.js';
 import { chunkRetry } from './scripts/vite-chunk-retry.js';
 import { inlinePropertyDecorators } from './scripts/vite-decorators.js';
-import { shortPrivateNames } from './scripts/vite-private-names.js';
 import { compileHints, HINTED_CHUNKS } from './scripts/vite-compile-hints.js';
 
 /**
@@ -23,11 +21,9 @@ export default defineConfig(({ command }) => ({
   plugins: [
     referenceServer(),
     minifyLiterals(),
-    markedLexerOnly(),
     highlightCoreEsm(),
     inlinePropertyDecorators(),
     chunkRetry(),
-    shortPrivateNames({ tsconfig: 'tsconfig.json' }),
     // What runs as a chat loads, compiled as it streams in, off the main thread.
     compileHints(HINTED_CHUNKS),
   ],
@@ -49,6 +45,11 @@ export default defineConfig(({ command }) => ({
       toplevel: true,
       compress: { passes: 3, ecma: 2022 },
       format: { comments: false },
+      // src/'s private members are named `__name` (eslint.config.js holds every one to it, and
+      // nothing else to it), as Lit's are: a private member is read only inside its class, so
+      // inside one module and one chunk, and terser may shorten those names chunk by chunk.
+      // No library of the build names a property so (scripts/check-pack.ts reads dist/).
+      mangle: { properties: { regex: /^__[a-z]/, reserved: ['__proto__'] } },
     },
     lib: {
       entry: 'src/agent-chat.ts',

@@ -34,7 +34,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve('src');
-const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => join(root, f));
+// Not a vendored library's files (src/markdown/vendor/, written by scripts/vendor-marked.ts): they are its layout, not ours.
+const files = (readdirSync(root, { recursive: true }) as string[])
+  .filter((f) => /\.tsx?$/.test(f) && !/(^|[\\/])vendor[\\/]/.test(f))
+  .map((f) => join(root, f));
 
 const STATIC_IMPORT = /^\s*(?:import|export)\s[^;]*?\sfrom\s+'(\.{1,2}\/[^']+)'/gm;
 /** `import('./x.js')` and `typeof import('./x.js')`: a chunk's loader, or a type read from a chunk. */

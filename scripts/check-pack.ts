@@ -42,6 +42,9 @@ const REQUIRED = [
   'dist/lib/client/index.d.ts',
   'dist/lib/react/index.js',
   'dist/lib/react/index.d.ts',
+  // The vendored lexer (scripts/vendor-marked.ts): dist/lib imports it, tsc does not copy it.
+  'dist/lib/markdown/vendor/marked.js',
+  'dist/lib/markdown/vendor/marked.d.ts',
 ];
 const FORBIDDEN = /^(src|test|demo|scripts|docs|node_modules|coverage|\.ci|\.github)\/|\.tsbuildinfo$|^\.env/;
 
@@ -110,6 +113,14 @@ for (const name of HINTED_CHUNKS) {
     !!file && readFileSync(new URL(file, root), 'utf8').startsWith(COMPILE_HINT),
     `the ${name} chunk does not start with its compile hint`,
   );
+}
+
+// src/'s private members are `__name`, shortened by the build (vite.config.ts `mangle`): one read
+// as a property in a chunk is one the minifier missed, or a library's that it renamed too.
+for (const chunk of chunks) {
+  if (!files.has(chunk)) continue;
+  const left = readFileSync(new URL(chunk, root), 'utf8').match(/[\w$\])]\.__(?!proto__)[a-z][\w$]*/g);
+  report.expect(!left, `${chunk} reads ${left?.join(', ')}: a __name property the build should have shortened`);
 }
 
 // The workspace's other packages: the wire types both halves import, and the server.

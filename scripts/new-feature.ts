@@ -50,17 +50,17 @@ import type { ChatMessage } from '../state/messages.js';
 
 /** The ${name} button under a finished reply. */
 export class ${Pascal} {
-  constructor(private readonly ctx: PanelContext) {
+  constructor(private readonly __ctx: PanelContext) {
     // One listener serves every message's controls (\`data-act\`): none of its own per reply.
-    ctx.onMessageAction('${name}', (m) => this.act(m));
+    __ctx.onMessageAction('${name}', (m) => this.__act(m));
   }
 
   render() {
     return html\`<button part="${name}-button" class="icon-button small" type="button" aria-label="${name}" data-act="${name}">${name}</button>\`;
   }
 
-  private act(m: ChatMessage): void {
-    this.ctx.announce(\`${name}: \${m.key}\`);
+  private __act(m: ChatMessage): void {
+    this.__ctx.announce(\`${name}: \${m.key}\`);
   }
 }
 `,

@@ -184,7 +184,7 @@ export class AgentChat extends HostElement {
       return warnOnce('registerLocale(lang, strings): lang must be a language tag such as "pt-BR".');
     addPack(lang, strings, options?.dir);
     for (const el of live) {
-      el.stringsStale = true;
+      el.__stringsStale = true;
       el.requestUpdate();
     }
   }
@@ -311,20 +311,20 @@ export class AgentChat extends HostElement {
   /** The reader showed intent to open the launcher (pointer, focus, touch): fetch the panel. */
   @state() private intent = false;
   /** The panel opened because it was open on the tab's page before: focus stays on the page. */
-  private reopened = false;
+  private __reopened = false;
   /** Until then, missing required settings may still be on their way (`applyConfig`); -1 once configured. */
-  private graceUntil = 0;
+  private __graceUntil = 0;
 
-  private launcherUi: Launcher | null = null;
+  private __launcherUi: Launcher | null = null;
   /** Unread, pending and the thread id, as stored for this conversation. */
-  private readonly stored = new ShellStore();
+  private readonly __stored = new ShellStore();
   /** The UI language's table arrived since the strings were resolved. */
-  private stringsStale = true;
+  private __stringsStale = true;
   /** `theme` as checked: what the context tells the host's elements. */
-  private checkedTheme: Theme = 'auto';
+  private __checkedTheme: Theme = 'auto';
   /** The launcher's own texts (the panel resolves the rest). */
-  private text: LauncherStrings = launcherStrings('en', undefined);
-  private readonly view: ShellView = {
+  private __text: LauncherStrings = launcherStrings('en', undefined);
+  private readonly __view: ShellView = {
     overrides: undefined,
     stringsVersion: 0,
     locale: 'en',
@@ -337,15 +337,15 @@ export class AgentChat extends HostElement {
     close: () => this.close(),
   };
   /** The conversation UI, once its chunk is here; until then the shell answers for it. */
-  private readonly loader = new PanelLoader<AgentChat>(this, this.view, panelChunk);
+  private readonly __loader = new PanelLoader<AgentChat>(this, this.__view, panelChunk);
 
-  private get panel(): PanelApi<AgentChat> | null {
-    return this.loader.panel;
+  private get __panel(): PanelApi<AgentChat> | null {
+    return this.__loader.panel;
   }
 
   override requestUpdate(key?: string, old?: unknown): void {
     // Also called while the element is constructed, before `loader` is.
-    (this.loader as PanelLoader<AgentChat> | undefined)?.panel?.renderRequested();
+    (this.__loader as PanelLoader<AgentChat> | undefined)?.panel?.renderRequested();
     super.requestUpdate(key, old);
   }
 
@@ -354,19 +354,25 @@ export class AgentChat extends HostElement {
     // The host's own elements ask for the widget's state and actions (README "Context").
     new ChatContext(
       this,
-      () => ({ threadId: this.threadId, status: this.status, lang: this.view.locale, dir: this.view.direction, theme: this.checkedTheme }),
+      () => ({
+        threadId: this.threadId,
+        status: this.status,
+        lang: this.__view.locale,
+        dir: this.__view.direction,
+        theme: this.__checkedTheme,
+      }),
       { send: (text) => this.send(text), open: () => this.open(), close: () => this.close(), newThread: () => this.newThread() },
     );
     this.addEventListener('agent-chat-message', () => {
-      if (!this.view.launcher || this.isOpen) return;
+      if (!this.__view.launcher || this.isOpen) return;
       this.unread = true;
-      this.stored.setUnread(true);
+      this.__stored.setUnread(true);
     });
   }
 
   /** The thread in use; changes as the conversation moves. Setting it opens that thread, as `thread-id` does. */
   get threadId(): string | null {
-    return this.panel ? this.panel.threadId : (this.view.config?.threadId ?? this.stored.threadId ?? null);
+    return this.__panel ? this.__panel.threadId : (this.__view.config?.threadId ?? this.__stored.threadId ?? null);
   }
 
   set threadId(id: string | null) {
@@ -375,7 +381,7 @@ export class AgentChat extends HostElement {
 
   /** The visible conversation, oldest first. Read-only. */
   get messages(): readonly ChatMessage[] {
-    return this.panel?.messages ?? [];
+    return this.__panel?.messages ?? [];
   }
 
   /**
@@ -384,8 +390,8 @@ export class AgentChat extends HostElement {
    * `idle` for a launcher nobody opened.
    */
   get status(): ChatStatus {
-    if (this.panel) return this.panel.status;
-    if (this.loader.failed) return 'error';
+    if (this.__panel) return this.__panel.status;
+    if (this.__loader.failed) return 'error';
     return this.mode !== 'launcher' || this.isOpen ? 'connecting' : 'idle';
   }
 
@@ -396,27 +402,27 @@ export class AgentChat extends HostElement {
    * Three calls may come at once, then one a second; more are dropped with a warning.
    */
   async send(text: string, options: { imageUrl?: string } = {}): Promise<void> {
-    const panel = await this.loader.whenReady();
+    const panel = await this.__loader.whenReady();
     await panel?.send(text, { imageUrl: options.imageUrl, host: true });
   }
 
   /** Starts a new conversation; the next message creates a new thread. */
   newThread(): void {
-    this.withPanel((panel) => panel.newThread());
+    this.__withPanel((panel) => panel.newThread());
   }
 
   /** Opens the launcher panel and moves focus into it. */
   open(): void {
-    this.setOpen(true);
+    this.__setOpen(true);
   }
 
   /** Closes the launcher panel and returns focus to the launcher button. */
   close(): void {
-    this.setOpen(false);
+    this.__setOpen(false);
   }
 
   toggle(): void {
-    this.setOpen(!this.isOpen);
+    this.__setOpen(!this.isOpen);
   }
 
   /**
@@ -427,29 +433,29 @@ export class AgentChat extends HostElement {
    * widget's code cannot be fetched.
    */
   async exportTranscript(format: 'markdown' | 'json' = 'markdown'): Promise<string> {
-    const text = await (await this.loader.whenReady())?.exportTranscript(format);
+    const text = await (await this.__loader.whenReady())?.exportTranscript(format);
     if (text == null) throw new Error('agent-chat: the export could not be loaded.');
     return text;
   }
 
   /** Moves focus to the text field (once the panel is here). */
   focusInput(): void {
-    this.withPanel((panel) => panel.focusInput());
+    this.__withPanel((panel) => panel.focusInput());
   }
 
   /** Now if the panel is here, else once it has arrived (calls made before it are kept). */
-  private withPanel(use: (panel: PanelApi<AgentChat>) => void): void {
-    if (this.panel) use(this.panel);
-    else void this.loader.whenReady().then((panel) => panel && use(panel));
+  private __withPanel(use: (panel: PanelApi<AgentChat>) => void): void {
+    if (this.__panel) use(this.__panel);
+    else void this.__loader.whenReady().then((panel) => panel && use(panel));
   }
 
-  private uiLang(): string {
+  private __uiLang(): string {
     return this.lang || document.documentElement.lang || navigator.language || 'en';
   }
 
   /** Inline, open, about to be opened, or with a reply pending: the panel is wanted now. */
-  private wantsPanel(): boolean {
-    return this.mode !== 'launcher' || this.isOpen || this.intent || this.stored.wake;
+  private __wantsPanel(): boolean {
+    return this.mode !== 'launcher' || this.isOpen || this.intent || this.__stored.wake;
   }
 
   /**
@@ -461,38 +467,38 @@ export class AgentChat extends HostElement {
   protected override async scheduleUpdate(): Promise<void> {
     const deadline = performance.now() + FEATURE_WAIT_MS;
     const needs: Array<Promise<unknown>> = [];
-    const lang = this.uiLang();
+    const lang = this.__uiLang();
     if (!hasStrings(lang)) {
       needs.push(
         loadStrings(lang).then((ok) => {
           if (!ok) warnOnce(`the "${lang}" strings could not be loaded; using English.`);
-          this.stringsStale = true;
+          this.__stringsStale = true;
         }),
       );
     }
-    if (!this.panel && !this.loader.failed && this.wantsPanel()) {
-      const panel = this.loader.ensure();
+    if (!this.__panel && !this.__loader.failed && this.__wantsPanel()) {
+      const panel = this.__loader.ensure();
       // Inline (or a pending reply) waits, so the box never shows empty first; a launcher
       // shows its new state at once and the panel when it arrives (ensure() updates again).
-      if (this.mode !== 'launcher' || this.stored.wake) needs.push(panel);
+      if (this.mode !== 'launcher' || this.__stored.wake) needs.push(panel);
     }
     if (needs.length && !(await settlesBy(Promise.all(needs), deadline))) {
       // Late: render without, and again once everything is here.
       void Promise.all(needs).then(() => this.requestUpdate());
     }
     // What the panel's features asked this render to wait for (a chunk on its way).
-    const more = this.panel?.waits() ?? [];
+    const more = this.__panel?.waits() ?? [];
     if (more.length && !(await settlesBy(Promise.all(more), deadline))) void Promise.all(more).then(() => this.requestUpdate());
     super.scheduleUpdate();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    const view = this.view;
-    if (changed.has('lang') || changed.has('strings') || this.stringsStale) {
-      this.stringsStale = false;
-      const lang = this.uiLang();
+    const view = this.__view;
+    if (changed.has('lang') || changed.has('strings') || this.__stringsStale) {
+      this.__stringsStale = false;
+      const lang = this.__uiLang();
       const overrides = reported((problems) => record('strings', this.strings, problems));
-      this.text = launcherStrings(lang, overrides);
+      this.__text = launcherStrings(lang, overrides);
       view.overrides = overrides as Partial<Strings> | undefined;
       view.stringsVersion++;
       view.direction = isRtl(lang) ? 'rtl' : 'ltr';
@@ -501,21 +507,21 @@ export class AgentChat extends HostElement {
     if (changed.has('mode'))
       view.launcher = reported((problems) => oneOf('mode', this.mode, ['inline', 'launcher'] as const, problems)) === 'launcher';
     if (changed.has('theme'))
-      this.checkedTheme = reported((problems) => oneOf('theme', this.theme, ['auto', 'light', 'dark'] as const, problems));
+      this.__checkedTheme = reported((problems) => oneOf('theme', this.theme, ['auto', 'light', 'dark'] as const, problems));
     if (changed.has('linkTarget')) reported((problems) => oneOf('link-target', this.linkTarget, ['blank', 'auto'] as const, problems));
-    if (CONFIG_KEYS.some((key) => changed.has(key)) || changed.has('debug')) this.applyConfig();
+    if (CONFIG_KEYS.some((key) => changed.has(key)) || changed.has('debug')) this.__applyConfig();
     // Opened however (open(), the attribute, the property): the reply has been seen.
     if (changed.has('isOpen') && this.isOpen && this.unread) {
       this.unread = false;
-      this.stored.setUnread(false);
+      this.__stored.setUnread(false);
     }
-    if (changed.get('isOpen') !== undefined && view.launcher) this.stored.setOpen(this.isOpen);
-    const panel = this.panel;
+    if (changed.get('isOpen') !== undefined && view.launcher) this.__stored.setOpen(this.isOpen);
+    const panel = this.__panel;
     if (!panel) return;
-    panel.willUpdate(this.loader.changes(changed));
+    panel.willUpdate(this.__loader.changes(changed));
     // Inline, or opened, or a reply pending: the conversation may call the service. After
     // the panel has its configuration, before it renders (a load starts as `connecting`).
-    if (!view.launcher || this.isOpen || this.stored.wake) panel.activate();
+    if (!view.launcher || this.isOpen || this.__stored.wake) panel.activate();
   }
 
   /**
@@ -523,84 +529,84 @@ export class AgentChat extends HostElement {
    * and, in the panel, a notice. The stored state of that conversation says whether a reply
    * is unread or a turn was running when the page went: then the panel loads at once.
    */
-  private applyConfig(): void {
+  private __applyConfig(): void {
     const { config, problems, missing } = readConfig(this);
     // Nothing to talk to right after the upgrade: a framework may set the required settings
     // a moment later (React hydrating server-rendered HTML sets properties after the element
     // upgraded, docs/integration-next.md). Said only if they are still missing then.
-    this.graceUntil ||= config ? -1 : Date.now() + CONFIG_GRACE_MS;
-    const early = missing.length > 0 && Date.now() < this.graceUntil;
-    if (early) setTimeout(() => this.view.config || (this.applyConfig(), this.requestUpdate()), CONFIG_GRACE_MS);
+    this.__graceUntil ||= config ? -1 : Date.now() + CONFIG_GRACE_MS;
+    const early = missing.length > 0 && Date.now() < this.__graceUntil;
+    if (early) setTimeout(() => this.__view.config || (this.__applyConfig(), this.requestUpdate()), CONFIG_GRACE_MS);
     const said = early ? problems : [...missing, ...problems];
     said.forEach((problem) => warnOnce(problem));
-    this.view.config = config;
-    this.view.configProblems = said;
-    this.view.developer = this.debug || isLocalHost(location.hostname);
-    if (!this.stored.open(config)) return;
-    this.unread = this.stored.unread;
+    this.__view.config = config;
+    this.__view.configProblems = said;
+    this.__view.developer = this.debug || isLocalHost(location.hostname);
+    if (!this.__stored.open(config)) return;
+    this.unread = this.__stored.unread;
     // Open on the tab's page before, open here: the conversation follows the visitor through
     // the site. Unless the host set `open`, or the panel would cover the page (a phone).
-    if (this.stored.wasOpen && this.view.launcher && !this.isOpen && !matchMedia(FULL_SCREEN_QUERY).matches) {
-      this.isOpen = this.reopened = true;
+    if (this.__stored.wasOpen && this.__view.launcher && !this.isOpen && !matchMedia(FULL_SCREEN_QUERY).matches) {
+      this.isOpen = this.__reopened = true;
     }
-    if ((this.stored.wake || this.reopened) && !this.panel) void this.loader.ensure();
+    if ((this.__stored.wake || this.__reopened) && !this.__panel) void this.__loader.ensure();
   }
 
   protected override update(changed: PropertyValues<this>): void {
     super.update(changed);
-    const view = this.view;
-    const t = this.text;
+    const view = this.__view;
+    const t = this.__text;
     const root = this.renderRoot;
     if (view.launcher) {
-      this.launcherUi ??= new Launcher({
+      this.__launcherUi ??= new Launcher({
         toggle: () => this.toggle(),
         close: () => this.close(),
         // Intent fetches the panel; once it is here (focus returning on close) there is nothing to do.
         intent: () => {
-          if (!this.panel) this.intent = true;
+          if (!this.__panel) this.intent = true;
         },
       });
-      this.launcherUi.sync(this.isOpen, this.unread, t);
-      if (!this.launcherUi.button.isConnected) root.prepend(this.launcherUi.button);
+      this.__launcherUi.sync(this.isOpen, this.unread, t);
+      if (!this.__launcherUi.button.isConnected) root.prepend(this.__launcherUi.button);
     } else {
-      this.launcherUi?.button.remove();
+      this.__launcherUi?.button.remove();
     }
-    view.launcherButton = view.launcher ? (this.launcherUi?.button ?? null) : null;
+    view.launcherButton = view.launcher ? (this.__launcherUi?.button ?? null) : null;
     // Where the panel would show: inline, or the launcher's open panel (not on mere intent).
-    this.loader.showFailure(this.loader.failed && !this.panel && (!view.launcher || this.isOpen), t);
-    this.panel?.update();
+    this.__loader.showFailure(this.__loader.failed && !this.__panel && (!view.launcher || this.isOpen), t);
+    this.__panel?.update();
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    const panel = this.panel;
+    const panel = this.__panel;
     if (panel) {
-      panel.updated(this.loader.changes(changed));
-      this.loader.fresh = false;
+      panel.updated(this.__loader.changes(changed));
+      this.__loader.fresh = false;
     }
-    if (changed.has('isOpen') && changed.get('isOpen') !== undefined && !this.reopened) {
+    if (changed.has('isOpen') && changed.get('isOpen') !== undefined && !this.__reopened) {
       if (this.isOpen) this.focusInput();
-      else this.launcherUi?.button.focus();
+      else this.__launcherUi?.button.focus();
     }
-    this.reopened = false;
+    this.__reopened = false;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     live.add(this);
-    this.panel?.setConnected(true);
+    this.__panel?.setConnected(true);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     live.delete(this);
-    this.panel?.setConnected(false);
+    this.__panel?.setConnected(false);
   }
 
-  private setOpen(open: boolean): void {
+  private __setOpen(open: boolean): void {
     if (open === this.isOpen) return;
     this.isOpen = open;
     // Opening is the reader asking for the panel: a fetch that failed (on intent) is tried again.
-    if (open && !this.panel) this.loader.failed = false;
+    if (open && !this.__panel) this.__loader.failed = false;
     emit(this, open ? 'agent-chat-open' : 'agent-chat-close', {});
   }
 }

@@ -13,46 +13,46 @@ type Upload = (file: File) => Promise<string>;
 export class AttachmentsControl {
   readonly attachments: Attachments;
   /** An image is being dragged over the panel. */
-  private readonly drag: ViewState<{ over: boolean }>;
-  private dragDepth = 0;
+  private readonly __drag: ViewState<{ over: boolean }>;
+  private __dragDepth = 0;
 
   constructor(
-    private readonly ctx: PanelContext,
-    private readonly upload: () => Upload | undefined,
+    private readonly __ctx: PanelContext,
+    private readonly __upload: () => Upload | undefined,
   ) {
-    const { host } = ctx;
+    const { host } = __ctx;
     this.attachments = new Attachments(host);
-    this.drag = new ViewState(host, { over: false });
+    this.__drag = new ViewState(host, { over: false });
     // Drag events from inside the shadow root are composed; the host sees them all.
-    host.addEventListener('dragenter', (event) => this.onDragEnter(event));
-    host.addEventListener('dragover', (event) => this.onDragOver(event));
-    host.addEventListener('dragleave', () => this.onDragLeave());
-    host.addEventListener('drop', (event) => this.onDrop(event));
+    host.addEventListener('dragenter', (event) => this.__onDragEnter(event));
+    host.addEventListener('dragover', (event) => this.__onDragOver(event));
+    host.addEventListener('dragleave', () => this.__onDragLeave());
+    host.addEventListener('drop', (event) => this.__onDrop(event));
   }
 
   renderControl() {
-    if (!this.upload()) return nothing;
-    return renderAttachControl(this.ctx.text, {
+    if (!this.__upload()) return nothing;
+    return renderAttachControl(this.__ctx.text, {
       disabled: this.attachments.uploading,
-      onPick: () => this.ctx.host.renderRoot.querySelector<HTMLInputElement>('.file-input')?.click(),
-      onChange: (event) => this.onFileChange(event),
+      onPick: () => this.__ctx.host.renderRoot.querySelector<HTMLInputElement>('.file-input')?.click(),
+      onChange: (event) => this.__onFileChange(event),
     });
   }
 
   renderPreview() {
-    if (!this.upload()) return nothing;
+    if (!this.__upload()) return nothing;
     const { attachments } = this;
-    const t = this.ctx.text;
+    const t = this.__ctx.text;
     return html`${renderAttachment(t, attachments, {
       onRemove: () => {
         attachments.clear();
-        this.ctx.focusInput();
+        this.__ctx.focusInput();
       },
       onDismissError: () => attachments.dismissError(),
     })}${this.dropping ? renderDropHint(t) : nothing}`;
   }
 
-  private onFileChange(event: Event): void {
+  private __onFileChange(event: Event): void {
     const field = event.target as HTMLInputElement;
     const file = firstFile(field.files);
     // Cleared so that picking the same file again fires `change` again.
@@ -61,7 +61,7 @@ export class AttachmentsControl {
   }
 
   onPaste(event: ClipboardEvent): void {
-    if (!this.upload()) return;
+    if (!this.__upload()) return;
     const data = event.clipboardData;
     const file = firstFile(data?.files);
     if (!file?.type.startsWith('image/')) return;
@@ -70,46 +70,46 @@ export class AttachmentsControl {
     this.attachments.attach(file);
   }
 
-  private acceptsDrop(event: DragEvent): boolean {
-    const { view, host } = this.ctx;
-    if (!this.upload() || (view.launcher && !host.isOpen)) return false;
+  private __acceptsDrop(event: DragEvent): boolean {
+    const { view, host } = this.__ctx;
+    if (!this.__upload() || (view.launcher && !host.isOpen)) return false;
     return Array.from(event.dataTransfer?.types ?? []).includes('Files');
   }
 
   get dropping(): boolean {
-    return this.drag.value.over;
+    return this.__drag.value.over;
   }
 
-  private setDropping(over: boolean): void {
-    if (over !== this.dropping) this.drag.set({ over });
+  private __setDropping(over: boolean): void {
+    if (over !== this.dropping) this.__drag.set({ over });
   }
 
-  private onDragEnter(event: DragEvent): void {
-    if (!this.acceptsDrop(event)) return;
+  private __onDragEnter(event: DragEvent): void {
+    if (!this.__acceptsDrop(event)) return;
     event.preventDefault();
     // enter/leave fire for every element crossed; the depth tells when the pointer has left.
-    this.dragDepth++;
-    this.setDropping(true);
+    this.__dragDepth++;
+    this.__setDropping(true);
   }
 
-  private onDragOver(event: DragEvent): void {
-    if (!this.acceptsDrop(event)) return;
+  private __onDragOver(event: DragEvent): void {
+    if (!this.__acceptsDrop(event)) return;
     // Without preventDefault here the browser refuses the drop (and may open the file).
     event.preventDefault();
     event.dataTransfer!.dropEffect = 'copy';
-    this.setDropping(true);
+    this.__setDropping(true);
   }
 
-  private onDragLeave(): void {
+  private __onDragLeave(): void {
     if (!this.dropping) return;
-    this.dragDepth = Math.max(0, this.dragDepth - 1);
-    if (!this.dragDepth) this.setDropping(false);
+    this.__dragDepth = Math.max(0, this.__dragDepth - 1);
+    if (!this.__dragDepth) this.__setDropping(false);
   }
 
-  private onDrop(event: DragEvent): void {
-    this.dragDepth = 0;
-    this.setDropping(false);
-    if (!this.acceptsDrop(event)) return;
+  private __onDrop(event: DragEvent): void {
+    this.__dragDepth = 0;
+    this.__setDropping(false);
+    if (!this.__acceptsDrop(event)) return;
     event.preventDefault();
     const file = firstFile(event.dataTransfer?.files);
     if (file) this.attachments.attach(file);
@@ -121,12 +121,12 @@ export class AttachmentsControl {
    * the log (the host may still cancel `agent-chat-send`, which keeps it).
    */
   async send(readText: () => string): Promise<void> {
-    const { chat } = this.ctx;
+    const { chat } = this.__ctx;
     const { attachments } = this;
-    const upload = this.upload();
+    const upload = this.__upload();
     // Not uploaded before the disclaimer is accepted either: the image stays attached. While
     // the conversation loads it is: the send waits for the load, as Enter's without an image.
-    if (chat.replying || attachments.uploading || this.ctx.sendHeld()) return;
+    if (chat.replying || attachments.uploading || this.__ctx.sendHeld()) return;
     if (!upload) {
       attachments.clear();
       return;
@@ -142,7 +142,7 @@ export class AttachmentsControl {
     });
     try {
       // Read after the upload: the user may have kept typing meanwhile.
-      await this.ctx.send(readText(), { imageUrl: url });
+      await this.__ctx.send(readText(), { imageUrl: url });
     } finally {
       unsubscribe();
     }

@@ -75,22 +75,22 @@ export class Attachments implements ReactiveController {
   status: AttachmentStatus = 'empty';
   error: AttachmentError | null = null;
   /** Bumped on every change of file, so a late upload result for a removed file is dropped. */
-  private generation = 0;
+  private __generation = 0;
 
   constructor(
-    private readonly host?: ReactiveControllerHost,
-    private readonly urls: ObjectUrls = browserUrls,
+    private readonly __host?: ReactiveControllerHost,
+    private readonly __urls: ObjectUrls = browserUrls,
     readonly maxBytes = MAX_IMAGE_BYTES,
   ) {
-    host?.addController(this);
+    __host?.addController(this);
   }
 
   hostConnected(): void {
-    if (this.file && !this.previewUrl) this.previewUrl = this.urls.create(this.file);
+    if (this.file && !this.previewUrl) this.previewUrl = this.__urls.create(this.file);
   }
 
   hostDisconnected(): void {
-    this.revoke();
+    this.__revoke();
   }
 
   get uploading(): boolean {
@@ -102,34 +102,34 @@ export class Attachments implements ReactiveController {
     const problem = checkImage(file, this.maxBytes);
     if (problem) {
       this.error = problem;
-      this.changed();
+      this.__changed();
       return false;
     }
-    this.revoke();
-    this.generation++;
+    this.__revoke();
+    this.__generation++;
     this.file = file;
-    this.previewUrl = this.urls.create(file);
+    this.previewUrl = this.__urls.create(file);
     this.status = 'ready';
     this.error = null;
-    this.changed();
+    this.__changed();
     return true;
   }
 
   /** Removes the attachment (also after a successful send) and any error. */
   clear(): void {
-    this.revoke();
-    this.generation++;
+    this.__revoke();
+    this.__generation++;
     this.file = null;
     this.status = 'empty';
     this.error = null;
-    this.changed();
+    this.__changed();
   }
 
   dismissError(): void {
     if (!this.error) return;
     this.error = null;
     if (this.status === 'failed') this.status = 'ready';
-    this.changed();
+    this.__changed();
   }
 
   /**
@@ -140,10 +140,10 @@ export class Attachments implements ReactiveController {
   async upload(uploadImage: (file: File) => Promise<string>): Promise<string | null> {
     const file = this.file;
     if (!file || this.status === 'uploading') return null;
-    const generation = this.generation;
+    const generation = this.__generation;
     this.status = 'uploading';
     this.error = null;
-    this.changed();
+    this.__changed();
     let result: unknown;
     let error: AttachmentError | null = null;
     try {
@@ -151,25 +151,25 @@ export class Attachments implements ReactiveController {
     } catch (e) {
       error = { kind: 'upload', message: e instanceof Error ? e.message : typeof e === 'string' ? e : '' };
     }
-    if (generation !== this.generation) return null;
+    if (generation !== this.__generation) return null;
     const url = error ? null : uploadedImageUrl(result);
     if (!url) {
       this.status = 'failed';
       this.error = error ?? { kind: 'url' };
-      this.changed();
+      this.__changed();
       return null;
     }
     this.status = 'ready';
-    this.changed();
+    this.__changed();
     return url;
   }
 
-  private revoke(): void {
-    if (this.previewUrl) this.urls.revoke(this.previewUrl);
+  private __revoke(): void {
+    if (this.previewUrl) this.__urls.revoke(this.previewUrl);
     this.previewUrl = '';
   }
 
-  private changed(): void {
-    this.host?.requestUpdate();
+  private __changed(): void {
+    this.__host?.requestUpdate();
   }
 }

@@ -25,45 +25,45 @@ const unfinished = (m: ChatMessage) => UNFINISHED.has(m.state) || (!!m.truncated
  */
 export class TurnControls {
   /** The user message being edited, and whether its editor holds no text (Save is off). */
-  private readonly view: ViewState<{ editing: { key: string; blank: boolean } | null }>;
+  private readonly __view: ViewState<{ editing: { key: string; blank: boolean } | null }>;
   /**
    * The editor's text, as typed. Not view state: a keystroke that does not empty the editor
    * or fill it again changes nothing on screen, and a render of the panel for it would draw
    * every message in the window again (the navigators with them).
    */
-  private text = '';
-  private turns = new Map<string, TurnInfo>();
+  private __text = '';
+  private __turns = new Map<string, TurnInfo>();
   /** The messages `turns` was worked out for. */
-  private counted: readonly ChatMessage[] | null = null;
+  private __counted: readonly ChatMessage[] | null = null;
 
-  constructor(private readonly ctx: PanelContext) {
-    this.view = new ViewState<{ editing: { key: string; blank: boolean } | null }>(ctx.host, { editing: null });
-    ctx.onMessageAction('edit', (m) => void this.edit(m));
-    ctx.onMessageAction('regenerate', (m) => this.regenerate(m));
-    ctx.onMessageAction('version', (_, control) => control.dataset.thread && ctx.chat.showBranch(control.dataset.thread));
+  constructor(private readonly __ctx: PanelContext) {
+    this.__view = new ViewState<{ editing: { key: string; blank: boolean } | null }>(__ctx.host, { editing: null });
+    __ctx.onMessageAction('edit', (m) => void this.__edit(m));
+    __ctx.onMessageAction('regenerate', (m) => this.__regenerate(m));
+    __ctx.onMessageAction('version', (_, control) => control.dataset.thread && __ctx.chat.showBranch(control.dataset.thread));
   }
 
-  private get editing() {
-    return this.view.value.editing;
+  private get __editing() {
+    return this.__view.value.editing;
   }
 
   willUpdate(): void {
-    const { messages } = this.ctx.chat.state;
-    if (messages !== this.counted) this.turns = turnsOf((this.counted = messages));
+    const { messages } = this.__ctx.chat.state;
+    if (messages !== this.__counted) this.__turns = turnsOf((this.__counted = messages));
   }
 
   isEditing(m: ChatMessage): boolean {
-    return this.editing?.key === m.key;
+    return this.__editing?.key === m.key;
   }
 
   /** Regenerate, edit and the branch navigator for finished turns (stopped ones too). */
   render(m: ChatMessage) {
-    const { chat } = this.ctx;
-    const info = this.turns.get(m.key);
+    const { chat } = this.__ctx;
+    const info = this.__turns.get(m.key);
     if (!info || !(info.replyId || info.unfinished) || m.state === 'streaming' || m.state === 'queued' || !chat.threadId) return nothing;
-    const t = this.ctx.text;
+    const t = this.__ctx.text;
     const busy = chat.busy;
-    if (m.role === 'user') return this.editing?.key === m.key ? nothing : renderEditButton(t, busy);
+    if (m.role === 'user') return this.__editing?.key === m.key ? nothing : renderEditButton(t, busy);
     const position = info.replyId ? branchIndex(chat.branches).position(chat.threadId, info.turn) : null;
     // Most turns have one version: the button alone, without a template around it.
     return position ? html`${renderRegenerate(t, busy)}${renderBranchNav(position, t)}` : renderRegenerate(t, busy);
@@ -71,45 +71,45 @@ export class TurnControls {
 
   /** The editor of a user message. */
   renderEditor(m: ChatMessage) {
-    return renderEditor(this.ctx.text, {
-      text: this.text,
+    return renderEditor(this.__ctx.text, {
+      text: this.__text,
       onInput: (text) => {
-        this.text = text;
-        if (!text.trim() !== this.editing?.blank) this.view.set({ editing: { key: m.key, blank: !text.trim() } });
+        this.__text = text;
+        if (!text.trim() !== this.__editing?.blank) this.__view.set({ editing: { key: m.key, blank: !text.trim() } });
       },
-      onSave: () => this.submitEdit(m),
+      onSave: () => this.__submitEdit(m),
       onCancel: () => this.cancelEdit(),
     });
   }
 
-  private async edit(m: ChatMessage): Promise<void> {
-    const { host } = this.ctx;
-    this.text = m.text;
-    this.view.set({ editing: { key: m.key, blank: !m.text.trim() } });
+  private async __edit(m: ChatMessage): Promise<void> {
+    const { host } = this.__ctx;
+    this.__text = m.text;
+    this.__view.set({ editing: { key: m.key, blank: !m.text.trim() } });
     await host.updateComplete;
     host.renderRoot.querySelector<HTMLTextAreaElement>('.edit-input')?.focus();
   }
 
-  private regenerate(reply: ChatMessage): void {
-    const { chat } = this.ctx;
-    const info = this.turns.get(reply.key);
+  private __regenerate(reply: ChatMessage): void {
+    const { chat } = this.__ctx;
+    const info = this.__turns.get(reply.key);
     const user = chat.state.messages.filter((m) => m.role === 'user')[info?.turn ?? -1];
     if (!info || !(info.replyId || info.unfinished) || !user) return;
-    this.rerun(info.turn, info.replyId ?? null, user.text);
+    this.__rerun(info.turn, info.replyId ?? null, user.text);
   }
 
-  private submitEdit(user: ChatMessage): void {
-    const info = this.turns.get(user.key);
-    const text = this.editing && this.text.trim();
+  private __submitEdit(user: ChatMessage): void {
+    const info = this.__turns.get(user.key);
+    const text = this.__editing && this.__text.trim();
     // Held (the disclaimer not accepted yet): the editor stays open with the text written.
-    if (!info || !(info.replyId || info.unfinished) || !text || this.ctx.sendHeld()) return;
-    this.view.set({ editing: null });
-    this.rerun(info.turn, info.replyId ?? null, text);
+    if (!info || !(info.replyId || info.unfinished) || !text || this.__ctx.sendHeld()) return;
+    this.__view.set({ editing: null });
+    this.__rerun(info.turn, info.replyId ?? null, text);
   }
 
-  private rerun(turn: number, replyId: string | null, text: string): void {
-    const { chat } = this.ctx;
-    if (this.ctx.sendHeld()) return;
+  private __rerun(turn: number, replyId: string | null, text: string): void {
+    const { chat } = this.__ctx;
+    if (this.__ctx.sendHeld()) return;
     chat.useTurns().then(
       (turns) => turns.rerun(turn, replyId, text),
       (error: unknown) => chat.fail(error, null),
@@ -117,8 +117,8 @@ export class TurnControls {
   }
 
   cancelEdit(): void {
-    this.view.set({ editing: null });
-    this.ctx.focusInput();
+    this.__view.set({ editing: null });
+    this.__ctx.focusInput();
   }
 }
 

@@ -16,11 +16,11 @@ import { Directive, directive, PartType, type ElementPart, type PartInfo } from 
 type Host = { requestUpdate?(): void };
 
 class IsolateDirective extends Directive {
-  private failed = false;
+  private __failed = false;
   /** The hook that failed: a new one (the host replaced it) gets its chance again. */
-  private failedHook: unknown;
+  private __failedHook: unknown;
   /** The first render has been scheduled (see `update`). */
-  private placed = false;
+  private __placed = false;
 
   constructor(partInfo: PartInfo) {
     super(partInfo);
@@ -34,27 +34,27 @@ class IsolateDirective extends Directive {
   override update(part: ElementPart, [hook, produce, fallback, onError]: Parameters<this['render']>): unknown {
     const box = part.element as HTMLElement;
     const host = part.options?.host as Host | undefined;
-    if (this.failed && hook !== this.failedHook) {
-      this.failed = false;
-      this.slot = undefined;
+    if (this.__failed && hook !== this.__failedHook) {
+      this.__failed = false;
+      this.__slot = undefined;
     }
     // On the first render the box is still in the template's detached fragment: a node the
     // hook returned could be moved in there (the widget itself, an ancestor) and fail only
     // when Lit inserts the fragment, outside this boundary. Render once the box is placed,
     // then let the host update (its log follows what was added).
-    if (!box.isConnected && !this.placed) {
-      this.placed = true;
+    if (!box.isConnected && !this.__placed) {
+      this.__placed = true;
       queueMicrotask(() => {
-        this.draw(box, host, hook, produce, fallback, onError);
+        this.__draw(box, host, hook, produce, fallback, onError);
         host?.requestUpdate?.();
       });
       return noChange;
     }
-    this.draw(box, host, hook, produce, fallback, onError);
+    this.__draw(box, host, hook, produce, fallback, onError);
     return noChange;
   }
 
-  private draw(
+  private __draw(
     box: HTMLElement,
     host: Host | undefined,
     hook: unknown,
@@ -64,7 +64,7 @@ class IsolateDirective extends Directive {
   ): void {
     // `host`: `this` in event listeners of the templates, as if the host had rendered them.
     const options = { host };
-    if (!this.failed) {
+    if (!this.__failed) {
       try {
         const value = produce();
         if (value != null && !isTemplateResult(value) && !(value instanceof Node)) {
@@ -74,33 +74,33 @@ class IsolateDirective extends Directive {
         if (value instanceof Node && host instanceof Node && value.contains(host)) {
           throw new TypeError('a card renderer returned the widget or an element around it');
         }
-        render(value ?? fallback(), this.container(box), options);
+        render(value ?? fallback(), this.__container(box), options);
         return;
       } catch (error) {
-        this.failed = true;
-        this.failedHook = hook;
+        this.__failed = true;
+        this.__failedHook = hook;
         onError(error);
         // Whatever the failed render left behind goes: the fallback gets a fresh container.
-        this.slot = undefined;
+        this.__slot = undefined;
       }
     }
     try {
-      render(fallback(), this.container(box), options);
+      render(fallback(), this.__container(box), options);
     } catch {
       box.replaceChildren();
-      this.slot = undefined;
+      this.__slot = undefined;
     }
   }
 
   /** What is rendered into: a `display: contents` element, replaced after a failure (Lit keeps its render state on it). */
-  private slot: HTMLElement | undefined;
-  private container(box: HTMLElement): HTMLElement {
-    if (!this.slot) {
-      this.slot = document.createElement('div');
-      this.slot.className = 'card-slot';
-      box.replaceChildren(this.slot);
+  private __slot: HTMLElement | undefined;
+  private __container(box: HTMLElement): HTMLElement {
+    if (!this.__slot) {
+      this.__slot = document.createElement('div');
+      this.__slot.className = 'card-slot';
+      box.replaceChildren(this.__slot);
     }
-    return this.slot;
+    return this.__slot;
   }
 }
 

@@ -74,11 +74,11 @@ export class AgentClient {
   /** What every request needs (base address, token, timeout); the management client (management.ts) shares it. */
   readonly ctx: HttpContext;
   /** The session code, once a turn went over the WebSocket session. */
-  private socket: Awaited<ReturnType<StreamingCode['socket']>> | null = null;
+  private __socket: Awaited<ReturnType<StreamingCode['socket']>> | null = null;
 
   constructor(
     config: ClientConfig,
-    private readonly code: StreamingCode,
+    private readonly __code: StreamingCode,
   ) {
     const baseUrl = config.baseUrl.replace(/\/+$/, '');
     const timeoutMs = config.timeoutMs ?? 30_000;
@@ -116,7 +116,7 @@ export class AgentClient {
     // A lazy chunk (the SSE reader and the resume loop): a page that shows a conversation
     // without sending in it never downloads them. Failing to load it fails the turn before
     // anything is sent (`chunk`: retryable, text kept).
-    const { streamTurn } = await this.code.stream().catch((e: unknown) => {
+    const { streamTurn } = await this.__code.stream().catch((e: unknown) => {
       throw chunkError(e);
     });
     return streamTurn(this.ctx, body, handlers, opts);
@@ -124,7 +124,7 @@ export class AgentClient {
 
   /** Fetches the streaming code ahead of the first turn (the reader is typing). */
   prefetchStreaming(): void {
-    this.code.stream().catch(() => undefined);
+    this.__code.stream().catch(() => undefined);
   }
 
   /**
@@ -134,7 +134,7 @@ export class AgentClient {
   async streamSocket(body: SendMessageBody, handlers: StreamHandlers, opts?: StreamOptions): Promise<StreamResult> {
     // A lazy chunk: only widgets with `transport="websocket"` download the session code.
     // Failing to load it fails the turn before anything is sent (`chunk`, as above).
-    const socket = (this.socket = await this.code.socket().catch((e: unknown) => {
+    const socket = (this.__socket = await this.__code.socket().catch((e: unknown) => {
       throw chunkError(e);
     }));
     return socket.streamOverSocket(this.ctx, body, handlers, opts);
@@ -142,7 +142,7 @@ export class AgentClient {
 
   /** Closes what stays open between turns (the WebSocket session); the next turn opens it again. */
   close(): void {
-    this.socket?.closeSession(this.ctx);
+    this.__socket?.closeSession(this.ctx);
   }
 
   /** `POST /messaging/v1/threads/{threadId}/rerun`; the response names the NEW thread. */

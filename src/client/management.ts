@@ -34,32 +34,32 @@ export function tokenAccess(token: string | null): TokenAccess {
  * ApiError of status 403; a `401` that survived one refresh with `auth`.
  */
 export class ManagementClient {
-  private readonly ctx: HttpContext;
+  private readonly __ctx: HttpContext;
 
   constructor(client: AgentClient) {
-    this.ctx = client.ctx;
+    this.__ctx = client.ctx;
   }
 
   /** `GET /management/v1/interactions/{id}/trace`: a reply's `id` is its interaction id. */
   trace(interactionId: string, opts?: RequestOptions): Promise<Trace> {
     const path = `/management/v1/interactions/${encodeURIComponent(interactionId)}/trace`;
-    return requestJson(this.ctx, 'GET', path, undefined, readTrace, 'a trace', opts);
+    return requestJson(this.__ctx, 'GET', path, undefined, readTrace, 'a trace', opts);
   }
 
   /** `GET /management/v1/agents/{id}/versions`: its versions, oldest first (the first page). */
   versions(agentId: string, opts?: RequestOptions): Promise<AgentVersion[]> {
     const path = `/management/v1/agents/${encodeURIComponent(agentId)}/versions`;
-    return requestJson(this.ctx, 'GET', path, undefined, readVersions, 'agent versions', opts);
+    return requestJson(this.__ctx, 'GET', path, undefined, readVersions, 'agent versions', opts);
   }
 
   /** `GET /management/v1/threads/{id}`. */
   thread(threadId: string, opts?: RequestOptions): Promise<ThreadRecord> {
-    return requestJson(this.ctx, 'GET', threadPath(threadId), undefined, readThread, 'a thread', opts);
+    return requestJson(this.__ctx, 'GET', threadPath(threadId), undefined, readThread, 'a thread', opts);
   }
 
   /** `PATCH /management/v1/threads/{id}` with `{title}` (null clears it); resolves with the whole thread. */
   rename(threadId: string, title: string | null, opts?: RequestOptions): Promise<ThreadRecord> {
-    return requestJson(this.ctx, 'PATCH', threadPath(threadId), { title }, readThread, 'a thread', opts);
+    return requestJson(this.__ctx, 'PATCH', threadPath(threadId), { title }, readThread, 'a thread', opts);
   }
 }
 

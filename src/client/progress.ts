@@ -54,14 +54,14 @@ export class TurnProgress {
    * nor a drop to resume: a service that sends without end would only send it again.
    */
   truncated = false;
-  private announced: string | null = null;
+  private __announced: string | null = null;
   /** Characters of reply text handed on, across resumes (a page's own: `resumeAt` counts from there). */
-  private length = 0;
+  private __length = 0;
 
   constructor(
     threadId: string | undefined,
-    private readonly handlers: StreamHandlers,
-    private readonly maxReply = Infinity,
+    private readonly __handlers: StreamHandlers,
+    private readonly __maxReply = Infinity,
   ) {
     this.threadId = threadId ?? null;
   }
@@ -71,7 +71,7 @@ export class TurnProgress {
    * resume it. A thread not known yet is named by the replayed `thread` frame.
    */
   resumeAt(threadId: string | null, lastSeq: number): void {
-    this.announced = this.threadId = threadId;
+    this.__announced = this.threadId = threadId;
     this.resumable = true;
     this.lastSeq = lastSeq;
   }
@@ -86,12 +86,12 @@ export class TurnProgress {
       const id = frame.data.thread_id;
       // The frame is replayed on every resume; one turn runs on one thread. A second id
       // would move the conversation somewhere the reader never went.
-      if (this.announced === id) return;
-      if (this.announced !== null) throw protocolError('The service named a second thread for one turn.');
-      this.announced = this.threadId = id;
+      if (this.__announced === id) return;
+      if (this.__announced !== null) throw protocolError('The service named a second thread for one turn.');
+      this.__announced = this.threadId = id;
       this.resumable = true;
       this.onProgress?.();
-      this.guard(() => this.handlers.onThread?.(id));
+      this.__guard(() => this.__handlers.onThread?.(id));
       return;
     }
     // Replays after a resume: everything up to the last seq seen was delivered already.
@@ -103,21 +103,21 @@ export class TurnProgress {
     this.onProgress?.();
     if (frame.type === 'event') {
       const text = frame.data.text;
-      if (text) this.token(text, frame.seq);
+      if (text) this.__token(text, frame.seq);
     } else {
       // Read again with the limit: its text cut there, and marked.
-      const message = (this.message = readMessage(frame.data, this.maxReply)!);
+      const message = (this.message = readMessage(frame.data, this.__maxReply)!);
       this.truncated = !!message.truncated;
-      this.guard(() => this.handlers.onMessage?.(message, frame.seq));
+      this.__guard(() => this.__handlers.onMessage?.(message, frame.seq));
     }
   }
 
   /** A delta, cut where the reply reaches `maxReply`. */
-  private token(text: string, seq: number): void {
-    const part = cutText(text, Math.max(0, this.maxReply - this.length));
-    this.length += part.length;
+  private __token(text: string, seq: number): void {
+    const part = cutText(text, Math.max(0, this.__maxReply - this.__length));
+    this.__length += part.length;
     this.truncated = part !== text;
-    this.guard(() => this.handlers.onToken?.(part, seq, this.truncated));
+    this.__guard(() => this.__handlers.onToken?.(part, seq, this.truncated));
   }
 
   /**
@@ -126,17 +126,17 @@ export class TurnProgress {
    * it did; before that, there is no turn to end).
    */
   tooLarge(): boolean {
-    if (this.stopped || !this.announced) return false;
+    if (this.stopped || !this.__announced) return false;
     this.truncated = true;
-    this.guard(() => this.handlers.onToken?.('', this.lastSeq, true));
+    this.__guard(() => this.__handlers.onToken?.('', this.lastSeq, true));
     return true;
   }
 
   unknown(frame: UnknownFrame): void {
-    this.guard(() => this.handlers.onUnknownFrame?.(frame));
+    this.__guard(() => this.__handlers.onUnknownFrame?.(frame));
   }
 
-  private guard(call: () => void): void {
+  private __guard(call: () => void): void {
     try {
       call();
     } catch (e) {

@@ -86,53 +86,53 @@ function usable(token: CachedToken | null | undefined): CachedToken | null {
  * the `publishableKey` exchange. With none, requests go out without a token.
  */
 export class TokenManager {
-  private cached: CachedToken | null = null;
-  private pending: Promise<CachedToken> | null = null;
+  private __cached: CachedToken | null = null;
+  private __pending: Promise<CachedToken> | null = null;
 
-  constructor(private readonly source: TokenSource) {
-    if (source.accessToken) this.cached = this.toCached(source.accessToken, undefined, Date.now());
-    else if (this.exchanges) this.cached = usable(source.cache?.read());
+  constructor(private readonly __source: TokenSource) {
+    if (__source.accessToken) this.__cached = this.__toCached(__source.accessToken, undefined, Date.now());
+    else if (this.__exchanges) this.__cached = usable(__source.cache?.read());
   }
 
   /** Tokens come from the publishable-key exchange (the only ones a cache may keep). */
-  private get exchanges(): boolean {
-    const s = this.source;
+  private get __exchanges(): boolean {
+    const s = this.__source;
     return !s.accessToken && !s.tokenProvider && !!s.publishableKey;
   }
 
   /** Whether a rejected token can be replaced (false for a fixed `accessToken`). */
   get canRefresh(): boolean {
-    const s = this.source;
+    const s = this.__source;
     return !!s.tokenProvider || (!s.accessToken && !!s.publishableKey);
   }
 
   /** The user an exchange asks for now (none for host-minted tokens). */
-  private get user(): string | undefined {
-    return (this.exchanges && this.source.userId?.()) || undefined;
+  private get __user(): string | undefined {
+    return (this.__exchanges && this.__source.userId?.()) || undefined;
   }
 
   /** A usable token, or null when no token source is configured. */
   async get(): Promise<string | null> {
     const now = Date.now();
-    const c = this.cached;
+    const c = this.__cached;
     // A token exchanged for another user (the host changed `user-id`) is as good as none.
-    if (c && c.user === this.user && (c.refreshAt === null || now < c.refreshAt || !this.canRefresh)) return c.value;
+    if (c && c.user === this.__user && (c.refreshAt === null || now < c.refreshAt || !this.canRefresh)) return c.value;
     if (!this.canRefresh) return null;
-    if (!this.pending) {
-      this.pending = this.fetchToken().then(
+    if (!this.__pending) {
+      this.__pending = this.__fetchToken().then(
         (t) => {
-          this.cached = t;
-          this.pending = null;
-          if (this.exchanges) this.source.cache?.write(t);
+          this.__cached = t;
+          this.__pending = null;
+          if (this.__exchanges) this.__source.cache?.write(t);
           return t;
         },
         (e: unknown) => {
-          this.pending = null;
+          this.__pending = null;
           throw e;
         },
       );
     }
-    return (await this.pending).value;
+    return (await this.__pending).value;
   }
 
   /**
@@ -140,19 +140,19 @@ export class TokenManager {
    * keeps a replacement another request already fetched.
    */
   invalidate(token?: string | null): void {
-    if (token && this.cached?.value !== token) return;
-    this.cached = null;
-    if (this.exchanges) this.source.cache?.write(null);
+    if (token && this.__cached?.value !== token) return;
+    this.__cached = null;
+    if (this.__exchanges) this.__source.cache?.write(null);
   }
 
-  private toCached(value: string, expiresIn: number | undefined, now: number): CachedToken {
+  private __toCached(value: string, expiresIn: number | undefined, now: number): CachedToken {
     const exp = jwtExpiry(value);
     const expiresAt = exp !== null ? exp * 1000 : expiresIn !== undefined ? now + expiresIn * 1000 : null;
     return { value, refreshAt: expiresAt === null ? null : refreshTime(expiresAt, now) };
   }
 
-  private async fetchToken(): Promise<CachedToken> {
-    const s = this.source;
+  private async __fetchToken(): Promise<CachedToken> {
+    const s = this.__source;
     if (s.tokenProvider) {
       let value: unknown;
       try {
@@ -163,18 +163,18 @@ export class TokenManager {
       if (typeof value !== 'string' || !value) {
         throw new ApiError({ kind: 'auth', message: 'The token provider returned no access token.' });
       }
-      return this.toCached(value, undefined, Date.now());
+      return this.__toCached(value, undefined, Date.now());
     }
-    return this.exchange(s.publishableKey as string, this.user);
+    return this.__exchange(s.publishableKey as string, this.__user);
   }
 
   /** `POST /management/v1/auth/token {publishable_key, user_id}` (docs/protocol.md "Token exchange"). */
-  private async exchange(publishableKey: string, user: string | undefined): Promise<CachedToken> {
-    const timeout = AbortSignal.timeout(this.source.timeoutMs);
+  private async __exchange(publishableKey: string, user: string | undefined): Promise<CachedToken> {
+    const timeout = AbortSignal.timeout(this.__source.timeoutMs);
     let res: Response;
     let text: string;
     try {
-      res = await fetch(`${this.source.baseUrl}/management/v1/auth/token`, {
+      res = await fetch(`${this.__source.baseUrl}/management/v1/auth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ publishable_key: publishableKey, user_id: user }),
@@ -196,6 +196,6 @@ export class TokenManager {
       throw new ApiError({ kind: 'auth', status: res.status, message: 'The service returned no usable access token.' });
     }
     const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : undefined;
-    return { ...this.toCached(body.access_token, expiresIn, Date.now()), user };
+    return { ...this.__toCached(body.access_token, expiresIn, Date.now()), user };
   }
 }

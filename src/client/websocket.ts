@@ -61,22 +61,22 @@ interface TurnListener {
  * connection of a turn (the resume loop waits with backoff and resumes by `seq`).
  */
 export class SocketSession {
-  private ws: WebSocket | null = null;
+  private __ws: WebSocket | null = null;
   /** Settles once the socket said `ready` (rejects if it closed first). */
-  private ready: Promise<void> | null = null;
-  private listener: TurnListener | null = null;
+  private __ready: Promise<void> | null = null;
+  private __listener: TurnListener | null = null;
   /** The turn on the socket has not said `done` yet: the next one waits (one turn at a time). */
-  private busy: Promise<void> = Promise.resolve();
-  private settleBusy: (() => void) | null = null;
-  private idle: ReturnType<typeof setTimeout> | undefined;
-  private heartbeat: ReturnType<typeof setInterval> | undefined;
-  private lastFrame = 0;
+  private __busy: Promise<void> = Promise.resolve();
+  private __settleBusy: (() => void) | null = null;
+  private __idle: ReturnType<typeof setTimeout> | undefined;
+  private __heartbeat: ReturnType<typeof setInterval> | undefined;
+  private __lastFrame = 0;
 
   constructor(
-    private readonly url: string,
+    private readonly __url: string,
     readonly timings: SessionTimings = SESSION_TIMINGS,
     /** The longest frame read, in characters (sse.ts `frameLimit`). */
-    private readonly maxFrame = MAX_FRAME,
+    private readonly __maxFrame = MAX_FRAME,
   ) {}
 
   /** Sockets opened so far (reuse is visible in tests). */
@@ -88,13 +88,13 @@ export class SocketSession {
    * what is final (`auth`).
    */
   async open(token: string, signal: AbortSignal, timeoutMs: number, listener: TurnListener): Promise<WebSocket> {
-    await withSignal(this.busy, signal);
-    clearTimeout(this.idle);
-    this.listener = listener;
-    if (!this.ws || this.ws.readyState > 1) this.connect(token, timeoutMs);
-    await withSignal(this.ready!, signal);
-    this.busy = new Promise((resolve) => (this.settleBusy = resolve));
-    return this.ws!;
+    await withSignal(this.__busy, signal);
+    clearTimeout(this.__idle);
+    this.__listener = listener;
+    if (!this.__ws || this.__ws.readyState > 1) this.__connect(token, timeoutMs);
+    await withSignal(this.__ready!, signal);
+    this.__busy = new Promise((resolve) => (this.__settleBusy = resolve));
+    return this.__ws!;
   }
 
   /**
@@ -108,7 +108,7 @@ export class SocketSession {
       // A `done` that never comes would hold every later turn: the socket is given up instead.
       const late = setTimeout(() => this.close(), this.timings.pongWaitMs);
       const free = (): void => (clearTimeout(late), this.release('free'));
-      this.listener = {
+      this.__listener = {
         frame: (f) => f.type === 'done' && free(),
         invalid: () => this.close(),
         tooLarge: () => (this.close(), true),
@@ -117,42 +117,42 @@ export class SocketSession {
       };
       return;
     }
-    this.listener = null;
-    this.settleBusy?.();
-    this.settleBusy = null;
-    clearTimeout(this.idle);
-    this.idle = setTimeout(() => this.close(), this.timings.idleMs);
+    this.__listener = null;
+    this.__settleBusy?.();
+    this.__settleBusy = null;
+    clearTimeout(this.__idle);
+    this.__idle = setTimeout(() => this.close(), this.timings.idleMs);
   }
 
   /** A turn that never got to send lets go: the socket opening for it is of no use. */
   leave(listener: TurnListener): void {
-    if (this.listener === listener) this.close();
+    if (this.__listener === listener) this.close();
   }
 
   close(): void {
-    clearTimeout(this.idle);
-    clearInterval(this.heartbeat);
-    const ws = this.ws;
-    this.ws = this.ready = null;
-    this.settleBusy?.();
+    clearTimeout(this.__idle);
+    clearInterval(this.__heartbeat);
+    const ws = this.__ws;
+    this.__ws = this.__ready = null;
+    this.__settleBusy?.();
     if (!ws) return;
     ws.onopen = ws.onmessage = ws.onclose = null;
     if (ws.readyState < 2) ws.close(1000);
   }
 
-  private connect(token: string, timeoutMs: number): void {
+  private __connect(token: string, timeoutMs: number): void {
     this.close();
-    const ws = (this.ws = new WebSocket(this.url));
+    const ws = (this.__ws = new WebSocket(this.__url));
     this.opened += 1;
     let opened = false;
     let isReady = false;
     let settle: { resolve(): void; reject(e: unknown): void };
-    this.ready = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+    this.__ready = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
     // Nobody may wait for it (a turn aborted meanwhile): a failed opening is not unhandled.
-    this.ready.catch(() => undefined);
+    this.__ready.catch(() => undefined);
     const timer = setTimeout(() => {
       settle.reject(new ApiError({ kind: 'timeout', message: 'The service took too long to answer.' }));
-      this.drop(ws, null, opened);
+      this.__drop(ws, null, opened);
     }, timeoutMs);
     ws.onopen = () => {
       opened = true;
@@ -161,35 +161,35 @@ export class SocketSession {
     ws.onclose = (event) => {
       clearTimeout(timer);
       settle.reject(closeError(event, opened));
-      this.drop(ws, event, opened);
+      this.__drop(ws, event, opened);
     };
     ws.onmessage = (event) => {
-      this.lastFrame = performance.now();
+      this.__lastFrame = performance.now();
       let frame: ReturnType<typeof parseFrame>;
       try {
         if (typeof event.data !== 'string') throw protocolError('The service sent a binary frame.');
         // Not parsed: the turn takes its reply as cut there (the socket goes, and the rest of it).
-        if (event.data.length > this.maxFrame) {
-          if (isReady && this.listener?.tooLarge()) return;
+        if (event.data.length > this.__maxFrame) {
+          if (isReady && this.__listener?.tooLarge()) return;
           throw protocolError('The service sent a frame that is too large.');
         }
         frame = parseFrame(event.data);
       } catch (e) {
         if (!isReady) return settle.reject(e);
-        return this.listener?.invalid(e);
+        return this.__listener?.invalid(e);
       }
       switch (frame.type) {
         case 'ping':
           ws.send('{"type":"pong"}');
-          return this.listener?.alive();
+          return this.__listener?.alive();
         case 'pong':
-          return this.listener?.alive();
+          return this.__listener?.alive();
       }
-      if (isReady) return this.listener?.frame(frame);
+      if (isReady) return this.__listener?.frame(frame);
       if (frame.type === 'ready') {
         isReady = true;
         clearTimeout(timer);
-        this.beat(ws);
+        this.__beat(ws);
         return settle.resolve();
       }
       // Before `ready` the session refused `auth`; other frames are not the protocol.
@@ -202,15 +202,15 @@ export class SocketSession {
   }
 
   /** Every `heartbeatMs` of quiet a ping; nothing back within `pongWaitMs` and the socket is dead. */
-  private beat(ws: WebSocket): void {
-    clearInterval(this.heartbeat);
+  private __beat(ws: WebSocket): void {
+    clearInterval(this.__heartbeat);
     const { heartbeatMs, pongWaitMs } = this.timings;
     let pinged = 0;
-    this.heartbeat = setInterval(
+    this.__heartbeat = setInterval(
       () => {
         const now = performance.now();
-        if (pinged && this.lastFrame < pinged && now - pinged >= pongWaitMs) return this.drop(ws, null, true);
-        if (now - this.lastFrame >= heartbeatMs && (!pinged || this.lastFrame >= pinged)) {
+        if (pinged && this.__lastFrame < pinged && now - pinged >= pongWaitMs) return this.__drop(ws, null, true);
+        if (now - this.__lastFrame >= heartbeatMs && (!pinged || this.__lastFrame >= pinged)) {
           pinged = now;
           ws.send('{"type":"ping"}');
         }
@@ -219,9 +219,9 @@ export class SocketSession {
     );
   }
 
-  private drop(ws: WebSocket, event: CloseEvent | null, opened: boolean): void {
-    if (ws !== this.ws) return;
-    const listener = this.listener;
+  private __drop(ws: WebSocket, event: CloseEvent | null, opened: boolean): void {
+    if (ws !== this.__ws) return;
+    const listener = this.__listener;
     this.close();
     listener?.closed(event, opened);
   }

@@ -22,44 +22,44 @@ type Voice = UseOf<typeof voiceFeature>;
 
 export class Composer {
   /** The markdown lexer, fetched when the field takes focus (a failure is the panel's to say, when a text needs it). */
-  private readonly lexer: Feature<typeof import('../markdown/lex.js')>;
+  private readonly __lexer: Feature<typeof import('../markdown/lex.js')>;
   /** The text's length when the field was last fitted to it. */
-  private fitted = 0;
+  private __fitted = 0;
 
   constructor(
-    private readonly ctx: PanelContext,
-    private readonly images: Attachments,
-    private readonly voice: Voice,
+    private readonly __ctx: PanelContext,
+    private readonly __images: Attachments,
+    private readonly __voice: Voice,
   ) {
-    this.lexer = ctx.feature(lexerChunk, true);
+    this.__lexer = __ctx.feature(lexerChunk, true);
   }
 
   get input(): HTMLTextAreaElement | null {
-    return this.ctx.host.renderRoot.querySelector('textarea[part="input"]');
+    return this.__ctx.host.renderRoot.querySelector('textarea[part="input"]');
   }
 
   render() {
-    const { chat, host } = this.ctx;
-    const t = this.ctx.text;
+    const { chat, host } = this.__ctx;
+    const t = this.__ctx.text;
     // Stop while a reply is under way; while the conversation loads, Send (it waits for the load).
     const busy = chat.replying;
     const { draft } = chat.state;
-    const images = this.images.control;
+    const images = this.__images.control;
     const attachments = images?.attachments;
-    return html`<form part="composer" class=${images?.dropping ? 'dropping' : nothing} @submit=${this.onSubmit}>
-      ${this.images.render('composerStart')}
+    return html`<form part="composer" class=${images?.dropping ? 'dropping' : nothing} @submit=${this.__onSubmit}>
+      ${this.__images.render('composerStart')}
       <textarea
         part="input"
         rows="1"
         .value=${live(draft)}
         placeholder=${host.placeholder || t.placeholder}
         aria-label=${t.inputLabel}
-        @focus=${this.onFocus}
-        @input=${this.onInput}
-        @keydown=${this.onKeyDown}
-        @paste=${this.onPaste}
+        @focus=${this.__onFocus}
+        @input=${this.__onInput}
+        @keydown=${this.__onKeyDown}
+        @paste=${this.__onPaste}
       ></textarea>
-      ${this.voice.render('composerEnd')}
+      ${this.__voice.render('composerEnd')}
       ${
         busy
           ? html`<button part="stop-button" class="stop" type="button" aria-label=${t.stop} title=${t.stop} @click=${() => chat.stop()}>
@@ -73,35 +73,35 @@ export class Composer {
   }
 
   // Listeners are arrow functions: lit-html calls them with the element as `this`.
-  private readonly onSubmit = (event: Event): void => {
+  private readonly __onSubmit = (event: Event): void => {
     event.preventDefault();
-    this.voice.api.abort();
-    const read = () => this.input?.value ?? this.ctx.chat.state.draft;
-    const images = this.images.control;
+    this.__voice.api.abort();
+    const read = () => this.input?.value ?? this.__ctx.chat.state.draft;
+    const images = this.__images.control;
     if (images?.attachments.file) {
       void images.send(read);
       return;
     }
     const text = read();
     if (!text.trim()) return;
-    void this.ctx.send(text);
+    void this.__ctx.send(text);
   };
 
-  private readonly onFocus = (): void => {
-    this.ctx.chat.prefetchTurn();
+  private readonly __onFocus = (): void => {
+    this.__ctx.chat.prefetchTurn();
     // What the question and its reply are drawn with, unless they are prose (not offline: a
     // failed fetch would hold the next try back).
-    if (!offline()) void this.lexer.want();
+    if (!offline()) void this.__lexer.want();
     recall().catch(() => undefined);
   };
 
-  private readonly onInput = (event: Event): void => {
+  private readonly __onInput = (event: Event): void => {
     const area = event.target as HTMLTextAreaElement;
     // Typing means the reader has moved on; do not pull focus out of the field later.
-    this.ctx.focusKeeper.forget();
-    this.voice.api.abort();
-    this.ctx.chat.setDraft(area.value);
-    this.fit(area);
+    this.__ctx.focusKeeper.forget();
+    this.__voice.api.abort();
+    this.__ctx.chat.setDraft(area.value);
+    this.__fit(area);
   };
 
   /**
@@ -110,23 +110,23 @@ export class Composer {
    * measure it lays out the panel around it, the log with every message included, and a
    * keystroke that stays on its line needs none of that.
    */
-  private fit(area: HTMLTextAreaElement): void {
+  private __fit(area: HTMLTextAreaElement): void {
     const length = area.value.length;
-    const shrank = length < this.fitted;
-    this.fitted = length;
+    const shrank = length < this.__fitted;
+    this.__fitted = length;
     if (!shrank && area.scrollHeight <= area.clientHeight) return;
     area.style.height = 'auto';
     area.style.height = `${area.scrollHeight + 2}px`;
   }
 
-  private readonly onKeyDown = (event: KeyboardEvent): void => {
+  private readonly __onKeyDown = (event: KeyboardEvent): void => {
     // Enter sends, Shift+Enter adds a line; an IME composition's Enter is not ours. It does
     // what Send does, also while the conversation loads (the send waits for the load).
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
-      if (!this.ctx.chat.replying) this.onSubmit(event);
-    } else if (recall.module?.recall(event, this.ctx.chat)) this.onInput(event);
+      if (!this.__ctx.chat.replying) this.__onSubmit(event);
+    } else if (recall.module?.recall(event, this.__ctx.chat)) this.__onInput(event);
   };
 
-  private readonly onPaste = (event: ClipboardEvent): void => this.images.control?.onPaste(event);
+  private readonly __onPaste = (event: ClipboardEvent): void => this.__images.control?.onPaste(event);
 }

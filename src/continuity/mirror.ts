@@ -37,112 +37,112 @@ export function missed(chat: TurnHost, record: RunningTurn, running: boolean): v
  */
 export class Mirror {
   active = true;
-  private id: string | null = null;
-  private user: ChatMessage | null = null;
-  private reply: ChatMessage | null = null;
+  private __id: string | null = null;
+  private __user: ChatMessage | null = null;
+  private __reply: ChatMessage | null = null;
   /** The reply's text as far as this tab has shown it (the log may be loaded afresh meanwhile). */
-  private text = '';
-  private lastSeq = 0;
-  private readonly channel: BroadcastChannel | null;
-  private orphan: ReturnType<typeof setTimeout> | undefined;
+  private __text = '';
+  private __lastSeq = 0;
+  private readonly __channel: BroadcastChannel | null;
+  private __orphan: ReturnType<typeof setTimeout> | undefined;
   /** Ends the wait for the lock, and a grace under way, when this tab stops mirroring. */
-  private readonly waiting = new AbortController();
+  private readonly __waiting = new AbortController();
 
   constructor(
-    private readonly chat: TurnHost,
+    private readonly __chat: TurnHost,
     scope: string,
-    private readonly takeOver: TakeOver,
-    private readonly closed: () => void,
+    private readonly __takeOver: TakeOver,
+    private readonly __closed: () => void,
     /** Puts the stored turn in the log, for a takeover before the owner told anything (recovery's view of it). */
-    private readonly fallback?: () => [ChatMessage, ChatMessage],
+    private readonly __fallback?: () => [ChatMessage, ChatMessage],
   ) {
-    this.channel = openChannel(scope);
-    this.channel?.addEventListener('message', (event) => {
+    this.__channel = openChannel(scope);
+    this.__channel?.addEventListener('message', (event) => {
       const message = readTabMessage(event.data);
-      if (message) this.receive(message);
+      if (message) this.__receive(message);
     });
-    chat.store.apply(watchTurn);
-    this.post({ type: 'sync' });
+    __chat.store.apply(watchTurn);
+    this.__post({ type: 'sync' });
     const manager = locks();
-    if (manager) manager.request(lockName(scope), { signal: this.waiting.signal }, () => this.owned()).catch(() => undefined);
+    if (manager) manager.request(lockName(scope), { signal: this.__waiting.signal }, () => this.__owned()).catch(() => undefined);
     // Without Web Locks: a tab that runs the turn answers `sync` at once; silence means none does.
-    else this.watch(JOIN_MS);
+    else this.__watch(JOIN_MS);
   }
 
   /** Stop, pressed here: the owner is asked to stop the turn. */
   stop(): void {
-    if (this.id) this.post({ type: 'stop', id: this.id });
+    if (this.__id) this.__post({ type: 'stop', id: this.__id });
   }
 
   /** The element leaves: nothing more is shown or taken over here. */
   close(): void {
     if (!this.active) return;
     this.active = false;
-    clearTimeout(this.orphan);
-    this.waiting.abort();
-    this.channel?.close();
-    this.closed();
+    clearTimeout(this.__orphan);
+    this.__waiting.abort();
+    this.__channel?.close();
+    this.__closed();
   }
 
-  private receive(message: TabMessage): void {
+  private __receive(message: TabMessage): void {
     if (!this.active) return;
     switch (message.type) {
       case 'turn':
-        return this.show(message.id, message.turn);
+        return this.__show(message.id, message.turn);
       case 'token': {
-        if (message.id !== this.id || message.seq <= this.lastSeq || !this.reply) return;
-        this.lastSeq = message.seq;
-        this.keepShown();
-        this.text += message.text;
-        this.chat.store.apply(appendDelta, this.reply.key, message.text);
-        this.watch();
+        if (message.id !== this.__id || message.seq <= this.__lastSeq || !this.__reply) return;
+        this.__lastSeq = message.seq;
+        this.__keepShown();
+        this.__text += message.text;
+        this.__chat.store.apply(appendDelta, this.__reply.key, message.text);
+        this.__watch();
         return;
       }
       case 'beat':
-        if (message.id === this.id) this.watch();
+        if (message.id === this.__id) this.__watch();
         return;
       case 'end':
-        if (message.id === this.id) this.finish(message.outcome === 'done' ? message.message : null);
+        if (message.id === this.__id) this.__finish(message.outcome === 'done' ? message.message : null);
         return;
     }
   }
 
   /** The turn so far (it started, or this tab asked): shown in place of what was. */
-  private show(id: string, turn: RunningTurn): void {
-    const { chat } = this;
-    this.watch();
+  private __show(id: string, turn: RunningTurn): void {
+    const { __chat: chat } = this;
+    this.__watch();
     // The thread the turn runs on is the one this tab shows (a new conversation gets it now).
     if (turn.threadId && turn.threadId !== chat.threads.id) follow(chat.threads, turn.threadId);
-    const fresh = id !== this.id;
-    if (!fresh && turn.lastSeq <= this.lastSeq) return;
-    this.id = id;
-    this.lastSeq = turn.lastSeq;
-    this.text = turn.text;
-    if (fresh || !this.user || !this.reply) {
+    const fresh = id !== this.__id;
+    if (!fresh && turn.lastSeq <= this.__lastSeq) return;
+    this.__id = id;
+    this.__lastSeq = turn.lastSeq;
+    this.__text = turn.text;
+    if (fresh || !this.__user || !this.__reply) {
       const { text, image_url: imageUrl } = turn.body;
-      const gone = [this.user?.key, this.reply?.key];
+      const gone = [this.__user?.key, this.__reply?.key];
       // A service that records the question at once has it in the transcript shown here.
       const last = chat.state.messages.at(-1);
-      if (!this.user && last?.role === 'user' && last.text === text) gone.push(last.key);
-      this.user = userMessage(text, imageUrl);
-      this.reply = emptyReply(turn.text);
-      chat.store.apply(mirror, this.user, this.reply, gone);
+      if (!this.__user && last?.role === 'user' && last.text === text) gone.push(last.key);
+      this.__user = userMessage(text, imageUrl);
+      this.__reply = emptyReply(turn.text);
+      chat.store.apply(mirror, this.__user, this.__reply, gone);
     } else {
-      this.keepShown();
-      chat.store.apply(replaceText, this.reply.key, turn.text);
+      this.__keepShown();
+      chat.store.apply(replaceText, this.__reply.key, turn.text);
     }
   }
 
   /** The owner ended the turn: its reply, or the thread as the service has it. */
-  private finish(message: Message | null): void {
-    const { chat, user, reply } = this;
+  private __finish(message: Message | null): void {
+    const { __chat: chat, __user: user, __reply: reply } = this;
     this.close();
     if (!message || !user || !reply) {
       chat.store.apply(endTurn);
       void chat.load();
       return;
     }
-    this.keepShown();
+    this.__keepShown();
     chat.store.apply(settle, reply.key, user.key, message);
     emit(chat.host, 'agent-chat-message', { message, threadId: chat.threads.id });
   }
@@ -152,36 +152,36 @@ export class Mirror {
    * went away mid-turn and this tab resumes it; otherwise the turn ended (its `end` is here
    * or on its way).
    */
-  private async owned(): Promise<void> {
+  private async __owned(): Promise<void> {
     // The owner posts `end` before it lets go of the lock, but the two may arrive in either
     // order (and a browser may show this tab storage as it was a moment ago): a short grace,
     // over as soon as this tab stops mirroring, so the lock is free again for the next turn.
-    await this.grace();
+    await this.__grace();
     if (!this.active) return;
-    const record = readRunningTurn(this.chat.threads.saved?.current().turn);
+    const record = readRunningTurn(this.__chat.threads.saved?.current().turn);
     // The turn ended: its `end` was here already, or is on its way and shows no more than
     // the thread as the service has it now.
-    if (!record) return this.finish(null);
-    const { chat } = this;
+    if (!record) return this.__finish(null);
+    const { __chat: chat } = this;
     // Without Web Locks several tabs may find the owner silent at once: each writes its claim,
     // and the one whose claim is still there a moment later takes over; the others keep
     // mirroring (the new owner posts the turn under a new id).
     if (!locks()) {
       const claim = turnId();
       chat.threads.saved?.set('claim', claim);
-      await this.grace();
+      await this.__grace();
       if (!this.active) return;
-      if (chat.threads.saved?.current().claim !== claim) return this.watch();
+      if (chat.threads.saved?.current().claim !== claim) return this.__watch();
     }
     const threadId = record.threadId ?? record.body.thread_id ?? null;
     // A turn whose thread no page learnt is found by its key (docs/protocol.md "A send and a reload").
     const findable = !!(threadId || record.key);
     // The owner went before it told anything: shown as recovery would show it.
-    if (!this.user && findable && this.fallback) {
-      [this.user, this.reply] = this.fallback();
-      this.text = this.reply.text;
+    if (!this.__user && findable && this.__fallback) {
+      [this.__user, this.__reply] = this.__fallback();
+      this.__text = this.__reply.text;
     }
-    const { user, reply } = this;
+    const { __user: user, __reply: reply } = this;
     this.close();
     if (!findable || !user || !reply) {
       // Nothing to resume from here: loading the thread again recovers the stored turn the
@@ -191,36 +191,36 @@ export class Mirror {
       return;
     }
     // Resumed from whichever is further along: what this tab showed, or what the owner stored.
-    const seen = this.lastSeq >= record.lastSeq;
-    this.keepShown();
-    if (!seen) chat.store.apply(replaceText, reply.key, (this.text = record.text));
+    const seen = this.__lastSeq >= record.lastSeq;
+    this.__keepShown();
+    if (!seen) chat.store.apply(replaceText, reply.key, (this.__text = record.text));
     const shown = chat.store.find(reply.key) ?? reply;
-    await this.takeOver(user, shown, { ...record, threadId, lastSeq: seen ? this.lastSeq : record.lastSeq, text: this.text });
+    await this.__takeOver(user, shown, { ...record, threadId, lastSeq: seen ? this.__lastSeq : record.lastSeq, text: this.__text });
   }
 
   /** The log was loaded afresh meanwhile (this tab followed a move): the turn goes back at its end. */
-  private keepShown(): void {
-    const { chat, user, reply } = this;
-    if (user && reply && !chat.store.find(reply.key)) chat.store.apply(reattach, user, { ...reply, text: this.text });
+  private __keepShown(): void {
+    const { __chat: chat, __user: user, __reply: reply } = this;
+    if (user && reply && !chat.store.find(reply.key)) chat.store.apply(reattach, user, { ...reply, text: this.__text });
   }
 
-  private grace(): Promise<void> {
+  private __grace(): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, GRACE_MS);
-      this.waiting.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      this.__waiting.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
     });
   }
 
   /** Without Web Locks: an owner silent for ORPHAN_MS (no token, no beat) is gone. */
-  private watch(ms = ORPHAN_MS): void {
+  private __watch(ms = ORPHAN_MS): void {
     if (locks()) return;
-    clearTimeout(this.orphan);
-    this.orphan = setTimeout(() => void this.owned(), ms);
+    clearTimeout(this.__orphan);
+    this.__orphan = setTimeout(() => void this.__owned(), ms);
   }
 
-  private post(message: TabMessage): void {
+  private __post(message: TabMessage): void {
     try {
-      this.channel?.postMessage(message);
+      this.__channel?.postMessage(message);
     } catch {
       // Closed: nothing to tell.
     }

@@ -82,24 +82,24 @@ export const ORPHAN_MS = 6_000;
  */
 export class TurnLink {
   readonly id = turnId();
-  private readonly channel: BroadcastChannel | null;
-  private release: (() => void) | null = null;
-  private beat: ReturnType<typeof setInterval> | undefined;
-  private ended = false;
+  private readonly __channel: BroadcastChannel | null;
+  private __release: (() => void) | null = null;
+  private __beat: ReturnType<typeof setInterval> | undefined;
+  private __ended = false;
 
   private constructor(
     scope: string,
-    private readonly current: () => RunningTurn | null,
+    private readonly __current: () => RunningTurn | null,
     onStop: () => void,
   ) {
-    this.channel = openChannel(scope);
-    this.channel?.addEventListener('message', (event) => {
+    this.__channel = openChannel(scope);
+    this.__channel?.addEventListener('message', (event) => {
       const message = readTabMessage(event.data);
       if (message?.type === 'sync') this.announce();
       else if (message?.type === 'stop' && message.id === this.id) onStop();
     });
     // Without Web Locks the others learn that this tab is gone from its silence.
-    if (!locks()) this.beat = setInterval(() => this.post({ type: 'beat', id: this.id }), BEAT_MS);
+    if (!locks()) this.__beat = setInterval(() => this.__post({ type: 'beat', id: this.id }), BEAT_MS);
   }
 
   /**
@@ -131,18 +131,18 @@ export class TurnLink {
         const message = readTabMessage(event.data);
         if (message && 'id' in message && message.id !== link.id && message.type !== 'stop') give.abort();
       };
-      link.channel?.addEventListener('message', listen);
+      link.__channel?.addEventListener('message', listen);
       granted = await new Promise<boolean>((resolve) => {
         manager
           .request(lockName(scope), { signal: give.signal }, (lock) => {
             resolve(!!lock && !give.signal.aborted);
-            if (!lock || link.ended) return undefined;
-            return new Promise<void>((release) => (link.release = release));
+            if (!lock || link.__ended) return undefined;
+            return new Promise<void>((release) => (link.__release = release));
           })
           .catch(() => resolve(false));
       });
       clearTimeout(timer);
-      link.channel?.removeEventListener('message', listen);
+      link.__channel?.removeEventListener('message', listen);
     }
     if (granted && unchanged()) return link;
     link.leave();
@@ -151,36 +151,36 @@ export class TurnLink {
 
   /** The turn so far, to the tabs that mirror it (at its start, and when one asks). */
   announce(): void {
-    const turn = this.current();
-    if (turn) this.post({ type: 'turn', id: this.id, turn });
+    const turn = this.__current();
+    if (turn) this.__post({ type: 'turn', id: this.id, turn });
   }
 
   token(seq: number, text: string): void {
-    this.post({ type: 'token', id: this.id, seq, text });
+    this.__post({ type: 'token', id: this.id, seq, text });
   }
 
   /** The turn ended here: the others show the end; the lock goes to a tab waiting for it. */
   end(outcome: 'done' | 'stopped' | 'failed', message: Message | null): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.post({ type: 'end', id: this.id, outcome, message });
-    clearInterval(this.beat);
-    this.channel?.close();
-    this.release?.();
+    if (this.__ended) return;
+    this.__ended = true;
+    this.__post({ type: 'end', id: this.id, outcome, message });
+    clearInterval(this.__beat);
+    this.__channel?.close();
+    this.__release?.();
   }
 
   /** The element left mid-turn (the page goes): the lock is let go, a waiting tab takes over. */
   leave(): void {
-    if (this.ended) return;
-    this.ended = true;
-    clearInterval(this.beat);
-    this.channel?.close();
-    this.release?.();
+    if (this.__ended) return;
+    this.__ended = true;
+    clearInterval(this.__beat);
+    this.__channel?.close();
+    this.__release?.();
   }
 
-  private post(message: TabMessage): void {
+  private __post(message: TabMessage): void {
     try {
-      this.channel?.postMessage(message);
+      this.__channel?.postMessage(message);
     } catch {
       // A closed channel or an uncloneable value: the other tabs reload the transcript instead.
     }

@@ -18,17 +18,17 @@ const COPIED_MS = 2000;
 
 export class CopyReply {
   /** The reply just copied (its key), while the button says so. */
-  private readonly view: ViewState<{ copied: string | null }>;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly __view: ViewState<{ copied: string | null }>;
+  private __timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly ctx: PanelContext) {
+  constructor(private readonly __ctx: PanelContext) {
     // "Copied" shows in one message: only the messages it leaves and enters render again.
-    this.view = new ViewState<{ copied: string | null }>(
-      ctx.host,
+    this.__view = new ViewState<{ copied: string | null }>(
+      __ctx.host,
       { copied: null },
-      { renders: ctx.renders, keys: ({ copied }) => [copied] },
+      { renders: __ctx.renders, keys: ({ copied }) => [copied] },
     );
-    ctx.onMessageAction('copy', (m) => void this.copy(m));
+    __ctx.onMessageAction('copy', (m) => void this.__copy(m));
   }
 
   /**
@@ -37,16 +37,16 @@ export class CopyReply {
    * is a node more, on every reply).
    */
   render(m: ChatMessage) {
-    const t = this.ctx.text;
-    const done = this.view.value.copied === m.key;
+    const t = this.__ctx.text;
+    const done = this.__view.value.copied === m.key;
     const label = done ? t.copied : t.copyReply;
     return html`<button part="copy-button" class="icon-button small" type="button" aria-label=${label} title=${label} data-act="copy"
       ><svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">${done ? icons.done : icons.copy}</svg></button
     >`;
   }
 
-  private async copy(m: ChatMessage): Promise<void> {
-    const { ctx } = this;
+  private async __copy(m: ChatMessage): Promise<void> {
+    const { __ctx: ctx } = this;
     try {
       // No clipboard outside secure contexts (the call throws), or the browser refused.
       await navigator.clipboard.writeText(m.text);
@@ -54,9 +54,9 @@ export class CopyReply {
       ctx.announce(ctx.text.copyFailed);
       return;
     }
-    this.view.set({ copied: m.key });
+    this.__view.set({ copied: m.key });
     ctx.announce(ctx.text.copied);
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.view.set({ copied: null }), COPIED_MS);
+    clearTimeout(this.__timer);
+    this.__timer = setTimeout(() => this.__view.set({ copied: null }), COPIED_MS);
   }
 }

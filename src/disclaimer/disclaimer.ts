@@ -36,17 +36,17 @@ function hearOtherTabs(disclaimer: Disclaimer): void {
 
 export class Disclaimer {
   /** The storage of the scope and `persist` mode it was read from (`''`: none). */
-  private scope = '';
-  private storage: ThreadStorage | null = null;
+  private __scope = '';
+  private __storage: ThreadStorage | null = null;
   /** The end of its name in localStorage, where other tabs write too (`''`: not shared). */
-  private shared = '';
+  private __shared = '';
   /** The fingerprint of the text accepted in this scope, as stored. */
-  private kept: unknown;
+  private __kept: unknown;
   /** The text last asked about and its fingerprint (a text is hashed once). */
-  private text = '';
-  private print = '';
+  private __text = '';
+  private __print = '';
 
-  constructor(private readonly ctx: PanelContext) {
+  constructor(private readonly __ctx: PanelContext) {
     hearOtherTabs(this);
   }
 
@@ -55,18 +55,18 @@ export class Disclaimer {
    * is read again, and the notice goes (or comes back) without a reload.
    */
   stored(event: StorageEvent): void {
-    if (!this.shared || !(event.key?.endsWith(this.shared) ?? true) || !this.ctx.host.isConnected) return;
-    this.kept = this.storage?.read().disclaimer;
-    this.ctx.host.requestUpdate();
+    if (!this.__shared || !(event.key?.endsWith(this.__shared) ?? true) || !this.__ctx.host.isConnected) return;
+    this.__kept = this.__storage?.read().disclaimer;
+    this.__ctx.host.requestUpdate();
   }
 
   /** Whether sending waits for the reader: a disclaimer whose text they have not accepted here. */
   waits(): boolean {
-    const text = this.ctx.host.disclaimer;
+    const text = this.__ctx.host.disclaimer;
     if (!text) return false;
-    if (text !== this.text) this.print = fingerprint((this.text = text));
-    this.open();
-    return this.kept !== this.print;
+    if (text !== this.__text) this.__print = fingerprint((this.__text = text));
+    this.__open();
+    return this.__kept !== this.__print;
   }
 
   /**
@@ -77,44 +77,44 @@ export class Disclaimer {
     if (!this.waits()) return false;
     if (host) warnOnce('send() sent nothing: the reader has not accepted the disclaimer yet.');
     else {
-      this.ctx.host.renderRoot.querySelector<HTMLElement>('[part="disclaimer-accept"]')?.focus();
-      this.ctx.announce(this.ctx.text.disclaimerHint);
+      this.__ctx.host.renderRoot.querySelector<HTMLElement>('[part="disclaimer-accept"]')?.focus();
+      this.__ctx.announce(this.__ctx.text.disclaimerHint);
     }
     return true;
   }
 
   render() {
     if (!this.waits()) return nothing;
-    const { host, labels } = this.ctx;
+    const { host, labels } = this.__ctx;
     return html`<div part="disclaimer" class="disclaimer" role="note">
-      <div class="text" ${markdown(this.text, { allowHtml: host.allowHtml, labels })}></div>
-      <button part="disclaimer-accept" class="text-button disclaimer-accept" type="button" @click=${this.accept}>${this.ctx.text.disclaimerAccept}</button>
+      <div class="text" ${markdown(this.__text, { allowHtml: host.allowHtml, labels })}></div>
+      <button part="disclaimer-accept" class="text-button disclaimer-accept" type="button" @click=${this.__accept}>${this.__ctx.text.disclaimerAccept}</button>
     </div>`;
   }
 
-  private readonly accept = async (): Promise<void> => {
-    const { host } = this.ctx;
-    const text = this.text;
-    this.kept = this.print;
-    this.storage?.write({ disclaimer: this.print });
+  private readonly __accept = async (): Promise<void> => {
+    const { host } = this.__ctx;
+    const text = this.__text;
+    this.__kept = this.__print;
+    this.__storage?.write({ disclaimer: this.__print });
     emit(host, 'agent-chat-disclaimer-accept', { text });
     host.requestUpdate();
     // The button goes with the disclaimer: the reader goes on where they write.
     await host.updateComplete;
-    this.ctx.focusInput();
+    this.__ctx.focusInput();
   };
 
   /** Follows the widget's configuration: another service, credential or `persist` mode reads its own acceptance. */
-  private open(): void {
-    const config = this.ctx.view.config;
+  private __open(): void {
+    const config = this.__ctx.view.config;
     const key = config ? `${config.persist}:${scopeOf(config)}` : '';
-    if (key === this.scope) return;
-    this.scope = key;
+    if (key === this.__scope) return;
+    this.__scope = key;
     // Beside the conversation's state, not in it: that is checked field by field as it is read.
     const name = config && `${scopeOf(config)}:disclaimer`;
-    this.storage = name ? createStorage(config.persist, name) : null;
+    this.__storage = name ? createStorage(config.persist, name) : null;
     // Matched by its end: the storage's prefix is the state module's own.
-    this.shared = name && config.persist === 'local' ? `:${name}` : '';
-    this.kept = this.storage?.read().disclaimer;
+    this.__shared = name && config.persist === 'local' ? `:${name}` : '';
+    this.__kept = this.__storage?.read().disclaimer;
   }
 }

@@ -30,12 +30,12 @@ const next = (store: Pick<ConversationStore, 'subscribe'>) =>
   });
 
 export class Exporter {
-  constructor(private readonly ctx: PanelContext) {}
+  constructor(private readonly __ctx: PanelContext) {}
 
   renderButton() {
-    if (!this.ctx.chat.state.messages.length) return nothing;
-    const label = this.ctx.text.exportConversation;
-    return html`<button part="export-button" class="icon-button" type="button" title=${label} aria-label=${label} @click=${this.save}>
+    if (!this.__ctx.chat.state.messages.length) return nothing;
+    const label = this.__ctx.text.exportConversation;
+    return html`<button part="export-button" class="icon-button" type="button" title=${label} aria-label=${label} @click=${this.__save}>
       ${saveIcon}
     </button>`;
   }
@@ -48,26 +48,26 @@ export class Exporter {
   async transcript(format: unknown): Promise<string> {
     const json =
       reported((problems) => oneOf('the format of exportTranscript()', format, ['markdown', 'json'] as const, problems)) === 'json';
-    const { chat } = this.ctx;
+    const { chat } = this.__ctx;
     chat.activate();
     while (!chat.state.ready && chat.status === 'connecting') await next(chat.store);
-    return json ? transcriptJson(chat.messages, chat.currentUserId) : this.markdown();
+    return json ? transcriptJson(chat.messages, chat.currentUserId) : this.__markdown();
   }
 
   /** The thread's title in this browser's history (its first question), else the first question shown. */
-  private title(): string {
-    const { chat } = this.ctx;
+  private __title(): string {
+    const { chat } = this.__ctx;
     const kept = chat.history.find((entry) => entry.id === chat.threadId)?.title;
     return kept || titleFrom(chat.messages.find((m) => m.role === 'user')?.text ?? '');
   }
 
-  private async markdown(): Promise<string> {
-    const { ctx } = this;
+  private async __markdown(): Promise<string> {
+    const { __ctx: ctx } = this;
     await loadRewrite(ctx.host.allowHtml);
     const t = ctx.text;
     const heading = ctx.host.heading || t.heading;
     return transcriptMarkdown(ctx.chat.messages, {
-      title: this.title() || heading,
+      title: this.__title() || heading,
       user: t.userName,
       agent: ctx.host.agentDisplayName || t.agentName,
       truncated: t.replyTruncated,
@@ -78,13 +78,13 @@ export class Exporter {
   }
 
   /** The header's button: the Markdown as a file, which the browser downloads. */
-  private readonly save = async (): Promise<void> => {
-    const text = await this.markdown();
-    const first = this.ctx.chat.messages[0]?.createdAt;
+  private readonly __save = async (): Promise<void> => {
+    const text = await this.__markdown();
+    const first = this.__ctx.chat.messages[0]?.createdAt;
     const url = URL.createObjectURL(new Blob([text], { type: 'text/markdown;charset=utf-8' }));
     const link = document.createElement('a');
     link.href = url;
-    link.download = fileName(this.title(), first && !Number.isNaN(Date.parse(first)) ? new Date(first) : new Date());
+    link.download = fileName(this.__title(), first && !Number.isNaN(Date.parse(first)) ? new Date(first) : new Date());
     link.click();
     setTimeout(() => URL.revokeObjectURL(url), KEEP_MS);
   };

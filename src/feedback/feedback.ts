@@ -40,24 +40,24 @@ interface Asking {
 }
 
 export class FeedbackControl {
-  private readonly ratings = new Ratings();
+  private readonly __ratings = new Ratings();
   /** The reply whose reason form is open, and what the reader has chosen in it so far. */
-  private readonly view: ViewState<{ asking: Asking | null }>;
+  private readonly __view: ViewState<{ asking: Asking | null }>;
 
-  constructor(private readonly ctx: PanelContext) {
-    this.view = new ViewState<{ asking: Asking | null }>(ctx.host, { asking: null });
-    ctx.onMessageAction('rate', (m, control) => {
+  constructor(private readonly __ctx: PanelContext) {
+    this.__view = new ViewState<{ asking: Asking | null }>(__ctx.host, { asking: null });
+    __ctx.onMessageAction('rate', (m, control) => {
       const value = control.dataset.rating as Rating;
-      this.rate(m.id!, this.ratings.of(m.id!) === value ? null : value);
+      this.__rate(m.id!, this.__ratings.of(m.id!) === value ? null : value);
     });
   }
 
-  private get asking(): Asking | null {
-    return this.view.value.asking;
+  private get __asking(): Asking | null {
+    return this.__view.value.asking;
   }
 
   willUpdate(): void {
-    this.ratings.open(this.ctx.view.config);
+    this.__ratings.open(this.__ctx.view.config);
   }
 
   /**
@@ -65,9 +65,9 @@ export class FeedbackControl {
    * they do (`data-act="rate"`, `data-rating`): the panel's one click listener serves them.
    */
   render(m: ChatMessage) {
-    const t = this.ctx.text;
+    const t = this.__ctx.text;
     const id = m.id!;
-    const rating = this.ratings.of(id);
+    const rating = this.__ratings.of(id);
     const button = (value: Rating, label: string) =>
       html`<button
         part="feedback-${value}"
@@ -90,15 +90,15 @@ export class FeedbackControl {
   /** The reason form after a thumbs-down, under the row of the reply's actions (in reading and Tab order). */
   renderReason(m: ChatMessage) {
     const id = m.id!;
-    const asking = this.asking;
+    const asking = this.__asking;
     if (asking?.id !== id) return nothing;
-    const t = this.ctx.text;
+    const t = this.__ctx.text;
     const labels = reasonLabels(t);
     const submit = (event: Event) => {
       event.preventDefault();
-      this.sendReason(id);
+      this.__sendReason(id);
     };
-    return html`<form class="feedback-form" aria-label=${t.feedbackReasonTitle} @submit=${submit} @keydown=${this.onKeyDown}>
+    return html`<form class="feedback-form" aria-label=${t.feedbackReasonTitle} @submit=${submit} @keydown=${this.__onKeyDown}>
       <span class="feedback-title">${t.feedbackReasonTitle}</span>
       <div class="feedback-reasons">
         ${CATEGORIES.map(
@@ -106,7 +106,7 @@ export class FeedbackControl {
             html`<button
               type="button"
               aria-pressed=${asking.category === category ? 'true' : 'false'}
-              @click=${() => this.edit({ category: asking.category === category ? null : category })}
+              @click=${() => this.__edit({ category: asking.category === category ? null : category })}
             >
               ${labels[category]}
             </button>`,
@@ -120,58 +120,58 @@ export class FeedbackControl {
           aria-label=${t.feedbackOther}
           placeholder=${t.feedbackOther}
           .value=${live(asking.text)}
-          @input=${(e: Event) => this.edit({ text: (e.target as HTMLInputElement).value })}
+          @input=${(e: Event) => this.__edit({ text: (e.target as HTMLInputElement).value })}
         />
         <button type="submit" class="text-button primary" ?disabled=${!asking.category && !asking.text.trim()}>${t.feedbackSend}</button>
-        <button type="button" class="icon-button small" aria-label=${t.dismiss} title=${t.dismiss} @click=${() => this.closeReason()}>×</button>
+        <button type="button" class="icon-button small" aria-label=${t.dismiss} title=${t.dismiss} @click=${() => this.__closeReason()}>×</button>
       </div>
     </form>`;
   }
 
-  private rate(id: string, rating: Rating | null): void {
-    this.ratings.set(id, rating);
-    this.notify({ messageId: id, rating });
-    this.view.set({ asking: rating === 'down' ? { id, category: null, text: '' } : null });
-    if (rating === 'down') void this.focus('.feedback-reasons button');
+  private __rate(id: string, rating: Rating | null): void {
+    this.__ratings.set(id, rating);
+    this.__notify({ messageId: id, rating });
+    this.__view.set({ asking: rating === 'down' ? { id, category: null, text: '' } : null });
+    if (rating === 'down') void this.__focus('.feedback-reasons button');
   }
 
-  private edit(patch: Partial<{ category: FeedbackCategory | null; text: string }>): void {
-    if (this.asking) this.view.set({ asking: { ...this.asking, ...patch } });
+  private __edit(patch: Partial<{ category: FeedbackCategory | null; text: string }>): void {
+    if (this.__asking) this.__view.set({ asking: { ...this.__asking, ...patch } });
   }
 
-  private sendReason(id: string): void {
-    const asking = this.asking;
+  private __sendReason(id: string): void {
+    const asking = this.__asking;
     if (!asking || asking.id !== id) return;
-    const t = this.ctx.text;
+    const t = this.__ctx.text;
     const labels = reasonLabels(t);
     const text = asking.text.trim().slice(0, MAX_REASON);
     const reason = text || (asking.category ? labels[asking.category] : '');
     if (!reason) return;
-    this.notify({ messageId: id, rating: 'down', reason, ...(asking.category ? { category: asking.category } : {}) });
-    this.closeReason();
-    this.ctx.announce(t.feedbackThanks);
+    this.__notify({ messageId: id, rating: 'down', reason, ...(asking.category ? { category: asking.category } : {}) });
+    this.__closeReason();
+    this.__ctx.announce(t.feedbackThanks);
   }
 
-  private closeReason(): void {
-    const id = this.asking?.id;
-    this.view.set({ asking: null });
+  private __closeReason(): void {
+    const id = this.__asking?.id;
+    this.__view.set({ asking: null });
     // Focus goes back where the form was opened from.
-    if (id) void this.focus(`[part="feedback-down"][data-id="${CSS.escape(id)}"]`);
+    if (id) void this.__focus(`[part="feedback-down"][data-id="${CSS.escape(id)}"]`);
   }
 
-  private readonly onKeyDown = (event: KeyboardEvent): void => {
+  private readonly __onKeyDown = (event: KeyboardEvent): void => {
     if (event.key !== 'Escape') return;
     // Escape closes the form only: not the launcher, not the reply.
     event.stopPropagation();
-    this.closeReason();
+    this.__closeReason();
   };
 
-  private notify(detail: { messageId: string; rating: Rating | null; reason?: string; category?: FeedbackCategory }): void {
-    emit(this.ctx.host, 'agent-chat-feedback', { ...detail, threadId: this.ctx.chat.threadId });
+  private __notify(detail: { messageId: string; rating: Rating | null; reason?: string; category?: FeedbackCategory }): void {
+    emit(this.__ctx.host, 'agent-chat-feedback', { ...detail, threadId: this.__ctx.chat.threadId });
   }
 
-  private async focus(selector: string): Promise<void> {
-    const { host } = this.ctx;
+  private async __focus(selector: string): Promise<void> {
+    const { host } = this.__ctx;
     await host.updateComplete;
     host.renderRoot.querySelector<HTMLElement>(selector)?.focus();
   }

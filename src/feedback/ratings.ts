@@ -15,38 +15,38 @@ const isRating = (value: unknown): value is Rating => value === 'up' || value ==
  * anything but `up`/`down` under a short id is dropped.
  */
 export class Ratings {
-  private storage: ThreadStorage | null = null;
+  private __storage: ThreadStorage | null = null;
   /** Persistence and scope the ratings were read from. */
-  private scope = '';
-  private ratings = new Map<string, Rating>();
+  private __scope = '';
+  private __ratings = new Map<string, Rating>();
 
   /** Follows the widget's configuration: another scope reads its own ratings. */
   open(config: { persist: PersistMode; baseUrl: string; accessToken?: string; publishableKey?: string } | null): void {
     const scope = config ? scopeOf(config) : '';
     const key = config ? `${config.persist}:${scope}` : '';
-    if (key === this.scope) return;
-    this.scope = key;
-    this.storage = config ? createStorage(config.persist, scope) : null;
-    this.ratings = this.stored();
+    if (key === this.__scope) return;
+    this.__scope = key;
+    this.__storage = config ? createStorage(config.persist, scope) : null;
+    this.__ratings = this.__stored();
   }
 
   of(id: string): Rating | null {
-    return this.ratings.get(id) ?? null;
+    return this.__ratings.get(id) ?? null;
   }
 
   set(id: string, rating: Rating | null): void {
     // From what is stored now: another tab may have rated other replies since this one read.
-    this.ratings = this.stored();
-    this.ratings.delete(id);
-    if (rating) this.ratings.set(id, rating);
-    const kept = [...this.ratings].slice(-MAX_RATINGS);
-    this.ratings = new Map(kept);
-    this.storage?.write({ feedback: Object.fromEntries(kept) });
+    this.__ratings = this.__stored();
+    this.__ratings.delete(id);
+    if (rating) this.__ratings.set(id, rating);
+    const kept = [...this.__ratings].slice(-MAX_RATINGS);
+    this.__ratings = new Map(kept);
+    this.__storage?.write({ feedback: Object.fromEntries(kept) });
   }
 
-  private stored(): Map<string, Rating> {
+  private __stored(): Map<string, Rating> {
     const ratings = new Map<string, Rating>();
-    const stored = this.storage?.read().feedback;
+    const stored = this.__storage?.read().feedback;
     if (stored === undefined) return ratings;
     const map = isObject(stored) && !Array.isArray(stored);
     const entries = map ? Object.entries(stored) : [];

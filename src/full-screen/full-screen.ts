@@ -41,52 +41,52 @@ const FOCUSABLE = 'button, a[href], input, textarea, select, [tabindex]';
 export class FullScreen implements ReactiveController {
   /** Open, a launcher, and the screen is small: the panel is modal. */
   active = false;
-  private media: MediaQueryList | null = null;
+  private __media: MediaQueryList | null = null;
   /** The page root's own `overflow` before the lock; null while not locked. */
-  private restore: string | null = null;
+  private __restore: string | null = null;
 
   constructor(
-    private readonly host: Host,
+    private readonly __host: Host,
     /** A launcher whose panel is open. */
-    private readonly open: () => boolean,
+    private readonly __open: () => boolean,
     /** The panel element, once rendered. */
-    private readonly panel: () => HTMLElement | null,
+    private readonly __panel: () => HTMLElement | null,
   ) {
-    host.addController(this);
+    __host.addController(this);
   }
 
   hostConnected(): void {
-    this.media = matchMedia(FULL_SCREEN_QUERY);
-    this.media.addEventListener('change', this.onChange);
-    visualViewport?.addEventListener('resize', this.fit);
-    visualViewport?.addEventListener('scroll', this.fit);
+    this.__media = matchMedia(FULL_SCREEN_QUERY);
+    this.__media.addEventListener('change', this.__onChange);
+    visualViewport?.addEventListener('resize', this.__fit);
+    visualViewport?.addEventListener('scroll', this.__fit);
   }
 
   hostDisconnected(): void {
-    this.media?.removeEventListener('change', this.onChange);
-    visualViewport?.removeEventListener('resize', this.fit);
-    visualViewport?.removeEventListener('scroll', this.fit);
+    this.__media?.removeEventListener('change', this.__onChange);
+    visualViewport?.removeEventListener('resize', this.__fit);
+    visualViewport?.removeEventListener('scroll', this.__fit);
     this.active = false;
-    this.release();
+    this.__release();
   }
 
   hostUpdate(): void {
     // An update after the element left the page (nothing to lock there) is not a reason to lock.
-    this.active = this.host.isConnected && this.open() && !!this.media?.matches;
+    this.active = this.__host.isConnected && this.__open() && !!this.__media?.matches;
   }
 
   hostUpdated(): void {
     if (this.active) {
-      this.lock();
-      this.fit();
+      this.__lock();
+      this.__fit();
     } else {
-      this.release();
+      this.__release();
     }
   }
 
   /** Tab and Shift+Tab wrap inside the panel while it is modal; returns whether it handled the key. */
   trap(event: KeyboardEvent): boolean {
-    const panel = this.panel();
+    const panel = this.__panel();
     if (!this.active || event.key !== 'Tab' || !panel) return false;
     // In order, with what the host put in the slots (a header link, a privacy note's link).
     const stops = Array.from(panel.querySelectorAll<HTMLElement>(`${FOCUSABLE}, slot`))
@@ -113,30 +113,30 @@ export class FullScreen implements ReactiveController {
     return true;
   }
 
-  private readonly onChange = (): void => this.host.requestUpdate();
+  private readonly __onChange = (): void => this.__host.requestUpdate();
 
   /** The panel takes the visual viewport: what is left above an on-screen keyboard. */
-  private readonly fit = (): void => {
-    const panel = this.panel();
+  private readonly __fit = (): void => {
+    const panel = this.__panel();
     const viewport = visualViewport;
     if (!this.active || !panel || !viewport) return;
     panel.style.setProperty('--_vv-height', `${viewport.height}px`);
     panel.style.setProperty('--_vv-top', `${viewport.offsetTop}px`);
   };
 
-  private lock(): void {
-    if (this.restore !== null) return;
+  private __lock(): void {
+    if (this.__restore !== null) return;
     const root = document.documentElement;
-    this.restore = root.style.overflow;
+    this.__restore = root.style.overflow;
     root.style.overflow = 'hidden';
   }
 
-  private release(): void {
-    const panel = this.panel();
+  private __release(): void {
+    const panel = this.__panel();
     panel?.style.removeProperty('--_vv-height');
     panel?.style.removeProperty('--_vv-top');
-    if (this.restore === null) return;
-    document.documentElement.style.overflow = this.restore;
-    this.restore = null;
+    if (this.__restore === null) return;
+    document.documentElement.style.overflow = this.__restore;
+    this.__restore = null;
   }
 }

@@ -13,68 +13,68 @@ import { HandOff } from './state.js';
  */
 export class HandOffControl {
   /** The form's state, made when the form is first opened. */
-  private form: HandOff | null = null;
-  private offered: Channel[] = [];
+  private __form: HandOff | null = null;
+  private __offered: Channel[] = [];
 
-  constructor(private readonly ctx: PanelContext) {}
+  constructor(private readonly __ctx: PanelContext) {}
 
   /** The channels offered by `channels` (checked text), in the host's order. */
   setChannels(text: string): void {
     const offered = text ? parseChannels(text) : [];
-    if (offered.join() === this.offered.join()) return;
-    this.offered = offered;
-    if (!offered.length && this.form?.isOpen) this.close(false);
+    if (offered.join() === this.__offered.join()) return;
+    this.__offered = offered;
+    if (!offered.length && this.__form?.isOpen) this.__close(false);
   }
 
   renderButton() {
-    if (!this.offered.length) return nothing;
-    return renderChannelButton(this.ctx.text, this.offered, {
-      expanded: !!this.form?.isOpen,
-      onClick: () => (this.form?.isOpen ? this.close() : void this.open()),
+    if (!this.__offered.length) return nothing;
+    return renderChannelButton(this.__ctx.text, this.__offered, {
+      expanded: !!this.__form?.isOpen,
+      onClick: () => (this.__form?.isOpen ? this.__close() : void this.__open()),
     });
   }
 
   renderForm() {
-    const form = this.form;
-    if (!form || !this.offered.length) return nothing;
-    return renderChannelForm(this.ctx.text, form, this.offered, {
+    const form = this.__form;
+    if (!form || !this.__offered.length) return nothing;
+    return renderChannelForm(this.__ctx.text, form, this.__offered, {
       onChannel: (channel) => form.setChannel(channel),
       onPhone: (value) => form.setPhone(value),
-      onSubmit: (event) => void this.submit(event),
-      onCancel: () => this.close(),
-      onKeyDown: this.onKeyDown,
+      onSubmit: (event) => void this.__submit(event),
+      onCancel: () => this.__close(),
+      onKeyDown: this.__onKeyDown,
     });
   }
 
-  private async open(): Promise<void> {
-    const { host } = this.ctx;
-    this.form ??= new HandOff(host);
-    this.form.open(this.offered);
+  private async __open(): Promise<void> {
+    const { host } = this.__ctx;
+    this.__form ??= new HandOff(host);
+    this.__form.open(this.__offered);
     await host.updateComplete;
     // The first field: the checked channel when there is a choice, else the phone number.
     host.renderRoot.querySelector<HTMLInputElement>('#channel-form input:checked, #channel-phone')?.focus();
   }
 
-  private close(focusButton = true): void {
-    const { host } = this.ctx;
+  private __close(focusButton = true): void {
+    const { host } = this.__ctx;
     // The form's state renders the widget as it changes (HandOff, a ReactiveController).
-    this.form?.close();
+    this.__form?.close();
     if (focusButton) host.renderRoot.querySelector<HTMLElement>('[part="channel-button"]')?.focus();
   }
 
-  private readonly onKeyDown = (event: KeyboardEvent): void => {
+  private readonly __onKeyDown = (event: KeyboardEvent): void => {
     if (event.key !== 'Escape') return;
     // Escape closes the form only, not the launcher panel around it.
     event.stopPropagation();
-    this.close();
+    this.__close();
   };
 
-  private async submit(event: Event): Promise<void> {
+  private async __submit(event: Event): Promise<void> {
     event.preventDefault();
-    const { host, chat } = this.ctx;
+    const { host, chat } = this.__ctx;
     // The hand-off continues the conversation elsewhere: not before the disclaimer is accepted.
-    if (!this.form || this.ctx.sendHeld()) return;
-    const result = await this.form.submit(chat.client, {
+    if (!this.__form || this.__ctx.sendHeld()) return;
+    const result = await this.__form.submit(chat.client, {
       userId: chat.currentUserId,
       agentDisplayName: host.agentDisplayName,
       threadId: chat.threadId,
@@ -88,7 +88,7 @@ export class HandOffControl {
       host.renderRoot.querySelector<HTMLElement>('.channel-form.done button')?.focus();
     } else {
       // The number field again, and what is wrong in sight: a short panel scrolls the form.
-      if (this.form?.invalid) host.renderRoot.querySelector<HTMLElement>('#channel-phone')?.focus();
+      if (this.__form?.invalid) host.renderRoot.querySelector<HTMLElement>('#channel-phone')?.focus();
       host.renderRoot.querySelector('#channel-invalid, .channel-form .channel-error')?.scrollIntoView({ block: 'nearest' });
     }
   }

@@ -60,16 +60,16 @@ export class HandOff implements ReactiveController {
   invalid = false;
   failure: HandOffFailure | null = null;
   result: HandOffResult | null = null;
-  private request: AbortController | null = null;
-  private chosen = false;
+  private __request: AbortController | null = null;
+  private __chosen = false;
 
-  constructor(private readonly host?: ReactiveControllerHost) {
-    host?.addController(this);
+  constructor(private readonly __host?: ReactiveControllerHost) {
+    __host?.addController(this);
   }
 
   hostDisconnected(): void {
-    this.request?.abort();
-    this.request = null;
+    this.__request?.abort();
+    this.__request = null;
     if (this.status === 'sending') this.status = 'editing';
   }
 
@@ -80,36 +80,36 @@ export class HandOff implements ReactiveController {
   open(channels: readonly Channel[]): void {
     if (!channels.length) return;
     // The host's first channel, unless the user picked another one earlier.
-    if (!this.chosen || !channels.includes(this.channel)) this.channel = channels[0]!;
+    if (!this.__chosen || !channels.includes(this.channel)) this.channel = channels[0]!;
     // A finished hand-off starts over; an unfinished one keeps what was typed.
     if (this.status === 'done') this.phone = '';
     this.status = 'editing';
     this.invalid = false;
     this.failure = null;
     this.result = null;
-    this.changed();
+    this.__changed();
   }
 
   close(): void {
-    this.request?.abort();
-    this.request = null;
+    this.__request?.abort();
+    this.__request = null;
     this.status = 'closed';
     this.invalid = false;
     this.failure = null;
-    this.changed();
+    this.__changed();
   }
 
   setChannel(channel: Channel): void {
     this.channel = channel;
-    this.chosen = true;
-    this.changed();
+    this.__chosen = true;
+    this.__changed();
   }
 
   setPhone(phone: string): void {
     this.phone = phone;
     // Correcting the number clears the complaint; the check runs again on submit.
     if (this.invalid) this.invalid = false;
-    this.changed();
+    this.__changed();
   }
 
   /**
@@ -126,45 +126,45 @@ export class HandOff implements ReactiveController {
       this.invalid = true;
       this.failure = null;
       this.status = 'editing';
-      this.changed();
+      this.__changed();
       return null;
     }
     if (!api) {
-      this.fail({ message: '', details: [] });
+      this.__fail({ message: '', details: [] });
       return null;
     }
     this.invalid = false;
     this.failure = null;
     this.status = 'sending';
-    this.changed();
-    const controller = (this.request = new AbortController());
+    this.__changed();
+    const controller = (this.__request = new AbortController());
     try {
       const result = await startHandOff(api, this.channel, { ...request, phoneNumber }, controller.signal);
       if (controller.signal.aborted) return null;
       this.result = result;
       this.status = 'done';
-      this.changed();
+      this.__changed();
       return result;
     } catch (error) {
       if (controller.signal.aborted) return null;
-      this.fail(
+      this.__fail(
         error instanceof ApiError
           ? { message: error.message, details: error.details }
           : { message: error instanceof Error ? error.message : '', details: [] },
       );
       return null;
     } finally {
-      if (this.request === controller) this.request = null;
+      if (this.__request === controller) this.__request = null;
     }
   }
 
-  private fail(failure: HandOffFailure): void {
+  private __fail(failure: HandOffFailure): void {
     this.failure = failure;
     this.status = 'failed';
-    this.changed();
+    this.__changed();
   }
 
-  private changed(): void {
-    this.host?.requestUpdate();
+  private __changed(): void {
+    this.__host?.requestUpdate();
   }
 }

@@ -143,66 +143,66 @@ function setText(code: HTMLElement, text: string): void {
  * `<span>` per block of PLAIN_CHARS up to `done`, and `rest` after.
  */
 class Painting implements Work {
-  private text = '';
-  private typing = false;
+  private __text = '';
+  private __typing = false;
   /** Where the finished lines end: the line being typed, after, stays plain. */
-  private finished = 0;
-  private done = 0;
-  private open: { end: number; node: Node } | undefined;
-  private readonly rest = new Text();
+  private __finished = 0;
+  private __done = 0;
+  private __open: { end: number; node: Node } | undefined;
+  private readonly __rest = new Text();
   /** Past its budget or MAX_CHARS, or without its grammar: its text, plain, in blocks of PLAIN_CHARS (pieces.ts `plainEnd`). */
-  private plain = false;
+  private __plain = false;
   spent = 0;
   budget = BUDGET_MS;
 
   constructor(
-    private readonly code: HTMLElement,
-    private readonly grammar: string,
+    private readonly __code: HTMLElement,
+    private readonly __grammar: string,
   ) {
-    code.replaceChildren(this.rest);
+    __code.replaceChildren(this.__rest);
   }
 
   get shown(): boolean {
-    return this.code.isConnected;
+    return this.__code.isConnected;
   }
 
   /** The block's text is now `text`; `typing`: its last line is unfinished. */
   update(text: string, typing: boolean): void {
     if (text.length > MAX_CHARS) this.giveUp();
-    this.typing = typing;
-    if (this.plain) return this.plainDraw(text);
+    this.__typing = typing;
+    if (this.__plain) return this.__plainDraw(text);
     const finished = typing ? text.lastIndexOf('\n', text.length - 2) + 1 : text.length;
-    const { done, open } = this;
-    const grown = done <= finished && text.startsWith(this.text.slice(0, done));
-    const same = open && open.end <= finished && finished === this.finished && text.startsWith(this.text.slice(done, open.end), done);
-    this.text = text;
-    this.finished = finished;
+    const { __done: done, __open: open } = this;
+    const grown = done <= finished && text.startsWith(this.__text.slice(0, done));
+    const same = open && open.end <= finished && finished === this.__finished && text.startsWith(this.__text.slice(done, open.end), done);
+    this.__text = text;
+    this.__finished = finished;
     this.budget = BUDGET_MS + (text.length / 1024) * BUDGET_MS_PER_KB;
     if (!grown) {
       // Not the text drawn, grown: drawn again.
-      this.done = 0;
-      this.open = undefined;
-      this.code.replaceChildren(this.rest);
+      this.__done = 0;
+      this.__open = undefined;
+      this.__code.replaceChildren(this.__rest);
     } else if (open && !same) {
       // More lines: the piece drawn last is done if a piece now follows it, else drawn again.
-      if (open.end < finished && this.unit(false)?.end === open.end) this.done = open.end;
+      if (open.end < finished && this.__unit(false)?.end === open.end) this.__done = open.end;
       else open.node.parentNode?.removeChild(open.node);
-      this.open = undefined;
+      this.__open = undefined;
     }
-    const after = text.slice(this.open?.end ?? this.done);
-    grow(this.rest, after);
-    if (!lowlight.registered(this.grammar)) return;
-    this.code.classList.add('hljs');
+    const after = text.slice(this.__open?.end ?? this.__done);
+    grow(this.__rest, after);
+    if (!lowlight.registered(this.__grammar)) return;
+    this.__code.classList.add('hljs');
     // Pieces highlighted before (this block a frame ago, or another showing the same code)
     // are drawn now, whatever the allowance: what is drawn does not depend on the time.
     let unit;
-    while (this.behind && (unit = this.unit(false))) this.draw(unit);
-    if (this.behind) slices.run(this);
+    while (this.__behind && (unit = this.__unit(false))) this.__draw(unit);
+    if (this.__behind) slices.run(this);
   }
 
   /** Its grammar is here (`ok`), or cannot be had. */
   ready(ok: boolean): void {
-    if (ok) this.update(this.text, this.typing);
+    if (ok) this.update(this.__text, this.__typing);
     else this.giveUp(false);
   }
 
@@ -212,16 +212,16 @@ class Painting implements Work {
    * be read wrong alone) and the joined piece stays within PIECE_CHARS; `null` for a line too
    * long to highlight. `call`: at most one call of the highlighter, else the cache only.
    */
-  private unit(call: boolean): { end: number; lit: Lit | null } | undefined {
-    const { text, done, finished } = this;
+  private __unit(call: boolean): { end: number; lit: Lit | null } | undefined {
+    const { __text: text, __done: done, __finished: finished } = this;
     let end = pieceEnd(text, done, finished);
     for (;;) {
       if (end - done > PIECE_CHARS) return { end, lit: null };
       const source = text.slice(done, end);
-      let piece = cached(this.grammar, source);
+      let piece = cached(this.__grammar, source);
       if (!piece) {
         if (!call) return undefined;
-        piece = highlightNow(this.grammar, source);
+        piece = highlightNow(this.__grammar, source);
         call = false;
       }
       const next = piece.closed || end >= finished ? end : pieceEnd(text, end, finished);
@@ -231,23 +231,23 @@ class Painting implements Work {
   }
 
   /** Whether there are finished lines it has not drawn: the work a step does. */
-  private get behind(): boolean {
-    return !this.plain && !this.open && this.done < this.finished;
+  private get __behind(): boolean {
+    return !this.__plain && !this.__open && this.__done < this.__finished;
   }
 
   step(): boolean {
     // A draw since it was queued may have drawn what it would (from the cache, or its own step).
-    if (!this.behind) return false;
+    if (!this.__behind) return false;
     let unit;
     try {
-      unit = this.unit(true);
+      unit = this.__unit(true);
     } catch (error) {
       // A grammar that throws on some input: that block stays plain, the reply goes on.
       warnOnce('a code block could not be highlighted; it is shown plain.', error);
       this.giveUp(false);
     }
-    if (unit) this.draw(unit);
-    return this.behind;
+    if (unit) this.__draw(unit);
+    return this.__behind;
   }
 
   /**
@@ -256,16 +256,16 @@ class Painting implements Work {
    * adding a node among thousands of siblings cost 10-20 ms in Chromium (2 s over an 80 KB
    * block).
    */
-  private draw({ end, lit }: { end: number; lit: Lit | null }): void {
+  private __draw({ end, lit }: { end: number; lit: Lit | null }): void {
     let node: Node;
     if (lit) {
       node = document.createElement('span');
       (node as HTMLElement).append(...toNodes(lit.children));
-    } else node = document.createTextNode(this.text.slice(this.done, end));
-    this.code.insertBefore(node, this.rest);
-    this.rest.deleteData(0, end - this.done);
-    if (end < this.finished) this.done = end;
-    else this.open = { end, node };
+    } else node = document.createTextNode(this.__text.slice(this.__done, end));
+    this.__code.insertBefore(node, this.__rest);
+    this.__rest.deleteData(0, end - this.__done);
+    if (end < this.__finished) this.__done = end;
+    else this.__open = { end, node };
   }
 
   /**
@@ -273,34 +273,34 @@ class Painting implements Work {
    * told, and the page's developer only in the console's debug level (`note`).
    */
   giveUp(note = true): void {
-    if (this.plain) return;
+    if (this.__plain) return;
     if (note && !noted) console.debug('<agent-chat>: a code block is shown plain: highlighting it would take too long.');
     noted ||= note;
-    this.plain = true;
-    this.code.classList.remove('hljs');
-    this.code.classList.add(PLAIN);
-    this.done = 0;
-    this.open = undefined;
-    this.code.replaceChildren(this.rest);
-    this.plainDraw(this.text);
+    this.__plain = true;
+    this.__code.classList.remove('hljs');
+    this.__code.classList.add(PLAIN);
+    this.__done = 0;
+    this.__open = undefined;
+    this.__code.replaceChildren(this.__rest);
+    this.__plainDraw(this.__text);
   }
 
   /**
    * Draws `text` plain: the blocks drawn before stay while the text only grew; what follows
    * the last is cut into blocks (pieces.ts `plainEnd`), and the rest is one text node.
    */
-  private plainDraw(text: string): void {
-    if (!text.startsWith(this.text.slice(0, this.done))) {
-      this.done = 0;
-      this.code.replaceChildren(this.rest);
+  private __plainDraw(text: string): void {
+    if (!text.startsWith(this.__text.slice(0, this.__done))) {
+      this.__done = 0;
+      this.__code.replaceChildren(this.__rest);
     }
-    this.text = text;
-    for (let end; (end = plainEnd(text, this.done)) > this.done; this.done = end) {
+    this.__text = text;
+    for (let end; (end = plainEnd(text, this.__done)) > this.__done; this.__done = end) {
       const block = document.createElement('span');
-      block.append(text.slice(this.done, end));
-      this.code.insertBefore(block, this.rest);
+      block.append(text.slice(this.__done, end));
+      this.__code.insertBefore(block, this.__rest);
     }
-    grow(this.rest, text.slice(this.done));
+    grow(this.__rest, text.slice(this.__done));
   }
 }
 

@@ -38,25 +38,25 @@ export const STEP_CHARGE_MS = 16;
 
 export class Slices {
   /** Blocks with work left: the block being drawn first, then first come first served. */
-  private queue = new Set<Work>();
+  private __queue = new Set<Work>();
   /** What the current task may still spend on highlighting, in milliseconds (undefined: it has not started to). */
-  private left: number | undefined;
-  private slice: ReturnType<typeof setTimeout> | undefined;
+  private __left: number | undefined;
+  private __slice: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly now: () => number = () => performance.now()) {}
+  constructor(private readonly __now: () => number = () => performance.now()) {}
 
   /** Runs `work` now, while this task's allowance lasts, and the rest in tasks of their own. */
   run(work: Work): void {
     // What the reader looks at first: a streaming block's line that just ended, not a
     // block further up that is still waiting for its turn.
-    this.queue = new Set([work, ...this.queue]);
-    if (this.left === undefined) {
-      this.left = SYNC_MS;
+    this.__queue = new Set([work, ...this.__queue]);
+    if (this.__left === undefined) {
+      this.__left = SYNC_MS;
       // The allowance is this task's (this render's): the next starts afresh. A timer could
       // fire after the next frame's render, which would then find the allowance spent.
-      queueMicrotask(() => (this.left = undefined));
+      queueMicrotask(() => (this.__left = undefined));
     }
-    this.drain(false);
+    this.__drain(false);
   }
 
   /**
@@ -64,14 +64,14 @@ export class Slices {
    * what the task does between them (a render draws other blocks between its code blocks).
    * `later`: in a task of its own.
    */
-  private drain(later: boolean): void {
-    let left = this.left ?? 0;
-    for (const work of this.queue) {
+  private __drain(later: boolean): void {
+    let left = this.__left ?? 0;
+    for (const work of this.__queue) {
       let more = !later || work.shown;
       while (more && work.spent <= work.budget && left > 0) {
-        const start = this.now();
+        const start = this.__now();
         more = work.step();
-        const cost = this.now() - start;
+        const cost = this.__now() - start;
         left -= cost;
         // One slow step is the machine (a garbage collection, a grammar's first use, another
         // tab), not the code: the budget runs out on many.
@@ -79,15 +79,15 @@ export class Slices {
         if (work.spent > work.budget) work.giveUp();
       }
       if (more && work.spent <= work.budget) break;
-      this.queue.delete(work);
+      this.__queue.delete(work);
     }
-    if (this.left !== undefined) this.left = left;
-    if (this.queue.size && !this.slice)
-      this.slice = setTimeout(() => {
-        this.slice = undefined;
-        this.left = SLICE_MS;
-        this.drain(true);
-        this.left = undefined;
+    if (this.__left !== undefined) this.__left = left;
+    if (this.__queue.size && !this.__slice)
+      this.__slice = setTimeout(() => {
+        this.__slice = undefined;
+        this.__left = SLICE_MS;
+        this.__drain(true);
+        this.__left = undefined;
       });
   }
 }

@@ -15,9 +15,9 @@ type From = readonly unknown[];
  * removed item (see `remove`). Keys must be unique, as for `repeat`.
  */
 class KeyedList extends Directive {
-  private parts = new Map<string, { part: ChildPart; deps: readonly unknown[] }>();
+  private __parts = new Map<string, { part: ChildPart; deps: readonly unknown[] }>();
   /** What the list was last drawn from. */
-  private from: From = [];
+  private __from: From = [];
 
   render(_items: readonly unknown[], _key: Key, _deps: Deps, _render: Render, _from: From): unknown {
     return noChange;
@@ -25,25 +25,25 @@ class KeyedList extends Directive {
 
   override update(container: ChildPart, [items, key, deps, render, from]: Parameters<this['render']>): unknown {
     // Drawn from the same values as last time (a keystroke): not even the keys are walked.
-    if (from.every((value, i) => value === this.from[i])) return noChange;
-    this.from = from;
+    if (from.every((value, i) => value === this.__from[i])) return noChange;
+    this.__from = from;
     const keys = items.map((item) => key(item as never));
     const shown = new Set(keys);
     // What leaves goes first: then every part that stays is in order already, and moves only
     // when the order itself changed.
-    for (const [k, { part }] of this.parts) if (!shown.has(k)) remove(part);
+    for (const [k, { part }] of this.__parts) if (!shown.has(k)) remove(part);
     const parts = new Map<string, { part: ChildPart; deps: readonly unknown[] }>();
     let next: ChildPart | undefined;
     for (let i = items.length; i--;) {
       const item = items[i] as never;
-      const old = this.parts.get(keys[i]!);
+      const old = this.__parts.get(keys[i]!);
       const part = insertPart(container, next, old?.part);
       const now = deps(item, i);
       if (!old || now.some((value, j) => value !== old.deps[j])) setChildPartValue(part, render(item, i));
       parts.set(keys[i]!, { part, deps: now });
       next = part;
     }
-    this.parts = parts;
+    this.__parts = parts;
     return noChange;
   }
 }

@@ -51,31 +51,31 @@ export class Log implements ReadingHost {
    * Moving the window and the arrow keys between messages (src/log/reading.ts), a chunk:
    * fetched when a conversation outgrows the first window or the log takes focus.
    */
-  private readonly reading: Feature<ReadingModule>;
-  private windowAnchor: string | undefined;
+  private readonly __reading: Feature<ReadingModule>;
+  private __windowAnchor: string | undefined;
   /** The latest message when the window was last placed: a new question of the reader's brings the latest back. */
-  private latest: string | undefined;
+  private __latest: string | undefined;
   stickToBottom = true;
   /** The window or a question was just placed: the log goes there as it renders, before any scroll event reads it. */
   toEnd = false;
   placed: string | null = null;
   spaceFor: string | null = null;
   /** Where this tab's page before left the reader (reading.ts `keepPlace`) is taken once, with the first transcript. */
-  private tookPlace = false;
-  private jumpTimer = 0;
+  private __tookPlace = false;
+  private __jumpTimer = 0;
   /** How many messages there were when the reader last saw the end: those after are new to them ("jump to latest"). */
-  private seen = 0;
+  private __seen = 0;
   /**
    * Follows the size of the log's content and of its box after layout, so following the
    * conversation costs no layout of its own (a read of `scrollHeight` after every render
    * forced one: a third of a long reply's main-thread time).
    */
-  private readonly resized = new ResizeObserver(() => this.follow());
-  private observed: Element | null = null;
-  private lastHeight = 0;
+  private readonly __resized = new ResizeObserver(() => this.__follow());
+  private __observed: Element | null = null;
+  private __lastHeight = 0;
   /** The log's scroll position at its last scroll event: only a move up is the reader leaving the end. */
-  private lastTop = 0;
-  private locale = '';
+  private __lastTop = 0;
+  private __locale = '';
   /**
    * One formatter per language: every render stamps every rendered message, and creating an
    * Intl.DateTimeFormat per stamp made re-renders of long transcripts cost tens of ms. The
@@ -87,11 +87,11 @@ export class Log implements ReadingHost {
    * load): a panel with the welcome alone, a first visit's, pays nothing for it until its
    * first message (BENCHMARKS.md "The load, alone").
    */
-  private timeFormat: Intl.DateTimeFormat | null = null;
-  private formatting = false;
+  private __timeFormat: Intl.DateTimeFormat | null = null;
+  private __formatting = false;
 
   /** What a message shows besides its text: the other features' parts and the time stamp. */
-  private readonly parts: MessageParts;
+  private readonly __parts: MessageParts;
 
   constructor(
     readonly ctx: PanelContext,
@@ -99,20 +99,20 @@ export class Log implements ReadingHost {
     reading: Chunk<ReadingModule>,
     parts: Omit<MessageParts, 'time'>,
   ) {
-    this.reading = ctx.feature(reading);
-    this.parts = { ...parts, time: (iso) => this.formatTime(iso) };
+    this.__reading = ctx.feature(reading);
+    this.__parts = { ...parts, time: (iso) => this.__formatTime(iso) };
     this.view = new ViewState(ctx.host, { start: 0, end: Infinity, showJump: false });
   }
 
   /** Makes the language's formatter when the browser is idle (within 100 ms), then stamps the messages shown. */
-  private formatLater(): void {
-    if (this.formatting) return;
-    this.formatting = true;
+  private __formatLater(): void {
+    if (this.__formatting) return;
+    this.__formatting = true;
     const whenIdle = globalThis.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 0));
     whenIdle(
       () => {
-        this.formatting = false;
-        this.timeFormat ??= timeFormat(this.ctx.view.locale);
+        this.__formatting = false;
+        this.__timeFormat ??= timeFormat(this.ctx.view.locale);
         if (this.ctx.chat.state.messages.length) this.ctx.host.requestUpdate();
       },
       { timeout: 100 },
@@ -127,44 +127,44 @@ export class Log implements ReadingHost {
     const { chat, view } = this.ctx;
     const { messages } = chat.state;
     const count = messages.length;
-    if (view.locale !== this.locale) {
-      this.locale = view.locale;
-      this.timeFormat = null;
+    if (view.locale !== this.__locale) {
+      this.__locale = view.locale;
+      this.__timeFormat = null;
     }
-    if (!this.timeFormat && (count || chat.threadId)) this.formatLater();
+    if (!this.__timeFormat && (count || chat.threadId)) this.__formatLater();
     // Placed during this update, the window renders with it, without asking for another.
     let { start, end } = this.view.value;
     const first = messages[0]?.key;
     const latest = messages.at(-1);
-    if (first !== this.windowAnchor && first === this.placed) {
+    if (first !== this.__windowAnchor && first === this.placed) {
       // The first question of a conversation (or its edit): the conversation goes on.
-      this.windowAnchor = first;
+      this.__windowAnchor = first;
     }
-    if (first !== this.windowAnchor) {
+    if (first !== this.__windowAnchor) {
       // A newly loaded transcript renders its latest messages only; earlier ones follow on
       // demand, so a 2,000-message thread opens as fast as a short one.
-      this.windowAnchor = first;
+      this.__windowAnchor = first;
       start = count - WINDOW;
       end = Infinity;
       this.placed = this.spaceFor = null;
-      this.seen = count;
+      this.__seen = count;
       // The first transcript of the page: the reader goes back where this tab's page before
       // left them, if it kept a place (the moves' work: they are wanted as soon as there is a
       // conversation to read, or to type in).
-      if (!this.tookPlace && count) void this.reading.want().then((module) => module?.restorePlace(this));
-      this.tookPlace ||= count > 0;
-    } else if (this.placed && latest?.key !== this.latest) {
+      if (!this.__tookPlace && count) void this.__reading.want().then((module) => module?.restorePlace(this));
+      this.__tookPlace ||= count > 0;
+    } else if (this.placed && latest?.key !== this.__latest) {
       // A new turn of the reader's (typed, a suggestion, an edit, a rerun): the latest come into view.
       if (end < count) start = count - WINDOW;
       end = Infinity;
-      this.seen = messages.findIndex((m) => m.key === this.placed) + 1;
+      this.__seen = messages.findIndex((m) => m.key === this.placed) + 1;
     }
-    this.latest = latest?.key;
+    this.__latest = latest?.key;
     // Following the latest, the window lets go of its top as the conversation grows.
     if (end >= count && (this.stickToBottom || this.placed)) start = Math.max(start, count - MOST);
     start = Math.max(0, Math.min(start, count - WINDOW));
     if (start !== this.view.value.start || end !== this.view.value.end) this.view.set({ start, end });
-    if (start > 0) void this.reading.want(); // taken at once when the chunk is here already
+    if (start > 0) void this.__reading.want(); // taken at once when the chunk is here already
   }
 
   /**
@@ -172,10 +172,10 @@ export class Log implements ReadingHost {
    * their chunk is here; a failure is said by the panel's notice. The target is taken now:
    * an event from a shadow tree has none once dispatched.
    */
-  private readonly read = (event: Event): void => {
+  private readonly __read = (event: Event): void => {
     const what = (event as KeyboardEvent).key ?? event.type;
     const target = event.target as HTMLElement;
-    void this.reading.want().then((module) => module?.act(this, what, target));
+    void this.__reading.want().then((module) => module?.act(this, what, target));
   };
 
   /**
@@ -187,7 +187,7 @@ export class Log implements ReadingHost {
    */
   place(question: string): void {
     this.prefetch(); // taken at once when the chunk is here already
-    const placing = !!this.reading.module;
+    const placing = !!this.__reading.module;
     this.placed = this.spaceFor = placing ? question : null;
     this.stickToBottom = !placing;
     this.toEnd = true;
@@ -196,26 +196,26 @@ export class Log implements ReadingHost {
 
   /** A question is on its way (the reader types, a reply brought suggestions): the moves that place it are fetched. */
   prefetch(): void {
-    void this.reading.want();
+    void this.__reading.want();
   }
 
   /** A new transcript arrived (its first message changed): the features reset what they kept per message. */
   get anchor(): string | undefined {
-    return this.windowAnchor;
+    return this.__windowAnchor;
   }
 
   updated(): void {
     const log = this.element;
-    if (log && log !== this.observed) {
-      this.resized.disconnect();
-      this.resized.observe(log);
-      this.resized.observe(log.firstElementChild!);
-      this.observed = log;
+    if (log && log !== this.__observed) {
+      this.__resized.disconnect();
+      this.__resized.observe(log);
+      this.__resized.observe(log.firstElementChild!);
+      this.__observed = log;
     }
     // A hidden page has no frames, hence no ResizeObserver callbacks: it follows as it
     // renders (seldom: streamed tokens render once a frame), so its log is where it
     // belongs whenever it is read or shown again.
-    if (document.hidden || this.toEnd) this.follow();
+    if (document.hidden || this.toEnd) this.__follow();
     this.toEnd = false;
   }
 
@@ -223,13 +223,13 @@ export class Log implements ReadingHost {
    * Auto-scroll: a placed question stays near the top while its reply grows below; else the
    * log follows the conversation only while the reader is at the bottom.
    */
-  private follow(): void {
+  private __follow(): void {
     const log = this.element;
     if (!log) return;
-    const reading = this.reading.module;
+    const reading = this.__reading.module;
     reading?.fitSpace(this, log);
-    const grew = log.scrollHeight > this.lastHeight;
-    this.lastHeight = log.scrollHeight;
+    const grew = log.scrollHeight > this.__lastHeight;
+    this.__lastHeight = log.scrollHeight;
     const count = this.ctx.chat.state.messages.length;
     if (this.placed && reading) {
       if (reading.pin(this, log)) return;
@@ -241,8 +241,8 @@ export class Log implements ReadingHost {
       log.scrollTop = log.scrollHeight;
       // Where following left the log (the browser clamps it, to a box grown taller too) is not
       // the reader's move: a scroll event that comes after more growth compares with it.
-      this.lastTop = log.scrollTop;
-      this.seen = count;
+      this.__lastTop = log.scrollTop;
+      this.__seen = count;
     } else if (grew && !this.view.value.showJump) {
       this.showJump();
     }
@@ -253,11 +253,11 @@ export class Log implements ReadingHost {
    * from the ResizeObserver's own callback would be a loop the browser reports as an error.
    */
   showJump(): void {
-    this.jumpTimer ||= window.setTimeout(() => {
-      this.jumpTimer = 0;
+    this.__jumpTimer ||= window.setTimeout(() => {
+      this.__jumpTimer = 0;
       if (this.view.value.showJump || this.stickToBottom) return;
       this.view.set({ showJump: true });
-      void this.reading.want(); // what "jump to latest" does
+      void this.__reading.want(); // what "jump to latest" does
     });
   }
 
@@ -274,18 +274,18 @@ export class Log implements ReadingHost {
         aria-live="off"
         aria-label=${t.messageListLabel}
         tabindex="0"
-        @scroll=${this.onScroll}
-        @keydown=${this.onKeyDown}
-        @focusin=${this.read}
-        @beforematch=${this.read}
+        @scroll=${this.__onScroll}
+        @keydown=${this.__onKeyDown}
+        @focusin=${this.__read}
+        @beforematch=${this.__read}
       >
         <div class="log-content">
         ${renderWelcome(this.ctx)}
         ${messages.length ? nothing : html`<slot name="empty"></slot>`}
         ${
           // Shows with the moves that do what it says (a window that starts late asks for them).
-          start > 0 && this.reading.module
-            ? html`<button part="load-earlier" class="text-button load-earlier" type="button" @click=${this.read}>
+          start > 0 && this.__reading.module
+            ? html`<button part="load-earlier" class="text-button load-earlier" type="button" @click=${this.__read}>
               ${t.showEarlier(start)}
             </button>`
             : nothing
@@ -297,19 +297,19 @@ export class Log implements ReadingHost {
           // A token renders again only the message that changed, as does a feature's state
           // shown in some messages (`marks`); a render the panel asked for (`revision`), all.
           (m) => [m, m === last, this.ctx.renders.revision, this.ctx.renders.marks(m.key)],
-          (m) => renderMessageSafely(this.ctx, this.parts, m, m === last),
+          (m) => renderMessageSafely(this.ctx, this.__parts, m, m === last),
           // A keystroke (the same messages, window, revision and marks) leaves the list as it
           // is: typing costs the same at turn 1 and turn 200.
           [messages, this.ctx.renders.revision, start, end, this.ctx.renders.touches],
         )}
         ${hidden(messages.slice(end))}
-        ${this.renderTyping()}
+        ${this.__renderTyping()}
         ${messages.length || !starters.length ? nothing : renderSuggestions(starters, t, { onSelect: (s) => this.ctx.pickSuggestion(s) })}
         </div>
         <div class="turn-space"></div>
       </div>
       ${overlay}
-      ${(showJump || end < messages.length) && this.reading.module ? this.renderJump(messages.length - this.seen) : nothing}
+      ${(showJump || end < messages.length) && this.__reading.module ? this.__renderJump(messages.length - this.__seen) : nothing}
     </div>`;
   }
 
@@ -318,7 +318,7 @@ export class Log implements ReadingHost {
    * the log, never over it. What it does and its style come with the reading moves' chunk,
    * which showing it asks for (`showJump`): it shows when they are here.
    */
-  private renderJump(unseen: number) {
+  private __renderJump(unseen: number) {
     const t = this.ctx.text;
     const label = unseen > 0 ? t.newMessages(unseen) : '';
     return html`<button
@@ -326,13 +326,13 @@ export class Log implements ReadingHost {
       class="jump"
       type="button"
       aria-label=${label ? `${t.jumpToLatest}: ${label}` : nothing}
-      @click=${this.read}
+      @click=${this.__read}
     >
       ${icons.arrowDown} ${label || t.jumpToLatest}
     </button>`;
   }
 
-  private renderTyping() {
+  private __renderTyping() {
     const { chat } = this.ctx;
     const last = chat.state.messages.at(-1);
     const waiting = chat.busy && !(last?.role === 'agent' && last.text);
@@ -344,26 +344,26 @@ export class Log implements ReadingHost {
     </div>`;
   }
 
-  private formatTime(iso: string | undefined): string {
+  private __formatTime(iso: string | undefined): string {
     if (!iso) return '';
     const date = new Date(iso);
-    return Number.isNaN(date.getTime()) ? '' : (this.timeFormat?.format(date) ?? '');
+    return Number.isNaN(date.getTime()) ? '' : (this.__timeFormat?.format(date) ?? '');
   }
 
   // Listeners are arrow functions: lit-html calls them with the element as `this`.
-  private readonly onScroll = (event: Event): void => {
+  private readonly __onScroll = (event: Event): void => {
     const log = this.element;
     if (!log) return;
     const { start, end } = this.view.value;
     const count = this.ctx.chat.state.messages.length;
     const top = log.scrollTop;
-    const up = top < this.lastTop;
-    this.lastTop = top;
-    if (start > 0 || end < count) this.read(event); // near an edge, the window moves
-    const reading = this.reading.module;
+    const up = top < this.__lastTop;
+    this.__lastTop = top;
+    if (start > 0 || end < count) this.__read(event); // near an edge, the window moves
+    const reading = this.__reading.module;
     if (reading?.scrolled(this, log)) return;
     // Keeping the reader's place (and a placed question's) is the moves' work.
-    if (!reading) void this.reading.want().then((module) => module?.scrolled(this, log));
+    if (!reading) void this.__reading.want().then((module) => module?.scrolled(this, log));
     // Still at the end (the log's own follow, or the browser clamping as content shrank): the
     // reader stays with the latest. The height is read now (layout is fresh after scrollTop):
     // the one of the last follow, a frame old after the log grew, took a reader who scrolled
@@ -372,7 +372,7 @@ export class Log implements ReadingHost {
     if (this.stickToBottom && atEnd) return;
     this.stickToBottom = end >= count && (atEnd || (this.stickToBottom && !up));
     if (this.stickToBottom) {
-      this.seen = count;
+      this.__seen = count;
       if (this.view.value.showJump) this.view.set({ showJump: false });
     }
   };
@@ -382,10 +382,10 @@ export class Log implements ReadingHost {
    * inside one, a link, a card, a button, they keep their own meaning): taken at once, and
    * moved by their chunk (src/log/reading.ts).
    */
-  private readonly onKeyDown = (event: KeyboardEvent): void => {
+  private readonly __onKeyDown = (event: KeyboardEvent): void => {
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || !MOVES.includes(event.key)) return;
     if (!(event.target as Element).matches('.log, .log-content > .message')) return;
     event.preventDefault();
-    this.read(event);
+    this.__read(event);
   };
 }

@@ -4,7 +4,7 @@
  * decorated, and isolated: a block that cannot be rendered is its own text, the rest of the
  * reply is not affected.
  */
-import type { Token, TokensList } from 'marked';
+import type { Token, TokensList } from './vendor/marked.js';
 import { en } from '../i18n/strings.js';
 import type { Sanitize } from '../security/html-policy.js';
 import { safeUrl } from '../security/url.js';

@@ -1,4 +1,4 @@
-import type { Tokens, TokensList } from 'marked';
+import type { Tokens, TokensList } from './vendor/marked.js';
 import { noChange } from 'lit-html';
 import { Directive, directive, PartType, type ElementPart, type PartInfo } from 'lit-html/directive.js';
 import { warnOnce } from '../warn.js';
@@ -41,28 +41,28 @@ interface RenderedBlock {
 }
 
 class MarkdownDirective extends Directive {
-  private element: Element | undefined;
-  private rendered: RenderedBlock[] = [];
+  private __element: Element | undefined;
+  private __rendered: RenderedBlock[] = [];
   /** The boxes of the blocks after the first 64: `groups[n]` holds blocks (n + 1) * 64 to (n + 2) * 64 - 1. */
-  private groups: HTMLElement[] = [];
-  private settings = '';
-  private text = '';
-  private streaming = false;
+  private __groups: HTMLElement[] = [];
+  private __settings = '';
+  private __text = '';
+  private __streaming = false;
   /** Drawn while streaming with the guard of tail.ts (see blocks.ts `loadTailSupport`). */
-  private guarded = false;
-  private blocks: Block[] = [];
-  private links: TokensList['links'] = {};
+  private __guarded = false;
+  private __blocks: Block[] = [];
+  private __links: TokensList['links'] = {};
   /** Sticky once link definitions appear: they change earlier blocks, so lex everything. */
-  private fullLex = false;
+  private __fullLex = false;
   /** Drawn in part as its text before the lexer was here (blocks.ts `lexTokens`): drawn again when it comes. */
-  private provisional = false;
+  private __provisional = false;
   /** The last draw's element, text and settings: what is drawn again when the lexer comes. */
-  private drawn: Parameters<MarkdownDirective['draw']> | undefined;
+  private __drawn: Parameters<MarkdownDirective['__draw']> | undefined;
   /** A draw has asked for the lexer, and its answer has not come. */
-  private waiting = false;
+  private __waiting = false;
   /** While streaming: no new draw before this time (see `draw`). */
-  private nextAt = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private __nextAt = 0;
+  private __timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(partInfo: PartInfo) {
     super(partInfo);
@@ -83,29 +83,29 @@ class MarkdownDirective extends Directive {
     const streaming = options.streaming ?? false;
     const settings = `${allowHtml}\u0000${labels.copyCode}\u0000${labels.table}`;
 
-    if (element !== this.element || settings !== this.settings || (this.provisional && hasLexer())) {
+    if (element !== this.__element || settings !== this.__settings || (this.__provisional && hasLexer())) {
       element.replaceChildren();
-      this.element = element;
-      this.settings = settings;
-      this.reset();
+      this.__element = element;
+      this.__settings = settings;
+      this.__reset();
     }
 
     // Lit calls update() on every host render; an unchanged message costs nothing, unless
     // the guard for half-typed syntax has arrived since an unfinished one was drawn.
     const guarded = streaming && hasTailSupport();
-    if (text === this.text && streaming === this.streaming && guarded === this.guarded && this.rendered.length > 0) return noChange;
-    this.guarded = guarded;
-    clearTimeout(this.timer);
-    const wait = this.nextAt - performance.now();
-    if (streaming && this.streaming && wait > 0) {
+    if (text === this.__text && streaming === this.__streaming && guarded === this.__guarded && this.__rendered.length > 0) return noChange;
+    this.__guarded = guarded;
+    clearTimeout(this.__timer);
+    const wait = this.__nextAt - performance.now();
+    if (streaming && this.__streaming && wait > 0) {
       // Too soon after an expensive tail: draw the latest text when its turn comes (the log
       // follows the growing reply by its size: src/log/log.ts).
-      this.timer = setTimeout(() => {
-        if (element.isConnected) this.draw(element, text, true, allowHtml, labels);
+      this.__timer = setTimeout(() => {
+        if (element.isConnected) this.__draw(element, text, true, allowHtml, labels);
       }, wait);
       return noChange;
     }
-    this.draw(element, text, streaming, allowHtml, labels);
+    this.__draw(element, text, streaming, allowHtml, labels);
     return noChange;
   }
 
@@ -116,33 +116,33 @@ class MarkdownDirective extends Directive {
    * order). Stale blocks are taken out after the draw, so whatever is still in a place ends
    * up before what a draw adds.
    */
-  private place(element: Element, i: number, frag: DocumentFragment): void {
+  private __place(element: Element, i: number, frag: DocumentFragment): void {
     const n = (i >> GROUP_BITS) - 1;
-    if (n < 0) element.insertBefore(frag, this.groups[0] ?? null);
-    else (this.groups[n] ??= element.appendChild(el('div', [], { class: 'g' }))).append(frag);
+    if (n < 0) element.insertBefore(frag, this.__groups[0] ?? null);
+    else (this.__groups[n] ??= element.appendChild(el('div', [], { class: 'g' }))).append(frag);
   }
 
-  private reset(): void {
-    this.rendered = [];
-    this.groups = [];
-    this.blocks = [];
-    this.text = '';
-    this.fullLex = false;
-    this.provisional = false;
-    this.nextAt = 0;
+  private __reset(): void {
+    this.__rendered = [];
+    this.__groups = [];
+    this.__blocks = [];
+    this.__text = '';
+    this.__fullLex = false;
+    this.__provisional = false;
+    this.__nextAt = 0;
   }
 
-  private draw(element: Element, text: string, streaming: boolean, allowHtml: boolean, labels: MarkdownLabels): void {
+  private __draw(element: Element, text: string, streaming: boolean, allowHtml: boolean, labels: MarkdownLabels): void {
     const started = performance.now();
-    this.drawn = [element, text, streaming, allowHtml, labels];
+    this.__drawn = [element, text, streaming, allowHtml, labels];
     try {
-      this.streaming = streaming;
-      this.lex(allowHtml, text);
-      const linksKey = this.fullLex ? JSON.stringify(this.links) + '\u0000' : '';
+      this.__streaming = streaming;
+      this.__lex(allowHtml, text);
+      const linksKey = this.__fullLex ? JSON.stringify(this.__links) + '\u0000' : '';
 
       // Keys are the rendered source: a finished block keeps its DOM as long as its raw text
       // is unchanged; the tail is re-rendered whenever its (completed) source changes.
-      const { blocks, rendered } = this;
+      const { __blocks: blocks, __rendered: rendered } = this;
       const tail = tailState(text, streaming);
       const last = blocks.length - 1;
       const source = (i: number) => blockSource(blocks[i]!, i === last ? tail : 'settled');
@@ -165,42 +165,42 @@ class MarkdownDirective extends Directive {
         const src = source(i);
         // A code block that grew is drawn over its previous draw: only its new piece changes.
         const drawn = i === same && stale[0]?.nodes;
-        const frag = renderBlock(blocks[i]!, src, this.links, allowHtml, labels, i === last && tail === 'typing', drawn);
+        const frag = renderBlock(blocks[i]!, src, this.__links, allowHtml, labels, i === last && tail === 'typing', drawn);
         const nodes = frag ? [...frag.childNodes] : stale.shift()!.nodes;
-        if (frag) this.place(element, i, frag);
+        if (frag) this.__place(element, i, frag);
         rendered.push({ key: key(i, src), nodes, block: blocks[i]! });
       }
       for (const { nodes } of stale) for (const node of nodes) node.remove();
       // The boxes past the last block go (one whose blocks draw nothing stays, and takes no
       // room: markdown.styles.ts).
-      for (const group of this.groups.splice(Math.max(0, last >> GROUP_BITS))) group.remove();
+      for (const group of this.__groups.splice(Math.max(0, last >> GROUP_BITS))) group.remove();
     } catch (error) {
       // The message's error boundary (blocks have their own): its text, as text, until a
       // later draw, which starts afresh (as on a new element) rather than add to it.
       warnOnce('a message could not be rendered; it is shown as plain text.', error);
-      this.reset();
+      this.__reset();
       element.replaceChildren(plainBlock(text));
-      this.element = undefined;
+      this.__element = undefined;
     }
     // A long tail block that is expensive to draw is drawn again no sooner than three times
     // its cost later: markdown then takes at most a quarter of the main thread while a
     // reply streams, however long the block grows. Short blocks are never held back (a
     // slow frame there is noise, not cost), and the final render is never late.
     const cost = performance.now() - started;
-    const tail = this.blocks.at(-1)?.token.raw.length ?? 0;
-    this.nextAt = streaming && cost > 8 && tail > 2_000 ? performance.now() + cost * 3 : 0;
+    const tail = this.__blocks.at(-1)?.token.raw.length ?? 0;
+    this.__nextAt = streaming && cost > 8 && tail > 2_000 ? performance.now() + cost * 3 : 0;
     // Drawn in part as its text: drawn again, its latest text, when the lexer comes. The
     // panel renders again then too, but not every markdown() is in that render (a message
     // the log does not draw again, the disclaimer's text).
-    if (this.provisional && !this.waiting) {
-      this.waiting = true;
+    if (this.__provisional && !this.__waiting) {
+      this.__waiting = true;
       void loadLexer().then((ok) => {
-        this.waiting = false;
-        const drawn = this.drawn!;
-        if (ok && this.provisional && drawn[0] === this.element && drawn[0].isConnected) {
+        this.__waiting = false;
+        const drawn = this.__drawn!;
+        if (ok && this.__provisional && drawn[0] === this.__element && drawn[0].isConnected) {
           drawn[0].replaceChildren();
-          this.reset();
-          this.draw(...drawn);
+          this.__reset();
+          this.__draw(...drawn);
         }
       });
     }
@@ -211,9 +211,9 @@ class MarkdownDirective extends Directive {
   // final render too (a whole 1 MB reply lexed again at its end was a 200-380 ms task).
   // Link reference definitions reach back over the whole text: with any, every render
   // lexes everything (`fullLex`), as does a text that changed other than by growing.
-  private lex(allowHtml: boolean, text: string): void {
-    const previous = this.blocks;
-    if (!this.fullLex && previous.length > 0 && text.startsWith(this.text)) {
+  private __lex(allowHtml: boolean, text: string): void {
+    const previous = this.__blocks;
+    if (!this.__fullLex && previous.length > 0 && text.startsWith(this.__text)) {
       // From the start of the last block; a long plain block is several pieces, lexed whole.
       let last = previous.length - 1;
       while (last > 0 && (previous[last]!.token as Tokens.Generic).continued) last--;
@@ -227,18 +227,18 @@ class MarkdownDirective extends Directive {
       // a copy per block, 926 MB). The copy is as long as the tail.
       const tail = lexBlocks(allowHtml, `${text.slice(from)} `.slice(0, -1), from);
       if (tail.complete && !hasLinks(tail.links)) {
-        this.blocks = previous.slice(0, last).concat(tail.blocks);
-        this.text = text;
-        this.provisional ||= tail.provisional;
+        this.__blocks = previous.slice(0, last).concat(tail.blocks);
+        this.__text = text;
+        this.__provisional ||= tail.provisional;
         return;
       }
     }
     const all = lexBlocks(allowHtml, text);
-    this.blocks = all.blocks;
-    this.links = all.links;
-    this.text = text;
-    this.provisional = all.provisional;
-    if (hasLinks(all.links) || !all.complete) this.fullLex = true;
+    this.__blocks = all.blocks;
+    this.__links = all.links;
+    this.__text = text;
+    this.__provisional = all.provisional;
+    if (hasLinks(all.links) || !all.complete) this.__fullLex = true;
   }
 }
 

@@ -25,7 +25,7 @@
  * same text renders the same on a fast and a slow machine. `plain` tokens are this module's own: a block whose raw text
  * is shown as it is, line breaks kept.
  */
-import { getDefaults, Lexer, Tokenizer, type MarkedOptions, type Token, type Tokens, type TokensList } from 'marked';
+import { getDefaults, Lexer, Tokenizer, type MarkedOptions, type Token, type Tokens, type TokensList } from './vendor/marked.js';
 import { warnOnce } from '../warn.js';
 import { PLAIN_CHARS, plainBlocks } from './tokens.js';
 
@@ -53,7 +53,7 @@ class TextOnlyTokenizer extends Tokenizer {
   }
 }
 
-// The build fixes the options these leave at marked's defaults (scripts/vite-marked.ts
+// The vendored lexer fixes the options these leave at marked's defaults (scripts/vendor-marked.ts
 // `FIXED_OPTIONS`): a lexer that changes one must drop it there.
 const lexerOptions: MarkedOptions[] = [];
 

@@ -11,7 +11,7 @@
  *   beside the script, see `loadHtmlSupport`) keeps a strict allow-list and returns a DOM
  *   fragment.
  * Both end in the same DOM decoration (code copy buttons, scrollable tables). Only marked's
- * Lexer is used: its Parser and Renderer are not in the bundle (see scripts/vite-marked.ts).
+ * Lexer is used: its Parser and Renderer are not in the bundle (see scripts/vendor-marked.ts).
  *
  * Each top-level markdown block is rendered on its own. That is what lets the `markdown()`
  * directive keep finished blocks' DOM while a reply streams, and it means an unbalanced tag

@@ -1,4 +1,4 @@
-import type { Token, Tokens } from 'marked';
+import type { Token, Tokens } from './vendor/marked.js';
 import type { Strings } from '../i18n/strings.js';
 import type { ChatMessage } from '../state/messages.js';
 import { decodeEntities } from './entities.js';

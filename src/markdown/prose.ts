@@ -15,7 +15,7 @@
  * delimiter row such as `:-`, which needs no pipe), and any
  * blank-looking line or line-end space, sends the text to the lexer.
  */
-import type { Token } from 'marked';
+import type { Token } from './vendor/marked.js';
 
 const SYNTAX = /[\\`*_~[\]<>&|@]|:\/\/|www\.|^[ \t#=+>-]|^:-|^\d+[.)]|[ \t]$/im;
 

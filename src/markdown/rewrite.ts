@@ -13,7 +13,7 @@
  * Part of this folder, the one place agent text becomes markup; only the export uses it, so
  * it rides in the export's chunk.
  */
-import type { Token, Tokens } from 'marked';
+import type { Token, Tokens } from './vendor/marked.js';
 import { htmlMode, lexTokens, loadHtmlSupport, loadLexer, normalize, sanitizedBlock } from './blocks.js';
 import { guardLinkText, otherHost, visibleText } from './decorate.js';
 import { decodeEntities } from './entities.js';

@@ -4,7 +4,7 @@
  * structure and on the link and image policy by construction. Only this folder turns
  * agent text into markup.
  */
-import type { Token, Tokens } from 'marked';
+import type { Token, Tokens } from './vendor/marked.js';
 import { safeUrl } from '../security/url.js';
 import { decodeEntities } from './entities.js';
 

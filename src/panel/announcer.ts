@@ -13,19 +13,19 @@ import { type PanelContext, type RenderMarks, ViewState } from './context.js';
  * and re-announce it. What it says renders no message again.
  */
 export class Announcer {
-  private readonly live: ViewState<{ text: string }>;
+  private readonly __live: ViewState<{ text: string }>;
 
   constructor(host: PanelContext['host'], renders: RenderMarks) {
-    this.live = new ViewState(host, { text: '' }, { renders, keys: () => [] });
+    this.__live = new ViewState(host, { text: '' }, { renders, keys: () => [] });
   }
 
   say(text: string): void {
     // The same words again must change the region's text, or they are not read out again.
-    this.live.set({ text: text === this.live.value.text ? `${text}\u00a0` : text });
+    this.__live.set({ text: text === this.__live.value.text ? `${text}\u00a0` : text });
   }
 
   clear(): void {
-    this.live.set({ text: '' });
+    this.__live.set({ text: '' });
   }
 
   /** The reply that just completed, said by name (`agent`); without its chunk (offline) it is not announced: it is in the log. */
@@ -38,6 +38,6 @@ export class Announcer {
   }
 
   render(view: ShellView, lang: string) {
-    return html`<div class="sr-only announcer" role="status" aria-live="polite" aria-atomic="true" dir=${view.direction} lang=${lang || nothing}>${this.live.value.text}</div>`;
+    return html`<div class="sr-only announcer" role="status" aria-live="polite" aria-atomic="true" dir=${view.direction} lang=${lang || nothing}>${this.__live.value.text}</div>`;
   }
 }

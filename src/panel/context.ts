@@ -112,20 +112,20 @@ export type MessageAction = (m: ChatMessage, control: HTMLElement, event: Event)
  */
 export class ViewState<T extends object> {
   constructor(
-    private readonly host: { requestUpdate(): void },
-    private current: T,
-    private readonly touching?: { renders: Pick<RenderMarks, 'touched'>; keys(state: T): ReadonlyArray<string | null | undefined> },
+    private readonly __host: { requestUpdate(): void },
+    private __current: T,
+    private readonly __touching?: { renders: Pick<RenderMarks, 'touched'>; keys(state: T): ReadonlyArray<string | null | undefined> },
   ) {}
 
   get value(): T {
-    return this.current;
+    return this.__current;
   }
 
   set(patch: Partial<T>): void {
-    const before = this.current;
-    this.current = { ...before, ...patch };
-    if (!this.touching) return this.host.requestUpdate();
-    const { renders, keys } = this.touching;
-    renders.touched([...keys(before), ...keys(this.current)]);
+    const before = this.__current;
+    this.__current = { ...before, ...patch };
+    if (!this.__touching) return this.__host.requestUpdate();
+    const { renders, keys } = this.__touching;
+    renders.touched([...keys(before), ...keys(this.__current)]);
   }
 }

@@ -27,20 +27,20 @@ export interface FeatureHost {
  */
 export class RenderWaits {
   /** By the load waited for: a feature asked again for a load under way adds nothing. */
-  private readonly pending = new Map<Promise<unknown>, Promise<unknown>>();
+  private readonly __pending = new Map<Promise<unknown>, Promise<unknown>>();
 
   add(promise: Promise<unknown>): void {
-    if (this.pending.has(promise)) return;
+    if (this.__pending.has(promise)) return;
     const settled = promise.then(
       () => undefined,
       () => undefined,
     );
-    this.pending.set(promise, settled);
-    void settled.then(() => this.pending.delete(promise));
+    this.__pending.set(promise, settled);
+    void settled.then(() => this.__pending.delete(promise));
   }
 
   list(): Array<Promise<unknown>> {
-    return [...this.pending.values()];
+    return [...this.__pending.values()];
   }
 }
 
@@ -53,31 +53,31 @@ export class RenderWaits {
  * says ("Part of the chat could not load", with Retry), unless its slot says so itself.
  */
 export class Feature<T extends FeatureModule> {
-  private adopted: T | null = null;
+  private __adopted: T | null = null;
   /** The load this widget follows: each is handled once (a need inside a retry pause gets the same failed one). */
-  private followed: Promise<T> | null = null;
-  private result: Promise<T | null> = Promise.resolve(null);
+  private __followed: Promise<T> | null = null;
+  private __result: Promise<T | null> = Promise.resolve(null);
 
   constructor(
-    private readonly chunk: Chunk<T>,
-    private readonly host: FeatureHost,
-    private readonly waits: RenderWaits,
-    private readonly failures: Set<Feature<FeatureModule>> | null = null,
+    private readonly __chunk: Chunk<T>,
+    private readonly __host: FeatureHost,
+    private readonly __waits: RenderWaits,
+    private readonly __failures: Set<Feature<FeatureModule>> | null = null,
   ) {}
 
   /** The module, once it has arrived for this widget. */
   get module(): T | null {
-    return this.adopted;
+    return this.__adopted;
   }
 
   /** The last load failed (until the next try): a slot may say so where the feature would be. */
   get failed(): boolean {
-    return !this.adopted && this.chunk.failed;
+    return !this.__adopted && this.__chunk.failed;
   }
 
   /** The chunk is here, whoever asked for it (another slot, another widget): a failure of this one's is over. */
   get arrived(): boolean {
-    return !!this.chunk.module;
+    return !!this.__chunk.module;
   }
 
   /**
@@ -86,42 +86,42 @@ export class Feature<T extends FeatureModule> {
    * otherwise appear a moment late, or flash in another form).
    */
   want(wait = false): Promise<T | null> {
-    if (this.adopted) return Promise.resolve(this.adopted);
-    if (this.chunk.module) return Promise.resolve(this.arrive(this.chunk.module));
-    const loading = this.chunk();
-    const result = loading === this.followed ? this.result : this.follow(loading);
-    if (wait) this.waits.add(result);
+    if (this.__adopted) return Promise.resolve(this.__adopted);
+    if (this.__chunk.module) return Promise.resolve(this.__arrive(this.__chunk.module));
+    const loading = this.__chunk();
+    const result = loading === this.__followed ? this.__result : this.__follow(loading);
+    if (wait) this.__waits.add(result);
     return result;
   }
 
   /** A reader's Retry: asked again at once, whatever the pause. */
   retry(): Promise<T | null> {
-    return this.adopted ? Promise.resolve(this.adopted) : this.follow(this.chunk.retry());
+    return this.__adopted ? Promise.resolve(this.__adopted) : this.__follow(this.__chunk.retry());
   }
 
-  private follow(loading: Promise<T>): Promise<T | null> {
-    this.followed = loading;
-    return (this.result = loading.then(
+  private __follow(loading: Promise<T>): Promise<T | null> {
+    this.__followed = loading;
+    return (this.__result = loading.then(
       (module) => {
-        const adopted = this.arrive(module);
-        this.failures?.delete(this);
-        this.host.requestUpdate();
+        const adopted = this.__arrive(module);
+        this.__failures?.delete(this);
+        this.__host.requestUpdate();
         return adopted;
       },
       () => {
         // Said by the panel, or where the feature would be (`failed`); the next need tries again.
-        this.failures?.add(this);
-        this.host.requestUpdate();
+        this.__failures?.add(this);
+        this.__host.requestUpdate();
         return null;
       },
     ));
   }
 
-  private arrive(module: T): T {
-    if (!this.adopted) {
-      if (module.styles) adoptStyles(this.host.renderRoot as ShadowRoot, module.styles);
+  private __arrive(module: T): T {
+    if (!this.__adopted) {
+      if (module.styles) adoptStyles(this.__host.renderRoot as ShadowRoot, module.styles);
       if (module.strings) addEnglish(module.strings);
     }
-    return (this.adopted = module);
+    return (this.__adopted = module);
   }
 }

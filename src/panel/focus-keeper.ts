@@ -23,35 +23,35 @@ type Host = ReactiveControllerHost & HTMLElement & { readonly renderRoot: HTMLEl
  * `updated()`, which may still move focus on purpose.
  */
 export class FocusKeeper implements ReactiveController {
-  private anchor: FocusAnchor | null = null;
-  private pending: { index: number; label: string; group: string } | null = null;
+  private __anchor: FocusAnchor | null = null;
+  private __pending: { index: number; label: string; group: string } | null = null;
 
   /** `fallback` is where focus goes when nothing nearer fits (the text field, or the closed launcher's button). */
   constructor(
-    private readonly host: Host,
-    private readonly fallback: () => HTMLElement | null | undefined,
+    private readonly __host: Host,
+    private readonly __fallback: () => HTMLElement | null | undefined,
   ) {
-    host.addController(this);
+    __host.addController(this);
   }
 
   /** The welcome message and every rendered message, in order (what the arrow keys move through). */
   messages(): HTMLElement[] {
-    return Array.from(this.host.renderRoot.querySelectorAll<HTMLElement>('.log-content > .message'));
+    return Array.from(this.__host.renderRoot.querySelectorAll<HTMLElement>('.log-content > .message'));
   }
 
   /** The reader moved on (typed, clicked elsewhere): do not pull focus back later. */
   forget(): void {
-    this.pending = null;
+    this.__pending = null;
   }
 
   hostUpdate(): void {
-    const element = this.host.shadowRoot?.activeElement as HTMLElement | null | undefined;
+    const element = this.__host.shadowRoot?.activeElement as HTMLElement | null | undefined;
     if (!element) {
-      this.anchor = null;
+      this.__anchor = null;
       return;
     }
     const message = element.closest<HTMLElement>('.log-content > .message');
-    this.anchor = {
+    this.__anchor = {
       element,
       index: message ? this.messages().indexOf(message) : -1,
       label: element.getAttribute('aria-label') ?? '',
@@ -62,18 +62,18 @@ export class FocusKeeper implements ReactiveController {
   }
 
   hostUpdated(): void {
-    const anchor = this.anchor;
-    this.anchor = null;
-    if (anchor && lostFocus(anchor.element)) this.rescue(anchor);
-    else this.restorePending();
+    const anchor = this.__anchor;
+    this.__anchor = null;
+    if (anchor && lostFocus(anchor.element)) this.__rescue(anchor);
+    else this.__restorePending();
   }
 
-  private rescue(anchor: FocusAnchor): void {
-    const root = this.host.renderRoot;
+  private __rescue(anchor: FocusAnchor): void {
+    const root = this.__host.renderRoot;
     let target: HTMLElement | null | undefined = null;
     // A closed launcher panel hides everything but the fallback (its button).
     if (root.querySelector('[part="panel"][hidden]')) {
-      this.fallback()?.focus();
+      this.__fallback()?.focus();
       return;
     }
     if (anchor.inMeta && anchor.index >= 0) {
@@ -82,27 +82,27 @@ export class FocusKeeper implements ReactiveController {
       const message = this.messages()[anchor.index];
       if (message) target = turnControl(message, anchor.label, anchor.group);
       // The messages are reloading (another version of the thread): come back when they are there.
-      else this.pending = { index: anchor.index, label: anchor.label, group: anchor.group };
+      else this.__pending = { index: anchor.index, label: anchor.label, group: anchor.group };
     } else if (anchor.box) {
       // A box (the history, the hand-off form) names where focus goes when a control in it
       // goes away (a removed entry, a step of the form): its `data-refocus`, else its first button.
       const box = root.querySelector<HTMLElement>(`[part="${anchor.box}"]`);
       target = box?.querySelector<HTMLElement>(box.dataset.refocus!) ?? box?.querySelector<HTMLElement>('button:not(:disabled)');
     }
-    (target ?? this.fallback())?.focus();
+    (target ?? this.__fallback())?.focus();
   }
 
   /** After a version switch the messages come back; focus returns to the control that was used. */
-  private restorePending(): void {
-    const pending = this.pending;
+  private __restorePending(): void {
+    const pending = this.__pending;
     if (!pending) return;
-    if (this.host.shadowRoot?.activeElement !== this.fallback()) {
-      this.pending = null;
+    if (this.__host.shadowRoot?.activeElement !== this.__fallback()) {
+      this.__pending = null;
       return;
     }
     const message = this.messages()[pending.index];
     if (!message) return;
-    this.pending = null;
+    this.__pending = null;
     turnControl(message, pending.label, pending.group).focus();
   }
 }

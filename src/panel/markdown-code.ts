@@ -19,18 +19,18 @@ const unfinished = (m: ChatMessage) =>
  * syntax for a moment.
  */
 export class MarkdownCode {
-  private readonly lexer: Feature<typeof import('../markdown/lex.js')>;
+  private readonly __lexer: Feature<typeof import('../markdown/lex.js')>;
   /** The messages whose text was read for the lexer (`newlyNeedsLexer`). */
-  private readonly read = new WeakSet<ChatMessage>();
+  private readonly __read = new WeakSet<ChatMessage>();
   /** allow-html is set but its sanitiser chunk failed to load (warned once). */
-  private htmlUnavailable = false;
+  private __htmlUnavailable = false;
 
   constructor(
     feature: (chunk: typeof lexer) => Feature<typeof import('../markdown/lex.js')>,
-    private readonly host: ChatHost,
-    private readonly waiting: RenderWaits,
+    private readonly __host: ChatHost,
+    private readonly __waiting: RenderWaits,
   ) {
-    this.lexer = feature(lexer);
+    this.__lexer = feature(lexer);
   }
 
   /**
@@ -38,38 +38,38 @@ export class MarkdownCode {
    * on its way. Its arrival renders again, and what was drawn as text is drawn with it.
    */
   wantLexer(wait: boolean): void {
-    if (!hasLexer()) void this.lexer.want(wait);
+    if (!hasLexer()) void this.__lexer.want(wait);
   }
 
   /** A token arrived: the lexer and the guard draw a streaming reply (it would show raw syntax for a moment without them). */
   streaming(state: ConversationState): void {
-    if (!hasTailSupport()) this.waiting.add(loadTailSupport());
+    if (!hasTailSupport()) this.__waiting.add(loadTailSupport());
     if (needsLexer(state.messages.at(-1)?.text ?? '')) this.wantLexer(true);
   }
 
   /** The conversation changed: text that is more than prose waits a little for the lexer; an unfinished reply for the guard. */
   fetchForShown(state: ConversationState, startTurn: boolean): void {
-    if (!hasLexer() && (needsLexer(state.welcome) || state.messages.some(this.newlyNeedsLexer))) this.wantLexer(true);
-    if (!startTurn && !hasTailSupport() && state.messages.some(unfinished)) this.waiting.add(loadTailSupport());
+    if (!hasLexer() && (needsLexer(state.welcome) || state.messages.some(this.__newlyNeedsLexer))) this.wantLexer(true);
+    if (!startTurn && !hasTailSupport() && state.messages.some(unfinished)) this.__waiting.add(loadTailSupport());
   }
 
   /** The sanitiser for allow-html: until it is here, nothing renders rather than markup that would change. */
   willUpdate(changed: PropertyValues<ChatHost>): void {
-    const { host } = this;
-    if (!changed.has('allowHtml') || !host.allowHtml || hasHtmlSupport() || this.htmlUnavailable) return;
-    this.waiting.add(
+    const { __host: host } = this;
+    if (!changed.has('allowHtml') || !host.allowHtml || hasHtmlSupport() || this.__htmlUnavailable) return;
+    this.__waiting.add(
       loadHtmlSupport().then((ok) => {
         if (ok) return host.requestUpdate();
-        this.htmlUnavailable = true;
+        this.__htmlUnavailable = true;
         warnOnce('allow-html could not load its sanitiser; raw HTML is shown as text.');
       }),
     );
   }
 
   /** A message not read before whose text needs the lexer (messages are never changed in place: each is read once). */
-  private readonly newlyNeedsLexer = (m: ChatMessage): boolean => {
-    if (this.read.has(m)) return false;
-    this.read.add(m);
+  private readonly __newlyNeedsLexer = (m: ChatMessage): boolean => {
+    if (this.__read.has(m)) return false;
+    this.__read.add(m);
     return needsLexer(m.text);
   };
 }

@@ -42,28 +42,28 @@ import { type Composed, type Place, type Uses, renderPlace, useAll } from './spe
 export class Panel implements PanelApi<ChatHost>, PanelContext {
   readonly chat: ChatController;
   readonly focusKeeper: FocusKeeper;
-  private readonly waiting = new RenderWaits();
+  private readonly __waiting = new RenderWaits();
   /** Features whose chunk failed and has not arrived since: the notice says so, Retry asks again. */
-  private readonly unloaded = new Set<Feature<FeatureModule>>();
-  private readonly composer: Composer;
-  private readonly log: Log;
+  private readonly __unloaded = new Set<Feature<FeatureModule>>();
+  private readonly __composer: Composer;
+  private readonly __log: Log;
   /** Every feature of the registry (src/panel/features.ts), by name, and in its order. */
-  private readonly features: Uses<typeof FEATURES>;
-  private readonly uses: readonly Composed[];
+  private readonly __features: Uses<typeof FEATURES>;
+  private readonly __uses: readonly Composed[];
   /** What text is drawn with: the lexer, the guard for half-typed markdown, the allow-html sanitiser. */
-  private readonly markdown: MarkdownCode;
+  private readonly __markdown: MarkdownCode;
   /** When the panel renders, and how much of the log a render touches. */
   readonly renders: Renders;
   /** What the controls inside messages do, by their `data-act` (`onMessageAction`). */
-  private readonly actions = new Map<string, MessageAction>();
-  private readonly announcer: Announcer;
-  private anchor: string | undefined;
-  private part: RootPart | null = null;
-  private readonly texts: Texts;
+  private readonly __actions = new Map<string, MessageAction>();
+  private readonly __announcer: Announcer;
+  private __anchor: string | undefined;
+  private __part: RootPart | null = null;
+  private readonly __texts: Texts;
   /** The status the last notification had: a token that changes it renders at once. */
-  private lastStatus: ChatStatus = 'idle';
+  private __lastStatus: ChatStatus = 'idle';
   /** A render or a change came while the widget was off the page: it renders when it returns. */
-  private missed = false;
+  private __missed = false;
 
   constructor(
     readonly host: ChatHost,
@@ -71,31 +71,32 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
   ) {
     this.chat = new ChatController(host, { code: { turns, recovery, stream, websocket } });
     // Keeps focus on something sensible when a re-render removes the focused control.
-    this.focusKeeper = new FocusKeeper(host, () => (view.launcher && !host.isOpen ? view.launcherButton : this.composer.input));
-    this.texts = new Texts(view);
+    this.focusKeeper = new FocusKeeper(host, () => (view.launcher && !host.isOpen ? view.launcherButton : this.__composer.input));
+    this.__texts = new Texts(view);
     this.renders = new Renders(host);
-    this.announcer = new Announcer(host, this.renders);
-    this.markdown = new MarkdownCode((chunk) => this.feature(chunk), host, this.waiting);
-    this.features = useAll(FEATURES, this);
-    this.uses = Object.values(this.features);
-    this.composer = new Composer(this, this.features.attachments, this.features.voice);
-    this.log = new Log(this, reading, {
-      cards: (m) => this.place('cards', m),
+    this.__announcer = new Announcer(host, this.renders);
+    this.__markdown = new MarkdownCode((chunk) => this.feature(chunk), host, this.__waiting);
+    this.__features = useAll(FEATURES, this);
+    this.__uses = Object.values(this.__features);
+    this.__composer = new Composer(this, this.__features.attachments, this.__features.voice);
+    this.__log = new Log(this, reading, {
+      cards: (m) => this.__place('cards', m),
       // Only the features that show something under a message take a part (a marker node each).
-      turnControls: (m) => this.place(m.role === 'user' ? 'questionControls' : 'replyControls', m),
-      belowControls: (m) => this.place('belowControls', m),
-      editor: (m) => this.place('editor', m),
+      turnControls: (m) => this.__place(m.role === 'user' ? 'questionControls' : 'replyControls', m),
+      belowControls: (m) => this.__place('belowControls', m),
+      editor: (m) => this.__place('editor', m),
     });
-    this.chat.store.subscribe(this.onChange);
+    this.chat.store.subscribe(this.__onChange);
     this.chat.threads.subscribe(() => host.requestUpdate());
     host.addEventListener('agent-chat-message', () =>
-      this.announcer.reply(this.text, host.agentDisplayName || this.text.agentName, this.chat.messages.at(-1)),
+      this.__announcer.reply(this.text, host.agentDisplayName || this.text.agentName, this.chat.messages.at(-1)),
     );
     // Copy buttons and links come from the markdown renderer, and every message's controls say
     // what they do (`data-act`): one delegated listener serves them all.
     host.addEventListener(
       'click',
-      (event) => handleCopyClick(event, this.text.copied) || actOn(event, this.chat.messages, this.actions) || handleLinkClick(event, this),
+      (event) =>
+        handleCopyClick(event, this.text.copied) || actOn(event, this.chat.messages, this.__actions) || handleLinkClick(event, this),
     );
   }
 
@@ -105,11 +106,11 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
 
   /** Every UI text: the language's table with the host's `strings` on top (resolved again when either changes). */
   get text(): Strings {
-    return this.texts.current.text;
+    return this.__texts.current.text;
   }
 
   get labels(): MarkdownLabels {
-    return this.texts.current.labels;
+    return this.__texts.current.labels;
   }
 
   renderRequested(): void {
@@ -125,12 +126,12 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
   }
 
   /** What the features render in `place` (in the registry's order). */
-  private place(place: Place, m?: ChatMessage): unknown {
-    return renderPlace(this.uses, place, m);
+  private __place(place: Place, m?: ChatMessage): unknown {
+    return renderPlace(this.__uses, place, m);
   }
 
   feature<T extends FeatureModule>(chunk: Chunk<T>, saysFailure = false): Feature<T> {
-    return new Feature(chunk, this.host, this.waiting, saysFailure ? null : this.unloaded);
+    return new Feature(chunk, this.host, this.__waiting, saysFailure ? null : this.__unloaded);
   }
 
   activate(): void {
@@ -144,33 +145,33 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
         : this.chat.send(text.trim() || (options.imageUrl ? this.text.imageMessage : ''), options.imageUrl, options.host);
     // Whether the reader accepted the disclaimer is known once its chunk is here (a page's
     // send() can come before it): waited for, or the send would be refused unasked.
-    const { disclaimer } = this.features;
+    const { disclaimer } = this.__features;
     return disclaimer.api.pending() ? disclaimer.api.ready().then(go) : Promise.resolve(go());
   }
 
   sendHeld(host?: boolean): boolean {
-    return this.features.disclaimer.api.holds(host);
+    return this.__features.disclaimer.api.holds(host);
   }
 
   readonly newThread = (): void => {
-    this.announcer.clear();
+    this.__announcer.clear();
     this.chat.newThread();
   };
 
   focusInput(): void {
-    this.composer.input?.focus();
+    this.__composer.input?.focus();
   }
 
   exportTranscript(format: unknown): Promise<string | null> {
-    return this.features.exporter.api.transcript(format);
+    return this.__features.exporter.api.transcript(format);
   }
 
   announce(text: string): void {
-    this.announcer.say(text);
+    this.__announcer.say(text);
   }
 
   onMessageAction(name: string, action: MessageAction): void {
-    this.actions.set(name, action);
+    this.__actions.set(name, action);
   }
 
   pickSuggestion(text: string): void {
@@ -179,7 +180,7 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
   }
 
   waits(): Array<Promise<unknown>> {
-    return this.waiting.list();
+    return this.__waiting.list();
   }
 
   /**
@@ -188,21 +189,21 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
    * for them here, so a render that shows them waits for them: not per token, and not by
    * scanning on every render.
    */
-  private readonly onChange = (state: ConversationState, change: Change): void => {
+  private readonly __onChange = (state: ConversationState, change: Change): void => {
     // A widget off the page renders nothing: what changed meanwhile is shown when it returns.
     if (!this.host.isConnected) {
-      this.missed = true;
+      this.__missed = true;
       return;
     }
-    const statusChanged = state.status !== this.lastStatus;
-    this.lastStatus = state.status;
+    const statusChanged = state.status !== this.__lastStatus;
+    this.__lastStatus = state.status;
     if (change === 'draft') {
-      this.log.prefetch();
+      this.__log.prefetch();
       return this.renders.quietly();
     }
     if (change === 'appendDelta') {
       // Fetched as the turn started, waited for if not here yet.
-      this.markdown.streaming(state);
+      this.__markdown.streaming(state);
       // The first token (the status turns `streaming`) shows at once, the rest once a frame.
       return statusChanged ? this.host.requestUpdate() : this.renders.nextFrame();
     }
@@ -210,47 +211,47 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
     // is placed in view, wherever the reader was.
     if (change === 'appendUser' || change === 'branch') {
       const question = change === 'branch' ? state.turn?.user : state.messages.at(-1)?.key;
-      if (question) this.log.place(question);
+      if (question) this.__log.place(question);
     }
     // A transcript on its way (online: a failed fetch holds the next try back), or a reply:
     // the lexer is fetched meanwhile (prose needs none).
     const transcript = change === 'loading' && !!this.chat.threadId && !offline();
-    if (transcript || change === 'startTurn') this.markdown.wantLexer(false);
+    if (transcript || change === 'startTurn') this.__markdown.wantLexer(false);
     if (transcript) {
       // And what its finished replies show (copy, regenerate and edit, the save button):
       // fetched beside the token and the transcript, so the render that shows them does not
       // wait for another round trip once the transcript is here (BENCHMARKS.md "Fetched
       // with the transcript").
-      for (const use of this.uses) use.prefetch('transcript');
+      for (const use of this.__uses) use.prefetch('transcript');
     }
     if (change === 'startTurn') {
       // What a reply brings: fetched while the agent thinks (a chunk that fails is tried
       // again when needed).
       loadTailSupport().then(() => plainChunk().catch(() => undefined));
-      for (const use of this.uses) use.prefetch('turn');
-      this.log.prefetch();
+      for (const use of this.__uses) use.prefetch('turn');
+      this.__log.prefetch();
     }
-    this.fetchForShown(state, change === 'startTurn');
+    this.__fetchForShown(state, change === 'startTurn');
     this.host.requestUpdate();
   };
 
   /** The features what the conversation shows needs ask for their chunks (a render that shows them waits for them). */
-  private fetchForShown(state: ConversationState, startTurn = false): void {
-    this.markdown.fetchForShown(state, startTurn);
-    for (const use of this.uses) use.fetchForShown(state);
+  private __fetchForShown(state: ConversationState, startTurn = false): void {
+    this.__markdown.fetchForShown(state, startTurn);
+    for (const use of this.__uses) use.fetchForShown(state);
   }
 
   willUpdate(changed: PropertyValues<ChatHost>): void {
     const { view } = this;
     // A chunk that failed here and came since for another feature or widget is not said any more.
-    for (const feature of this.unloaded) if (feature.arrived) this.unloaded.delete(feature);
-    this.markdown.willUpdate(changed);
-    for (const use of this.uses) use.willUpdate(changed);
+    for (const feature of this.__unloaded) if (feature.arrived) this.__unloaded.delete(feature);
+    this.__markdown.willUpdate(changed);
+    for (const use of this.__uses) use.willUpdate(changed);
     if (CONFIG_KEYS.some((key) => changed.has(key)) && view.config) this.chat.configure(view.config);
-    this.log.willUpdate();
-    if (this.log.anchor !== this.anchor) {
-      this.anchor = this.log.anchor;
-      this.features.cards.api.reset();
+    this.__log.willUpdate();
+    if (this.__log.anchor !== this.__anchor) {
+      this.__anchor = this.__log.anchor;
+      this.__features.cards.api.reset();
     }
   }
 
@@ -259,42 +260,42 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
     // Off the page nothing renders, whatever asked (a chunk that arrived, a frame's tokens, a
     // property): it renders when it returns (`setConnected`).
     if (!host.isConnected) {
-      this.missed = true;
+      this.__missed = true;
       return;
     }
     // What asked for this update, up to here (its willUpdate included), is in this render.
     this.renders.rendering();
     // After the launcher, which the shell keeps first: lit-html owns everything from its marker on.
-    this.part = render(this.render(), host.renderRoot, { host, isConnected: host.isConnected });
+    this.__part = render(this.__render(), host.renderRoot, { host, isConnected: host.isConnected });
   }
 
   setConnected(connected: boolean): void {
-    this.part?.setConnected(connected);
-    if (!connected || !this.missed) return;
+    this.__part?.setConnected(connected);
+    if (!connected || !this.__missed) return;
     // Back on the page after a render or a change it did not show: shown now, with what it needs.
-    this.missed = false;
-    this.fetchForShown(this.chat.state);
+    this.__missed = false;
+    this.__fetchForShown(this.chat.state);
     this.host.requestUpdate();
   }
 
-  private render() {
-    const { host, view, chat, unloaded } = this;
-    const { history, fullScreen } = this.features;
+  private __render() {
+    const { host, view, chat, __unloaded: unloaded } = this;
+    const { history, fullScreen } = this.__features;
     return renderSection({
       host,
       view,
       text: this.text,
       modal: fullScreen.api.active(),
-      title: this.place('title'),
-      buttons: this.place('headerButtons'),
-      aboveLog: this.place('aboveLog'),
-      log: this.log.render(this.place('overLog')),
-      composer: this.composer.render(),
-      announcer: this.announcer.render(view, host.lang),
+      title: this.__place('title'),
+      buttons: this.__place('headerButtons'),
+      aboveLog: this.__place('aboveLog'),
+      log: this.__log.render(this.__place('overLog')),
+      composer: this.__composer.render(),
+      announcer: this.__announcer.render(view, host.lang),
       historyOpen: history.api.isOpen,
       onHistory: () => void history.api.toggle(),
       onNewThread: this.newThread,
-      onKeyDown: this.onKeyDown,
+      onKeyDown: this.__onKeyDown,
       notice: chat.state.notice,
       retry: () => chat.retry(),
       dismissNotice: () => chat.dismissNotice(),
@@ -306,17 +307,17 @@ export class Panel implements PanelApi<ChatHost>, PanelContext {
 
   updated(): void {
     // Nothing was rendered off the page: the log follows what the next render shows.
-    if (this.host.isConnected) this.log.updated();
+    if (this.host.isConnected) this.__log.updated();
   }
 
-  private readonly onKeyDown = (event: KeyboardEvent): void =>
+  private readonly __onKeyDown = (event: KeyboardEvent): void =>
     onPanelKey(event, {
       chat: this.chat,
       launcher: this.view.launcher,
       open: this.host.isOpen,
-      input: () => this.composer.input,
-      trap: (e) => this.features.fullScreen.api.trap(e),
-      history: this.features.history.api,
+      input: () => this.__composer.input,
+      trap: (e) => this.__features.fullScreen.api.trap(e),
+      history: this.__features.history.api,
       closePanel: this.view.close,
     });
 }

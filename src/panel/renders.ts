@@ -15,48 +15,48 @@ export class Renders implements RenderMarks {
   /** How many times `touched` was called: a render after one is not a keystroke's. */
   touches = 0;
   /** By message key: how many times what it shows besides itself changed (`touched`). */
-  private readonly marked = new Map<string, number>();
-  private loud = true;
-  private quiet = false;
+  private readonly __marked = new Map<string, number>();
+  private __loud = true;
+  private __quiet = false;
   /** The animation frame that renders what streamed meanwhile (tokens come faster than frames). */
-  private frame = 0;
+  private __frame = 0;
 
-  constructor(private readonly host: { requestUpdate(): void }) {}
+  constructor(private readonly __host: { requestUpdate(): void }) {}
 
   marks(key: string): number {
-    return this.marked.get(key) ?? 0;
+    return this.__marked.get(key) ?? 0;
   }
 
   /** Renders again the messages `keys` (and what the panel shows besides them), not the others. */
   touched(keys: ReadonlyArray<string | null | undefined>): void {
-    for (const key of keys) if (key) this.marked.set(key, this.marks(key) + 1);
+    for (const key of keys) if (key) this.__marked.set(key, this.marks(key) + 1);
     this.touches++;
     this.quietly();
   }
 
   /** The element was asked to render: loud, unless the ask is one of `quietly`'s. */
   renderRequested(): void {
-    this.loud ||= !this.quiet;
+    this.__loud ||= !this.__quiet;
   }
 
   /** A render for a keystroke or for streamed tokens: it leaves `revision` as it was. */
   quietly(): void {
-    this.quiet = true;
-    this.host.requestUpdate();
-    this.quiet = false;
+    this.__quiet = true;
+    this.__host.requestUpdate();
+    this.__quiet = false;
   }
 
   /** Tokens: one quiet render per animation frame, whatever arrived meanwhile. */
   nextFrame(): void {
-    this.frame ||= requestAnimationFrame(() => {
-      this.frame = 0;
+    this.__frame ||= requestAnimationFrame(() => {
+      this.__frame = 0;
       this.quietly();
     });
   }
 
   /** A render starts: what asked for it up to here is in it. */
   rendering(): void {
-    if (this.loud) this.revision++;
-    this.loud = false;
+    if (this.__loud) this.revision++;
+    this.__loud = false;
   }
 }

@@ -95,7 +95,7 @@ export class FeatureUse<M extends FeatureModule = FeatureModule, C = unknown, A 
   control: C | null = null;
   readonly api: A;
   /** Whether it was on at the last look: turning on is a reason to look at the messages again. */
-  private wasOn = false;
+  private __wasOn = false;
 
   constructor(
     readonly spec: FeatureSpec<M, C, A>,
@@ -104,7 +104,7 @@ export class FeatureUse<M extends FeatureModule = FeatureModule, C = unknown, A 
     this.feature = ctx.feature(spec.load, spec.saysFailure);
     this.api = spec.mount?.(this as FeatureUse<M, C>) ?? ({} as A);
     // Set before the panel came: the first render waits for it too.
-    this.fetchIfOn();
+    this.__fetchIfOn();
   }
 
   get on(): boolean {
@@ -141,9 +141,9 @@ export class FeatureUse<M extends FeatureModule = FeatureModule, C = unknown, A 
   }
 
   willUpdate(changed: PropertyValues<ChatHost>): void {
-    const on = this.fetchIfOn();
-    if (on && !this.wasOn) this.fetchForShown(this.ctx.chat.state);
-    this.wasOn = on;
+    const on = this.__fetchIfOn();
+    if (on && !this.__wasOn) this.fetchForShown(this.ctx.chat.state);
+    this.__wasOn = on;
     this.make();
     (this.api as Mount).willUpdate?.(changed);
   }
@@ -153,7 +153,7 @@ export class FeatureUse<M extends FeatureModule = FeatureModule, C = unknown, A 
     return draw ? draw(this, m) : nothing;
   }
 
-  private fetchIfOn(): boolean {
+  private __fetchIfOn(): boolean {
     const on = this.on;
     if (on && this.spec.whenOn && !this.feature.module) void this.want(this.spec.whenOn === 'wait');
     return on;

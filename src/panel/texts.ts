@@ -8,17 +8,17 @@ import type { ShellView } from '../shell/panel-api.js';
  * brings its English (src/i18n/index.ts `addEnglish`).
  */
 export class Texts {
-  private resolved: { shell: number; english: number; text: Strings; labels: MarkdownLabels } | null = null;
+  private __resolved: { shell: number; english: number; text: Strings; labels: MarkdownLabels } | null = null;
 
-  constructor(private readonly view: ShellView) {}
+  constructor(private readonly __view: ShellView) {}
 
   get current(): { text: Strings; labels: MarkdownLabels } {
-    const { view } = this;
+    const { __view: view } = this;
     const english = englishVersion();
-    if (this.resolved?.shell !== view.stringsVersion || this.resolved.english !== english) {
+    if (this.__resolved?.shell !== view.stringsVersion || this.__resolved.english !== english) {
       const text = resolveStrings(view.locale, view.overrides);
-      this.resolved = { shell: view.stringsVersion, english, text, labels: markdownLabels(text) };
+      this.__resolved = { shell: view.stringsVersion, english, text, labels: markdownLabels(text) };
     }
-    return this.resolved;
+    return this.__resolved;
   }
 }

@@ -55,27 +55,27 @@ const detailOf = (error: unknown) =>
   isApiError(error) ? error.details.map((d) => d.message).join(' ') || error.message : error instanceof Error ? error.message : undefined;
 
 export class Preview {
-  private readonly view: ViewState<View>;
+  private readonly __view: ViewState<View>;
   /** The messaging client followed: another one (service, credential) is checked afresh. */
-  private client: AgentClient | null = null;
-  private api: ManagementClient | null = null;
+  private __client: AgentClient | null = null;
+  private __api: ManagementClient | null = null;
   /** Aborts the requests made for `client` when it is replaced. */
-  private requests = new AbortController();
-  private traceRequest: AbortController | null = null;
+  private __requests = new AbortController();
+  private __traceRequest: AbortController | null = null;
   /** The thread whose record was asked for last. */
-  private threadAsked: string | null = null;
+  private __threadAsked: string | null = null;
   /** Threads whose version tag was asked for (or is known). */
-  private readonly tagsAsked = new Set<string>();
+  private readonly __tagsAsked = new Set<string>();
   /** Each reply's turn (its index among the questions), for the messages it was worked out for. */
-  private turns = new Map<string, number>();
-  private counted: readonly ChatMessage[] | null = null;
+  private __turns = new Map<string, number>();
+  private __counted: readonly ChatMessage[] | null = null;
   /** The title as typed in the rename field: not view state (a keystroke renders nothing). */
-  private title = '';
+  private __title = '';
   /** What the version tags were last asked for: the branches, the thread, the number of turns. */
-  private askedFor: readonly unknown[] = [];
+  private __askedFor: readonly unknown[] = [];
 
-  constructor(private readonly ctx: PanelContext) {
-    this.view = new ViewState<View>(ctx.host, {
+  constructor(private readonly __ctx: PanelContext) {
+    this.__view = new ViewState<View>(__ctx.host, {
       access: 'idle',
       versions: [],
       thread: null,
@@ -84,13 +84,13 @@ export class Preview {
       trace: null,
       tags: new Map(),
     });
-    ctx.onMessageAction('trace', (m) => void this.openTrace(m));
-    ctx.onMessageAction('versions', (m) => void this.toggleMenu(m));
-    ctx.onMessageAction('rerun-version', (m, control) => this.rerun(m, control.dataset.version));
+    __ctx.onMessageAction('trace', (m) => void this.__openTrace(m));
+    __ctx.onMessageAction('versions', (m) => void this.__toggleMenu(m));
+    __ctx.onMessageAction('rerun-version', (m, control) => this.__rerun(m, control.dataset.version));
   }
 
-  private get on(): boolean {
-    return this.ctx.host.preview && this.view.value.access === 'on';
+  private get __on(): boolean {
+    return this.__ctx.host.preview && this.__view.value.access === 'on';
   }
 
   /**
@@ -99,14 +99,14 @@ export class Preview {
    * the version tags its navigators show.
    */
   willUpdate(): void {
-    const { host, chat } = this.ctx;
+    const { host, chat } = this.__ctx;
     if (!host.preview) return;
-    if (chat.client && chat.client !== this.client && chat.state.ready) this.connect(chat.client);
-    if (this.view.value.access !== 'on') return;
+    if (chat.client && chat.client !== this.__client && chat.state.ready) this.__connect(chat.client);
+    if (this.__view.value.access !== 'on') return;
     const { messages } = chat.state;
-    if (messages !== this.counted) this.turns = turnsOf((this.counted = messages));
-    if (chat.threadId !== this.threadAsked) this.loadThread(chat.threadId);
-    this.askTags();
+    if (messages !== this.__counted) this.__turns = turnsOf((this.__counted = messages));
+    if (chat.threadId !== this.__threadAsked) this.__loadThread(chat.threadId);
+    this.__askTags();
   }
 
   /**
@@ -114,81 +114,81 @@ export class Preview {
    * Trace. Without `m`, what the header shows (`header()`).
    */
   render(m?: ChatMessage) {
-    if (!m) return this.header();
-    const { chat } = this.ctx;
+    if (!m) return this.__header();
+    const { chat } = this.__ctx;
     const { threadId } = chat;
-    if (!this.on || !finished(m) || !threadId) return nothing;
-    const { versions, menu, tags } = this.view.value;
-    const turn = this.turns.get(m.key);
+    if (!this.__on || !finished(m) || !threadId) return nothing;
+    const { versions, menu, tags } = this.__view.value;
+    const turn = this.__turns.get(m.key);
     const position = turn === undefined ? null : branchIndex(chat.branches).position(threadId, turn);
-    return renderReplyControls(this.ctx.text, {
+    return renderReplyControls(this.__ctx.text, {
       tag: position ? tags.get(position.threads[position.index]!) : undefined,
       versions,
       menuOpen: menu === m.key,
       busy: chat.busy,
-      onMenuKey: this.onMenuKey,
-      onMenuFocusOut: this.onMenuFocusOut,
+      onMenuKey: this.__onMenuKey,
+      onMenuFocusOut: this.__onMenuFocusOut,
     });
   }
 
   /** In the header: the thread's title and rename, or why the preview is off; and the trace, when one is open. */
-  private header() {
-    const { host, text: t, chat } = this.ctx;
+  private __header() {
+    const { host, text: t, chat } = this.__ctx;
     if (!host.preview) return nothing;
-    const { access, thread, rename, trace } = this.view.value;
+    const { access, thread, rename, trace } = this.__view.value;
     if (access === 'scope' || access === 'refused') return renderNote(access === 'scope' ? t.previewNoManagement : t.previewRefused);
     if (access !== 'on') return nothing;
     const title =
       thread && thread.id === chat.threadId
         ? renderTitle(t, {
             title: thread.title,
-            text: this.title,
+            text: this.__title,
             rename,
-            onEdit: () => void this.edit(),
-            onInput: (text) => (this.title = text),
-            onSave: () => void this.save(),
-            onCancel: () => void this.cancel(),
+            onEdit: () => void this.__edit(),
+            onInput: (text) => (this.__title = text),
+            onSave: () => void this.__save(),
+            onCancel: () => void this.__cancel(),
           })
         : nothing;
-    return trace ? [title, renderTraceDialog(t, trace, { onClose: () => void this.closeTrace() })] : title;
+    return trace ? [title, renderTraceDialog(t, trace, { onClose: () => void this.__closeTrace() })] : title;
   }
 
   // --- the token and the records ----------------------------------------------------------
 
-  private connect(client: AgentClient): void {
-    this.requests.abort();
-    const requests = (this.requests = new AbortController());
+  private __connect(client: AgentClient): void {
+    this.__requests.abort();
+    const requests = (this.__requests = new AbortController());
     const { signal } = requests;
-    this.client = client;
-    this.api = null;
-    this.threadAsked = null;
-    this.tagsAsked.clear();
-    this.view.set({ access: 'checking', versions: [], thread: null, rename: null, menu: null, trace: null, tags: new Map() });
+    this.__client = client;
+    this.__api = null;
+    this.__threadAsked = null;
+    this.__tagsAsked.clear();
+    this.__view.set({ access: 'checking', versions: [], thread: null, rename: null, menu: null, trace: null, tags: new Map() });
     // The token the conversation already uses (a login session's serves both surfaces).
     client.ctx.tokens.get().then(
       (token) => {
         if (signal.aborted) return;
         const { management, agentId } = tokenAccess(token);
-        if (!management) return this.off('scope');
-        const api = (this.api = new ManagementClient(client));
-        this.view.set({ access: 'on' });
+        if (!management) return this.__off('scope');
+        const api = (this.__api = new ManagementClient(client));
+        this.__view.set({ access: 'on' });
         if (agentId) {
           api.versions(agentId, { signal }).then(
-            (versions) => this.view.set({ versions }),
-            (error: unknown) => this.failed(error, "the agent's versions could not be loaded; the rerun menu is left out."),
+            (versions) => this.__view.set({ versions }),
+            (error: unknown) => this.__failed(error, "the agent's versions could not be loaded; the rerun menu is left out."),
           );
         }
       },
       // No token at all: the conversation says so; the next client is checked again.
-      () => this.view.set({ access: 'idle' }),
+      () => this.__view.set({ access: 'idle' }),
     );
   }
 
   /** Turns the preview off and says why (in the header, and once in the console); the chat goes on. */
-  private off(why: Off, error?: unknown): void {
-    this.requests.abort();
-    this.traceRequest?.abort();
-    this.api = null;
+  private __off(why: Off, error?: unknown): void {
+    this.__requests.abort();
+    this.__traceRequest?.abort();
+    this.__api = null;
     warnOnce(
       why === 'scope'
         ? '`preview` is set, but the token serves messaging only (its scope has no "management"): the preview is off. ' +
@@ -196,47 +196,47 @@ export class Preview {
         : 'the service refused a management request: the preview is off until the token changes.',
       error,
     );
-    const had = (this.ctx.host.renderRoot as ShadowRoot).activeElement;
-    this.view.set({ access: why, rename: null, menu: null, trace: null });
+    const had = (this.__ctx.host.renderRoot as ShadowRoot).activeElement;
+    this.__view.set({ access: why, rename: null, menu: null, trace: null });
     // What had focus may go with the preview (the trace, the rename field, a reply's trace
     // button): the reader goes on in the text field, not on the page's body.
-    if (had) void this.ctx.host.updateComplete.then(() => had.isConnected || this.ctx.focusInput());
+    if (had) void this.__ctx.host.updateComplete.then(() => had.isConnected || this.__ctx.focusInput());
   }
 
   /** A management request failed: a refusal turns the preview off; anything else is warned (or said where it shows). */
-  private failed(error: unknown, what: string): boolean {
+  private __failed(error: unknown, what: string): boolean {
     if (isApiError(error) && error.kind === 'abort') return true;
     if (refusal(error)) {
-      this.off('refused', error);
+      this.__off('refused', error);
       return true;
     }
     warnOnce(`preview: ${what}`, error);
     return false;
   }
 
-  private loadThread(threadId: string | null): void {
-    this.threadAsked = threadId;
+  private __loadThread(threadId: string | null): void {
+    this.__threadAsked = threadId;
     // A rename begun on another thread is not this one's.
-    if (this.view.value.rename) this.view.set({ rename: null });
-    const { api } = this;
+    if (this.__view.value.rename) this.__view.set({ rename: null });
+    const { __api: api } = this;
     if (!api || !threadId) return;
-    api.thread(threadId, { signal: this.requests.signal }).then(
+    api.thread(threadId, { signal: this.__requests.signal }).then(
       (thread) => {
-        this.tag(thread);
-        if (this.ctx.chat.threadId === thread.id) this.view.set({ thread });
+        this.__tag(thread);
+        if (this.__ctx.chat.threadId === thread.id) this.__view.set({ thread });
       },
-      (error: unknown) => this.failed(error, 'the thread could not be read; its title is left out.'),
+      (error: unknown) => this.__failed(error, 'the thread could not be read; its title is left out.'),
     );
   }
 
   /** Keeps `thread`'s version tag for the labels. */
-  private tag(thread: ThreadRecord): void {
-    this.tagsAsked.add(thread.id);
-    const tags = new Map(this.view.value.tags);
+  private __tag(thread: ThreadRecord): void {
+    this.__tagsAsked.add(thread.id);
+    const tags = new Map(this.__view.value.tags);
     tags.set(thread.id, thread.version_tag ?? '');
     // The oldest go first: a Map keeps its insertion order.
     while (tags.size > MAX_TAGS) tags.delete(tags.keys().next().value!);
-    this.view.set({ tags });
+    this.__view.set({ tags });
   }
 
   /**
@@ -244,85 +244,85 @@ export class Preview {
    * is from), asked for once each. Worked out when the branches, the thread or the number
    * of messages change, not per token.
    */
-  private askTags(): void {
-    const { chat } = this.ctx;
+  private __askTags(): void {
+    const { chat } = this.__ctx;
     const { branches, threadId } = chat;
-    const key = [branches, threadId, this.turns.size];
-    if (!threadId || !branches.length || key.every((k, i) => k === this.askedFor[i])) return;
-    this.askedFor = key;
+    const key = [branches, threadId, this.__turns.size];
+    if (!threadId || !branches.length || key.every((k, i) => k === this.__askedFor[i])) return;
+    this.__askedFor = key;
     const index = branchIndex(branches);
-    for (const turn of new Set(this.turns.values())) {
+    for (const turn of new Set(this.__turns.values())) {
       const position = index.position(threadId, turn);
       const thread = position?.threads[position.index];
-      if (!thread || thread === threadId || this.tagsAsked.has(thread) || this.tagsAsked.size >= MAX_TAGS) continue;
-      this.tagsAsked.add(thread);
-      this.api?.thread(thread, { signal: this.requests.signal }).then(
-        (record) => this.tag(record),
-        (error: unknown) => this.failed(error, "a branch's thread could not be read; its version is not labelled."),
+      if (!thread || thread === threadId || this.__tagsAsked.has(thread) || this.__tagsAsked.size >= MAX_TAGS) continue;
+      this.__tagsAsked.add(thread);
+      this.__api?.thread(thread, { signal: this.__requests.signal }).then(
+        (record) => this.__tag(record),
+        (error: unknown) => this.__failed(error, "a branch's thread could not be read; its version is not labelled."),
       );
     }
   }
 
   // --- rename -------------------------------------------------------------------------------
 
-  private async edit(): Promise<void> {
-    const { host } = this.ctx;
-    this.title = this.view.value.thread?.title ?? '';
-    this.view.set({ rename: { saving: false, error: null } });
+  private async __edit(): Promise<void> {
+    const { host } = this.__ctx;
+    this.__title = this.__view.value.thread?.title ?? '';
+    this.__view.set({ rename: { saving: false, error: null } });
     await host.updateComplete;
     const field = host.renderRoot.querySelector<HTMLInputElement>('.rename-input');
     field?.focus();
     field?.select();
   }
 
-  private async save(): Promise<void> {
-    const { api } = this;
-    const { thread, rename } = this.view.value;
+  private async __save(): Promise<void> {
+    const { __api: api } = this;
+    const { thread, rename } = this.__view.value;
     if (!api || !thread || !rename || rename.saving) return;
-    const title = this.title.trim() || null;
-    this.view.set({ rename: { saving: true, error: null } });
+    const title = this.__title.trim() || null;
+    this.__view.set({ rename: { saving: true, error: null } });
     try {
-      const saved = await api.rename(thread.id, title, { signal: this.requests.signal });
-      emit(this.ctx.host, 'agent-chat-preview-rename', { threadId: saved.id, title: saved.title });
+      const saved = await api.rename(thread.id, title, { signal: this.__requests.signal });
+      emit(this.__ctx.host, 'agent-chat-preview-rename', { threadId: saved.id, title: saved.title });
       // The reader may have moved to another thread meanwhile: its title is not this one.
-      if (this.ctx.chat.threadId !== saved.id) return;
-      this.view.set({ thread: saved, rename: null });
-      await this.focus('[part="rename-button"]');
+      if (this.__ctx.chat.threadId !== saved.id) return;
+      this.__view.set({ thread: saved, rename: null });
+      await this.__focus('[part="rename-button"]');
     } catch (error) {
-      if (this.failed(error, 'the title could not be saved.') || this.ctx.chat.threadId !== thread.id) return;
+      if (this.__failed(error, 'the title could not be saved.') || this.__ctx.chat.threadId !== thread.id) return;
       // Said in place; the field keeps what was typed.
-      this.view.set({ rename: { saving: false, error: this.ctx.text.renameFailed(detailOf(error)) } });
-      await this.focus('.rename-input');
+      this.__view.set({ rename: { saving: false, error: this.__ctx.text.renameFailed(detailOf(error)) } });
+      await this.__focus('.rename-input');
     }
   }
 
-  private async cancel(): Promise<void> {
-    this.view.set({ rename: null });
-    await this.focus('[part="rename-button"]');
+  private async __cancel(): Promise<void> {
+    this.__view.set({ rename: null });
+    await this.__focus('[part="rename-button"]');
   }
 
-  private async focus(selector: string): Promise<void> {
-    const { host } = this.ctx;
+  private async __focus(selector: string): Promise<void> {
+    const { host } = this.__ctx;
     await host.updateComplete;
     host.renderRoot.querySelector<HTMLElement>(selector)?.focus();
   }
 
   // --- versions -----------------------------------------------------------------------------
 
-  private async toggleMenu(m: ChatMessage): Promise<void> {
-    const open = this.view.value.menu !== m.key;
-    this.view.set({ menu: open ? m.key : null });
-    if (open) await this.focus(`[data-key="${CSS.escape(m.key)}"] [part="version-menu"] button`);
+  private async __toggleMenu(m: ChatMessage): Promise<void> {
+    const open = this.__view.value.menu !== m.key;
+    this.__view.set({ menu: open ? m.key : null });
+    if (open) await this.__focus(`[data-key="${CSS.escape(m.key)}"] [part="version-menu"] button`);
   }
 
   /** Escape closes the version menu, and focus goes back to its button. */
-  private readonly onMenuKey = (event: KeyboardEvent): void => {
+  private readonly __onMenuKey = (event: KeyboardEvent): void => {
     if (event.key !== 'Escape') return;
     // Escape closes the menu only; it must not close the launcher too.
     event.stopPropagation();
-    const key = this.view.value.menu;
-    this.view.set({ menu: null });
-    void this.focus(`[data-key="${CSS.escape(key ?? '')}"] [part="version-button"]`);
+    const key = this.__view.value.menu;
+    this.__view.set({ menu: null });
+    void this.__focus(`[data-key="${CSS.escape(key ?? '')}"] [part="version-button"]`);
   };
 
   /**
@@ -330,20 +330,20 @@ export class Preview {
    * button toggles it; focus going nowhere (the window losing it) leaves it open for the
    * reader's return.
    */
-  private readonly onMenuFocusOut = (event: FocusEvent): void => {
+  private readonly __onMenuFocusOut = (event: FocusEvent): void => {
     const menu = event.currentTarget as HTMLElement;
     const to = event.relatedTarget as Node | null;
     if (to ? menu.contains(to) || to === menu.previousElementSibling : !document.hasFocus()) return;
-    this.view.set({ menu: null });
+    this.__view.set({ menu: null });
   };
 
   /** Reruns reply `m` on version `versionId`: as Regenerate does, pinned (src/state/turns.ts `rerun`). */
-  private rerun(m: ChatMessage, versionId: string | undefined): void {
-    const { chat } = this.ctx;
-    const turn = this.turns.get(m.key);
+  private __rerun(m: ChatMessage, versionId: string | undefined): void {
+    const { chat } = this.__ctx;
+    const turn = this.__turns.get(m.key);
     const question = turn === undefined ? undefined : chat.state.messages.filter((x) => x.role === 'user')[turn];
-    if (!question || !m.id || !versionId || !this.view.value.versions.some((v) => v.id === versionId) || this.ctx.sendHeld()) return;
-    this.view.set({ menu: null });
+    if (!question || !m.id || !versionId || !this.__view.value.versions.some((v) => v.id === versionId) || this.__ctx.sendHeld()) return;
+    this.__view.set({ menu: null });
     chat.useTurns().then(
       (turns) => turns.rerun(turn!, m.id!, question.text, { versionId }),
       (error: unknown) => chat.fail(error, null),
@@ -352,32 +352,32 @@ export class Preview {
 
   // --- trace --------------------------------------------------------------------------------
 
-  private async openTrace(m: ChatMessage): Promise<void> {
-    const { api } = this;
-    const { host } = this.ctx;
+  private async __openTrace(m: ChatMessage): Promise<void> {
+    const { __api: api } = this;
+    const { host } = this.__ctx;
     if (!api || !m.id) return;
-    this.traceRequest?.abort();
-    const request = (this.traceRequest = new AbortController());
-    this.view.set({ trace: { key: m.key, trace: null, error: null } });
+    this.__traceRequest?.abort();
+    const request = (this.__traceRequest = new AbortController());
+    this.__view.set({ trace: { key: m.key, trace: null, error: null } });
     await host.updateComplete;
     const dialog = host.renderRoot.querySelector<HTMLDialogElement>('dialog.trace');
     if (dialog && !dialog.open) dialog.showModal();
     try {
-      const trace = await api.trace(m.id, { signal: AbortSignal.any([request.signal, this.requests.signal]) });
-      if (this.view.value.trace?.key === m.key) this.view.set({ trace: { key: m.key, trace, error: null } });
+      const trace = await api.trace(m.id, { signal: AbortSignal.any([request.signal, this.__requests.signal]) });
+      if (this.__view.value.trace?.key === m.key) this.__view.set({ trace: { key: m.key, trace, error: null } });
     } catch (error) {
-      if (request.signal.aborted || this.failed(error, 'a trace could not be loaded.')) return;
-      if (this.view.value.trace?.key === m.key)
-        this.view.set({ trace: { key: m.key, trace: null, error: this.ctx.text.traceFailed(detailOf(error)) } });
+      if (request.signal.aborted || this.__failed(error, 'a trace could not be loaded.')) return;
+      if (this.__view.value.trace?.key === m.key)
+        this.__view.set({ trace: { key: m.key, trace: null, error: this.__ctx.text.traceFailed(detailOf(error)) } });
     }
   }
 
   /** The dialog closed (Escape, its button): focus goes back to the reply's Trace button. */
-  private async closeTrace(): Promise<void> {
-    this.traceRequest?.abort();
-    const key = this.view.value.trace?.key;
-    this.view.set({ trace: null });
-    if (key) await this.focus(`[data-key="${CSS.escape(key)}"] [part="trace-button"]`);
+  private async __closeTrace(): Promise<void> {
+    this.__traceRequest?.abort();
+    const key = this.__view.value.trace?.key;
+    this.__view.set({ trace: null });
+    if (key) await this.__focus(`[data-key="${CSS.escape(key)}"] [part="trace-button"]`);
   }
 }
 

@@ -22,32 +22,32 @@ const speakerIcon = icon(svg`<path d="M4 9.5v5h3.5L12 18V6L7.5 9.5H4zM15.5 9a4 4
 const MOST = 20_000;
 export class ReadAloud {
   /** The reply being read (its key), while it is. */
-  private readonly view: ViewState<{ reading: string | null }>;
+  private readonly __view: ViewState<{ reading: string | null }>;
   /** The utterance being spoken: the one whose end goes on to the next piece. */
-  private current: SpeechSynthesisUtterance | null = null;
+  private __current: SpeechSynthesisUtterance | null = null;
   /** The thread the reply being read belongs to. */
-  private thread: string | null = null;
+  private __thread: string | null = null;
 
   constructor(
-    private readonly ctx: PanelContext,
+    private readonly __ctx: PanelContext,
     /** A reply as plain text (src/markdown/plain.ts), a chunk the panel's announcements use too. */
-    private readonly plain: Chunk<typeof import('../markdown/plain.js')>,
+    private readonly __plain: Chunk<typeof import('../markdown/plain.js')>,
   ) {
     // The button that reads shows in one message: only the messages it leaves and enters render again.
-    this.view = new ViewState<{ reading: string | null }>(
-      ctx.host,
+    this.__view = new ViewState<{ reading: string | null }>(
+      __ctx.host,
       { reading: null },
-      { renders: ctx.renders, keys: ({ reading }) => [reading] },
+      { renders: __ctx.renders, keys: ({ reading }) => [reading] },
     );
-    ctx.onMessageAction('read', (m) => (this.view.value.reading === m.key ? this.stop() : void this.read(m)));
+    __ctx.onMessageAction('read', (m) => (this.__view.value.reading === m.key ? this.stop() : void this.__read(m)));
     // A widget taken off the page stops talking.
-    ctx.host.addController({ hostDisconnected: () => this.stop() });
+    __ctx.host.addController({ hostDisconnected: () => this.stop() });
   }
 
   /** The button under `m`, a finished reply (feature.ts decides which); the panel's one click listener serves it (`data-act`). */
   render(m: ChatMessage) {
-    const t = this.ctx.text;
-    const reading = this.view.value.reading === m.key;
+    const t = this.__ctx.text;
+    const reading = this.__view.value.reading === m.key;
     // One name; `aria-pressed` says whether it reads (the tooltip says what a click does).
     return html`<button
       part="read-aloud-button"
@@ -68,9 +68,10 @@ export class ReadAloud {
    * branch), or the reply itself (regenerated).
    */
   sync(): void {
-    const { host, view, chat } = this.ctx;
-    const key = this.view.value.reading;
-    if (key && (!host.readAloud || (view.launcher && !host.isOpen) || chat.threadId !== this.thread || !chat.store.find(key))) this.stop();
+    const { host, view, chat } = this.__ctx;
+    const key = this.__view.value.reading;
+    if (key && (!host.readAloud || (view.launcher && !host.isOpen) || chat.threadId !== this.__thread || !chat.store.find(key)))
+      this.stop();
   }
 
   /**
@@ -78,25 +79,25 @@ export class ReadAloud {
    * starts, so it is here). Imported statically, the bundler moved it into the panel's load:
    * 0.4 KB gzip more for every inline page.
    */
-  private async read(m: ChatMessage): Promise<void> {
-    this.thread = this.ctx.chat.threadId;
-    this.view.set({ reading: m.key });
+  private async __read(m: ChatMessage): Promise<void> {
+    this.__thread = this.__ctx.chat.threadId;
+    this.__view.set({ reading: m.key });
     const synth = speechSynthesis;
     // One utterance at a time, on the whole page: whatever the browser was saying stops.
-    this.current = null;
+    this.__current = null;
     synth.cancel();
     let text: string;
     try {
-      text = (await this.plain()).renderPlainText(m.text.slice(0, MOST));
+      text = (await this.__plain()).renderPlainText(m.text.slice(0, MOST));
     } catch {
       // Offline, and its code could not come: nothing is read.
-      if (this.view.value.reading === m.key) this.stop();
+      if (this.__view.value.reading === m.key) this.stop();
       return;
     }
     // Pressed again (or another reply's) while the code came.
-    if (this.view.value.reading !== m.key || this.current) return;
+    if (this.__view.value.reading !== m.key || this.__current) return;
     const queue = pieces(text);
-    const lang = this.ctx.view.locale;
+    const lang = this.__ctx.view.locale;
     const next = (): void => {
       const text = queue.shift();
       if (!text) return this.stop();
@@ -104,25 +105,25 @@ export class ReadAloud {
       utterance.lang = lang;
       // An utterance cancelled or replaced ends too: only the current one goes on. One the
       // page or another widget cancelled (speech is one queue per page) stops the reading.
-      utterance.onend = () => this.current === utterance && next();
+      utterance.onend = () => this.__current === utterance && next();
       utterance.onerror = (event) => {
-        if (this.current !== utterance) return;
+        if (this.__current !== utterance) return;
         if (event.error !== 'interrupted' && event.error !== 'canceled') return next();
         // Not cancelled again here: that would silence what the other one now says.
-        this.current = null;
+        this.__current = null;
         this.stop();
       };
-      this.current = utterance;
+      this.__current = utterance;
       synth.speak(utterance);
     };
     next();
   }
 
   stop(): void {
-    if (this.current) {
-      this.current = null;
+    if (this.__current) {
+      this.__current = null;
       speechSynthesis.cancel();
     }
-    if (this.view.value.reading) this.view.set({ reading: null });
+    if (this.__view.value.reading) this.__view.set({ reading: null });
   }
 }

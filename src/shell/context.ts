@@ -53,53 +53,53 @@ export const agentChatContext = 'agent-chat' as Context<'agent-chat', AgentChatC
 
 /** The provider: a controller of the element, answering `context-request` for `agentChatContext`. */
 export class ChatContext {
-  private value: AgentChatContext | undefined;
+  private __value: AgentChatContext | undefined;
   /** The state the value was made of, as text: its fields are strings or null. */
-  private made = '';
+  private __made = '';
   /** Each subscriber with its disposer: the same one every time (a Lit consumer takes a new one for a new provider). */
-  private readonly subscribers = new Map<ContextCallback<AgentChatContext>, () => void>();
+  private readonly __subscribers = new Map<ContextCallback<AgentChatContext>, () => void>();
 
   constructor(
-    private readonly host: HostElement,
-    private readonly read: () => ContextState,
-    private readonly actions: Actions,
+    private readonly __host: HostElement,
+    private readonly __read: () => ContextState,
+    private readonly __actions: Actions,
   ) {
-    host.addController(this);
-    host.addEventListener('context-request', (event) => {
+    __host.addController(this);
+    __host.addEventListener('context-request', (event) => {
       // A request for another key is someone else's: it goes on to the page.
       if (event.context !== agentChatContext) return;
       event.stopPropagation();
       const callback = event.callback as ContextCallback<AgentChatContext>;
-      const value = this.sync();
-      let dispose = this.subscribers.get(callback);
-      if (event.subscribe && !dispose) this.subscribers.set(callback, (dispose = () => this.subscribers.delete(callback)));
+      const value = this.__sync();
+      let dispose = this.__subscribers.get(callback);
+      if (event.subscribe && !dispose) this.__subscribers.set(callback, (dispose = () => this.__subscribers.delete(callback)));
       callback(value, dispose);
     });
   }
 
   hostConnected(): void {
-    this.host.dispatchEvent(
+    this.__host.dispatchEvent(
       Object.assign(new Event('context-provider', { bubbles: true, composed: true }), {
         context: agentChatContext,
-        contextTarget: this.host,
+        contextTarget: this.__host,
       }),
     );
   }
 
   /** After every update of the element: a value that changed goes to every subscriber. */
   hostUpdated(): void {
-    this.sync();
+    this.__sync();
   }
 
   /** The value now: a new object when anything in it changed, told to the subscribers. */
-  private sync(): AgentChatContext {
-    const state = this.read();
+  private __sync(): AgentChatContext {
+    const state = this.__read();
     const made = JSON.stringify(state);
-    if (made !== this.made) {
-      this.made = made;
-      const value = (this.value = { ...state, ...this.actions });
-      this.subscribers.forEach((dispose, callback) => callback(value, dispose));
+    if (made !== this.__made) {
+      this.__made = made;
+      const value = (this.__value = { ...state, ...this.__actions });
+      this.__subscribers.forEach((dispose, callback) => callback(value, dispose));
     }
-    return this.value!;
+    return this.__value!;
   }
 }

@@ -108,23 +108,23 @@ export abstract class HostElement extends ElementBase implements ReactiveControl
   hasUpdated = false;
   /** @internal The reactive properties' values (the accessors read and write here). */
   readonly values = new Map<string, unknown>();
-  private changed: PropertyValues = new Map();
-  private reflecting: Set<string> | null = null;
+  private __changed: PropertyValues = new Map();
+  private __reflecting: Set<string> | null = null;
   /** The property being written from its attribute (or the attribute from it): no echo. */
-  private syncing: string | null = null;
-  private pending = false;
-  private updatePromise: Promise<boolean>;
-  private enableUpdating!: (ready: boolean) => void;
-  private controllers: Set<ReactiveController> | null = null;
+  private __syncing: string | null = null;
+  private __pending = false;
+  private __updatePromise: Promise<boolean>;
+  private __enableUpdating!: (ready: boolean) => void;
+  private __controllers: Set<ReactiveController> | null = null;
   /** Properties a host set on the element before it was defined (they hide the accessors). */
-  private early: Map<string, unknown> | null = null;
+  private __early: Map<string, unknown> | null = null;
 
   constructor() {
     super();
-    this.updatePromise = new Promise((resolve) => (this.enableUpdating = resolve));
+    this.__updatePromise = new Promise((resolve) => (this.__enableUpdating = resolve));
     for (const key of (this.constructor as HostClass).reactive.keys()) {
       if (!Object.hasOwn(this, key)) continue;
-      (this.early ??= new Map()).set(key, (this as unknown as Record<string, unknown>)[key]);
+      (this.__early ??= new Map()).set(key, (this as unknown as Record<string, unknown>)[key]);
       delete (this as unknown as Record<string, unknown>)[key];
     }
     this.requestUpdate();
@@ -132,18 +132,18 @@ export abstract class HostElement extends ElementBase implements ReactiveControl
 
   /** Resolves after the pending update (true when no other update was requested meanwhile). */
   get updateComplete(): Promise<boolean> {
-    return this.updatePromise;
+    return this.__updatePromise;
   }
 
   /** @internal */
   addController(controller: ReactiveController): void {
-    (this.controllers ??= new Set()).add(controller);
+    (this.__controllers ??= new Set()).add(controller);
     if (this.renderRoot && this.isConnected) controller.hostConnected?.();
   }
 
   /** @internal */
   removeController(controller: ReactiveController): void {
-    this.controllers?.delete(controller);
+    this.__controllers?.delete(controller);
   }
 
   connectedCallback(): void {
@@ -153,30 +153,30 @@ export abstract class HostElement extends ElementBase implements ReactiveControl
       if (sheet) root.adoptedStyleSheets = [sheet];
       this.renderRoot = root;
     }
-    if (this.early) {
+    if (this.__early) {
       // Set by the host before the upgrade: applied as if set now, over the field defaults.
-      for (const [key, value] of this.early) (this as unknown as Record<string, unknown>)[key] = value;
-      this.early = null;
+      for (const [key, value] of this.__early) (this as unknown as Record<string, unknown>)[key] = value;
+      this.__early = null;
     }
-    this.enableUpdating(true);
-    this.controllers?.forEach((controller) => controller.hostConnected?.());
+    this.__enableUpdating(true);
+    this.__controllers?.forEach((controller) => controller.hostConnected?.());
   }
 
   disconnectedCallback(): void {
-    this.controllers?.forEach((controller) => controller.hostDisconnected?.());
+    this.__controllers?.forEach((controller) => controller.hostDisconnected?.());
   }
 
   attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
     const key = (this.constructor as HostClass).attributeKeys.get(name);
-    if (key === undefined || this.syncing === key) return;
+    if (key === undefined || this.__syncing === key) return;
     const options = (this.constructor as HostClass).reactive.get(key)!;
-    this.syncing = key;
+    this.__syncing = key;
     (this as unknown as Record<string, unknown>)[key] = options.converter
       ? options.converter.fromAttribute(value)
       : options.type === Boolean
         ? value !== null
         : value;
-    this.syncing = null;
+    this.__syncing = null;
   }
 
   /**
@@ -187,24 +187,24 @@ export abstract class HostElement extends ElementBase implements ReactiveControl
     if (key !== undefined) {
       const value = this.values.get(key);
       if (value === old || (value !== value && old !== old)) return;
-      if (!this.changed.has(key)) this.changed.set(key, this.hasUpdated ? old : undefined);
-      if ((this.constructor as HostClass).reactive.get(key)?.reflect && this.syncing !== key) (this.reflecting ??= new Set()).add(key);
+      if (!this.__changed.has(key)) this.__changed.set(key, this.hasUpdated ? old : undefined);
+      if ((this.constructor as HostClass).reactive.get(key)?.reflect && this.__syncing !== key) (this.__reflecting ??= new Set()).add(key);
     }
-    if (!this.pending) this.updatePromise = this.enqueueUpdate();
+    if (!this.__pending) this.__updatePromise = this.__enqueueUpdate();
   }
 
-  private async enqueueUpdate(): Promise<boolean> {
-    this.pending = true;
+  private async __enqueueUpdate(): Promise<boolean> {
+    this.__pending = true;
     try {
       // After the previous update (and, first, the connection); batches this task's changes.
-      await this.updatePromise;
+      await this.__updatePromise;
     } catch (error) {
       // A failed update is reported once, unhandled, and does not stop the next one.
       void Promise.reject(error);
     }
     const result = this.scheduleUpdate();
     if (result != null) await result;
-    return !this.pending;
+    return !this.__pending;
   }
 
   /** When the update runs; an override may wait, then calls this. */
@@ -213,17 +213,17 @@ export abstract class HostElement extends ElementBase implements ReactiveControl
   }
 
   protected performUpdate(): void {
-    if (!this.pending) return;
-    const changed = this.changed;
+    if (!this.__pending) return;
+    const changed = this.__changed;
     try {
       this.willUpdate(changed);
-      this.controllers?.forEach((controller) => controller.hostUpdate?.());
+      this.__controllers?.forEach((controller) => controller.hostUpdate?.());
       this.update(changed);
     } catch (error) {
-      this.markUpdated();
+      this.__markUpdated();
       throw error;
     }
-    this.controllers?.forEach((controller) => controller.hostUpdated?.());
+    this.__controllers?.forEach((controller) => controller.hostUpdated?.());
     this.hasUpdated = true;
     this.updated(changed);
   }
@@ -232,29 +232,29 @@ export abstract class HostElement extends ElementBase implements ReactiveControl
 
   /** Writes reflected properties to their attributes; an override renders after calling it. */
   protected update(_changed: PropertyValues<this>): void {
-    const reflecting = this.reflecting;
-    this.reflecting = null;
-    reflecting?.forEach((key) => this.reflect(key));
-    this.markUpdated();
+    const reflecting = this.__reflecting;
+    this.__reflecting = null;
+    reflecting?.forEach((key) => this.__reflect(key));
+    this.__markUpdated();
   }
 
   protected updated(_changed: PropertyValues<this>): void {}
 
-  private reflect(key: string): void {
+  private __reflect(key: string): void {
     const ctor = this.constructor as HostClass;
     const options = ctor.reactive.get(key)!;
     const attribute = options.attribute === undefined ? key.toLowerCase() : options.attribute;
     if (attribute === false) return;
     const value = this.values.get(key);
     const text = options.type === Boolean ? (value ? '' : null) : value == null ? null : String(value);
-    this.syncing = key;
+    this.__syncing = key;
     if (text === null) this.removeAttribute(attribute);
     else this.setAttribute(attribute, text);
-    this.syncing = null;
+    this.__syncing = null;
   }
 
-  private markUpdated(): void {
-    this.changed = new Map();
-    this.pending = false;
+  private __markUpdated(): void {
+    this.__changed = new Map();
+    this.__pending = false;
   }
 }

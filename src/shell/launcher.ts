@@ -37,13 +37,13 @@ export interface LauncherActions {
 export class Launcher {
   readonly button = document.createElement('button');
   /** The host's icon (slot `launcher-icon`), else the chat bubble; the close icon while open. */
-  private readonly slot = document.createElement('slot');
-  private readonly closeIcon = icon(CLOSE_PATH);
-  private readonly dot = document.createElement('span');
-  private readonly dotLabel = document.createElement('span');
+  private readonly __slot = document.createElement('slot');
+  private readonly __closeIcon = icon(CLOSE_PATH);
+  private readonly __dot = document.createElement('span');
+  private readonly __dotLabel = document.createElement('span');
 
   constructor(actions: LauncherActions) {
-    const { button, dot, dotLabel, slot } = this;
+    const { button, __dot: dot, __dotLabel: dotLabel, __slot: slot } = this;
     button.type = 'button';
     button.className = 'launcher';
     button.setAttribute('part', 'launcher');
@@ -53,7 +53,7 @@ export class Launcher {
     dot.className = 'unread';
     dotLabel.className = 'sr-only';
     dot.append(dotLabel);
-    button.append(slot, this.closeIcon);
+    button.append(slot, this.__closeIcon);
     button.addEventListener('click', () => actions.toggle());
     button.addEventListener('keydown', (event) => {
       // Escape on the button closes the open panel, as it does inside the panel.
@@ -67,12 +67,12 @@ export class Launcher {
   }
 
   sync(open: boolean, unread: boolean, t: LauncherStrings): void {
-    const { button, dot } = this;
+    const { button, __dot: dot } = this;
     button.setAttribute('aria-expanded', String(open));
     button.setAttribute('aria-label', open ? t.close : unread ? t.openChatUnread : t.openChat);
-    this.slot.hidden = open;
-    this.closeIcon.toggleAttribute('hidden', !open);
-    this.dotLabel.textContent = t.unread;
+    this.__slot.hidden = open;
+    this.__closeIcon.toggleAttribute('hidden', !open);
+    this.__dotLabel.textContent = t.unread;
     if (unread) button.append(dot);
     else dot.remove();
   }

@@ -8,11 +8,11 @@ import type { LauncherStrings } from './strings.js';
  */
 export class LoadFailure {
   readonly element = document.createElement('div');
-  private readonly title = document.createElement('strong');
-  private readonly retry = document.createElement('button');
+  private readonly __title = document.createElement('strong');
+  private readonly __retry = document.createElement('button');
 
   constructor(onRetry: () => void) {
-    const { element, title, retry } = this;
+    const { element, __title: title, __retry: retry } = this;
     element.className = 'notice load-failed';
     element.setAttribute('part', 'error');
     element.setAttribute('role', 'alert');
@@ -30,8 +30,8 @@ export class LoadFailure {
   }
 
   sync(t: LauncherStrings, busy: boolean): void {
-    this.title.textContent = t.loadFailed;
-    this.retry.textContent = t.retry;
-    this.retry.disabled = busy;
+    this.__title.textContent = t.loadFailed;
+    this.__retry.textContent = t.retry;
+    this.__retry.disabled = busy;
   }
 }

@@ -34,14 +34,14 @@ export class PanelLoader<H extends HostElement> {
   failed = false;
   /** The panel has not rendered yet: its first update sees every property as changed. */
   fresh = true;
-  private loading: Promise<PanelApi<H> | null> | null = null;
-  private failure: LoadFailure | null = null;
-  private text: LauncherStrings | null = null;
+  private __loading: Promise<PanelApi<H> | null> | null = null;
+  private __failure: LoadFailure | null = null;
+  private __text: LauncherStrings | null = null;
 
   constructor(
-    private readonly host: H,
-    private readonly view: ShellView,
-    private readonly load: Chunk<PanelModule<H>>,
+    private readonly __host: H,
+    private readonly __view: ShellView,
+    private readonly __load: Chunk<PanelModule<H>>,
   ) {}
 
   /**
@@ -52,11 +52,11 @@ export class PanelLoader<H extends HostElement> {
    */
   ensure(): Promise<PanelApi<H> | null> {
     if (this.panel) return Promise.resolve(this.panel);
-    const host = this.host;
+    const host = this.__host;
     const offline = navigator.onLine === false;
     if (offline) addEventListener('online', () => host.isConnected && this.ensure(), { once: true });
     // Asked for after a failure: the reader asked (see `failed`), so without the retry pause.
-    return (this.loading ??= (offline ? Promise.reject(new Error('offline')) : this.load.failed ? this.load.retry() : this.load())
+    return (this.__loading ??= (offline ? Promise.reject(new Error('offline')) : this.__load.failed ? this.__load.retry() : this.__load())
       // The panel's first render runs a task after the one that ran its module (the import's
       // callbacks would run in that task): each stays short where together they were a long task.
       .then((module) => new Promise<PanelModule<H>>((next) => setTimeout(next, 0, module)))
@@ -64,7 +64,7 @@ export class PanelLoader<H extends HostElement> {
         (module) => {
           adoptStyles(host.renderRoot, module.styles);
           this.failed = false;
-          return (this.panel = new module.Panel(host, this.view));
+          return (this.panel = new module.Panel(host, this.__view));
         },
         (error: unknown) => {
           this.failed = true;
@@ -73,14 +73,14 @@ export class PanelLoader<H extends HostElement> {
         },
       )
       .finally(() => {
-        this.loading = null;
+        this.__loading = null;
         host.requestUpdate();
       }));
   }
 
   /** For calls made before the panel is here: the panel, once it is and has rendered. */
   async whenReady(): Promise<PanelApi<H> | null> {
-    const host = this.host;
+    const host = this.__host;
     if (!host.hasUpdated) await host.updateComplete;
     // A fetch that failed is tried again by Retry or by opening, not by every call.
     if (this.failed) return null;
@@ -93,23 +93,23 @@ export class PanelLoader<H extends HostElement> {
   changes(changed: PropertyValues<H>): PropertyValues<H> {
     if (!this.fresh) return changed;
     const all: PropertyValues<H> = new Map();
-    for (const key of (this.host.constructor as typeof HostElement).reactive.keys()) all.set(key, undefined);
+    for (const key of (this.__host.constructor as typeof HostElement).reactive.keys()) all.set(key, undefined);
     return all;
   }
 
   /** The notice with Retry where the panel would be, while its chunk cannot be fetched. */
   showFailure(show: boolean, text: LauncherStrings): void {
     if (!show) {
-      this.failure?.element.remove();
+      this.__failure?.element.remove();
       return;
     }
-    this.text = text;
-    this.failure ??= new LoadFailure(() => {
+    this.__text = text;
+    this.__failure ??= new LoadFailure(() => {
       this.failed = false;
-      if (this.text) this.failure?.sync(this.text, true);
+      if (this.__text) this.__failure?.sync(this.__text, true);
       void this.ensure();
     });
-    this.failure.sync(text, false);
-    if (!this.failure.element.isConnected) this.host.renderRoot.append(this.failure.element);
+    this.__failure.sync(text, false);
+    if (!this.__failure.element.isConnected) this.__host.renderRoot.append(this.__failure.element);
   }
 }

@@ -15,9 +15,9 @@ export class ShellStore {
   wake = false;
   /** The launcher's panel was open when this tab left the site's page before. */
   wasOpen = false;
-  private storage: ThreadStorage | null = null;
-  private scope: string | undefined;
-  private config: ChatConfig | null = null;
+  private __storage: ThreadStorage | null = null;
+  private __scope: string | undefined;
+  private __config: ChatConfig | null = null;
 
   /**
    * The configuration changed. Another conversation (service, credential or persistence)
@@ -27,12 +27,12 @@ export class ShellStore {
   open(config: ChatConfig | null): boolean {
     const key = config && scopeOf(config);
     const scope = config ? `${config.persist}\n${key}` : '';
-    if (scope === this.scope) return false;
-    this.scope = scope;
-    this.storage = config && key ? createStorage(config.persist, key) : null;
-    this.config = config && key ? config : null;
-    this.wasOpen = !!this.config && wasOpen(this.config.persist, key!);
-    const saved = this.storage?.read() ?? {};
+    if (scope === this.__scope) return false;
+    this.__scope = scope;
+    this.__storage = config && key ? createStorage(config.persist, key) : null;
+    this.__config = config && key ? config : null;
+    this.wasOpen = !!this.__config && wasOpen(this.__config.persist, key!);
+    const saved = this.__storage?.read() ?? {};
     this.unread = saved.unread === true;
     this.wake = saved.pending === true || !!saved.turn || this.unread;
     return true;
@@ -40,17 +40,17 @@ export class ShellStore {
 
   setUnread(unread: boolean): void {
     this.unread = unread;
-    if (unread) this.storage?.write({ unread: true });
-    else this.storage?.clear(['unread']);
+    if (unread) this.__storage?.write({ unread: true });
+    else this.__storage?.clear(['unread']);
   }
 
   /** The launcher's panel opened or closed: the next page of this tab shows it so. */
   setOpen(open: boolean): void {
-    if (this.config) keepOpen(this.config.persist, scopeOf(this.config), open);
+    if (this.__config) keepOpen(this.__config.persist, scopeOf(this.__config), open);
   }
 
   get threadId(): string | undefined {
-    const id = this.storage?.read().threadId;
+    const id = this.__storage?.read().threadId;
     return typeof id === 'string' ? id : undefined;
   }
 }

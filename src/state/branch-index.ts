@@ -28,35 +28,35 @@ export interface BranchPosition {
  */
 export class BranchIndex {
   /** The relation that made each thread. */
-  private readonly origins = new Map<string, BranchEvent>();
+  private readonly __origins = new Map<string, BranchEvent>();
   /** The relations of each turn, oldest first. */
-  private readonly byTurn = new Map<number, BranchEvent[]>();
+  private readonly __byTurn = new Map<number, BranchEvent[]>();
   /** Union-find over the threads, to refuse a relation that would close a cycle in one step. */
-  private readonly joined = new Map<string, string>();
-  private roots: Map<string, string> | null = null;
-  private members: Map<string, string[]> | null = null;
+  private readonly __joined = new Map<string, string>();
+  private __roots: Map<string, string> | null = null;
+  private __members: Map<string, string[]> | null = null;
   /** Per turn: each thread's owner and anchor there, and the groups of versions by anchor. */
-  private readonly turns = new Map<number, { owner: Map<string, string>; anchor: Map<string, string>; groups: Map<string, string[]> }>();
+  private readonly __turns = new Map<number, { owner: Map<string, string>; anchor: Map<string, string>; groups: Map<string, string[]> }>();
   /** Steps taken along chains of relations (tests compare them at 10 and 1,000 relations). */
   steps = 0;
 
   constructor(readonly events: readonly BranchEvent[]) {
     for (const event of events) {
-      if (this.origins.has(event.to) || this.find(event.from) === event.to) continue;
-      this.origins.set(event.to, event);
-      this.joined.set(event.to, event.from);
-      const list = this.byTurn.get(event.turn);
+      if (this.__origins.has(event.to) || this.__find(event.from) === event.to) continue;
+      this.__origins.set(event.to, event);
+      this.__joined.set(event.to, event.from);
+      const list = this.__byTurn.get(event.turn);
       if (list) list.push(event);
-      else this.byTurn.set(event.turn, [event]);
+      else this.__byTurn.set(event.turn, [event]);
     }
   }
 
   /** The union-find root of `thread`, halving the path as it goes. */
-  private find(thread: string): string {
+  private __find(thread: string): string {
     let current = thread;
-    for (let up = this.joined.get(current); up !== undefined; up = this.joined.get(current)) {
-      const upper = this.joined.get(up);
-      if (upper !== undefined) this.joined.set(current, upper);
+    for (let up = this.__joined.get(current); up !== undefined; up = this.__joined.get(current)) {
+      const upper = this.__joined.get(up);
+      if (upper !== undefined) this.__joined.set(current, upper);
       current = upper ?? up;
       this.steps++;
     }
@@ -65,61 +65,61 @@ export class BranchIndex {
 
   /** The relation that made `thread`, if one did. */
   origin(thread: string): BranchEvent | undefined {
-    return this.origins.get(thread);
+    return this.__origins.get(thread);
   }
 
   /** The thread a conversation started as: follows reruns back to the first thread. */
   root(thread: string): string {
-    const roots = (this.roots ??= new Map());
-    return this.memo(roots, thread, (up) => up);
+    const roots = (this.__roots ??= new Map());
+    return this.__memo(roots, thread, (up) => up);
   }
 
   /** Every thread of the conversation `thread` belongs to: its first thread, then every branch, oldest first. */
   conversation(thread: string): string[] {
-    if (!this.members) {
-      this.members = new Map();
-      for (const event of this.origins.values()) {
+    if (!this.__members) {
+      this.__members = new Map();
+      for (const event of this.__origins.values()) {
         const root = this.root(event.to);
-        const list = this.members.get(root);
+        const list = this.__members.get(root);
         if (list) list.push(event.to);
-        else this.members.set(root, [root, event.to]);
+        else this.__members.set(root, [root, event.to]);
       }
     }
     const root = this.root(thread);
-    return this.members.get(root) ?? [root];
+    return this.__members.get(root) ?? [root];
   }
 
   /** The alternatives for `turn` as seen from `thread`, or null when there are none. */
   position(thread: string, turn: number): BranchPosition | null {
-    const at = this.at(turn);
-    const threads = at.groups.get(this.anchor(thread, turn)) ?? [];
+    const at = this.__at(turn);
+    const threads = at.groups.get(this.__anchor(thread, turn)) ?? [];
     if (threads.length < 2) return null;
-    return { threads, index: Math.max(0, threads.indexOf(this.owner(thread, turn))) };
+    return { threads, index: Math.max(0, threads.indexOf(this.__owner(thread, turn))) };
   }
 
   /**
    * The thread whose content `thread` shows at `turn`: a branch created at a later turn
    * shows its source's content for every earlier turn.
    */
-  private owner(thread: string, turn: number): string {
-    return this.memo(this.at(turn).owner, thread, (up, event) => (event.turn > turn ? up : null));
+  private __owner(thread: string, turn: number): string {
+    return this.__memo(this.__at(turn).owner, thread, (up, event) => (event.turn > turn ? up : null));
   }
 
   /** The first thread of the group of alternatives `thread` belongs to at `turn`. */
-  private anchor(thread: string, turn: number): string {
-    const { anchor } = this.at(turn);
-    const owner = this.owner(thread, turn);
-    return this.memo(anchor, owner, (up, event) => (event.turn === turn ? this.owner(up, turn) : null));
+  private __anchor(thread: string, turn: number): string {
+    const { anchor } = this.__at(turn);
+    const owner = this.__owner(thread, turn);
+    return this.__memo(anchor, owner, (up, event) => (event.turn === turn ? this.__owner(up, turn) : null));
   }
 
-  private at(turn: number) {
-    let at = this.turns.get(turn);
+  private __at(turn: number) {
+    let at = this.__turns.get(turn);
     if (!at) {
       at = { owner: new Map(), anchor: new Map(), groups: new Map() };
-      this.turns.set(turn, at);
+      this.__turns.set(turn, at);
       // Its groups: each relation of the turn joins the group of its source's anchor.
-      for (const event of this.byTurn.get(turn) ?? []) {
-        const anchor = this.anchor(event.from, turn);
+      for (const event of this.__byTurn.get(turn) ?? []) {
+        const anchor = this.__anchor(event.from, turn);
         const group = at.groups.get(anchor);
         if (group) group.push(event.to);
         else at.groups.set(anchor, [anchor, event.to]);
@@ -133,13 +133,13 @@ export class BranchIndex {
    * by `event` (null: stop there), and remembers the answer for every thread on the way,
    * so no step is taken twice for one question.
    */
-  private memo(known: Map<string, string>, thread: string, next: (from: string, event: BranchEvent) => string | null): string {
+  private __memo(known: Map<string, string>, thread: string, next: (from: string, event: BranchEvent) => string | null): string {
     const path: string[] = [];
     let current = thread;
     let answer = known.get(current);
     while (answer === undefined) {
       path.push(current);
-      const event = this.origins.get(current);
+      const event = this.__origins.get(current);
       const up = event && next(event.from, event);
       if (!up) answer = current;
       else {

@@ -61,12 +61,12 @@ export class ChatController implements ReactiveController, TurnHost {
   readonly threads: Threads;
   config: ChatConfig | null = null;
   /** The turns (send, resume, rerun), once their chunk is here (`useTurns()`). */
-  private turns: Turns | null = null;
-  private loading: AbortController | null = null;
+  private __turns: Turns | null = null;
+  private __loading: AbortController | null = null;
   /** Settles when the latest `load()` has (successfully or not). */
-  private loaded: Promise<void> = Promise.resolve();
+  private __loaded: Promise<void> = Promise.resolve();
   /** Offline failures retry by themselves once the browser is back online. */
-  private readonly online = new OnlineWaiter(() => {
+  private readonly __online = new OnlineWaiter(() => {
     if (this.state.notice?.retry) this.retry();
   });
   /**
@@ -74,27 +74,27 @@ export class ChatController implements ReactiveController, TurnHost {
    * (docs/architecture.md "Shell and panel"): the panel activates the conversation when it
    * is about to show, when a turn is sent, or when stored state says a reply is pending.
    */
-  private active = false;
+  private __active = false;
   /** The reason of a load asked for before activation (`undefined`: none asked for). */
-  private deferred: ThreadReason | null | undefined;
+  private __deferred: ThreadReason | null | undefined;
   /** Stops listening to the other tabs' writes. */
-  private unwatch: (() => void) | null = null;
+  private __unwatch: (() => void) | null = null;
   /**
    * A question out of the composer whose turn is not stored yet (it waits for the turns'
    * code, the tab's lock): the stored draft keeps it meanwhile, so a reload finds it there.
    */
-  private outgoing: string | null = null;
+  private __outgoing: string | null = null;
   /** The questions whose sends wait for a load: the same one again (Enter pressed twice) is that send. */
-  private readonly early = new Set<string>();
+  private readonly __early = new Set<string>();
   /**
    * While a load reads the conversation: the turns other tabs had stored meanwhile (their
    * `startedAt`), as read when the read began and as heard of since (`watchTabs`).
    */
-  private overlapping: Set<number> | null = null;
+  private __overlapping: Set<number> | null = null;
 
   constructor(
     readonly host: Host,
-    private readonly deps: ChatDependencies,
+    private readonly __deps: ChatDependencies,
   ) {
     this.threads = new Threads(host);
     host.addController(this);
@@ -119,28 +119,28 @@ export class ChatController implements ReactiveController, TurnHost {
   }
 
   hostConnected(): void {
-    this.watchTabs();
+    this.__watchTabs();
     // Reconnecting after a move in the DOM: reload what the disconnect aborted.
-    if (this.active && this.config && !this.state.ready && !this.loading) void this.load();
+    if (this.__active && this.config && !this.state.ready && !this.__loading) void this.load();
   }
 
   /** Lets the conversation call the service, and loads it if that was held back. */
   activate(): void {
-    if (this.active) return;
-    this.active = true;
-    const reason = this.deferred;
-    this.deferred = undefined;
+    if (this.__active) return;
+    this.__active = true;
+    const reason = this.__deferred;
+    this.__deferred = undefined;
     if (this.config && !this.state.ready) void this.load(reason ?? null);
   }
 
   hostDisconnected(): void {
-    this.unwatch?.();
-    this.unwatch = null;
-    this.turns?.leave();
+    this.__unwatch?.();
+    this.__unwatch = null;
+    this.__turns?.leave();
     this.client?.close();
-    this.loading?.abort();
-    this.loading = null;
-    this.online.stop();
+    this.__loading?.abort();
+    this.__loading = null;
+    this.__online.stop();
     this.store.apply(disconnected);
   }
 
@@ -155,7 +155,7 @@ export class ChatController implements ReactiveController, TurnHost {
    * the composer offers Stop, not Send. A load is not one: a send waits for it (`send`).
    */
   get replying(): boolean {
-    return this.turnRunning || (this.busy && !this.loading);
+    return this.turnRunning || (this.busy && !this.__loading);
   }
 
   /** A turn (send, retry, rerun, resume, another tab's) is under way; loading a conversation is not one. */
@@ -193,9 +193,9 @@ export class ChatController implements ReactiveController, TurnHost {
 
     if (scopeChanged) {
       const scope = scopeOf(config);
-      this.client = (this.deps.createClient ?? createClient)(config, scope, () => this.threads.visitor, this.deps.code);
+      this.client = (this.__deps.createClient ?? createClient)(config, scope, () => this.threads.visitor, this.__deps.code);
       this.store.apply(editDraft, this.threads.open(config) || this.state.draft);
-      if (this.host.isConnected) this.watchTabs();
+      if (this.host.isConnected) this.__watchTabs();
       void this.load(config.threadId ? 'switched' : 'restored');
       return;
     }
@@ -208,21 +208,21 @@ export class ChatController implements ReactiveController, TurnHost {
 
   /** Welcome message, then either the thread's transcript or the starter suggestions. */
   load(reason: ThreadReason | null = null): Promise<void> {
-    if (!this.active) {
+    if (!this.__active) {
       // Held until activate(); the last load asked for is the one made (a switch meanwhile
       // has reported itself, and must not be reported again as 'restored').
-      this.deferred = reason;
+      this.__deferred = reason;
       return Promise.resolve();
     }
-    this.loaded = this.loadThread(reason);
-    return this.loaded;
+    this.__loaded = this.__loadThread(reason);
+    return this.__loaded;
   }
 
-  private async loadThread(reason: ThreadReason | null): Promise<void> {
+  private async __loadThread(reason: ThreadReason | null): Promise<void> {
     const client = this.client;
     if (!client || !this.config) return;
-    this.loading?.abort();
-    const controller = (this.loading = new AbortController());
+    this.__loading?.abort();
+    const controller = (this.__loading = new AbortController());
     const { signal } = controller;
     // An id that is not one (a stored state another version or a person wrote) is let go
     // first: what `loading` tells the subscribers (they fetch for a thread on its way) is the
@@ -232,7 +232,7 @@ export class ChatController implements ReactiveController, TurnHost {
     this.store.apply(loading);
 
     try {
-      const [loaded, running] = await this.fetchWithTurn(client, threadId, signal);
+      const [loaded, running] = await this.__fetchWithTurn(client, threadId, signal);
       const messages = loaded.transcript ? fromTranscript(loaded.transcript) : [];
       if (loaded.transcript) {
         if (reason) this.threads.announce(threadId, null, reason);
@@ -255,9 +255,9 @@ export class ChatController implements ReactiveController, TurnHost {
       if (signal.aborted) return;
       this.fail(error, 'load');
     } finally {
-      if (this.loading === controller) {
-        this.loading = null;
-        this.overlapping = null;
+      if (this.__loading === controller) {
+        this.__loading = null;
+        this.__overlapping = null;
       }
     }
   }
@@ -273,13 +273,13 @@ export class ChatController implements ReactiveController, TurnHost {
    * service's answer is complete, so a finished turn is recorded by then), once for each
    * turn that ended so.
    */
-  private async fetchWithTurn(client: AgentClient, threadId: string | null, signal: AbortSignal): Promise<[FetchedConversation, unknown]> {
+  private async __fetchWithTurn(client: AgentClient, id: string | null, signal: AbortSignal): Promise<[FetchedConversation, unknown]> {
     const over = new Set<number>();
     for (;;) {
-      const overlapping = (this.overlapping = new Set<number>());
+      const overlapping = (this.__overlapping = new Set<number>());
       const before = startOf(this.threads.saved?.current().turn);
       if (before !== null) overlapping.add(before);
-      const loaded = await fetchConversation(client, threadId, this.config?.suggestionContext, signal);
+      const loaded = await fetchConversation(client, id, this.config?.suggestionContext, signal);
       const running = this.turnRunning ? undefined : this.threads.saved?.current().turn;
       const ended = [...overlapping].filter((start) => start !== startOf(running) && !over.has(start));
       if (this.turnRunning || !ended.length) return [loaded, running];
@@ -301,17 +301,17 @@ export class ChatController implements ReactiveController, TurnHost {
    * (src/lazy.ts), and the reader's Retry at once.
    */
   async useTurns(): Promise<Turns> {
-    const { Turns, strings } = await this.deps.code.turns().catch((e: unknown) => {
+    const { Turns, strings } = await this.__deps.code.turns().catch((e: unknown) => {
       throw chunkError(e);
     });
-    if (!this.turns) addEnglish(strings);
-    return (this.turns ??= new Turns(this, this.deps.code.recovery));
+    if (!this.__turns) addEnglish(strings);
+    return (this.__turns ??= new Turns(this, this.__deps.code.recovery));
   }
 
   /** The reader typed: kept in the store and, per `persist`, for the next page (after a question on its way out). */
   setDraft(text: string): void {
     this.store.apply(editDraft, text);
-    this.threads.saved?.draft(this.threadId, this.outgoing ? this.draftWith(this.outgoing) : text);
+    this.threads.saved?.draft(this.threadId, this.__outgoing ? this.draftWith(this.__outgoing) : text);
   }
 
   /**
@@ -320,8 +320,8 @@ export class ChatController implements ReactiveController, TurnHost {
    * its request can have gone finds it in the composer (docs/protocol.md "A send and a reload").
    */
   holdOutgoing(text: string | null, rest: string): void {
-    if (!(text ?? this.outgoing)) return;
-    this.outgoing = text;
+    if (!(text ?? this.__outgoing)) return;
+    this.__outgoing = text;
     this.setDraft(rest);
   }
 
@@ -333,7 +333,7 @@ export class ChatController implements ReactiveController, TurnHost {
   async send(text: string, imageUrl?: string, host = false): Promise<void> {
     const trimmed = text.trim();
     // While a turn runs, nothing is sent.
-    if (!trimmed || this.turnRunning || this.early.has(trimmed)) return;
+    if (!trimmed || this.turnRunning || this.__early.has(trimmed)) return;
     // The page's calls are limited (src/state/host-sends.ts, with the turns' chunk, which a
     // send needs anyway). When it cannot load, the send goes on and fails as the reader's would.
     if (host && (await this.useTurns().catch(() => null))?.hostSends.allow() === false) return;
@@ -342,12 +342,12 @@ export class ChatController implements ReactiveController, TurnHost {
     // Sent while the conversation loads (the page's send() at once, the reader's Enter): wait,
     // or the restored transcript would replace it; also for a load of this thread that replaced
     // it (new credentials). A failed load keeps the text as the draft, beside its notice.
-    if (this.loading) {
+    if (this.__loading) {
       const thread = this.threadId;
-      this.early.add(trimmed);
+      this.__early.add(trimmed);
       // (`loaded` never rejects: a load's failure is its notice.)
-      while (this.loading && this.threadId === thread) await this.loaded;
-      this.early.delete(trimmed);
+      while (this.__loading && this.threadId === thread) await this.__loaded;
+      this.__early.delete(trimmed);
       if (!this.state.ready) {
         if (!this.state.draft.trim()) this.setDraft(trimmed);
         return;
@@ -363,11 +363,11 @@ export class ChatController implements ReactiveController, TurnHost {
   /** Asks the service the question `user`, which is in the log (again, after a failure). */
   async ask(user: ChatMessage): Promise<void> {
     if (!this.client || !this.config) return;
-    this.online.stop();
+    this.__online.stop();
     if (offline()) {
       // Keeps the question in the log, marked as waiting; it goes out when the browser is back.
       this.store.apply(queue, user, { kind: 'offline', details: [], retry: 'send' });
-      this.online.wait();
+      this.__online.wait();
       return;
     }
     this.store.apply(startTurn, user.key);
@@ -382,14 +382,14 @@ export class ChatController implements ReactiveController, TurnHost {
   }
 
   stop(): void {
-    this.turns?.stop();
+    this.__turns?.stop();
   }
 
   /** The notice's action: resend what failed, or reload the conversation. */
   retry(): void {
     const { notice, unsent, messages } = this.state;
     // Code that did not load is asked for again at once (not after its pause): the resend joins it.
-    const { turns, stream, websocket } = this.deps.code;
+    const { turns, stream, websocket } = this.__deps.code;
     if (notice?.kind === 'chunk') for (const code of [turns, stream, websocket]) if (code.failed) code.retry().catch(() => undefined);
     if (notice?.retry === 'send' && unsent) {
       // An offline question is still in the log and goes out as it is; one the service did not
@@ -411,14 +411,14 @@ export class ChatController implements ReactiveController, TurnHost {
 
   /** Starts over: the next message creates a new thread. */
   newThread(): void {
-    this.turns?.stop();
-    this.online.stop();
+    this.__turns?.stop();
+    this.__online.stop();
     this.threads.move(null, 'reset');
     this.reset();
   }
 
   switchThread(threadId: string, reason: ThreadReason): void {
-    this.turns?.stop();
+    this.__turns?.stop();
     this.threads.move(threadId, reason);
     this.reset();
   }
@@ -430,13 +430,13 @@ export class ChatController implements ReactiveController, TurnHost {
   }
 
   /** Listens to what the other tabs of the scope write (persist="local" shares one conversation). */
-  private watchTabs(): void {
-    this.unwatch?.();
+  private __watchTabs(): void {
+    this.__unwatch?.();
     // Followed by code that comes with the turns' chunk: a page alone never needs it. A turn
     // heard of while a load is under way is the load's to check (`fetchWithTurn`).
-    this.unwatch = this.threads.watch((state) => {
+    this.__unwatch = this.threads.watch((state) => {
       const start = startOf(state.turn);
-      if (start !== null) this.overlapping?.add(start);
+      if (start !== null) this.__overlapping?.add(start);
       this.useTurns().then(
         (turns) => turns.followTab(state),
         () => undefined,
@@ -462,7 +462,7 @@ export class ChatController implements ReactiveController, TurnHost {
    */
   withdraw(user: ChatMessage, reply: string | null, error: unknown, retry: RetryAction): void {
     const draft = this.draftWith(user.text);
-    this.outgoing = null;
+    this.__outgoing = null;
     this.threads.saved?.draft(this.threadId, draft);
     this.store.apply(withdraw, user, reply, draft, this.noticeOf(error, retry));
   }
@@ -482,7 +482,7 @@ export class ChatController implements ReactiveController, TurnHost {
     // The visitor reads that the assistant failed; the developer reads the service's own words.
     if (notice.kind.startsWith('model-'))
       warnOnce(`the agent's model failed the reply (${apiError.code}): ${apiError.message}`, apiError.requestId ?? undefined);
-    if (notice.kind === 'offline' || notice.kind === 'network') this.online.wait();
+    if (notice.kind === 'offline' || notice.kind === 'network') this.__online.wait();
     return notice;
   }
 

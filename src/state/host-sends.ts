@@ -11,13 +11,13 @@ const BURST = 3;
  */
 export class HostSends {
   /** What is left of the burst, and when it was last counted. */
-  private left = BURST;
-  private at = 0;
+  private __left = BURST;
+  private __at = 0;
 
   allow(now = Date.now()): boolean {
-    this.left = Math.min(BURST, this.left + (now - this.at) / 1000);
-    this.at = now;
-    if (this.left >= 1) return !!this.left--;
+    this.__left = Math.min(BURST, this.__left + (now - this.__at) / 1000);
+    this.__at = now;
+    if (this.__left >= 1) return !!this.__left--;
     warnOnce('send() dropped: called more than once a second (by an agent-chat-error listener?)');
     return false;
   }

@@ -6,22 +6,22 @@ export const offline = (): boolean => typeof navigator !== 'undefined' && naviga
  * themselves then. One listener at a time, removed when the wait ends or is called off.
  */
 export class OnlineWaiter {
-  private remove: (() => void) | null = null;
+  private __remove: (() => void) | null = null;
 
-  constructor(private readonly onOnline: () => void) {}
+  constructor(private readonly __onOnline: () => void) {}
 
   wait(): void {
-    if (this.remove || typeof window === 'undefined') return;
+    if (this.__remove || typeof window === 'undefined') return;
     const listener = () => {
       this.stop();
-      this.onOnline();
+      this.__onOnline();
     };
     window.addEventListener('online', listener);
-    this.remove = () => window.removeEventListener('online', listener);
+    this.__remove = () => window.removeEventListener('online', listener);
   }
 
   stop(): void {
-    this.remove?.();
-    this.remove = null;
+    this.__remove?.();
+    this.__remove = null;
   }
 }

@@ -86,16 +86,16 @@ export class Saved {
   history: HistoryEntry[];
   /** How reruns made threads of threads (src/state/branches.ts). */
   branches: BranchEvent[];
-  private readonly storage: ThreadStorage;
+  private readonly __storage: ThreadStorage;
   /** As read when the scope was opened: user and thread to restore. */
   readonly initial: PersistedState;
 
   constructor(
-    private readonly persist: PersistMode,
-    private readonly scope: string,
+    private readonly __persist: PersistMode,
+    private readonly __scope: string,
   ) {
-    this.storage = createStorage(persist, scope, checked);
-    const saved = (this.initial = this.storage.read());
+    this.__storage = createStorage(__persist, __scope, checked);
+    const saved = (this.initial = this.__storage.read());
     this.history = saved.history ?? [];
     this.branches = saved.branches ?? [];
   }
@@ -104,23 +104,23 @@ export class Saved {
   userId(configured: string | undefined): string {
     const stored = this.initial.userId;
     const id = configured || stored || anonymousUserId();
-    if (!configured && stored !== id) this.storage.write({ userId: id });
+    if (!configured && stored !== id) this.__storage.write({ userId: id });
     return id;
   }
 
   /** The unsent draft of `threadId` (null: a new conversation). */
-  draftOf(threadId: string | null, state = this.storage.read()): string {
+  draftOf(threadId: string | null, state = this.__storage.read()): string {
     return state.drafts?.[threadId ?? ''] ?? '';
   }
 
   draft(threadId: string | null, text: string): void {
-    const kept = { ...this.storage.read().drafts };
+    const kept = { ...this.__storage.read().drafts };
     delete kept[threadId ?? ''];
     // Newest last: the oldest drafts go first when there are too many.
     if (text && text.length <= MAX_DRAFT) kept[threadId ?? ''] = text;
     const keys = Object.keys(kept);
     for (const old of keys.slice(0, Math.max(0, keys.length - MAX_DRAFTS))) delete kept[old];
-    this.storage.write({ drafts: kept, draft: undefined });
+    this.__storage.write({ drafts: kept, draft: undefined });
   }
 
   /**
@@ -129,13 +129,13 @@ export class Saved {
    * takeover claim.
    */
   set<K extends 'threadId' | 'pending' | 'turn' | 'claim'>(key: K, value: PersistedState[K] | null): void {
-    if (value != null) this.storage.write({ [key]: value });
-    else this.storage.clear([key]);
+    if (value != null) this.__storage.write({ [key]: value });
+    else this.__storage.clear([key]);
   }
 
   /** The scope's state as stored now, checked. */
   current(): PersistedState {
-    return this.storage.read();
+    return this.__storage.read();
   }
 
   /**
@@ -146,9 +146,9 @@ export class Saved {
    * (src/state/branches.ts `addBranch`, with the turns).
    */
   edit<K extends 'history' | 'branches'>(name: K, change: (list: Saved[K]) => Saved[K], also?: Partial<PersistedState>): void {
-    const list = change((this.storage.read()[name] ?? this[name]) as Saved[K]);
+    const list = change((this.__storage.read()[name] ?? this[name]) as Saved[K]);
     Object.assign(this, { [name]: list });
-    this.storage.write({ ...also, [name]: list });
+    this.__storage.write({ ...also, [name]: list });
   }
 
   /**
@@ -157,9 +157,9 @@ export class Saved {
    * lists are taken over, `listener` sees the rest. Returns the stop.
    */
   watch(listener: (state: PersistedState) => void): () => void {
-    const store = this.persist === 'local' ? backend('local') : null;
+    const store = this.__persist === 'local' ? backend('local') : null;
     if (!store) return () => undefined;
-    const key = PREFIX + this.scope;
+    const key = PREFIX + this.__scope;
     const onStorage = (event: StorageEvent): void => {
       // A page clearing all of its storage (key null) is not a move of the conversation:
       // this tab keeps what it shows, and writes it again with its next change.
@@ -169,7 +169,7 @@ export class Saved {
       // thread in use and the lists are what is stored now: a tab that wrote since (its own
       // turn's new thread) must not follow an older move back (one that sent right after
       // another's "new conversation" was reset to an empty one, in CI).
-      const now = this.storage.read();
+      const now = this.__storage.read();
       this.history = now.history ?? [];
       this.branches = now.branches ?? [];
       listener({ ...checked(parseState(event.newValue)), threadId: now.threadId, history: now.history, branches: now.branches });

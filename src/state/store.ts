@@ -98,28 +98,28 @@ export const INITIAL: ConversationState = {
 };
 
 export class ConversationStore {
-  private current: ConversationState = INITIAL;
-  private readonly listeners = new Set<Listener>();
+  private __current: ConversationState = INITIAL;
+  private readonly __listeners = new Set<Listener>();
 
   get state(): ConversationState {
-    return this.current;
+    return this.__current;
   }
 
   /** Calls `listener` after every transition, with its name; returns the unsubscribe. */
   subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.__listeners.add(listener);
+    return () => this.__listeners.delete(listener);
   }
 
   /** Applies one transition and tells every subscriber once. */
   apply<A extends unknown[]>(change: Transition<A>, ...args: A): void {
-    this.current = { ...this.current, ...change.next(this.current, ...args) };
-    for (const listener of this.listeners) listener(this.current, change.name);
+    this.__current = { ...this.__current, ...change.next(this.__current, ...args) };
+    for (const listener of this.__listeners) listener(this.__current, change.name);
   }
 
   /** The message with `key` in the log, if it is there. */
   find(key: string | null | undefined): ChatMessage | undefined {
-    return key ? this.current.messages.find((m) => m.key === key) : undefined;
+    return key ? this.__current.messages.find((m) => m.key === key) : undefined;
   }
 }
 

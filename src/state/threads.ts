@@ -17,17 +17,17 @@ export class Threads {
   id: string | null = null;
   userId = '';
   /** An anonymous id nothing keeps (`persist="none"`): a page after this one could not be it. */
-  private unkept: string | null = null;
+  private __unkept: string | null = null;
   /** What this browser keeps of the configuration's scope; null before the first configuration. */
   saved: Saved | null = null;
-  private readonly listeners = new Set<() => void>();
+  private readonly __listeners = new Set<() => void>();
 
-  constructor(private readonly host: HTMLElement) {}
+  constructor(private readonly __host: HTMLElement) {}
 
   /** Calls `listener` after every change; returns the unsubscribe. */
   subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.__listeners.add(listener);
+    return () => this.__listeners.delete(listener);
   }
 
   /**
@@ -37,21 +37,21 @@ export class Threads {
   watch(listener: (state: PersistedState) => void): () => void {
     return (
       this.saved?.watch((state) => {
-        this.changed();
+        this.__changed();
         listener(state);
       }) ?? (() => undefined)
     );
   }
 
-  private changed(): void {
-    for (const listener of this.listeners) listener();
+  private __changed(): void {
+    for (const listener of this.__listeners) listener();
   }
 
   /** A new scope (service, credential, persistence): reads what was kept. Returns the thread's draft. */
   open(config: ChatConfig): string | undefined {
     const saved = (this.saved = new Saved(config.persist, scopeOf(config)));
     this.userId = saved.userId(config.userId);
-    this.unkept = config.persist === 'none' && !config.userId ? this.userId : null;
+    this.__unkept = config.persist === 'none' && !config.userId ? this.userId : null;
     this.id = config.threadId ?? (typeof saved.initial.threadId === 'string' ? saved.initial.threadId : null);
     // The page's thread-id is the conversation in use, kept as any other: the end of a turn, a
     // reload and the other tabs of the scope follow it instead of what was stored before.
@@ -64,7 +64,7 @@ export class Threads {
    * "Visitors"): none for an anonymous id nothing keeps, or the next page could open nothing.
    */
   get visitor(): string {
-    return this.userId === this.unkept ? '' : this.userId;
+    return this.userId === this.__unkept ? '' : this.userId;
   }
 
   /** Threads this browser has had with this agent, newest first. */
@@ -86,7 +86,7 @@ export class Threads {
     const previous = this.id;
     this.id = threadId;
     if (keep) this.saved?.set('threadId', threadId);
-    this.changed();
+    this.__changed();
     this.announce(threadId, previous, reason);
   }
 
@@ -94,7 +94,7 @@ export class Threads {
   forget(): void {
     this.id = null;
     this.saved?.set('threadId', null);
-    this.changed();
+    this.__changed();
   }
 
   /** The thread in use had activity: it moves to the top of the history, titled by its first question. */
@@ -103,16 +103,16 @@ export class Threads {
     const id = this.id;
     const when = at ? new Date(at) : new Date();
     if (id && first) this.edit('history', (history) => touch(history, id, first.text, Number.isNaN(when.getTime()) ? new Date() : when));
-    else this.changed();
+    else this.__changed();
   }
 
   /** Changes a list kept for the scope (Saved.edit), and tells the subscribers. */
   edit<K extends 'history' | 'branches'>(name: K, change: (list: Saved[K]) => Saved[K], also?: Partial<PersistedState>): void {
     this.saved?.edit(name, change, also);
-    this.changed();
+    this.__changed();
   }
 
   announce(threadId: string | null, previousThreadId: string | null, reason: ThreadReason): void {
-    emit(this.host, 'agent-chat-thread', { threadId, previousThreadId, reason });
+    emit(this.__host, 'agent-chat-thread', { threadId, previousThreadId, reason });
   }
 }

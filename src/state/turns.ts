@@ -38,39 +38,39 @@ export { strings } from './turn-strings.js';
  * (TurnJournal). What the reader sees changes through the store's named transitions.
  */
 export class Turns {
-  private controller: AbortController | null = null;
+  private __controller: AbortController | null = null;
   /** The running turn's link to the other tabs, when it has one. */
-  private link: TurnLink | null = null;
+  private __link: TurnLink | null = null;
   /** A turn another tab runs, shown here. */
-  private mirrored: Mirror | null = null;
-  private shown = 0; // when the last turn of another tab shown here began (its `startedAt`)
+  private __mirrored: Mirror | null = null;
+  private __shown = 0; // when the last turn of another tab shown here began (its `startedAt`)
   /** The running streamed turn, kept in storage so the next page can resume it. */
-  private readonly journal: TurnJournal;
+  private readonly __journal: TurnJournal;
   /** A question of this tab's that another tab's turn beat (`lost`), while it is in the composer. */
-  private returned: { text: string; notice: Notice } | null = null;
+  private __returned: { text: string; notice: Notice } | null = null;
   /** The page's send() calls (src/state/host-sends.ts). */
   readonly hostSends = new HostSends();
 
   constructor(
-    private readonly chat: TurnHost,
-    private readonly recovery: Chunk<typeof import('../continuity/recover.js')>,
+    private readonly __chat: TurnHost,
+    private readonly __recovery: Chunk<typeof import('../continuity/recover.js')>,
   ) {
-    this.journal = new TurnJournal((turn) => chat.threads.saved?.set('turn', turn));
+    this.__journal = new TurnJournal((turn) => __chat.threads.saved?.set('turn', turn));
   }
 
   /** A turn (send, retry, rerun, resume) is under way here, or mirrored from another tab. */
-  private get running(): boolean {
-    return this.controller !== null || !!this.mirrored?.active;
+  private get __running(): boolean {
+    return this.__controller !== null || !!this.__mirrored?.active;
   }
 
   stop(): void {
-    this.controller?.abort();
-    this.mirrored?.stop();
+    this.__controller?.abort();
+    this.__mirrored?.stop();
   }
 
   /** Asks the service the question `user` (in the log, its turn started) and streams the reply. */
   async send(user: ChatMessage): Promise<void> {
-    const { chat } = this;
+    const { __chat: chat } = this;
     const { config } = chat;
     if (!config) return;
     const reply = emptyReply();
@@ -88,7 +88,7 @@ export class Turns {
       agentVariables: config.agentVariables,
     });
     const record = { body, threadId, lastSeq: 0, text: '', after, prior, startedAt: Date.now(), key: newKey() };
-    await this.run(user, reply, record, false);
+    await this.__run(user, reply, record, false);
   }
 
   /**
@@ -96,7 +96,7 @@ export class Turns {
    * composer again (what the reader added stays); a second Retry meanwhile finds it asked.
    */
   resend(unsent: ChatMessage): Promise<void> | undefined {
-    const { chat } = this;
+    const { __chat: chat } = this;
     const { draft, messages } = chat.state;
     if (chat.busy || messages.some((m) => m.key === unsent.key)) return;
     const rest = draft.trim() === unsent.text ? '' : draft.startsWith(`${unsent.text}\n`) ? draft.slice(unsent.text.length + 1) : draft;
@@ -110,23 +110,23 @@ export class Turns {
    * shows it as it streams, and resumes it if that tab goes (src/continuity/mirror.ts).
    */
   mirror(fallback?: () => [ChatMessage, ChatMessage]): boolean {
-    const { chat } = this;
-    if (this.mirrored?.active) return true;
+    const { __chat: chat } = this;
+    if (this.__mirrored?.active) return true;
     if (!chat.host.isConnected) return false;
     // Already over (the tab learnt of it late): nothing to show but the transcript.
     const record = readRunningTurn(chat.threads.saved?.current().turn);
-    if (this.running || chat.config?.persist !== 'local' || !record) return false;
-    this.shown = record.startedAt;
-    this.mirrored = new Mirror(
+    if (this.__running || chat.config?.persist !== 'local' || !record) return false;
+    this.__shown = record.startedAt;
+    this.__mirrored = new Mirror(
       chat,
       scopeOf(chat.config),
       (user, reply, record) => {
         chat.store.apply(takeOver, user.key, reply.key);
-        return this.run(user, reply, record, true, true);
+        return this.__run(user, reply, record, true, true);
       },
       () => {
-        this.mirrored = null;
-        this.catchUp();
+        this.__mirrored = null;
+        this.__catchUp();
       },
       fallback,
     );
@@ -139,17 +139,17 @@ export class Turns {
    * turn it started (mirrored here, or loaded if over). Saved takes over history and branches.
    */
   followTab(state: PersistedState): void {
-    const { chat } = this;
+    const { __chat: chat } = this;
     if (!chat.host.isConnected) return;
     const threadId = typeof state.threadId === 'string' && isHexId(state.threadId) ? state.threadId : null;
     // A question that lost the race stays in this composer until the reader sends or edits it away.
-    const back = this.returned && chat.state.draft.includes(this.returned.text) ? this.returned : (this.returned = null);
+    const back = this.__returned && chat.state.draft.includes(this.__returned.text) ? this.__returned : (this.__returned = null);
     if (threadId !== chat.threads.id) {
-      if (this.running) {
+      if (this.__running) {
         // A turn another tab runs shows here: the thread it created is taken; any other move
         // is followed when the turn ends (`catchUp`), as this state may be older than what
         // the turn told. A turn of this tab names its thread itself.
-        if (this.mirrored?.active && !chat.threads.id && threadId) follow(chat.threads, threadId);
+        if (this.__mirrored?.active && !chat.threads.id && threadId) follow(chat.threads, threadId);
       } else {
         const created = !chat.threads.id && !!threadId && !!state.turn;
         follow(chat.threads, threadId);
@@ -164,24 +164,24 @@ export class Turns {
     // Read now, not from the event: a tab typing meanwhile has written a newer draft. Not
     // while this tab's question waits for its turn to be stored: the stored draft still holds it.
     const stored = chat.threads.saved?.draftOf(chat.threads.id) ?? '';
-    if (!this.controller || this.journal.current)
+    if (!this.__controller || this.__journal.current)
       chat.store.apply(editDraft, !back || stored.includes(back.text) ? stored : stored.trim() ? `${back.text}\n${stored}` : back.text);
     // A turn the other tab started shows here as it streams; over already (heard of late, its
     // code fetched first), as the service has it now: once, and not while a turn here starts.
-    const turn = state.turn && !this.running && chat.state.ready && !this.mirror() && !chat.state.turn && readRunningTurn(state.turn);
-    if (turn && turn.startedAt !== this.shown) {
-      this.shown = turn.startedAt;
+    const turn = state.turn && !this.__running && chat.state.ready && !this.mirror() && !chat.state.turn && readRunningTurn(state.turn);
+    if (turn && turn.startedAt !== this.__shown) {
+      this.__shown = turn.startedAt;
       void chat.load();
       if (back) chat.store.apply(inform, back.notice); // the load cleared it
     }
   }
 
   /** A turn here ended: what the other tabs did meanwhile (a move, a turn of theirs) is followed now. */
-  private catchUp(): void {
-    const { chat } = this;
+  private __catchUp(): void {
+    const { __chat: chat } = this;
     const saved = chat.threads.saved;
     if (chat.config?.persist !== 'local' || !saved) return;
-    setTimeout(() => chat.host.isConnected && !this.running && this.followTab(saved.current()));
+    setTimeout(() => chat.host.isConnected && !this.__running && this.followTab(saved.current()));
   }
 
   /**
@@ -190,42 +190,42 @@ export class Turns {
    * it. `show` puts the turn in the log and returns its two messages.
    */
   async resume(record: RunningTurn, show: () => [ChatMessage, ChatMessage]): Promise<void> {
-    const config = this.chat.config;
+    const config = this.__chat.config;
     const manager = locks();
     if (config?.persist !== 'local') {
       const [user, reply] = show();
-      return this.run(user, reply, record, true);
+      return this.__run(user, reply, record, true);
     }
     // Without Web Locks: mirrored; a tab that runs it answers at once, else this one takes over.
     if (!manager) {
-      if (!this.mirror(show)) missed(this.chat, record, this.running);
+      if (!this.mirror(show)) missed(this.__chat, record, this.__running);
       return;
     }
     await manager
       .request(lockName(scopeOf(config)), { ifAvailable: true }, async (lock) => {
-        if (!this.chat.host.isConnected) return;
+        if (!this.__chat.host.isConnected) return;
         if (!lock) {
           // Another tab runs it (or a page that is going lets go of it): mirrored, and taken
           // over if that tab goes; or it ended meanwhile: the transcript shows it (`missed`).
-          if (!this.mirror(show)) missed(this.chat, record, this.running);
+          if (!this.mirror(show)) missed(this.__chat, record, this.__running);
           return;
         }
         // The tab that ran it may have ended it while this page loaded (the record is gone or
         // another one's): its transcript has the turn now, and streaming it again would ask twice.
-        if (readRunningTurn(this.chat.threads.saved?.current().turn)?.startedAt !== record.startedAt) return void this.chat.load();
+        if (readRunningTurn(this.__chat.threads.saved?.current().turn)?.startedAt !== record.startedAt) return void this.__chat.load();
         const [user, reply] = show();
-        await this.run(user, reply, record, true, true);
+        await this.__run(user, reply, record, true, true);
       })
       .catch(() => undefined);
   }
 
   /** The element leaves (or the page goes): the streamed turn stays stored, to be resumed. */
   leave(): void {
-    this.journal.release();
-    this.link?.leave();
-    this.mirrored?.close();
-    this.controller?.abort();
-    this.controller = null;
+    this.__journal.release();
+    this.__link?.leave();
+    this.__mirrored?.close();
+    this.__controller?.abort();
+    this.__controller = null;
   }
 
   /**
@@ -237,12 +237,12 @@ export class Turns {
   recover(stored: unknown, transcript: Message[]): void {
     const turn = readRunningTurn(stored);
     if (!turn) {
-      this.chat.threads.saved?.set('turn', null);
-      return this.chat.store.apply(endTurn);
+      this.__chat.threads.saved?.set('turn', null);
+      return this.__chat.store.apply(endTurn);
     }
-    this.recovery().then(
-      ({ recover }) => this.chat.host.isConnected && recover(this, this.chat, turn, transcript),
-      () => this.chat.store.apply(endTurn),
+    this.__recovery().then(
+      ({ recover }) => this.__chat.host.isConnected && recover(this, this.__chat, turn, transcript),
+      () => this.__chat.store.apply(endTurn),
     );
   }
 
@@ -251,13 +251,13 @@ export class Turns {
    * it instead). Without sharing or Web Locks, runs it.
    */
   unlessAnotherTabRuns(then: () => void): void {
-    const config = this.chat.config;
+    const config = this.__chat.config;
     const manager = locks();
     if (config?.persist !== 'local' || !manager) return then();
     manager
       .request(lockName(scopeOf(config)), { ifAvailable: true }, (lock) => {
         if (lock) then();
-        else if (!this.mirror()) this.chat.store.apply(endTurn);
+        else if (!this.mirror()) this.__chat.store.apply(endTurn);
       })
       .catch(() => then());
   }
@@ -267,25 +267,25 @@ export class Turns {
    * it (`resuming`) from the record's last seq; the record goes to storage as the turn
    * moves and is cleared when it ends here. `held`: this tab holds the scope's lock already.
    */
-  private async run(user: ChatMessage, reply: ChatMessage, record: RunningTurn, resuming: boolean, held = false): Promise<void> {
-    const { chat, journal } = this;
+  private async __run(user: ChatMessage, reply: ChatMessage, record: RunningTurn, resuming: boolean, held = false): Promise<void> {
+    const { __chat: chat, __journal: journal } = this;
     const { client, config, store } = chat;
     if (!client || !config) return;
-    const controller = this.begin(false);
+    const controller = this.__begin(false);
     const { signal } = controller;
     // Other tabs of the scope mirror the turn (persist="local"; docs/protocol.md "Tabs"),
     // unless another tab's turn has the conversation: then this question goes back.
-    const link = (this.link =
+    const link = (this.__link =
       config.persist === 'local'
         ? await TurnLink.open(
             scopeOf(config),
             () => journal.current,
             () => controller.abort(),
             held,
-            () => this.conversationUnchanged(record),
+            () => this.__conversationUnchanged(record),
           )
         : null);
-    if (config.persist === 'local' && !link) return this.lost(user, reply.key, controller);
+    if (config.persist === 'local' && !link) return this.__lost(user, reply.key, controller);
     // The element left while this tab waited for the lock: nothing went out, and the question stays the stored draft.
     if (!chat.host.isConnected) return link?.leave();
     chat.threads.saved?.set('pending', true);
@@ -306,7 +306,7 @@ export class Turns {
         onThread: (id: string) => {
           accepted = true;
           journal.thread(id);
-          this.adopt(id);
+          this.__adopt(id);
           link?.announce();
         },
         onToken: (delta: string, seq: number, cut?: boolean) => {
@@ -333,16 +333,16 @@ export class Turns {
               if (resume && !accepted) throw new ApiError({ kind: 'stream', message: error.message, mayHaveRun: true, cause: error });
               throw lost ? new ApiError({ kind: 'stream', status: 409, message: error.message }) : error;
             });
-      if (final === undefined) await (await this.recovery()).awaitReply(chat, client, record, signal);
-      else this.complete(reply.key, user.key, final);
+      if (final === undefined) await (await this.__recovery()).awaitReply(chat, client, record, signal);
+      else this.__complete(reply.key, user.key, final);
     } catch (error) {
       // The thread was deleted on the service: the message starts a new conversation instead.
       gone = !accepted && !signal.aborted && !!record.body.thread_id && isApiError(error) && error.status === 404;
-      if (!gone) this.failed(error, signal, accepted, user, reply.key);
+      if (!gone) this.__failed(error, signal, accepted, user, reply.key);
     } finally {
       journal.end();
       link?.end(final !== undefined ? 'done' : signal.aborted ? 'stopped' : 'failed', final ?? null);
-      this.end(controller);
+      this.__end(controller);
     }
     if (!gone) return;
     chat.threads.forget();
@@ -358,8 +358,8 @@ export class Turns {
    * and the thread it was built for still the scope's (another tab's turn may have created
    * one, or moved the conversation, while this tab waited for the lock).
    */
-  private conversationUnchanged(record: RunningTurn): boolean {
-    const state = this.chat.threads.saved?.current();
+  private __conversationUnchanged(record: RunningTurn): boolean {
+    const state = this.__chat.threads.saved?.current();
     if (!state) return true;
     const threadId = typeof state.threadId === 'string' && isHexId(state.threadId) ? state.threadId : null;
     return !readRunningTurn(state.turn) && threadId === (record.body.thread_id ?? null);
@@ -371,21 +371,21 @@ export class Turns {
    * this tab shows the other turn. The text is this tab's: not shared as the thread's
    * draft, where it would land in the winner's composer too.
    */
-  private lost(user: ChatMessage, reply: string, controller: AbortController): void {
-    const { chat } = this;
+  private __lost(user: ChatMessage, reply: string, controller: AbortController): void {
+    const { __chat: chat } = this;
     const error = new ApiError({ kind: 'abort', code: 'turn.busy', message: 'Another tab sent a message at the same moment' });
     const notice: Notice = { ...chat.noticeOf(error, null), kind: 'other-tab' };
-    this.returned = { text: user.text, notice };
+    this.__returned = { text: user.text, notice };
     // Not stored as the thread's draft: the other tabs would show it in their composers.
     chat.holdOutgoing(null, chat.state.draft);
     chat.store.apply(withdraw, user, reply, chat.draftWith(user.text), notice);
-    if (this.controller === controller) this.controller = null;
-    this.catchUp();
+    if (this.__controller === controller) this.__controller = null;
+    this.__catchUp();
   }
 
   /** A turn's `thread` frame named the thread it runs on: a new conversation now has one. */
-  private adopt(threadId: string): void {
-    const { threads } = this.chat;
+  private __adopt(threadId: string): void {
+    const { threads } = this.__chat;
     // The client only passes ids it checked; a thread id is a storage key and a URL part.
     if (threadId === threads.id || !isHexId(threadId)) return;
     // What the reader typed meanwhile belongs to the conversation that now has an id.
@@ -398,8 +398,8 @@ export class Turns {
   }
 
   /** The turn failed: what the reader sees depends on whether the service took it. */
-  private failed(error: unknown, signal: AbortSignal, accepted: boolean, user: ChatMessage, reply: string): void {
-    const { chat } = this;
+  private __failed(error: unknown, signal: AbortSignal, accepted: boolean, user: ChatMessage, reply: string): void {
+    const { __chat: chat } = this;
     if (signal.aborted) {
       chat.store.apply(stop, reply);
     } else if (isApiError(error) && error.code === NOT_RECEIVED) {
@@ -420,8 +420,8 @@ export class Turns {
   }
 
   /** The reply is final: shown, kept in the history, announced (`agent-chat-message`). */
-  private complete(reply: string, user: string, final: Message | null): void {
-    const { chat } = this;
+  private __complete(reply: string, user: string, final: Message | null): void {
+    const { __chat: chat } = this;
     chat.store.apply(settle, reply, user, final);
     const settled = chat.store.find(reply);
     chat.threads.touch(chat.state.messages);
@@ -437,7 +437,7 @@ export class Turns {
    * runs on (the preview's menu), else the element's `version-id`/`version-tag`, else live.
    */
   async rerun(turn: number, replyId: string | null, text: string, pin?: VersionPin): Promise<void> {
-    const { chat } = this;
+    const { __chat: chat } = this;
     const { client, config, store } = chat;
     const version: VersionPin = pin ?? { versionId: config?.versionId, versionTag: config?.versionTag };
     const source = chat.threads.id;
@@ -450,19 +450,19 @@ export class Turns {
     const user: ChatMessage = { ...question, key: localKey('user'), text: trimmed, id: undefined };
     const reply = emptyReply();
     store.apply(branch, userIndex, user, reply);
-    const controller = this.begin();
+    const controller = this.__begin();
     let askAgain = false;
     try {
       // A stopped or interrupted reply has no id of its own: the transcript gives it, once
       // the service has recorded the turn (it runs on after Stop; docs/protocol.md).
-      const id = replyId ?? (await (await this.recovery()).recordedReply(client, source, before, userIndex, controller.signal));
+      const id = replyId ?? (await (await this.__recovery()).recordedReply(client, source, before, userIndex, controller.signal));
       if (id) {
         const body = rerunBody({ replyId: id, text: trimmed, userId: chat.threads.userId, imageUrl: user.imageUrl, ...version });
         const response = await client.rerun(source, body, { signal: controller.signal });
         const to = response.thread_id;
         chat.threads.saved?.edit('branches', (branches) => addBranch(branches, { from: source, turn, to }), { threadId: to });
         chat.threads.move(response.thread_id, 'rerun', false);
-        this.complete(reply.key, user.key, response.message);
+        this.__complete(reply.key, user.key, response.message);
       } else {
         // The service never recorded that turn: asking it again is the regeneration.
         store.apply(replaceMessages, [...before.slice(0, userIndex), user]);
@@ -477,7 +477,7 @@ export class Turns {
         store.apply(undo, before, chat.noticeOf(error, null));
       }
     } finally {
-      this.end(controller);
+      this.__end(controller);
     }
     if (askAgain) await chat.ask(user);
   }
@@ -486,15 +486,15 @@ export class Turns {
    * A turn starts: its own AbortController, and `pending` stored so that a reload (or
    * another page of the site) loads the conversation at once (the shell reads it).
    */
-  private begin(pending = true): AbortController {
-    const controller = (this.controller = new AbortController());
-    if (pending) this.chat.threads.saved?.set('pending', true);
+  private __begin(pending = true): AbortController {
+    const controller = (this.__controller = new AbortController());
+    if (pending) this.__chat.threads.saved?.set('pending', true);
     return controller;
   }
 
-  private end(controller: AbortController): void {
-    if (this.controller === controller) this.controller = null;
-    if (!this.controller) this.chat.threads.saved?.set('pending', null);
-    this.catchUp();
+  private __end(controller: AbortController): void {
+    if (this.__controller === controller) this.__controller = null;
+    if (!this.__controller) this.__chat.threads.saved?.set('pending', null);
+    this.__catchUp();
   }
 }

@@ -43,26 +43,26 @@ function join(before: string, after: string): string {
 const micIcon = icon(svg`<rect x="9" y="3" width="6" height="11" rx="3"/><path d="M5 11a7 7 0 0 0 14 0M12 18v3"/>`);
 
 export class Dictation {
-  private recognition: Recognition | null = null;
+  private __recognition: Recognition | null = null;
   /** The thread whose draft is being dictated. */
-  private thread: string | null = null;
+  private __thread: string | null = null;
   /** The draft as it was when dictation began; recognised words go after it. */
-  private base = '';
+  private __base = '';
   /** The draft as dictation last set it: another draft means something else changed it. */
-  private shown = '';
+  private __shown = '';
   /** Words recognised for good so far. */
-  private heard = '';
+  private __heard = '';
   /** What the button shows: listening or not, and why dictation stopped when it failed. */
-  private readonly view: ViewState<{ listening: boolean; error: string | null }>;
+  private readonly __view: ViewState<{ listening: boolean; error: string | null }>;
 
-  constructor(private readonly ctx: PanelContext) {
-    this.view = new ViewState<{ listening: boolean; error: string | null }>(ctx.host, { listening: false, error: null });
+  constructor(private readonly __ctx: PanelContext) {
+    this.__view = new ViewState<{ listening: boolean; error: string | null }>(__ctx.host, { listening: false, error: null });
   }
 
   render() {
     if (!recognizer()) return nothing;
-    const t = this.ctx.text;
-    const { listening, error } = this.view.value;
+    const t = this.__ctx.text;
+    const { listening, error } = this.__view.value;
     // One name; `aria-pressed` says whether it is listening (the tooltip says what a click does).
     return html`<button
         part="mic-button"
@@ -80,51 +80,51 @@ export class Dictation {
 
   start(): void {
     const Speech = recognizer();
-    if (!Speech || this.recognition) return;
-    const { ctx } = this;
+    if (!Speech || this.__recognition) return;
+    const { __ctx: ctx } = this;
     const t = ctx.text;
     const recognition = new Speech();
     recognition.lang = ctx.view.locale;
     recognition.continuous = true;
     recognition.interimResults = true;
-    this.base = this.shown = ctx.chat.state.draft;
-    this.thread = ctx.chat.threadId;
-    this.heard = '';
+    this.__base = this.__shown = ctx.chat.state.draft;
+    this.__thread = ctx.chat.threadId;
+    this.__heard = '';
     recognition.onresult = (event) => {
-      if (recognition !== this.recognition) return;
+      if (recognition !== this.__recognition) return;
       // The widget left the page while listening: stop at the first words it hears.
       if (!ctx.host.isConnected) return this.abort();
       let interim = '';
       for (let i = event.resultIndex; i < event.results.length; i++) {
         const result = event.results[i]!;
         const words = result[0]!.transcript;
-        if (result.isFinal) this.heard = join(this.heard, words);
+        if (result.isFinal) this.__heard = join(this.__heard, words);
         else interim = join(interim, words);
       }
-      this.show(join(this.heard, interim));
+      this.__show(join(this.__heard, interim));
     };
     recognition.onerror = ({ error }) => {
       // Silence and our own abort are not failures.
       if (error === 'no-speech' || error === 'aborted') return;
       // Shown in a role="alert" paragraph, which is announced as it appears.
-      this.view.set({ error: error === 'not-allowed' || error === 'service-not-allowed' ? t.micDenied : t.dictationFailed });
+      this.__view.set({ error: error === 'not-allowed' || error === 'service-not-allowed' ? t.micDenied : t.dictationFailed });
     };
     recognition.onend = () => {
-      if (recognition !== this.recognition) return;
-      this.recognition = null;
-      ctx.host.removeEventListener('keydown', this.onKeyDown, true);
-      this.view.set({ listening: false });
+      if (recognition !== this.__recognition) return;
+      this.__recognition = null;
+      ctx.host.removeEventListener('keydown', this.__onKeyDown, true);
+      this.__view.set({ listening: false });
     };
     try {
       recognition.start();
     } catch {
-      this.view.set({ error: t.dictationFailed });
+      this.__view.set({ error: t.dictationFailed });
       return;
     }
-    this.recognition = recognition;
+    this.__recognition = recognition;
     // Escape anywhere in the widget stops dictation first (not the reply, not the launcher).
-    ctx.host.addEventListener('keydown', this.onKeyDown, true);
-    this.view.set({ listening: true, error: null });
+    ctx.host.addEventListener('keydown', this.__onKeyDown, true);
+    this.__view.set({ listening: true, error: null });
   }
 
   /**
@@ -134,32 +134,32 @@ export class Dictation {
    * message sent). A notice goes once the draft moves on.
    */
   sync(): void {
-    const { host, view, chat } = this.ctx;
+    const { host, view, chat } = this.__ctx;
     const { draft } = chat.state;
-    const moved = chat.threadId !== this.thread || draft !== this.shown;
-    if (this.recognition && (!host.voice || (view.launcher && !host.isOpen) || moved)) this.abort();
-    if (this.view.value.error && !this.recognition && draft !== this.shown) this.view.set({ error: null });
+    const moved = chat.threadId !== this.__thread || draft !== this.__shown;
+    if (this.__recognition && (!host.voice || (view.launcher && !host.isOpen) || moved)) this.abort();
+    if (this.__view.value.error && !this.__recognition && draft !== this.__shown) this.__view.set({ error: null });
   }
 
   /** Stops listening; words still being recognised are added when they arrive. */
   stop(): void {
-    this.recognition?.stop();
+    this.__recognition?.stop();
   }
 
   /** Ends at once, dropping words not shown yet: the reader typed or sent. */
   abort(): void {
-    const recognition = this.recognition;
+    const recognition = this.__recognition;
     if (!recognition) return;
     recognition.onend?.();
     recognition.abort();
   }
 
-  private show(spoken: string): void {
-    this.ctx.chat.setDraft((this.shown = join(this.base, spoken.trim())));
+  private __show(spoken: string): void {
+    this.__ctx.chat.setDraft((this.__shown = join(this.__base, spoken.trim())));
   }
 
-  private readonly onKeyDown = (event: KeyboardEvent): void => {
-    if (event.key !== 'Escape' || !this.recognition) return;
+  private readonly __onKeyDown = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape' || !this.__recognition) return;
     event.stopPropagation();
     this.stop();
   };

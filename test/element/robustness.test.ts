@@ -381,7 +381,7 @@ describe('<agent-chat> robustness: settings', () => {
         expect($(el, '[part="error"]'), 'nothing said yet').to.equal(null);
         // The moment is over (the page's clock moved on): what the element's timer then does.
         restoreClock = advancePageClock(3001);
-        (el as unknown as { applyConfig(): void }).applyConfig();
+        (el as unknown as { __applyConfig(): void }).__applyConfig();
         el.requestUpdate();
         await el.updateComplete;
         expect($(el, '[part="error"]')?.textContent ?? '').to.match(/not configured correctly|unavailable/);

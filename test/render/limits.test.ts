@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { loadHtmlSupport, renderMarkdown } from '../../src/markdown/markdown.js';
 import { plainSummary } from '../../src/markdown/plain.js';
-import { Lexer, type Token } from 'marked';
+import { Lexer, type Token } from '../../src/markdown/vendor/marked.js';
 import { LIMITS } from '../../src/markdown/lex.js';
 import { streamThrough } from '../support/markdown.js';
 

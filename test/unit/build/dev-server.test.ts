@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEV_ORGANIZATION_API_KEY } from '../../../server/src/app.js';
-import { referenceOptions } from '../../../scripts/vite-reference-server.js';
+import { referenceOptions } from '../../../demo/dev-server.js';
 
 /**
- * `npm start` (scripts/vite-reference-server.ts) builds the server the way `npm run server`
+ * `npm start` (demo/dev-server.ts) builds the server the way `npm run server`
  * does: the public dev organization key only while nothing but this machine can use it
  * (issue #45, item 2), and its data kept in `agent-chat-data/` unless told otherwise.
  */

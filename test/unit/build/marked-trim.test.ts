@@ -1,29 +1,20 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import * as marked from 'marked';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { markedLexerOnly } from '../../../scripts/vite-marked.js';
+import { describe, expect, it } from 'vitest';
+import * as vendored from '../../../src/markdown/vendor/marked.js';
+import { vendoredMarked } from '../../../scripts/vendor-marked.js';
 
-// The build trims marked's bundle to what the widget runs (scripts/vite-marked.ts): constants
-// for the options it never sets, and no rules or code only other modes, the Parser or the
-// Renderer use. The browser suite runs on unmodified marked, so this is where the trimmed
-// lexer is held to lex exactly as marked does, the way src/markdown/lex.ts drives it.
+// src/markdown/vendor/marked.js is marked's bundle trimmed to what the widget runs
+// (scripts/vendor-marked.ts): constants for the options it never sets, and no rules or code
+// only other modes, the Parser or the Renderer use. This is where it is held to lexing exactly
+// as the pinned marked does, the way src/markdown/lex.ts drives it, and to being what the
+// script writes from that version.
 
 type Marked = Pick<typeof marked, 'Lexer' | 'Tokenizer' | 'getDefaults'>;
-
-const bundle = fileURLToPath(new URL('../../../node_modules/marked/lib/marked.esm.js', import.meta.url));
-
-/** marked's bundle as the build trims it, loaded as a module. */
-async function trim(): Promise<Marked> {
-  const transform = markedLexerOnly().transform as (code: string, id: string) => { code: string };
-  const { code } = transform(readFileSync(bundle, 'utf8'), bundle);
-  const file = join(mkdtempSync(join(tmpdir(), 'marked-trim-')), 'marked.mjs');
-  writeFileSync(file, code.replace(/\/\/# sourceMappingURL=\S+\s*$/, ''));
-  return (await import(pathToFileURL(file).href)) as Marked;
-}
+const module = vendored as unknown as Marked;
 
 /** Block and inline tokens as src/markdown/lex.ts gets them (one chunk, no limits reached). */
 function lex(m: Marked, src: string, allowHtml: boolean): unknown {
@@ -64,16 +55,28 @@ const GFM = [
   'Setext\n===\n\n    indented\n\n```js\nfenced\n```\n\n> quote\n> - list\n>   1. nested',
 ];
 
-describe('the trimmed marked', () => {
-  let module: Marked;
-  beforeAll(async () => {
-    module = await trim();
+describe('the vendored marked', () => {
+  it('is what scripts/vendor-marked.ts writes from the installed marked (npm run vendor:marked)', () => {
+    const dir = fileURLToPath(new URL('../../../src/markdown/vendor/', import.meta.url));
+    for (const [name, text] of Object.entries(vendoredMarked())) expect(readFileSync(join(dir, name), 'utf8') === text, name).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(Object.keys(vendoredMarked()).sort());
+  });
+
+  it('comes from the exact marked version package.json pins', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    const installed = JSON.parse(readFileSync(new URL('../../../node_modules/marked/package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(pkg.devDependencies.marked).toBe(installed.version);
   });
 
   it("leaves out only Lexer methods src/ does not call: it lexes through src/markdown/lex.ts's blockTokens and inlineTokens", () => {
     const src = fileURLToPath(new URL('../../../src/', import.meta.url));
     const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
-    const runtime = files.filter((f) => /^import (?!type)[^;]*from 'marked'/m.test(readFileSync(join(src, f), 'utf8')));
+    const runtime = files.filter((f) => /^import (?!type)[^;]*from '\.\/vendor\/marked\.js'/m.test(readFileSync(join(src, f), 'utf8')));
+    expect(files.filter((f) => /from 'marked'/.test(readFileSync(join(src, f), 'utf8')))).toEqual([]);
     expect(runtime).toEqual([join('markdown', 'lex.ts')]);
     const lex = readFileSync(join(src, 'markdown', 'lex.ts'), 'utf8');
     expect(lex).not.toMatch(/\bLexer\.|\.lex\(|\.lexInline\(/);

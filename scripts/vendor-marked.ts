@@ -1,28 +1,35 @@
 /**
- * Build-time trim of marked (`vite build` only): the widget uses marked's Lexer and builds
- * DOM from the tokens itself (src/markdown/), so the Parser, Renderer and Hooks
- * are dead weight, 3.3 KB gzip of the script tag. So are the rule sets of the modes the
- * widget never lexes in (src/markdown/lex.ts: GFM, neither `pedantic` nor `breaks`):
- * marked builds them from regexes at load, 0.4 KB gzip; they are made `0` here. For the
- * same reason the reads of the options it never sets become constants, and the code they
- * guard goes: 0.4 KB gzip. Then what is left unread (0.44 KB gzip): `normal`'s versions of
- * the rules `gfm` replaces, the `other` rules that only the Parser, the Renderer or the
+ * Writes src/markdown/vendor/marked.js: marked's lexer, trimmed to what the widget runs
+ * (`npm run vendor:marked` after changing the pinned version of marked in package.json).
+ *
+ * The widget uses marked's Lexer and builds DOM from the tokens itself (src/markdown/), so
+ * the Parser, Renderer and Hooks are dead weight, 3.3 KB gzip. So are the rule sets of the
+ * modes the widget never lexes in (src/markdown/lex.ts: GFM, neither `pedantic` nor
+ * `breaks`): marked builds them from regexes at load, 0.4 KB gzip; they are made `0` here.
+ * For the same reason the reads of the options it never sets become constants, and the code
+ * they guard goes: 0.4 KB gzip. Then what is left unread (0.44 KB gzip): `normal`'s versions
+ * of the rules `gfm` replaces, the `other` rules that only the Parser, the Renderer or the
  * other modes read, and the regexes only those used, which marked builds at load with calls
  * the minifier cannot know are pure.
  *
- * The bundler cannot drop them on its own: marked's ES bundle ends with the `marked()`
+ * A bundler cannot drop them on its own: marked's ES bundle ends with the `marked()`
  * convenience API, a default instance made at load (`new Marked()`, a constructor call the
  * bundler must keep) and a function with static properties that reach every class. This
- * plugin cuts that tail off and exports only what src/ uses. It parses the file rather
- * than matching text, and fails the build if the shape is not what it knows, so a marked
- * upgrade cannot silently bring the weight back or break the widget; test/unit/build/marked-trim
- * holds the trimmed lexer to lexing as marked does.
+ * script cuts that tail off and exports only what src/ uses. It parses the file rather than
+ * matching text, and fails if the shape is not what it knows, so a marked upgrade cannot
+ * silently bring the weight back or break the widget.
+ *
+ * The trimmed file is committed, so the build, the browser suite and the package's dist/lib
+ * all run the same lexer and no build plugin rewrites a dependency. test/unit/build/marked-trim
+ * holds it to lexing as the pinned marked does (CommonMark's examples, GFM's, property tests)
+ * and to being what this script writes from that version.
+ *
+ * Usage: tsx scripts/vendor-marked.ts [--check]
  */
-import type { Plugin } from 'vite';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { RolldownMagicString } from 'rolldown';
 import { parseSync } from 'rolldown/utils';
-
-const MARKED_BUNDLE = /[\\/]node_modules[\\/]marked[\\/]lib[\\/]marked\.esm\.js$/;
 
 /** What src/ imports from marked at runtime: all the trimmed bundle exports, so importing anything else fails the build. */
 const NEEDED = ['Lexer', 'Tokenizer', 'getDefaults'];
@@ -346,146 +353,175 @@ function makesInstance(statement: Node, markedLocal: string): boolean {
   });
 }
 
-export function markedLexerOnly(): Plugin {
-  return {
-    name: 'agent-chat-marked-lexer-only',
-    apply: 'build',
-    transform(code, id) {
-      const file = id.split('?')[0]!;
-      if (!MARKED_BUNDLE.test(file)) return null;
-      const fail = (why: string): never => {
-        throw new Error(`marked-lexer-only: ${why} in ${file}; update scripts/vite-marked.ts for this marked version`);
-      };
-      const parsed = parseSync(file, code, { lang: 'js', astType: 'js', sourceType: 'module' });
-      if (parsed.errors.length) fail('parse errors');
-      const body = parsed.program.body as unknown as Node[];
-      const exportDecl = body[body.length - 1]!;
-      if (exportDecl.type !== 'ExportNamedDeclaration') fail('no export list at the end');
-      const specifiers = exportDecl.specifiers as Specifier[];
-      const markedLocal = specifiers.find((s) => s.exported.name === 'Marked')?.local.name ?? fail('no Marked export');
-
-      const cut = body.findIndex((statement) => makesInstance(statement, markedLocal));
-      if (cut < 0) fail('no default instance');
-      const head = body.slice(0, cut);
-      const declared = new Set(head.flatMap(declaredNames));
-      // Only what src/ uses stays exported: a runtime import of anything else fails the build,
-      // and what the lexer reads can be judged from these alone.
-      const exported = NEEDED.map(
-        (name) =>
-          specifiers.find((s) => s.exported.name === name && declared.has(s.local.name)) ??
-          fail(`${name} is not declared before the default instance`),
-      );
-      const declarators: Declarators = new Map();
-      const units = new Map<string, Node>();
-      for (const statement of head) {
-        for (const d of statement.type === 'VariableDeclaration' ? (statement.declarations as Node[]) : []) {
-          if ((d.id as Node).type === 'Identifier') declarators.set((d.id as Identifier).name, d);
-        }
-        for (const name of declaredNames(statement))
-          units.set(name, statement.type === 'VariableDeclaration' ? declarators.get(name)! : statement);
-      }
-
-      /** The new text of each node changed, '' for an item removed from its list. Later steps skip them: they are gone. */
-      const edits = new Map<Node, string>();
-      const fixed = new Set<string>();
-      walk(head, (n) => {
-        const option = fixedOption(n);
-        if (!option) return;
-        edits.set(n, FIXED_OPTIONS[option]!);
-        fixed.add(option);
-        return false;
-      });
-      for (const name of Object.keys(FIXED_OPTIONS)) if (!fixed.has(name)) fail(`no read of options.${name}`);
-
-      const [block, inline] = ruleSets(declarators) ?? fail('the rule sets by mode are not where they were');
-      for (const [set, mode] of [
-        [block!, 'pedantic'],
-        [inline!, 'breaks'],
-        [inline!, 'pedantic'],
-      ] as const)
-        edits.set(set.get(mode)!.init as Node, '0');
-      for (const set of [block!, inline!]) {
-        for (const value of replacedNormalRules(set) ?? fail('the gfm rule sets are not normal ones with rules replaced'))
-          edits.set(value, '0');
-      }
-
-      /** How many times each top-level name is referenced in what is left, its declarations aside. */
-      const references = (): Map<string, number> => {
-        const count = new Map<string, number>();
-        const add = (id: Identifier) => count.set(id.name, (count.get(id.name) ?? 0) + 1);
-        for (const statement of head) {
-          if (statement.type === 'VariableDeclaration') {
-            for (const d of statement.declarations as Node[]) if (!edits.has(d)) bindingNames(d.init, edits, add);
-          } else if (statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') {
-            bindingNames([statement.params, statement.body, statement.superClass], edits, add);
-          } else {
-            bindingNames(statement, edits, add);
-          }
-        }
-        return count;
-      };
-      // Read only through the gfm sets' spread (and its place in the set of sets).
-      for (const set of [block!, inline!])
-        if (references().get((set.get('normal')!.id as Identifier).name) !== 2) fail('the normal rules are read elsewhere');
-
-      const lexer = exported.find((s) => s.exported.name === 'Lexer')!.local.name;
-      const methods = unusedLexerMethods(units.get(lexer)) ?? fail('the Lexer is not a class');
-      if (methods.length !== 3) fail('the Lexer has not the lex(), static lex() and lexInline() it had');
-      for (const m of methods) edits.set(m, '');
-
-      // `other` rules that no code the exports reach reads by name, where it can run.
-      const other = otherRules(head, declarators) ?? fail('the other rules are not read by name alone');
-      const reached = new Set(exported.map((s) => s.local.name));
-      for (const queue = [...reached]; queue.length;) {
-        bindingNames(units.get(queue.pop()!), edits, ({ name }) => {
-          if (!units.has(name) || reached.has(name)) return;
-          reached.add(name);
-          queue.push(name);
-        });
-      }
-      const read = new Set<string>();
-      for (const name of reached) {
-        walkLive(units.get(name), (n) => {
-          if (edits.has(n)) return false;
-          if (n.type === 'MemberExpression' && !n.computed) read.add((n.property as Identifier).name);
-        });
-      }
-      for (const name of UNUSED_LEXER_METHODS) if (read.has(name)) fail(`marked calls ${name}() itself`);
-      for (const p of other.properties as Node[])
-        if (p.type === 'Property' && !p.computed && !read.has((p.key as Identifier).name)) edits.set(p, '');
-
-      // Declarations left unreferenced whose values only build regexes at load (marked's
-      // builder calls are not known to be pure, so the minifier keeps them), until none is left.
-      const builder = regexBuilder(head) ?? fail('no regex builder');
-      for (let more = true; more;) {
-        const count = references();
-        more = false;
-        for (const [name, d] of declarators) {
-          if (edits.has(d) || count.get(name) || !d.init || !buildsOnly(d.init as Node, builder, declarators)) continue;
-          edits.set(d, '');
-          more = true;
-        }
-      }
-
-      const ranges = [...edits.keys()].sort((a, b) => a.start - b.start);
-      for (let i = 1; i < ranges.length; i++) if (ranges[i]!.start < ranges[i - 1]!.end) fail('edits overlap');
-      const s = new RolldownMagicString(code);
-      for (const [node, text] of edits) if (text) s.overwrite(node.start, node.end, text);
-      const gone = (n: Node) => edits.get(n) === '';
-      for (const m of methods) s.remove(m.start, m.end);
-      removeItems(s, other.properties as Node[], gone);
-      for (const statement of head) {
-        if (statement.type !== 'VariableDeclaration') continue;
-        const list = statement.declarations as Node[];
-        if (list.some(gone) && !removeItems(s, list, gone)) s.remove(statement.start, statement.end);
-      }
-      s.remove(body[cut]!.start, exportDecl.start);
-      s.overwrite(exportDecl.start, exportDecl.end, `export{${exported.map((k) => `${k.local.name} as ${k.exported.name}`).join(',')}};`);
-      const map = s.generateMap({ hires: true, source: file, includeContent: true });
-      return {
-        code: s.toString(),
-        map: { version: 3, sources: map.sources, sourcesContent: map.sourcesContent as string[], names: map.names, mappings: map.mappings },
-      };
-    },
+/** marked's ES bundle (`code`, read from `file`) trimmed to the lexer src/ runs, as JavaScript. */
+export function trimMarked(code: string, file: string): string {
+  const fail = (why: string): never => {
+    throw new Error(`vendor-marked: ${why} in ${file}; update scripts/vendor-marked.ts for this marked version`);
   };
+  const parsed = parseSync(file, code, { lang: 'js', astType: 'js', sourceType: 'module' });
+  if (parsed.errors.length) fail('parse errors');
+  const body = parsed.program.body as unknown as Node[];
+  const exportDecl = body[body.length - 1]!;
+  if (exportDecl.type !== 'ExportNamedDeclaration') fail('no export list at the end');
+  const specifiers = exportDecl.specifiers as Specifier[];
+  const markedLocal = specifiers.find((s) => s.exported.name === 'Marked')?.local.name ?? fail('no Marked export');
+
+  const cut = body.findIndex((statement) => makesInstance(statement, markedLocal));
+  if (cut < 0) fail('no default instance');
+  const head = body.slice(0, cut);
+  const declared = new Set(head.flatMap(declaredNames));
+  // Only what src/ uses stays exported: a runtime import of anything else fails the build,
+  // and what the lexer reads can be judged from these alone.
+  const exported = NEEDED.map(
+    (name) =>
+      specifiers.find((s) => s.exported.name === name && declared.has(s.local.name)) ??
+      fail(`${name} is not declared before the default instance`),
+  );
+  const declarators: Declarators = new Map();
+  const units = new Map<string, Node>();
+  for (const statement of head) {
+    for (const d of statement.type === 'VariableDeclaration' ? (statement.declarations as Node[]) : []) {
+      if ((d.id as Node).type === 'Identifier') declarators.set((d.id as Identifier).name, d);
+    }
+    for (const name of declaredNames(statement))
+      units.set(name, statement.type === 'VariableDeclaration' ? declarators.get(name)! : statement);
+  }
+
+  /** The new text of each node changed, '' for an item removed from its list. Later steps skip them: they are gone. */
+  const edits = new Map<Node, string>();
+  const fixed = new Set<string>();
+  walk(head, (n) => {
+    const option = fixedOption(n);
+    if (!option) return;
+    edits.set(n, FIXED_OPTIONS[option]!);
+    fixed.add(option);
+    return false;
+  });
+  for (const name of Object.keys(FIXED_OPTIONS)) if (!fixed.has(name)) fail(`no read of options.${name}`);
+
+  const [block, inline] = ruleSets(declarators) ?? fail('the rule sets by mode are not where they were');
+  for (const [set, mode] of [
+    [block!, 'pedantic'],
+    [inline!, 'breaks'],
+    [inline!, 'pedantic'],
+  ] as const)
+    edits.set(set.get(mode)!.init as Node, '0');
+  for (const set of [block!, inline!]) {
+    for (const value of replacedNormalRules(set) ?? fail('the gfm rule sets are not normal ones with rules replaced'))
+      edits.set(value, '0');
+  }
+
+  /** How many times each top-level name is referenced in what is left, its declarations aside. */
+  const references = (): Map<string, number> => {
+    const count = new Map<string, number>();
+    const add = (id: Identifier) => count.set(id.name, (count.get(id.name) ?? 0) + 1);
+    for (const statement of head) {
+      if (statement.type === 'VariableDeclaration') {
+        for (const d of statement.declarations as Node[]) if (!edits.has(d)) bindingNames(d.init, edits, add);
+      } else if (statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') {
+        bindingNames([statement.params, statement.body, statement.superClass], edits, add);
+      } else {
+        bindingNames(statement, edits, add);
+      }
+    }
+    return count;
+  };
+  // Read only through the gfm sets' spread (and its place in the set of sets).
+  for (const set of [block!, inline!])
+    if (references().get((set.get('normal')!.id as Identifier).name) !== 2) fail('the normal rules are read elsewhere');
+
+  const lexer = exported.find((s) => s.exported.name === 'Lexer')!.local.name;
+  const methods = unusedLexerMethods(units.get(lexer)) ?? fail('the Lexer is not a class');
+  if (methods.length !== 3) fail('the Lexer has not the lex(), static lex() and lexInline() it had');
+  for (const m of methods) edits.set(m, '');
+
+  // `other` rules that no code the exports reach reads by name, where it can run.
+  const other = otherRules(head, declarators) ?? fail('the other rules are not read by name alone');
+  const reached = new Set(exported.map((s) => s.local.name));
+  for (const queue = [...reached]; queue.length;) {
+    bindingNames(units.get(queue.pop()!), edits, ({ name }) => {
+      if (!units.has(name) || reached.has(name)) return;
+      reached.add(name);
+      queue.push(name);
+    });
+  }
+  const read = new Set<string>();
+  for (const name of reached) {
+    walkLive(units.get(name), (n) => {
+      if (edits.has(n)) return false;
+      if (n.type === 'MemberExpression' && !n.computed) read.add((n.property as Identifier).name);
+    });
+  }
+  for (const name of UNUSED_LEXER_METHODS) if (read.has(name)) fail(`marked calls ${name}() itself`);
+  for (const p of other.properties as Node[])
+    if (p.type === 'Property' && !p.computed && !read.has((p.key as Identifier).name)) edits.set(p, '');
+
+  // Declarations left unreferenced whose values only build regexes at load (marked's
+  // builder calls are not known to be pure, so the minifier keeps them), until none is left.
+  const builder = regexBuilder(head) ?? fail('no regex builder');
+  for (let more = true; more;) {
+    const count = references();
+    more = false;
+    for (const [name, d] of declarators) {
+      if (edits.has(d) || count.get(name) || !d.init || !buildsOnly(d.init as Node, builder, declarators)) continue;
+      edits.set(d, '');
+      more = true;
+    }
+  }
+
+  const ranges = [...edits.keys()].sort((a, b) => a.start - b.start);
+  for (let i = 1; i < ranges.length; i++) if (ranges[i]!.start < ranges[i - 1]!.end) fail('edits overlap');
+  const s = new RolldownMagicString(code);
+  for (const [node, text] of edits) if (text) s.overwrite(node.start, node.end, text);
+  const gone = (n: Node) => edits.get(n) === '';
+  for (const m of methods) s.remove(m.start, m.end);
+  removeItems(s, other.properties as Node[], gone);
+  for (const statement of head) {
+    if (statement.type !== 'VariableDeclaration') continue;
+    const list = statement.declarations as Node[];
+    if (list.some(gone) && !removeItems(s, list, gone)) s.remove(statement.start, statement.end);
+  }
+  s.remove(body[cut]!.start, exportDecl.start);
+  s.overwrite(exportDecl.start, exportDecl.end, `export{${exported.map((k) => `${k.local.name} as ${k.exported.name}`).join(',')}};`);
+  return s.toString().replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
+}
+
+const MARKED = fileURLToPath(new URL('../node_modules/marked/', import.meta.url));
+const VENDOR = fileURLToPath(new URL('../src/markdown/vendor/', import.meta.url));
+
+/** The files src/markdown/vendor/ holds, by name, as the installed marked makes them. */
+export function vendoredMarked(): Record<string, string> {
+  const { version } = JSON.parse(readFileSync(`${MARKED}package.json`, 'utf8')) as { version: string };
+  const note = (comment: string) =>
+    `${comment} Generated by scripts/vendor-marked.ts from marked ${version} (MIT License, below): do not edit.\n` +
+    `${comment} Regenerate with \`npm run vendor:marked\` after changing marked's version in package.json.\n`;
+  const bundle = `${MARKED}lib/marked.esm.js`;
+  return {
+    'marked.js': note('//') + trimMarked(readFileSync(bundle, 'utf8'), bundle),
+    // The types as marked publishes them: src/ imports its Token types from here, so the package
+    // needs marked only to regenerate this folder.
+    'marked.d.ts': note('//') + readFileSync(`${MARKED}lib/marked.d.ts`, 'utf8'),
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const check = process.argv.includes('--check');
+  const stale: string[] = [];
+  for (const [name, text] of Object.entries(vendoredMarked())) {
+    const path = VENDOR + name;
+    let now = '';
+    try {
+      now = readFileSync(path, 'utf8');
+    } catch {
+      // Not written yet.
+    }
+    if (now === text) continue;
+    stale.push(`src/markdown/vendor/${name}`);
+    if (!check) writeFileSync(path, text);
+  }
+  if (check && stale.length) {
+    console.error(`${stale.join(', ')}: not what the installed marked makes; run npm run vendor:marked`);
+    process.exit(1);
+  }
+  if (!check) console.log(stale.length ? `wrote ${stale.join(', ')}` : 'src/markdown/vendor/ is up to date');
 }

@@ -7,7 +7,7 @@ import { toNodeMiddleware } from '../server/src/http/node.js';
 import { originsFromEnv } from '../server/src/http/origins.js';
 import { signingFromEnv } from '../server/src/auth/signing.js';
 import { databaseFromEnv } from '../server/src/store/db.js';
-import { hostMiddleware } from '../demo/host/index.js';
+import { hostMiddleware } from './host/index.js';
 
 /**
  * `npm start`: the demo page and the reference messaging server on one port. The fault
