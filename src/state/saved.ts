@@ -33,6 +33,20 @@ const isBranch = (e: unknown): e is BranchEvent =>
 const isDraft = ([thread, text]: [string, unknown]) => (!thread || isHexId(thread)) && typeof text === 'string' && text.length <= MAX_DRAFT;
 
 /**
+ * Writes `text` as the draft of `thread` (`''`: a new conversation), newest last: past
+ * MAX_DRAFTS the oldest go. An empty draft is kept as such only when `empty` (a tab's own:
+ * sent or cleared there), else it is left out.
+ */
+function keepDraft(storage: ThreadStorage, thread: string, text: string, empty: boolean): void {
+  const kept = { ...storage.read().drafts };
+  delete kept[thread];
+  if ((text || empty) && text.length <= MAX_DRAFT) kept[thread] = text;
+  const keys = Object.keys(kept);
+  for (const old of keys.slice(0, Math.max(0, keys.length - MAX_DRAFTS))) delete kept[old];
+  storage.write({ drafts: kept, draft: undefined });
+}
+
+/**
  * The scope's state as stored, every field checked (docs/architecture.md "Checked where it
  * enters"): another version of this code, another script of the origin or a hand may have
  * written anything there. A field that is not valid is left out, a list keeps its valid
@@ -80,6 +94,11 @@ export function checked(state: PersistedState): PersistedState {
  * Every change starts from what is stored now, so tabs sharing the scope (`persist="local"`)
  * merge rather than overwrite: a history entry added in one tab stays when another touches
  * its own, and each thread keeps its own draft. `watch()` tells about the other tabs' writes.
+ *
+ * A draft belongs to its tab: tabs sharing the scope keep the newest draft of each thread
+ * for a tab that opens later, and each tab keeps its own in sessionStorage too (it lives as
+ * long as the tab, reloads included), so what another tab typed or sent since never
+ * replaces this tab's draft, on its screen or on its reload.
  */
 export class Saved {
   /** Threads this browser has had with this agent, newest first. */
@@ -87,6 +106,8 @@ export class Saved {
   /** How reruns made threads of threads (src/state/branches.ts). */
   branches: BranchEvent[];
   private readonly __storage: ThreadStorage;
+  /** This tab's own drafts, `''` included (sent or cleared here), when tabs share the scope. */
+  private readonly __tab: ThreadStorage | null;
   /** As read when the scope was opened: user and thread to restore. */
   readonly initial: PersistedState;
 
@@ -95,6 +116,7 @@ export class Saved {
     private readonly __scope: string,
   ) {
     this.__storage = createStorage(__persist, __scope, checked);
+    this.__tab = __persist === 'local' ? createStorage('session', `${__scope}:tab`, checked) : null;
     const saved = (this.initial = this.__storage.read());
     this.history = saved.history ?? [];
     this.branches = saved.branches ?? [];
@@ -108,19 +130,16 @@ export class Saved {
     return id;
   }
 
-  /** The unsent draft of `threadId` (null: a new conversation). */
+  /** The unsent draft of `threadId` (null: a new conversation): this tab's own, else the newest any tab wrote. */
   draftOf(threadId: string | null, state = this.__storage.read()): string {
-    return state.drafts?.[threadId ?? ''] ?? '';
+    const key = threadId ?? '';
+    const own = this.__tab?.read().drafts;
+    return own && key in own ? own[key]! : (state.drafts?.[key] ?? '');
   }
 
   draft(threadId: string | null, text: string): void {
-    const kept = { ...this.__storage.read().drafts };
-    delete kept[threadId ?? ''];
-    // Newest last: the oldest drafts go first when there are too many.
-    if (text && text.length <= MAX_DRAFT) kept[threadId ?? ''] = text;
-    const keys = Object.keys(kept);
-    for (const old of keys.slice(0, Math.max(0, keys.length - MAX_DRAFTS))) delete kept[old];
-    this.__storage.write({ drafts: kept, draft: undefined });
+    keepDraft(this.__storage, threadId ?? '', text, false);
+    if (this.__tab) keepDraft(this.__tab, threadId ?? '', text, true);
   }
 
   /**

@@ -133,8 +133,16 @@ export const patched = (messages: readonly ChatMessage[], key: string | null | u
 
 // --- what the panel does to the conversation --------------------------------------------
 
-/** A load of the conversation starts: nothing shown is final until it ends. */
-export const loading = transition('loading', () => ({ ready: false, notice: null, status: 'connecting' }));
+/**
+ * A load of the conversation starts: nothing shown is final until it ends. An old notice goes,
+ * except the one saying this tab's question lost the race to another tab's: the question is
+ * back in the composer, and a load of the thread the other tab's turn ran on must not hide why.
+ */
+export const loading = transition('loading', (s) => ({
+  ready: false,
+  notice: s.notice?.kind === 'other-tab' ? s.notice : null,
+  status: 'connecting',
+}));
 
 /**
  * The conversation as the service has it: welcome, transcript (or nothing, for a new

@@ -14,7 +14,7 @@ import type { TurnHost } from './scene.js';
 import type { Chunk } from '../lazy.js';
 import type { VersionPin } from './types.js';
 import type { Notice } from './notice.js';
-import { appendUser, editDraft, endTurn, inform, withdraw } from './store.js';
+import { appendUser, endTurn, inform, withdraw } from './store.js';
 import {
   appendDelta,
   branch,
@@ -135,8 +135,9 @@ export class Turns {
 
   /**
    * Another tab wrote (ChatController listens): the thread it moved to (new conversation, history,
-   * branch, hand-off, or its turn's new thread), the draft of this thread (cleared when it sent), a
-   * turn it started (mirrored here, or loaded if over). Saved takes over history and branches.
+   * branch, hand-off, or its turn's new thread), a turn it started (mirrored here, or loaded if
+   * over). Saved takes over history and branches. Not its draft: a draft belongs to its tab
+   * (src/state/saved.ts), never written into this composer under the reader's cursor.
    */
   followTab(state: PersistedState): void {
     const { __chat: chat } = this;
@@ -152,20 +153,18 @@ export class Turns {
         if (this.__mirrored?.active && !chat.threads.id && threadId) follow(chat.threads, threadId);
       } else {
         const created = !chat.threads.id && !!threadId && !!state.turn;
+        // What the reader typed here stays in this composer, whatever conversation another tab moved to.
+        const typed = chat.state.draft;
         follow(chat.threads, threadId);
         // Another tab's turn named the thread it created: shown as it streams (or, over, from the service).
         if (!(created && this.mirror())) {
           chat.reset();
+          if (typed.trim()) chat.setDraft(typed);
           // The move cleared the notice; this tab's returned question still needs its reason.
           if (back) chat.store.apply(inform, back.notice);
         }
       }
     }
-    // Read now, not from the event: a tab typing meanwhile has written a newer draft. Not
-    // while this tab's question waits for its turn to be stored: the stored draft still holds it.
-    const stored = chat.threads.saved?.draftOf(chat.threads.id) ?? '';
-    if (!this.__controller || this.__journal.current)
-      chat.store.apply(editDraft, !back || stored.includes(back.text) ? stored : stored.trim() ? `${back.text}\n${stored}` : back.text);
     // A turn the other tab started shows here as it streams; over already (heard of late, its
     // code fetched first), as the service has it now: once, and not while a turn here starts.
     const turn = state.turn && !this.__running && chat.state.ready && !this.mirror() && !chat.state.turn && readRunningTurn(state.turn);
@@ -368,17 +367,18 @@ export class Turns {
   /**
    * Another tab's turn has the conversation (two tabs sent at once; docs/protocol.md): this
    * question leaves the log, its text goes back to this tab's composer with a notice, and
-   * this tab shows the other turn. The text is this tab's: not shared as the thread's
-   * draft, where it would land in the winner's composer too.
+   * this tab shows the other turn. The text is kept as this tab's draft: a reload here finds
+   * it, and no other tab's composer shows it (a draft belongs to its tab, src/state/saved.ts).
    */
   private __lost(user: ChatMessage, reply: string, controller: AbortController): void {
     const { __chat: chat } = this;
     const error = new ApiError({ kind: 'abort', code: 'turn.busy', message: 'Another tab sent a message at the same moment' });
     const notice: Notice = { ...chat.noticeOf(error, null), kind: 'other-tab' };
     this.__returned = { text: user.text, notice };
-    // Not stored as the thread's draft: the other tabs would show it in their composers.
     chat.holdOutgoing(null, chat.state.draft);
-    chat.store.apply(withdraw, user, reply, chat.draftWith(user.text), notice);
+    const draft = chat.draftWith(user.text);
+    chat.threads.saved?.draft(chat.threads.id, draft);
+    chat.store.apply(withdraw, user, reply, draft, notice);
     if (this.__controller === controller) this.__controller = null;
     this.__catchUp();
   }

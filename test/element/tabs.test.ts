@@ -8,6 +8,15 @@ import { type Tab, agentText, closeTabs, storageWrites, streams, tab, texts } fr
  * Tabs share one conversation (`persist="local"`, docs/protocol.md "Tabs share one
  * conversation"); each tab is a frame of its own (test/support/tabs.ts).
  */
+const field = (el: AgentChat) => el.shadowRoot?.querySelector('[part="input"]') as HTMLTextAreaElement | null as HTMLTextAreaElement;
+
+/** Types into a tab's field as its reader does. */
+async function typeIn(el: AgentChat, text: string): Promise<void> {
+  field(el).value = text;
+  field(el).dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+  await el.updateComplete;
+}
+
 const REPLY = Array.from({ length: 30 }, (_, i) => `token${i}`).join(' ');
 
 describe('<agent-chat> tabs share one conversation', function () {
@@ -35,18 +44,26 @@ describe('<agent-chat> tabs share one conversation', function () {
     expect((await keyStats(key)).turnsRun).to.equal(1);
   });
 
-  it('both tabs send in turn into one thread; the draft is cleared in both on send', async () => {
+  it('both tabs send in turn into one thread; each keeps its own draft', async () => {
     const key = await createKey({ paceMs: 0, replies: [{ text: 'one' }, { text: 'two' }] });
     const a = await tab(key);
     const b = await tab(key);
-    const field = (el: AgentChat) => el.shadowRoot!.querySelector('[part="input"]') as HTMLTextAreaElement;
-    field(a.el).value = 'from A';
-    field(a.el).dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
-    await until(() => field(b.el).value === 'from A', 'the draft shared');
-    await a.el.send('from A');
-    await until(() => texts(b.el).length === 2 && b.el.status === 'idle' && field(b.el).value === '', 'A’s turn in B, draft cleared');
+    const heard = storageWrites(b.frame, key);
+    await typeIn(b.el, 'B typing');
+    await typeIn(a.el, 'from A');
+    // B hears A's draft written, and its field keeps what its reader typed.
+    await until(() => heard.count > 0, 'B hears A’s write');
+    await b.el.updateComplete;
+    expect(field(b.el).value).to.equal('B typing');
+    (a.el.shadowRoot!.querySelector('[part="send-button"]') as HTMLButtonElement).click();
+    await until(() => texts(b.el).length === 2 && b.el.status === 'idle', 'A’s turn in B');
+    expect(field(a.el).value, 'sent: cleared in A').to.equal('');
+    expect(field(b.el).value, 'kept in B').to.equal('B typing');
     expect(b.el.threadId, 'B shows A’s thread').to.equal(a.el.threadId);
-    await b.el.send('from B');
+    // A reload of B shows what its reader typed: test/unit/saved.test.ts, as these frames
+    // share one sessionStorage where tabs have one each.
+    await typeIn(b.el, 'from B');
+    (b.el.shadowRoot!.querySelector('[part="send-button"]') as HTMLButtonElement).click();
     await until(
       () => texts(a.el).length === 4 && a.el.status === 'idle',
       () => `B’s turn in A: ${JSON.stringify([texts(a.el), a.el.status, texts(b.el)])}`,
@@ -54,6 +71,30 @@ describe('<agent-chat> tabs share one conversation', function () {
     expect(texts(a.el)).to.deep.equal(['from A', 'one', 'from B', 'two']);
     expect(texts(b.el)).to.deep.equal(['from A', 'one', 'from B', 'two']);
     expect(a.el.threadId).to.equal(b.el.threadId);
+  });
+
+  it('two tabs that send at the same moment lose no question', async () => {
+    const key = await createKey({ paceMs: 0, replies: [{ text: 'one' }, { text: 'two' }] });
+    const a = await tab(key);
+    const b = await tab(key);
+    await typeIn(a.el, 'from A');
+    await typeIn(b.el, 'from B');
+    for (const t of [a, b]) (t.el.shadowRoot!.querySelector('[part="send-button"]') as HTMLButtonElement).click();
+    await until(() => a.el.status === 'idle' && b.el.status === 'idle' && texts(a.el).length >= 2, 'both settled');
+    await a.el.updateComplete;
+    await b.el.updateComplete;
+    // Each question was asked, or is back in its own field with the reason said there.
+    for (const [t, text] of [
+      [a, 'from A'],
+      [b, 'from B'],
+    ] as const) {
+      const asked = texts(a.el).includes(text);
+      const back = field(t.el).value === text && !!t.el.shadowRoot!.querySelector('[part="error"]');
+      expect(
+        asked || back,
+        `${text}: ${JSON.stringify([texts(a.el), texts(t.el), field(t.el).value, t.el.shadowRoot!.querySelector('[part="error"]')?.textContent])}`,
+      ).to.equal(true);
+    }
   });
 
   it('closing the streaming tab mid-turn: another tab resumes it, the turn runs once', async () => {

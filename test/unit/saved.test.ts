@@ -3,13 +3,28 @@ import { lists } from './support/lists.js';
 import { MAX_BRANCHES, Saved } from '../../src/state/saved.js';
 import { readRunningTurn } from '../../src/continuity/running-turn.js';
 import { PREFIX, createStorage, parseState, storageScope } from '../../src/state/storage.js';
+import { MemoryStorage } from './support/globals.js';
 
 /** What the browser keeps of a conversation (src/state/saved.ts), shared by the tabs of a scope. */
 const scope = storageScope('https://agents.example', 'pk');
 const T1 = '1'.repeat(24);
 const T2 = '2'.repeat(24);
 
-beforeEach(() => localStorage.clear());
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+});
+
+/** Runs `act` as another tab of this browser does: the same localStorage, a sessionStorage of its own. */
+function inAnotherTab<T>(act: () => T, tab: Storage = new MemoryStorage()): T {
+  const mine = globalThis.sessionStorage;
+  globalThis.sessionStorage = tab;
+  try {
+    return act();
+  } finally {
+    globalThis.sessionStorage = mine;
+  }
+}
 
 describe('stored state', () => {
   it('reads only a JSON object; anything else is an empty state', () => {
@@ -57,6 +72,39 @@ describe('what a conversation keeps', () => {
     for (let i = 0; i < 25; i++) saved.draft(i.toString(16).padStart(24, '0'), `d${i}`);
     expect(Object.keys(saved.current().drafts!)).toHaveLength(20);
     expect(saved.draftOf((24).toString(16).padStart(24, '0'))).toBe('d24');
+  });
+
+  it('a draft belongs to its tab: its reload shows what it typed or sent, whatever another tab wrote since', () => {
+    const here = new Saved('local', scope);
+    here.draft(T1, 'typed here');
+    here.draft(T2, 'sent here');
+    here.draft(T2, '');
+    const other = new MemoryStorage();
+    inAnotherTab(() => {
+      const there = new Saved('local', scope);
+      expect(there.draftOf(T1), 'a tab that opens later takes the newest draft').toBe('typed here');
+      there.draft(T1, 'typed there');
+      there.draft(T2, 'typed there too');
+    }, other);
+    const reloaded = new Saved('local', scope);
+    expect(reloaded.draftOf(T1)).toBe('typed here');
+    expect(reloaded.draftOf(T2), 'sent here: empty, not the other tab’s').toBe('');
+    expect(reloaded.draftOf(null)).toBe('');
+    expect(inAnotherTab(() => new Saved('local', scope).draftOf(T1), other)).toBe('typed there');
+    expect(
+      inAnotherTab(() => new Saved('local', scope).draftOf(T2)),
+      'a new tab',
+    ).toBe('typed there too');
+  });
+
+  it('a tab of its own keeps no second copy: session and none persist as before', () => {
+    for (const persist of ['session', 'none'] as const) {
+      const saved = new Saved(persist, scope);
+      saved.draft(T1, 'typed');
+      expect(saved.draftOf(T1)).toBe('typed');
+    }
+    expect(sessionStorage.length).toBe(1);
+    expect(sessionStorage.key(0)).toBe(PREFIX + scope);
   });
 
   it("reads an older version's single draft as the new conversation's", () => {

@@ -150,7 +150,7 @@ describe('before the request leaves', () => {
     expect(draftOf('local')).toBeUndefined();
   });
 
-  it('lost to another tab: the question is back in this composer only, not stored as the shared draft', async () => {
+  it('lost to another tab: the question is back in this composer, and kept as its draft for a reload', async () => {
     const locks = installLocks(vi.stubGlobal);
     vi.useFakeTimers();
     void locks.request(lockName(scopeOf(config({ persist: 'local' }))), {}, () => new Promise<void>(() => undefined));
@@ -160,7 +160,8 @@ describe('before the request leaves', () => {
     await vi.advanceTimersByTimeAsync(1_000);
     expect(chat.state.draft).toBe('Where is my order?');
     expect(chat.state.notice).toMatchObject({ kind: 'other-tab' });
-    expect(draftOf('local')).toBeUndefined();
+    expect(chat.threads.saved?.draftOf(null)).toBe('Where is my order?');
+    expect(createStorage('session', `${scopeOf(config())}:tab`).read().drafts?.['']).toBe('Where is my order?');
   });
 });
 

@@ -127,6 +127,11 @@ describe('loading a conversation', () => {
     expect(s).toMatchObject({ ready: false, notice: null, status: 'connecting' });
   });
 
+  it("loading keeps the notice of a question that lost the race to another tab's: it is back in the composer", () => {
+    const lost: Notice = { kind: 'other-tab', details: [], retry: null };
+    expect(after(state({ ready: true, notice: lost, status: 'idle' }), loading).notice).toBe(lost);
+  });
+
   it('restore: welcome, transcript and starters, ready and idle', () => {
     const messages = [user('u1', 'hi'), agent('a1', 'hello')];
     const s = after(state({ status: 'connecting' }), restore, 'Welcome!', messages, ['Track an order'], false);

@@ -18,7 +18,7 @@ import {
 
 /**
  * Another tab of the scope wrote (`persist="local"`): this one follows its moves and its
- * draft, through storage events (src/state/saved.ts `watch`, Turns.followTab).
+ * turns, through storage events (src/state/saved.ts `watch`, Turns.followTab); not its draft.
  */
 const scope = scopeOf(config());
 const key = PREFIX + scope;
@@ -32,7 +32,10 @@ function otherTabWrites(patch: Record<string, unknown>): void {
 }
 
 beforeAll(preload);
-beforeEach(() => localStorage.clear());
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+});
 afterEach(() => {
   disconnectAll();
   vi.useRealTimers();
@@ -84,14 +87,34 @@ describe('following the other tabs', () => {
     expect(events.thread.filter((e) => e.reason === 'reset')).toEqual([]);
   });
 
-  it('the draft typed there for this thread shows here, and is not written back', async () => {
+  it('a draft typed or sent there never replaces the one here, and nothing is written back', async () => {
     const { chat } = await twoThreads();
+    chat.setDraft('typed here');
     const writes = vi.spyOn(localStorage, 'setItem');
     otherTabWrites({ drafts: { [THREAD]: 'typed in the other tab' } });
+    otherTabWrites({ drafts: {} });
     writes.mockClear();
     await settled();
-    expect(chat.state.draft).toBe('typed in the other tab');
+    expect(chat.state.draft).toBe('typed here');
     expect(writes).not.toHaveBeenCalled();
+  });
+
+  it('a move there keeps what was typed here, now in the conversation moved to', async () => {
+    const { chat } = await twoThreads();
+    chat.setDraft('half a question');
+    otherTabWrites({ threadId: OTHER_THREAD, drafts: { [OTHER_THREAD]: 'typed there' } });
+    await settled();
+    expect(chat.threadId).toBe(OTHER_THREAD);
+    expect(chat.state.messages.map((m) => m.text)).toEqual(['in the second', 'second']);
+    expect(chat.state.draft).toBe('half a question');
+    expect(chat.threads.saved?.draftOf(OTHER_THREAD)).toBe('half a question');
+  });
+
+  it('a move there with nothing typed here shows the draft kept for that conversation', async () => {
+    const { chat } = await twoThreads();
+    otherTabWrites({ threadId: OTHER_THREAD, drafts: { [OTHER_THREAD]: 'typed there' } });
+    await settled();
+    expect(chat.state.draft).toBe('typed there');
   });
 
   it('a move made there while a turn runs here is followed when the turn ends', async () => {
