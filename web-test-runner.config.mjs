@@ -78,6 +78,17 @@ const modelAgent = {
 };
 
 /**
+ * A reference server that serves pages on https://shop.example only, for
+ * test/server/cross-origin.test.ts: mounted under `/strict/` at its first request, and
+ * called from the runner's other loopback name, so the test page is a page it refuses.
+ */
+let strict = null;
+const strictServer = () =>
+  (strict ??= createReferenceServer({ paceMs: 0, allowedOrigins: ['https://shop.example'], db, limits: { failures } }).then((server) =>
+    toNodeMiddleware(server.app),
+  ));
+
+/**
  * A real nginx (Debian's package) in front of this runner's server, for
  * test/element/proxy.test.ts (issue #39): started by the first
  * `executeServerCommand('nginx')`, which answers each site's port, and stopped with the
@@ -237,6 +248,17 @@ export default {
       await new Promise((resolve, reject) => {
         ctx.res.once('close', resolve);
         model.middleware(ctx.req, ctx.res, reject);
+      });
+    },
+    // /strict/…: the reference server that refuses the test pages' origin.
+    async (ctx, next) => {
+      if (!/^\/strict\//.test(ctx.url)) return next();
+      const middleware = await strictServer();
+      ctx.respond = false;
+      ctx.req.url = ctx.url.slice('/strict'.length);
+      await new Promise((resolve, reject) => {
+        ctx.res.once('close', resolve);
+        middleware(ctx.req, ctx.res, reject);
       });
     },
     // The host's own routes (demo/host/): uploads and the strict-CSP page.

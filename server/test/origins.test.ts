@@ -39,12 +39,16 @@ async function server(allowedOrigins?: readonly string[]) {
   return { reference, call, preflight, exchange };
 }
 
-async function refused(res: Response): Promise<void> {
+/** A refusal the page on `origin` can read (and nothing else granted): the envelope, its request id. */
+async function refused(res: Response, origin: string): Promise<void> {
   expect(res.status).toBe(403);
-  expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+  expect(res.headers.get('access-control-expose-headers')).toBe('x-request-id');
   expect(res.headers.get('access-control-allow-methods')).toBeNull();
+  expect(res.headers.get('vary')).toMatch(/origin/i);
   const body = (await res.json()) as ErrorEnvelope;
   expect(body.error.code).toBe('cors.origin_not_allowed');
+  expect(body.error.message).toContain(`Pages on ${origin} may not call this server (ALLOWED_ORIGINS)`);
   expect(body.error.request_id).toBe(res.headers.get('x-request-id'));
 }
 
@@ -67,13 +71,34 @@ describe('the pages the reference server answers', () => {
     expect(plain.headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it('refuses any other page: no grant, its preflight and its requests a 403 envelope', async () => {
+  it('refuses any other page, in a 403 envelope that page can read: its preflight passes to reach it', async () => {
     const { preflight, exchange, call } = await server();
+    const totals = async () => (await (await call('/__demo/health', null)).json()) as unknown;
+    const before = await totals();
     for (const origin of ['https://evil.example', 'http://localhost.evil.example', 'https://localhost:5173', 'null', 'http://127.0.0.2']) {
-      await refused(await preflight('/messaging/v1/messages', origin));
-      await refused(await exchange(origin));
-      await refused(await call('/__demo/health', origin));
+      const pre = await preflight('/messaging/v1/messages', origin);
+      expect(pre.status, origin).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(pre.headers.get('access-control-allow-methods')).toBe('POST');
+      expect(pre.headers.get('access-control-allow-headers')).toBe('authorization,content-type');
+      expect(pre.headers.get('access-control-max-age'), 'nothing cached: the origin may be allowed next').toBeNull();
+      await refused(await exchange(origin), origin);
+      await refused(await call('/__demo/health', origin), origin);
+      await refused(await call('/messaging/v1/messages', origin, { method: 'POST', body: '{}' }), origin);
     }
+    // Nothing ran for them.
+    expect(await totals()).toEqual(before);
+  });
+
+  it('answers a refused preflight with only what it asked, when that is a method and a header list', async () => {
+    const { call } = await server();
+    const res = await call('/messaging/v1/messages', 'https://evil.example', {
+      method: 'OPTIONS',
+      headers: { 'access-control-request-method': 'post; x', 'access-control-request-headers': 'a b, "c"' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-methods')).toBeNull();
+    expect(res.headers.get('access-control-allow-headers')).toBeNull();
   });
 
   it('answers only the origins ALLOWED_ORIGINS lists (then localhost is not among them), and its own', async () => {
@@ -86,7 +111,7 @@ describe('the pages the reference server answers', () => {
       expect(res.headers.get('access-control-allow-origin'), origin).toBe(origin);
     }
     for (const origin of ['http://localhost:5173', 'https://shop.example:8443', 'http://shop.example'])
-      await refused(await exchange(origin));
+      await refused(await exchange(origin), origin);
     // `*` is the old behaviour, only on purpose.
     expect((await (await server(['*'])).exchange('https://anyone.example')).status).toBe(200);
   });

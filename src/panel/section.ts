@@ -68,7 +68,8 @@ export function renderSection(p: SectionParts) {
         notice
           ? renderNotice(t, {
               title: noticeText(t, notice),
-              body: notice.details,
+              // A setup the service refused: the developer reads its own words (which setting fixes it).
+              body: view.developer && notice.kind === 'config' && notice.error ? [notice.error.message, ...notice.details] : notice.details,
               onRetry: notice.retry ? p.retry : undefined,
               onDismiss: p.dismissNotice,
             })

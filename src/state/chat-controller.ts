@@ -7,7 +7,7 @@ import { addEnglish } from '../i18n/index.js';
 import type { BranchEvent } from './branches.js';
 import type { HistoryEntry } from './history.js';
 import { type ChatMessage, fillPlaceholders, fromTranscript, userMessage } from './messages.js';
-import { type Notice, type RetryAction, errorDetail, noticeFor } from './notice.js';
+import { type Notice, type RetryAction, developerNote, errorDetail, noticeFor } from './notice.js';
 import { OnlineWaiter, offline } from './online.js';
 import { type FetchedConversation, createClient, fetchConversation } from './requests.js';
 import type { TurnHost } from './scene.js';
@@ -480,8 +480,8 @@ export class ChatController implements ReactiveController, TurnHost {
     const notice = noticeFor(apiError, retry);
     emit(this.host, 'agent-chat-error', errorDetail(apiError));
     // The visitor reads that the assistant failed; the developer reads the service's own words.
-    if (notice.kind.startsWith('model-'))
-      warnOnce(`the agent's model failed the reply (${apiError.code}): ${apiError.message}`, apiError.requestId ?? undefined);
+    const note = developerNote(apiError, notice.kind);
+    if (note) warnOnce(note, apiError.requestId ?? undefined);
     if (notice.kind === 'offline' || notice.kind === 'network') this.__online.wait();
     return notice;
   }

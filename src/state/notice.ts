@@ -49,8 +49,13 @@ const MODEL_FAILURES: Record<string, NoticeKind> = {
   'agents.model_error': 'model-failed',
 };
 
+/** The service's code for a page on an origin it does not serve (server/README.md "Running it for others"). */
+const ORIGIN_REFUSED = 'cors.origin_not_allowed';
+
 export function noticeKind(error: ApiError): NoticeKind {
   if (error.code === 'chunk') return 'chunk';
+  // Not the visitor's to fix, nor a sign-in that may work later: the site's setup.
+  if (error.code === ORIGIN_REFUSED) return 'config';
   if (Object.hasOwn(MODEL_FAILURES, error.code)) return MODEL_FAILURES[error.code]!;
   // A request that may have started the turn: the reply was cut off, not the connection.
   if (error.mayHaveRun) return 'stream';
@@ -83,9 +88,22 @@ export function noticeFor(error: ApiError, retry: RetryAction): Notice {
     error,
     details: error.details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)),
     // A request the server judged invalid fails the same way again; the reader edits instead.
-    retry: kind === 'validation' ? null : retry,
+    // Nor does a refused setup (the site's to fix) pass on a retry.
+    retry: kind === 'validation' || kind === 'config' ? null : retry,
     retryAt: error.retryAfterMs != null ? Date.now() + error.retryAfterMs : undefined,
   };
+}
+
+/**
+ * What the page's developer reads in the console beside the visitor's notice, where the
+ * service's own words say more than the notice may: a model's failure, or a refusal of this
+ * page's origin with the setting that fixes it. Null for the rest.
+ */
+export function developerNote(error: ApiError, kind: NoticeKind): string | null {
+  if (kind.startsWith('model-')) return `the agent's model failed the reply (${error.code}): ${error.message}`;
+  if (error.code !== ORIGIN_REFUSED) return null;
+  const page = globalThis.location?.origin ?? 'this page';
+  return `the service refused pages on ${page} (${error.code}): add ${page} to the origins it allows (ALLOWED_ORIGINS for agent-chat-server). It said: ${error.message}`;
 }
 
 /** The payload of `agent-chat-error`, as the README documents it. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/client/errors.js';
-import { errorDetail, noticeFor } from '../../src/state/notice.js';
+import { developerNote, errorDetail, noticeFor } from '../../src/state/notice.js';
 
 describe('notices', () => {
   const cases: Array<[string, ConstructorParameters<typeof ApiError>[0], string, 'send' | null]> = [
@@ -35,6 +35,9 @@ describe('notices', () => {
     ],
     ['model refused', { kind: 'stream', message: 'x', status: 502, code: 'agents.model_error', mayHaveRun: true }, 'model-failed', 'send'],
     ['model cut off', { kind: 'stream', message: 'x', status: 502, code: 'agents.model_interrupted', mayHaveRun: true }, 'stream', 'send'],
+    // The service does not serve this page's origin: the site's setup, which a retry does not change.
+    ['refused origin (exchange)', { kind: 'auth', message: 'x', status: 403, code: 'cors.origin_not_allowed' }, 'config', null],
+    ['refused origin', { kind: 'http', message: 'x', status: 403, code: 'cors.origin_not_allowed' }, 'config', null],
   ];
   for (const [name, init, kind, retry] of cases) {
     it(`${name} -> ${kind}${retry ? ' with retry' : ', no retry'}`, () => {
@@ -73,5 +76,20 @@ describe('notices', () => {
       requestId: 'req_1',
       retryable: true,
     });
+  });
+
+  it("tells the developer the service's own words where the notice cannot: a model's failure, a refused origin", () => {
+    const refused = new ApiError({
+      kind: 'http',
+      status: 403,
+      code: 'cors.origin_not_allowed',
+      message: 'Pages on http://shop.test may not call this server (ALLOWED_ORIGINS).',
+    });
+    expect(developerNote(refused, 'config')).toMatch(
+      /^the service refused pages on .+ \(cors\.origin_not_allowed\): add .+ to the origins it allows \(ALLOWED_ORIGINS for agent-chat-server\)\. It said: Pages on http:\/\/shop\.test/,
+    );
+    const model = new ApiError({ kind: 'stream', status: 429, code: 'agents.model_rate_limited', message: 'busy', mayHaveRun: true });
+    expect(developerNote(model, 'model-busy')).toBe("the agent's model failed the reply (agents.model_rate_limited): busy");
+    expect(developerNote(new ApiError({ kind: 'network', message: 'x' }), 'network')).toBe(null);
   });
 });

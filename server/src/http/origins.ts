@@ -93,16 +93,36 @@ export function originsFromEnv(env: NodeJS.ProcessEnv = process.env): readonly s
 export const originNotAllowed = (origin: string): ApiError =>
   new ApiError(403, 'cors.origin_not_allowed', `Pages on ${origin.slice(0, 200)} may not call this server (ALLOWED_ORIGINS).`);
 
+/** A header list as a preflight asks for it (`authorization,content-type`): tokens only, bounded. */
+const HEADER_LIST = /^[\w-]+(?:\s*,\s*[\w-]+)*$/;
+
 /**
  * A request from a page that may not call this server is refused before anything runs
- * (403, the envelope): a preflight (so the browser sends nothing more) and any other
- * request alike, since a form or a `no-cors` fetch reaches the server without one. Requests
- * without `Origin` (servers, curl, a page's own GETs) are not a page's cross-origin calls.
+ * (403, the envelope), since a form or a `no-cors` fetch reaches the server without a
+ * preflight. Requests without `Origin` (servers, curl, a page's own GETs) are not a page's
+ * cross-origin calls.
+ *
+ * The refused page may read why, though: otherwise its developer reads "could not reach
+ * the service", the same as a network down, and not which setting to change. So the
+ * refusal names that origin as allowed to read it, and that origin's preflight is answered
+ * (for the method and headers it asks, nothing cached) so the browser sends the request
+ * itself, whose answer is the refusal. That grants nothing: the request is refused here,
+ * whatever it is, before anything runs.
  */
 export function originGate(rule: OriginRule): MiddlewareHandler {
   return async (c, next) => {
     const origin = c.req.header('origin');
-    if (origin !== undefined && !rule(origin, new URL(c.req.url).origin)) throw originNotAllowed(origin);
-    await next();
+    if (origin === undefined || rule(origin, new URL(c.req.url).origin)) return next();
+    c.header('Access-Control-Allow-Origin', origin);
+    c.header('Vary', 'Origin');
+    const method = c.req.header('access-control-request-method');
+    if (c.req.method === 'OPTIONS' && method) {
+      const headers = c.req.header('access-control-request-headers') ?? '';
+      if (/^[A-Z]{1,10}$/.test(method)) c.header('Access-Control-Allow-Methods', method);
+      if (headers.length <= 500 && HEADER_LIST.test(headers)) c.header('Access-Control-Allow-Headers', headers);
+      return c.body(null, 204);
+    }
+    c.header('Access-Control-Expose-Headers', 'x-request-id');
+    throw originNotAllowed(origin);
   };
 }
