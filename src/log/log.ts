@@ -6,19 +6,11 @@ import type { Feature } from '../panel/feature.js';
 import type { Chunk } from '../lazy.js';
 import type { ChatMessage } from '../state/messages.js';
 import { keyed } from './keyed.js';
+import { Stamps } from './stamps.js';
 import { type MessageParts, renderMessageSafely, renderWelcome } from './message.js';
 import { type LogWindow, type ReadingHost, MOST, MOVES, WINDOW } from './window.js';
 
 type ReadingModule = typeof import('./reading.js');
-
-function timeFormat(lang: string): Intl.DateTimeFormat {
-  const options = { hour: 'numeric', minute: '2-digit' } as const;
-  try {
-    return new Intl.DateTimeFormat(lang, options);
-  } catch {
-    return new Intl.DateTimeFormat(undefined, options); // a language tag Intl does not take
-  }
-}
 
 /**
  * The messages outside the window: their text, hidden until found, so Find in page reaches
@@ -77,8 +69,8 @@ export class Log implements ReadingHost {
   private __lastTop = 0;
   private __locale = '';
   /**
-   * One formatter per language: every render stamps every rendered message, and creating an
-   * Intl.DateTimeFormat per stamp made re-renders of long transcripts cost tens of ms. The
+   * One set of formatters per language (stamps.ts): every render stamps every rendered message,
+   * and creating an Intl.DateTimeFormat per stamp made re-renders of long transcripts cost tens of ms. The
    * first one on a page costs 15-20 ms in Chromium (V8 builds its table of ICU's locales
    * then; BENCHMARKS.md "What 1.5x of Deep Chat would take"), so it is made in a task of
    * its own when the browser is idle, never in a render: made there, it was a third of the
@@ -87,7 +79,7 @@ export class Log implements ReadingHost {
    * load): a panel with the welcome alone, a first visit's, pays nothing for it until its
    * first message (BENCHMARKS.md "The load, alone").
    */
-  private __timeFormat: Intl.DateTimeFormat | null = null;
+  private __stamps: Stamps | null = null;
   private __formatting = false;
 
   /** What a message shows besides its text: the other features' parts and the time stamp. */
@@ -112,7 +104,7 @@ export class Log implements ReadingHost {
     whenIdle(
       () => {
         this.__formatting = false;
-        this.__timeFormat ??= timeFormat(this.ctx.view.locale);
+        this.__stamps ??= new Stamps(this.ctx.view.locale);
         if (this.ctx.chat.state.messages.length) this.ctx.host.requestUpdate();
       },
       { timeout: 100 },
@@ -129,9 +121,9 @@ export class Log implements ReadingHost {
     const count = messages.length;
     if (view.locale !== this.__locale) {
       this.__locale = view.locale;
-      this.__timeFormat = null;
+      this.__stamps = null;
     }
-    if (!this.__timeFormat && (count || chat.threadId)) this.__formatLater();
+    if (!this.__stamps && (count || chat.threadId)) this.__formatLater();
     // Placed during this update, the window renders with it, without asking for another.
     let { start, end } = this.view.value;
     const first = messages[0]?.key;
@@ -347,7 +339,7 @@ export class Log implements ReadingHost {
   private __formatTime(iso: string | undefined): string {
     if (!iso) return '';
     const date = new Date(iso);
-    return Number.isNaN(date.getTime()) ? '' : (this.__timeFormat?.format(date) ?? '');
+    return Number.isNaN(date.getTime()) ? '' : (this.__stamps?.format(date) ?? '');
   }
 
   // Listeners are arrow functions: lit-html calls them with the element as `this`.
