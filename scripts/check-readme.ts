@@ -102,4 +102,18 @@ if (element) {
     }
   }
 }
+// The React wrapper's page lists every prop (each settable property) and every event prop
+// (src/react/events.ts, generated from the manifest) it has.
+if (element) {
+  const page = 'docs/integration-react.md';
+  const react = readFileSync(new URL(`../${page}`, import.meta.url), 'utf8');
+  const listed = (name: string) => react.includes(`\`${name}\``);
+  for (const { name, kind, privacy, readonly, static: isStatic } of element.members ?? []) {
+    if (kind !== 'field' || readonly || isStatic || (privacy && privacy !== 'public')) continue;
+    report.expect(listed(name), `${page}: the prop \`${name}\` (custom-elements.json) is not listed`);
+  }
+  const wrapper = readFileSync(new URL('../src/react/events.ts', import.meta.url), 'utf8');
+  for (const [, prop] of wrapper.matchAll(/^\s+(on\w+): 'agent-chat-/gm))
+    report.expect(listed(prop!), `${page}: the event prop \`${prop}\` (src/react/events.ts) is not listed`);
+}
 report.finish();

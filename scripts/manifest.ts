@@ -15,6 +15,8 @@ export interface Attribute extends Named {
 export interface Member extends Named {
   kind: 'field' | 'method';
   privacy?: 'public' | 'private' | 'protected';
+  readonly?: boolean;
+  static?: boolean;
 }
 export interface Declaration extends Named {
   kind: string;

@@ -18,6 +18,7 @@
  * reports. Exits 1 when the build is missing or a load is over its budget. `--brief` (the
  * end of `npm run build`) prints only the two loads against their budgets.
  */
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -121,7 +122,7 @@ async function main(): Promise<number> {
     );
     if (i === 0) console.log(`  ${'-'.repeat(widths.reduce((a, b) => a + b + 2, 0))}`);
   }
-  let failed = false;
+  let failed = BRIEF ? false : !readmeAgrees(initialGzip, inlineGzip);
   for (const [name, bytes, budget] of [
     ['launcher', initialGzip, LAUNCHER_BUDGET],
     ['inline', inlineGzip, INLINE_BUDGET],
@@ -134,6 +135,27 @@ async function main(): Promise<number> {
     }
   }
   return failed ? 1 : 0;
+}
+
+/**
+ * README.md states the two loads as this prints them, to a tenth of a KB (gzip): the
+ * launcher's ("… KB gzip for both", "pays … KB") and the inline one's ("… KB gzip with the
+ * shell"). Checked by `npm run size` (the step of `npm run verify`), not by the build's brief line.
+ */
+function readmeAgrees(launcher: number, inline: number): boolean {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const tenth = (n: number) => (n / KB).toFixed(1);
+  const wrong: string[] = [];
+  for (const [pattern, bytes] of [
+    [/([\d.]+) KB gzip for both/, launcher],
+    [/pays ([\d.]+) KB/, launcher],
+    [/([\d.]+) KB gzip with the shell/, inline],
+  ] as const) {
+    const said = readme.match(pattern)?.[1];
+    if (said !== tenth(bytes)) wrong.push(`"${pattern.source.replace('([\\d.]+)', said ?? '?')}" should say ${tenth(bytes)}`);
+  }
+  if (wrong.length) console.error(`size: FAIL - README.md's sizes are not what this measures: ${wrong.join('; ')}.`);
+  return !wrong.length;
 }
 
 process.exitCode = await main();
