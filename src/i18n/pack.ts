@@ -116,6 +116,7 @@ export const PACK_KEYS: { [K in keyof Strings]: Params<Strings[K]> } = {
   dropImage: 0,
   announce: ['sender', 'text'],
   suggestionsAvailable: ['count'],
+  productsShown: ['count'],
   errorOffline: 0,
   errorNetwork: 0,
   errorAuth: 0,

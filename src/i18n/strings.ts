@@ -154,6 +154,8 @@ export interface Strings {
   announce: (sender: string, text: string) => string;
   /** Announced after a reply that came with suggestion chips: how many there are. */
   suggestionsAvailable: (count: number) => string;
+  /** Announced after a reply that came with product cards, before its suggestions: how many cards. */
+  productsShown: (count: number) => string;
   errorOffline: string;
   errorNetwork: string;
   errorAuth: string;
@@ -320,6 +322,7 @@ export const en: Omit<Strings, FeatureKey> = {
   imageMessage: 'Image',
   announce: (sender, text) => `${sender}: ${text}`,
   suggestionsAvailable: (count) => (count === 1 ? '1 suggested reply' : `${count} suggested replies`),
+  productsShown: (count) => (count === 1 ? '1 product' : `${count} products`),
   errorOffline: 'You are offline. The message will be sent when the connection is back.',
   errorNetwork: 'Could not reach the service. Check your connection and try again.',
   errorAuth: 'The chat could not sign in. Try again in a moment.',

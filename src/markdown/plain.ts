@@ -62,13 +62,12 @@ export function plainSummary(markdownText: string, max = 300): string {
  * What the polite status region says when a reply completes (src/panel/panel.ts
  * `announceReply`): its sender and its text as plain text (a screen reader must not read out
  * "asterisk asterisk" or table pipes), a bounded summary (a live region that received a
- * whole long reply would keep a screen reader talking for minutes), then how many suggested
- * replies came with it. Here, with the summary, rather than in the panel: a reply is
+ * whole long reply would keep a screen reader talking for minutes), then how many product
+ * cards and suggested replies came with it. Here, with the summary, rather than in the panel: a reply is
  * announced only once this chunk is here.
  */
 export function replyAnnouncement(t: Strings, sender: string, reply: ChatMessage): string {
   const suggestions = reply.suggestions.filter((s) => typeof s === 'string' && s.trim() !== '').length;
-  const parts = [t.announce(sender, plainSummary(reply.text))];
-  if (suggestions) parts.push(t.suggestionsAvailable(suggestions));
-  return parts.join(' ');
+  const more = [reply.cards.length ? t.productsShown(reply.cards.length) : '', suggestions ? t.suggestionsAvailable(suggestions) : ''];
+  return [t.announce(sender, plainSummary(reply.text)), more.filter(Boolean).join(', ')].filter(Boolean).join(' ');
 }

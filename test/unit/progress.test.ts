@@ -2,7 +2,9 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_SEQ_STEP, TurnProgress } from '../../src/client/progress.js';
 import type { DataFrame } from '../../src/client/sse.js';
 import { loadLexer } from '../../src/markdown/blocks.js';
-import { plainSummary, renderPlainText } from '../../src/markdown/plain.js';
+import { plainSummary, renderPlainText, replyAnnouncement } from '../../src/markdown/plain.js';
+import { en, type Strings } from '../../src/i18n/strings.js';
+import type { ChatMessage } from '../../src/state/messages.js';
 
 const T = 'a'.repeat(24);
 const thread = (id = T) => ({ type: 'thread', data: { thread_id: id } }) as DataFrame;
@@ -97,5 +99,22 @@ describe('a reply as plain text (announcements)', () => {
     const summary = plainSummary(long, 50);
     expect(summary.length).toBeLessThanOrEqual(51);
     expect(summary.endsWith('word…')).toBe(true);
+  });
+
+  it('announces a finished reply with how many products and suggested replies came with it', () => {
+    const reply = (cards: number, suggestions: string[]): ChatMessage =>
+      ({
+        key: 'a1',
+        role: 'agent',
+        text: 'Here are **two** boots.',
+        cards: Array.from({ length: cards }, (_, i) => ({ title: `Boot ${i}` })),
+        suggestions,
+        state: 'done',
+      }) as unknown as ChatMessage;
+    expect(replyAnnouncement(en as Strings, 'Shop bot', reply(3, ['Compare', 'Sizes']))).toBe(
+      'Shop bot: Here are two boots. 3 products, 2 suggested replies',
+    );
+    expect(replyAnnouncement(en as Strings, 'Shop bot', reply(1, []))).toBe('Shop bot: Here are two boots. 1 product');
+    expect(replyAnnouncement(en as Strings, 'Shop bot', reply(0, ['  ']))).toBe('Shop bot: Here are two boots.');
   });
 });

@@ -103,6 +103,7 @@ export const ar: Strings = {
   dropImage: 'أفلت الصورة لإرفاقها',
   announce: (sender, text) => `${sender}: ${text}`,
   suggestionsAvailable: arabicSuggestions,
+  productsShown: arabicProducts,
   errorOffline: 'أنت غير متصل. سيتم إرسال الرسالة عند عودة الاتصال.',
   errorNetwork: 'تعذّر الوصول إلى الخدمة. تحقق من اتصالك وحاول مرة أخرى.',
   loadFailed: 'تعذّر تحميل جزء من الدردشة. تحقّق من اتصالك وحاول مرة أخرى.',
@@ -149,6 +150,15 @@ function arabicSuggestions(count: number): string {
   if (rest >= 3 && rest <= 10) return `${count} ردود مقترحة`;
   if (rest >= 11) return `${count} ردًا مقترحًا`;
   return `${count} رد مقترح`;
+}
+
+function arabicProducts(count: number): string {
+  const rest = count % 100;
+  if (count === 1) return 'منتج واحد';
+  if (count === 2) return 'منتجان';
+  if (rest >= 3 && rest <= 10) return `${count} منتجات`;
+  if (rest >= 11) return `${count} منتجًا`;
+  return `${count} منتج`;
 }
 
 export default ar;

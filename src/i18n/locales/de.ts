@@ -102,6 +102,7 @@ export const de: Strings = {
   dropImage: 'Bild hier ablegen, um es anzuhängen',
   announce: (sender, text) => `${sender}: ${text}`,
   suggestionsAvailable: (count) => (count === 1 ? '1 vorgeschlagene Antwort' : `${count} vorgeschlagene Antworten`),
+  productsShown: (count) => (count === 1 ? '1 Produkt' : `${count} Produkte`),
   errorOffline: 'Sie sind offline. Die Nachricht wird gesendet, sobald die Verbindung wieder steht.',
   errorNetwork: 'Der Dienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
   loadFailed: 'Ein Teil des Chats konnte nicht geladen werden. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',

@@ -102,6 +102,7 @@ export const es: Strings = {
   dropImage: 'Suelta la imagen para adjuntarla',
   announce: (sender, text) => `${sender}: ${text}`,
   suggestionsAvailable: (count) => (count === 1 ? '1 respuesta sugerida' : `${count} respuestas sugeridas`),
+  productsShown: (count) => (count === 1 ? '1 producto' : `${count} productos`),
   errorOffline: 'No tienes conexión. El mensaje se enviará cuando vuelva la conexión.',
   errorNetwork: 'No se pudo contactar con el servicio. Comprueba tu conexión e inténtalo de nuevo.',
   loadFailed: 'No se pudo cargar una parte del chat. Comprueba tu conexión e inténtalo de nuevo.',

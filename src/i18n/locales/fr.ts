@@ -102,6 +102,7 @@ export const fr: Strings = {
   dropImage: 'Déposez l’image pour la joindre',
   announce: (sender, text) => `${sender} : ${text}`,
   suggestionsAvailable: (count) => (count === 1 ? '1 réponse suggérée' : `${count} réponses suggérées`),
+  productsShown: (count) => (count === 1 ? '1 produit' : `${count} produits`),
   errorOffline: 'Vous êtes hors ligne. Le message sera envoyé dès le retour de la connexion.',
   errorNetwork: 'Impossible de joindre le service. Vérifiez votre connexion et réessayez.',
   loadFailed: 'Une partie du chat n’a pas pu se charger. Vérifiez votre connexion et réessayez.',

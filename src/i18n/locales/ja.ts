@@ -102,6 +102,7 @@ export const ja: Strings = {
   dropImage: 'ここに画像をドロップして添付',
   announce: (sender, text) => `${sender}：${text}`,
   suggestionsAvailable: (count) => `返信の候補が${count}件あります`,
+  productsShown: (count) => `商品が${count}件あります`,
   errorOffline: 'オフラインです。接続が回復するとメッセージが送信されます。',
   errorNetwork: 'サービスに接続できません。接続を確認して、もう一度お試しください。',
   loadFailed: 'チャットの一部を読み込めませんでした。接続を確認して、もう一度お試しください。',
