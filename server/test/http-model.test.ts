@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { envelope, reference } from './support.js';
+import { retryAfterOf } from '../src/agents/model-agent.js';
 
 /**
  * The reference server answering through an OpenAI-compatible model, seen by a REST caller,
@@ -21,7 +22,7 @@ async function scriptedModel(_url: unknown, init?: RequestInit): Promise<Respons
   if (question.includes('busy')) {
     return new Response(JSON.stringify({ error: { message: 'Rate limit reached', type: 'rate_limit_error' } }), {
       status: 429,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'retry-after': '20' },
     });
   }
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
@@ -51,9 +52,43 @@ describe('the reference server with a model', () => {
     });
     const { token } = await ref.mint();
     const send = (text: string) => ref.call('/messaging/v1/messages', { token, body: { text, user_id: 'u1' } });
-    await envelope(await send('busy'), 429, 'agents.model_rate_limited');
+    const busy = await send('busy');
+    // The model's Retry-After, passed on.
+    expect(busy.headers.get('retry-after')).toBe('20');
+    await envelope(busy, 429, 'agents.model_rate_limited');
     const ok = await send('fine');
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as { message: { text: string } }).message.text).toBe('Echo: fine');
+  });
+
+  it('streams the model’s failure as an error frame with its wait and the request that started the turn', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const ref = await reference({
+      model: { baseURL: 'http://model.test/v1', apiKey: 'sk-test', model: 'fake-model', fetch: scriptedModel },
+    });
+    const { token } = await ref.mint();
+    const res = await ref.call('/messaging/v1/messages/stream', { token, body: { text: 'busy', user_id: 'u1' } });
+    const error = (await res.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data: {'))
+      .map((line) => JSON.parse(line.slice(6)) as { type: string; data: Record<string, unknown> })
+      .find((frame) => frame.type === 'error');
+    expect(error?.data).toEqual({
+      message: 'The model is busy. Try again in a moment.',
+      status: 429,
+      code: 'agents.model_rate_limited',
+      request_id: res.headers.get('x-request-id'),
+      retry_after: 20,
+    });
+  });
+
+  it('reads a model’s Retry-After as whole seconds, bounded', () => {
+    const now = Date.parse('2026-12-07T10:00:00Z');
+    expect(retryAfterOf('20', now)).toBe(20);
+    expect(retryAfterOf(' 0 ', now)).toBe(0);
+    expect(retryAfterOf('Mon, 07 Dec 2026 10:00:30 GMT', now)).toBe(30);
+    expect(retryAfterOf('999999', now)).toBe(3600);
+    for (const odd of [null, undefined, '', 'soon', '-5', '1.5', 'Mon, 07 Dec 2026 09:00:00 GMT'])
+      expect(retryAfterOf(odd, now), String(odd)).toBe(null);
   });
 });

@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { ApiError, isRetryableStatus, protocolError } from './errors.js';
+import { ApiError, isRetryableStatus, parseRetryAfter, protocolError } from './errors.js';
 import { readMessage } from './guards.js';
 import { isHexId, isObject } from './types.js';
 import type { ErrorFrame, MessageFrame, StreamFrame, ThreadFrame, TokenFrame, UnknownFrame } from './types.js';
@@ -87,6 +87,8 @@ export function errorFromFrame(frame: ErrorFrame): ApiError {
     code,
     message: typeof d.message === 'string' && d.message ? d.message : 'The reply failed before it was complete.',
     requestId: typeof d.request_id === 'string' ? d.request_id : null,
+    // What `Retry-After` says over HTTP, in seconds (docs/protocol.md "Error frames").
+    retryAfterMs: typeof d.retry_after === 'number' || typeof d.retry_after === 'string' ? parseRetryAfter(String(d.retry_after)) : null,
     retryable: isRetryableStatus(status),
   });
 }

@@ -410,6 +410,7 @@ function rejection(frame: ErrorFrame, ready: boolean, threadSeen: boolean): ApiE
     code: e.code === 'stream' ? undefined : e.code,
     message: e.message,
     requestId: e.requestId,
+    retryAfterMs: e.retryAfterMs,
     details: details.map((d) => ({
       message: typeof d.message === 'string' ? d.message : '',
       field: typeof d.field === 'string' ? d.field : null,

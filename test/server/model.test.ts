@@ -125,9 +125,11 @@ describe('the reference server with a model', () => {
     expect(errors[0]!.status).to.equal(429);
     expect(errors[0]!.code).to.equal('agents.model_rate_limited');
     expect(errors[0]!.retryable).to.equal(true);
-    await until(() => $(el, '[part="retry-button"]'), 'no Retry');
-    // The assistant is busy: not "too many messages", which blames a visitor who sent one.
-    expect($(el, '[part="error"]')!.textContent).to.contain(english.errorModelBusy());
+    expect(errors[0]!.requestId, 'the request that started the turn').to.match(/^req_/);
+    await until(() => $(el, '[part="error"]'), 'no notice');
+    // The assistant is busy: not "too many messages", which blames a visitor who sent one; and
+    // for as long as the model's Retry-After said (20 s, a second or so gone by now).
+    expect($(el, '[part="error"]')!.textContent).to.match(/The assistant is busy right now\. Try again in (19|20) s\./);
   });
 
   for (const [what, question, code, text] of [
@@ -153,13 +155,18 @@ describe('the reference server with a model', () => {
     });
   }
 
-  it('turns a model that drops mid-reply into an error after the text it gave', async () => {
+  it('turns a model that drops mid-reply into a cut reply, with a Retry that works now', async () => {
     const el = await chat();
     const errors = collect<ErrorEventDetail>(el, 'agent-chat-error');
     await el.send(`broken ${marker()}`);
     await until(() => errors.length === 1, 'no error');
-    expect(errors[0]!.status).to.equal(503);
+    expect(errors[0]).to.include({ status: 502, code: 'agents.model_interrupted' });
+    expect(errors[0]!.requestId).to.match(/^req_/);
     expect(el.status).to.equal('error');
+    await until(() => $(el, '[part="error"]'), 'no notice');
+    // Not "unavailable, try again later" beside a Retry that works at once.
+    expect($(el, '[part="error"]')!.textContent).to.contain(english.errorStreamInterrupted).and.not.contain('later');
+    expect($(el, '[part="retry-button"]')).not.to.equal(null);
   });
 
   for (const [what, question, code, status] of [

@@ -61,7 +61,8 @@ export async function startFakeModel(): Promise<FakeModel> {
         return;
       }
       if (question.includes('busy')) {
-        res.writeHead(429, { 'content-type': 'application/json' });
+        // As OpenAI's API does: how long to wait.
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '20' });
         res.end(JSON.stringify({ error: { message: 'Rate limit reached', type: 'rate_limit_error' } }));
         return;
       }

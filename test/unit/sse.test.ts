@@ -278,6 +278,16 @@ describe('readFrames: error frames', () => {
     expect(e2).to.include({ status: null, code: 'agent.failed' });
   });
 
+  it('reads the wait (`retry_after`, seconds, as over HTTP) and the request id', async () => {
+    const e = await failure(
+      frame({ message: 'Busy', code: 'agents.model_rate_limited', status: 429, retry_after: 20, request_id: 'req_1' }),
+    );
+    expect(e).to.include({ status: 429, code: 'agents.model_rate_limited', retryAfterMs: 20_000, requestId: 'req_1' });
+    expect((await failure(frame({ status: 429, retry_after: '7' }))).retryAfterMs).to.equal(7000);
+    for (const odd of [-1, 'soon', null, {}, 1.5])
+      expect((await failure(frame({ status: 429, retry_after: odd }))).retryAfterMs, String(odd)).to.equal(null);
+  });
+
   it('gives a readable message when the frame has none', async () => {
     const e = await failure(frame({}));
     expect(e.message).to.match(/reply failed/i);

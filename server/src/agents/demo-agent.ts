@@ -118,6 +118,8 @@ export class AgentFailure extends Error {
     readonly code?: string,
     /** Which field of the `error` frame carries the status (docs/protocol.md "Error frames" lets it be any of three). */
     readonly statusField: 'status' | 'status_code' | 'code' = 'status',
+    /** How long to wait before asking again, in seconds, when the agent knows (a model's `Retry-After`): the frame's `retry_after`. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
   }

@@ -144,7 +144,13 @@ export class ModelAgent implements Agent {
         } catch (error) {
           // Superseded by a newer turn: the turn reports that itself, nothing failed.
           if (signal.aborted) return;
-          const failed = silent.signal.aborted ? silence() : failure(error, settings);
+          // Once the model has answered, a failure cut its reply: the turn can be asked again at
+          // once, which "unavailable, try again later" beside a working Retry did not say.
+          const failed = silent.signal.aborted
+            ? silence()
+            : text && !(error instanceof AgentFailure)
+              ? cutOff(error, settings)
+              : failure(error, settings);
           asked?.({ output: output(), error: { code: failed.code ?? String(failed.status), message: failed.message } });
           throw failed;
         } finally {
@@ -199,14 +205,35 @@ export function systemPrompt(welcome: string, variables: AgentVariables | undefi
 /** The model said nothing for the silence bound: a timeout the widget can retry. */
 const silence = () => new AgentFailure('The model did not answer in time.', 504, 'agents.model_timeout');
 
+/** The model's reply stopped part way (its connection dropped): a cut reply, not an unreachable model. */
+function cutOff(error: unknown, settings: ModelSettings): AgentFailure {
+  console.warn(
+    `[reference server] the model "${settings.model}" stopped mid-reply: ${error instanceof Error ? error.message : String(error)}`,
+  );
+  return new AgentFailure('The model’s reply was cut off.', 502, 'agents.model_interrupted');
+}
+
+/** The longest wait a model's `Retry-After` is passed on with, in seconds: past it, "a moment" says as much. */
+const MAX_RETRY_AFTER_S = 3600;
+
+/** A model's `Retry-After` (seconds or an HTTP date), in whole seconds from now, or null. */
+export function retryAfterOf(value: string | null | undefined, now = Date.now()): number | null {
+  const v = value?.trim() ?? '';
+  const seconds = /^\d+$/.test(v) ? Number(v) : /[a-z]/i.test(v) ? Math.ceil((Date.parse(v) - now) / 1000) : NaN;
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, MAX_RETRY_AFTER_S) : null;
+}
+
 /** The model's failure as the service reports a failed turn. */
 function failure(error: unknown, settings: ModelSettings): AgentFailure {
   if (error instanceof AgentFailure) return error;
   const status = error instanceof OpenAI.APIError ? error.status : undefined;
   console.warn(`[reference server] the model "${settings.model}" failed: ${error instanceof Error ? error.message : String(error)}`);
-  if (status === 429) return new AgentFailure('The model is busy. Try again in a moment.', 429, 'agents.model_rate_limited');
+  // What the model's API said to wait, passed on to the visitor's notice (the frame's `retry_after`).
+  const wait = error instanceof OpenAI.APIError ? retryAfterOf(error.headers?.get('retry-after')) : null;
+  if (status === 429)
+    return new AgentFailure('The model is busy. Try again in a moment.', 429, 'agents.model_rate_limited', 'status', wait);
   if (error instanceof OpenAI.APIConnectionError || status === undefined || status >= 500) {
-    return new AgentFailure('The model could not be reached. Try again in a moment.', 503, 'agents.model_unavailable');
+    return new AgentFailure('The model could not be reached. Try again in a moment.', 503, 'agents.model_unavailable', 'status', wait);
   }
   // 4xx other than 429: the server's configuration (key, model name, a feature the model lacks).
   return new AgentFailure(`The model refused the request (HTTP ${status}).`, 502, 'agents.model_error');

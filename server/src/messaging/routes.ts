@@ -132,7 +132,14 @@ export function messagingRoutes(deps: Deps): Hono {
     if (result.ok) return result.message;
     if (result.status === 409) throw new ApiError(409, 'conflict', result.message);
     // The agent's own failure (a model that is down or busy) keeps its status and code.
-    if (result.code) throw new ApiError(result.status as ContentfulStatusCode, result.code, result.message);
+    if (result.code)
+      throw new ApiError(
+        result.status as ContentfulStatusCode,
+        result.code,
+        result.message,
+        null,
+        result.retryAfter != null ? { 'Retry-After': String(result.retryAfter) } : {},
+      );
     throw new ApiError(500, 'internal_error', result.message);
   };
 
@@ -145,6 +152,7 @@ export function messagingRoutes(deps: Deps): Hono {
   ) =>
     startTurn(deps, {
       origin: new URL(c.req.url).origin,
+      requestId: c.get('requestId'),
       caller: c.get('caller').session,
       key: c.get('caller').key,
       thread,

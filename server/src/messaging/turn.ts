@@ -60,6 +60,8 @@ export interface TurnOptions {
   origin?: string;
   /** The `Idempotency-Key` of the request that started it (idempotency.ts). */
   idempotencyKey?: string;
+  /** The id of the request that started it (`x-request-id`): its error frame names it, as an error envelope does. */
+  requestId?: string;
   /** Who asked: the token's session (`Caller.session`). */
   caller?: string;
   /** The request named no thread: this turn opened `thread`. */
@@ -466,14 +468,30 @@ async function run(deps: Deps, turn: Turn, trace: Trace, o: TurnOptions, history
   /** Past MAX_TURN_FRAMES the rest of the text waits here for the turn's last token frame. */
   let held = '';
 
-  const fail = (message: string, status: number, field: 'status' | 'status_code' | 'code' = 'status', code?: string) => {
+  const fail = (
+    message: string,
+    status: number,
+    field: 'status' | 'status_code' | 'code' = 'status',
+    code?: string,
+    retryAfter?: number | null,
+  ) => {
     if (turn.interrupted) return interrupted();
     streamed({ output: { chars: text.length, frames: sent }, error: { code: code ?? String(status), message } });
-    // The agent's own code (a model that is busy) reaches stream clients too, as on REST.
-    const frame: ErrorFrame = { type: 'error', data: { message, [field]: status, ...(code ? { code } : {}) } };
+    // The agent's own code (a model that is busy) reaches stream clients too, as on REST, with
+    // the request that started the turn and, when the agent knows, how long to wait.
+    const frame: ErrorFrame = {
+      type: 'error',
+      data: {
+        message,
+        [field]: status,
+        ...(code ? { code } : {}),
+        ...(o.requestId ? { request_id: o.requestId } : {}),
+        ...(retryAfter != null ? { retry_after: retryAfter } : {}),
+      },
+    };
     return end(deps, turn, trace, o, {
       status: status === 409 ? 'cancelled' : 'failed',
-      result: { ok: false, message, status, code },
+      result: { ok: false, message, status, code, ...(retryAfter != null ? { retryAfter } : {}) },
       messages: [],
       frame: { frame, key: turn.seq + 0.5 },
     });
@@ -519,7 +537,8 @@ async function run(deps: Deps, turn: Turn, trace: Trace, o: TurnOptions, history
     }
   } catch (error) {
     if (turn.cancelReason) return await fail(turn.cancelReason, 409);
-    if (error instanceof AgentFailure) return await fail(error.message, error.status, error.statusField, error.code);
+    if (error instanceof AgentFailure)
+      return await fail(error.message, error.status, error.statusField, error.code, error.retryAfterSeconds);
     throw error;
   }
 

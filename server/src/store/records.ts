@@ -112,11 +112,14 @@ export type TurnStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'int
 
 export type TurnResult =
   | { ok: true; message: Message }
-  /** `code`: the envelope's code for a REST caller (the agent's failure), when not the status's. */
-  | { ok: false; message: string; status: number; code?: string };
+  /**
+   * `code`: the envelope's code for a REST caller (the agent's failure), when not the status's;
+   * `retryAfter`: the seconds the agent said to wait (a model's `Retry-After`), its `Retry-After`.
+   */
+  | { ok: false; message: string; status: number; code?: string; retryAfter?: number };
 
 /** A turn's result as its record keeps it: the reply itself is the transcript's. */
-export type StoredTurnResult = ({ ok: true } | { ok: false; message: string; status: number; code?: string }) & {
+export type StoredTurnResult = ({ ok: true } | { ok: false; message: string; status: number; code?: string; retryAfter?: number }) & {
   /** Counted bytes of its frames, while it is its thread's latest turn. */
   frame_bytes?: number;
 };
