@@ -241,13 +241,26 @@ export class Log implements ReadingHost {
   }
 
   /**
+   * Whether the newest message has begun in the reader's view (its top above the log's lower
+   * edge): what grows below is its tail, which the reader reads on to by scrolling. Nothing
+   * is new to them, so "jump to latest" does not show (it showed under nearly every fresh
+   * reply while its start was being read).
+   */
+  private __newestInView(log: HTMLElement): boolean {
+    const key = this.ctx.chat.state.messages.at(-1)?.key;
+    const node = key ? log.querySelector<HTMLElement>(`.message[data-key="${CSS.escape(key)}"]`) : null;
+    return !!node && node.getBoundingClientRect().top - log.getBoundingClientRect().top < log.clientHeight;
+  }
+
+  /**
    * Shows "jump to latest", a task later: it takes a strip under the log, and resizing the log
    * from the ResizeObserver's own callback would be a loop the browser reports as an error.
    */
   showJump(): void {
     this.__jumpTimer ||= window.setTimeout(() => {
       this.__jumpTimer = 0;
-      if (this.view.value.showJump || this.stickToBottom) return;
+      const log = this.element;
+      if (this.view.value.showJump || this.stickToBottom || (log && this.__newestInView(log))) return;
       this.view.set({ showJump: true });
       void this.__reading.want(); // what "jump to latest" does
     });
@@ -301,7 +314,12 @@ export class Log implements ReadingHost {
         <div class="turn-space"></div>
       </div>
       ${overlay}
-      ${(showJump || end < messages.length) && this.__reading.module ? this.__renderJump(messages.length - this.__seen) : nothing}
+      ${
+        // Not under the history panel, which covers the log (its shadow fell on the pill).
+        (showJump || end < messages.length) && this.__reading.module && overlay === nothing
+          ? this.__renderJump(messages.length - this.__seen)
+          : nothing
+      }
     </div>`;
   }
 
@@ -363,7 +381,8 @@ export class Log implements ReadingHost {
     const atEnd = log.scrollHeight - top - log.clientHeight < 32;
     if (this.stickToBottom && atEnd) return;
     this.stickToBottom = end >= count && (atEnd || (this.stickToBottom && !up));
-    if (this.stickToBottom) {
+    // At the end, or where the newest message begins: all of them seen.
+    if (this.stickToBottom || (this.view.value.showJump && end >= count && this.__newestInView(log))) {
       this.__seen = count;
       if (this.view.value.showJump) this.view.set({ showJump: false });
     }

@@ -30,7 +30,17 @@ const rendered = (ctx: PanelContext, key: string | null | undefined) =>
   ctx.focusKeeper.messages().find((element) => element.dataset.key === key);
 
 /** How far below the log's top `element` is. */
-const below = (log: HTMLElement, element: Element) => element.getBoundingClientRect().top - log.getBoundingClientRect().top;
+/**
+ * How far below the log's top `element` is, in the log's own pixels. Client rectangles are
+ * taken after transforms, and the launcher's panel opens scaled (0.98): measured during that,
+ * a place 1,200 px down read 24 px short, and the reopened panel showed the reader's message
+ * that much off (Firefox).
+ */
+function below(log: HTMLElement, element: Element): number {
+  const box = log.getBoundingClientRect();
+  const scale = log.offsetHeight ? box.height / log.offsetHeight : 1;
+  return (element.getBoundingClientRect().top - box.top) / (scale || 1);
+}
 
 /**
  * Keeps the placed question near the log's top (its reply grows below it; once the reply

@@ -112,24 +112,38 @@ describe('scrolling a reader can trust', () => {
     );
   });
 
-  it('a reader who scrolled up is not moved by tokens, and "jump to latest" waits under the log', async function () {
+  it('no "new message" while the reply’s start is in view; above it, the reader is not moved and "jump to latest" waits under the log', async function () {
     this.timeout(30_000);
     const long = Array.from({ length: 200 }, (_, i) => `Line ${i} of a long answer.`).join('\n\n');
     const key = await createKey({ paceMs: 15, chunkChars: 12, replies: [{ text: long }] });
     const el = await mount({ 'publishable-key': key, style: 'height: 360px' });
-    void el.send('tell me everything');
+    // A question taller than the log: read from its start, its reply begins below the view.
+    void el.send(Array.from({ length: 30 }, (_, i) => `Question line ${i}`).join('\n'));
     const log = $(el, '[part="log"]')!;
-    await until(() => el.status === 'streaming' && log.scrollHeight > log.clientHeight + 400, 'the reply overflows');
-    // The reader reads on from the question; the reply keeps growing under the view.
-    log.scrollTop += 40;
+    await until(() => el.status === 'streaming' && log.scrollHeight > log.clientHeight + 900, 'the reply overflows');
+    const reply = $$(el, '.message.agent').at(-1)!;
+    const replyAt = () => reply.getBoundingClientRect().top - log.getBoundingClientRect().top;
+    // The reader reads the reply from its start: its tail grows below, nothing is new to them.
+    log.scrollTop += replyAt() - 40;
+    log.dispatchEvent(new Event('scroll'));
+    let height = log.scrollHeight;
+    await until(() => log.scrollHeight > height + 200, 'more tokens');
+    await el.updateComplete;
+    await new Promise((resolve) => setTimeout(resolve)); // the task "jump to latest" would show in
+    expect(!!$(el, '[part="jump-to-latest"]'), 'the reply’s start is in view').to.equal(false);
+    // Back to the question's start, above the reply: tokens do not move the reader, and
+    // "jump to latest" says a message waits below.
+    log.scrollTop = 0;
     log.dispatchEvent(new Event('scroll'));
     const top = log.scrollTop;
-    const height = log.scrollHeight;
-    await until(() => log.scrollHeight > height + 200, 'more tokens');
+    height = log.scrollHeight;
+    await until(() => log.scrollHeight > height + 200 && $(el, '[part="jump-to-latest"]'), 'more tokens, and the button');
     expect(log.scrollTop, 'not pulled by tokens').to.equal(top);
+    expect(replyAt(), 'the reply begins below the view').to.be.at.least(log.clientHeight);
     const jump = $(el, '[part="jump-to-latest"]')!;
     expect(jump.getBoundingClientRect().top, 'under the log, not over it').to.be.at.least(log.getBoundingClientRect().bottom - 0.5);
-    expect(jump.getAttribute('aria-label')).to.equal('Jump to latest: 1 new message');
+    // The reader saw the reply begin: it is not new to them, the latest is below.
+    expect(jump.textContent!.trim()).to.equal('Jump to latest');
     jump.click();
     await until(() => log.scrollHeight - log.scrollTop - log.clientHeight < 40, 'at the end');
   });
@@ -315,6 +329,44 @@ describe('a launcher that follows the visitor through the site', () => {
     await until(
       () => at('question 15') !== null && Math.abs(at('question 15')! - 30) <= 2,
       () => `question 15 at ${at('question 15')}`,
+    );
+  });
+
+  it('a launcher reopens on the next page where the reader was, not at the end', async function () {
+    this.timeout(30_000);
+    const key = await createKey({ paceMs: 0 });
+    const thread = await longThread(key, 20);
+    const tab = frame();
+    const attrs = { 'thread-id': thread, 'user-id': 'u-long' };
+    let el = await page(tab, key, attrs);
+    el.open();
+    await until(() => el.messages.length === 40 && el.isOpen, 'the transcript in the open panel');
+    const log = () => el.shadowRoot!.querySelector<HTMLElement>('[part="log"]')!;
+    const at = (text: string) => {
+      const message = Array.from(el.shadowRoot!.querySelectorAll<HTMLElement>('.log-content > .message')).find(
+        (m) => m.querySelector('[part="text"]')?.textContent?.trim() === text,
+      );
+      return message ? Math.round(message.getBoundingClientRect().top - log().getBoundingClientRect().top) : null;
+    };
+    await until(() => at('question 15') !== null, 'question 15 rendered');
+    log().scrollTop = log().scrollHeight;
+    log().dispatchEvent(new Event('scroll'));
+    log().scrollTop += at('question 15')! - 30;
+    log().dispatchEvent(new Event('scroll'));
+    await until(
+      () => Math.abs(at('question 15')! - 30) <= 2,
+      () => `question 15 at ${at('question 15')}, log at ${log().scrollTop} of ${log().scrollHeight} in ${log().clientHeight}`,
+    );
+    await until(() => {
+      log().dispatchEvent(new Event('scroll'));
+      return JSON.parse(sessionStorage.getItem(`${storageKeyFor(key)}:place`) ?? '{}').at?.startsWith('agent:');
+    }, 'the place kept');
+    tab.contentWindow!.dispatchEvent(new PageTransitionEvent('pagehide'));
+    el = await page(tab, key, attrs);
+    await until(() => el.isOpen && el.messages.length === 40, 'open again, with the transcript');
+    await until(
+      () => at('question 15') !== null && Math.abs(at('question 15')! - 30) <= 2,
+      () => `question 15 at ${at('question 15')}, log at ${log().scrollTop} of ${log().scrollHeight}`,
     );
   });
 
