@@ -54,7 +54,8 @@ export const styles = css`
     overflow-x: auto;
     scroll-snap-type: x proximity;
     scroll-behavior: smooth;
-    padding: 2px 2px 8px;
+    /* Room for a card's focus ring, drawn outside it. */
+    padding: 5px 5px 8px;
     margin: 0;
     max-width: 100%;
     list-style: none;
@@ -137,10 +138,11 @@ export const styles = css`
     outline: none;
   }
 
-  .card-title a:focus-visible::after {
+  /* The whole card shows its link's focus: outside it, a gap away, so it reads apart from the
+     recommended card's ring (drawn inside it) and the card's overflow does not clip it. */
+  .card:has(.card-title a:focus-visible) {
     outline: 2px solid var(--_focus);
-    outline-offset: -2px;
-    border-radius: var(--_radius);
+    outline-offset: 2px;
   }
 
   .card-title a::after {
@@ -311,7 +313,7 @@ export const styles = css`
       border: 3px double CanvasText;
     }
 
-    .card-title a:focus-visible::after {
+    .card:has(.card-title a:focus-visible) {
       outline: 2px solid Highlight;
     }
   }

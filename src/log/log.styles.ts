@@ -77,6 +77,9 @@ export const logStyles = css`
 
   .message.agent .bubble {
     border-end-start-radius: 4px;
+    /* A reply takes the whole column where the column is narrow (a phone, the launcher's
+       panel: up to 480px, so a table or code has the room), 85% of a wider one. */
+    max-width: min(640px, max(85%, min(100%, 480px)));
   }
 
   .message.user .bubble a {

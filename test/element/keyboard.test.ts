@@ -100,8 +100,8 @@ function backgroundBehind(node: Element | null): number[] {
 }
 
 /**
- * Tabs through the whole widget and checks every stop: a 2px+ outline (or the card's ring on
- * its ::after) whose colour has 3:1 against what is behind it. Returns what was visited.
+ * Tabs through the whole widget and checks every stop: a 2px+ outline (a card's link: the
+ * card's) whose colour has 3:1 against what is behind it. Returns what was visited.
  */
 async function checkFocusRings(el: AgentChat, first: HTMLElement): Promise<string[]> {
   // Tab must not leave the page for the browser's own UI (the page would lose focus and
@@ -117,8 +117,8 @@ async function checkFocusRings(el: AgentChat, first: HTMLElement): Promise<strin
     if (document.activeElement !== el || !node || seen.includes(nameOf(node))) break;
     seen.push(nameOf(node));
     if (!node.matches(':focus-visible')) problems.push(`${nameOf(node)}: not :focus-visible`);
-    const cardRing = node.matches('.card-title a');
-    const style = getComputedStyle(node, cardRing ? '::after' : null);
+    const ringed = node.matches('.card-title a') ? node.closest('.card')! : node;
+    const style = getComputedStyle(ringed);
     const width = parseFloat(style.outlineWidth);
     if (style.outlineStyle === 'none' || width < 2) problems.push(`${nameOf(node)}: outline ${style.outlineStyle} ${style.outlineWidth}`);
     const ring = rgbOf(style.outlineColor);
@@ -127,7 +127,7 @@ async function checkFocusRings(el: AgentChat, first: HTMLElement): Promise<strin
     // A spread shadow under the ring (the launcher's halo) is what the ring is seen against.
     const halo = style.boxShadow.match(/(rgba?\([^)]*\)|color\([^)]*\)) 0px 0px 0px (\d+)px/);
     const haloColor = halo && Number(halo[2]) >= parseFloat(style.outlineOffset) + width ? rgbOf(halo[1]!) : null;
-    const behind = haloColor ?? backgroundBehind(cardRing ? node.closest('.card') : inside ? node : (node.parentElement ?? el));
+    const behind = haloColor ?? backgroundBehind(inside ? ringed : (ringed.parentElement ?? el));
     if (!ring || contrast(ring, behind) < 3) problems.push(`${nameOf(node)}: ring ${style.outlineColor} on ${behind.join(',')}`);
     await press('Tab');
   }
