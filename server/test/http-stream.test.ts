@@ -412,7 +412,8 @@ describe('reference server: stream fault knobs', () => {
       const frames = await read(body());
       const list = parsed(frames);
       expect(list.map((f) => f.type)).toEqual(['thread', 'event', 'event', 'error']);
-      expect(list[3]!.data).toEqual({ message: 'overloaded', [statusField]: 503 });
+      // With the request that started the turn, as an error envelope names it.
+      expect(list[3]!.data).toEqual({ message: 'overloaded', [statusField]: 503, request_id: expect.stringMatching(/^req_[0-9a-f]{24}$/) });
       expect(frames.at(-1)!.data).toBe('[DONE]');
       // The failed turn left nothing behind; the next turn (default times: 1) runs normally.
       const threadId = list[0]!.data.thread_id!;

@@ -54,8 +54,9 @@ export const styles = css`
     overflow-x: auto;
     scroll-snap-type: x proximity;
     scroll-behavior: smooth;
-    /* Room for a card's focus ring, drawn outside it. */
+    /* Room for a card's focus ring, drawn outside it; a card snaps to where the padding ends. */
     padding: 5px 5px 8px;
+    scroll-padding-inline: 5px;
     margin: 0;
     max-width: 100%;
     list-style: none;
