@@ -54,9 +54,8 @@ export const styles = css`
     overflow-x: auto;
     scroll-snap-type: x proximity;
     scroll-behavior: smooth;
-    /* Room for a card's focus ring, drawn outside it; a card snaps to where the padding ends. */
+    /* Room for a card's focus ring, drawn outside it. */
     padding: 5px 5px 8px;
-    scroll-padding-inline: 5px;
     margin: 0;
     max-width: 100%;
     list-style: none;

@@ -99,11 +99,12 @@ function syncRow(row: HTMLElement): void {
   if (!prev || !next) return;
   const scrolls = row.scrollWidth > row.clientWidth + 1;
   // scrollLeft runs negative in a right-to-left row: its distance from the start is the same.
-  // A few pixels of slack: snapping rests a card on the row's padding, not at 0.
+  // Slack of the row's padding (5 px, room for a card's focus ring) and a pixel: snapping rests
+  // the first or last card on the padding, not at 0.
   const from = Math.abs(row.scrollLeft);
   prev.hidden = next.hidden = !scrolls;
-  prev.disabled = from <= 4;
-  next.disabled = from + row.clientWidth >= row.scrollWidth - 4;
+  prev.disabled = from <= 6;
+  next.disabled = from + row.clientWidth >= row.scrollWidth - 6;
 }
 
 /** Previous/next: one card's width towards the row's start or end. */
